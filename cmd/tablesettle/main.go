@@ -1,0 +1,91 @@
+// Command tablesettle runs the API on localhost (the host of `make run`)
+// and writes the OpenAPI spec (the generator of `make openapi`).
+//
+//	tablesettle serve [-addr 127.0.0.1:8080] [-data .tablesettle]
+//	tablesettle openapi [-out openapi]
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"github.com/tablesettle/tablesettle/internal/httpapi"
+)
+
+func main() {
+	if err := run(os.Args[1:]); err != nil {
+		fmt.Fprintln(os.Stderr, "tablesettle:", err)
+		os.Exit(1)
+	}
+}
+
+func run(args []string) error {
+	if len(args) == 0 {
+		return errors.New("usage: tablesettle serve|openapi [flags]")
+	}
+	switch args[0] {
+	case "serve":
+		return serve(args[1:])
+	case "openapi":
+		return writeSpec(args[1:])
+	}
+	return fmt.Errorf("unknown command %q (want serve or openapi)", args[0])
+}
+
+func serve(args []string) error {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	logger := slog.New(slog.NewJSONHandler(os.Stdout, nil))
+	handler, _ := httpapi.New(httpapi.Deps{})
+	srv := &http.Server{Addr: *addr, Handler: handler, ReadHeaderTimeout: 10 * time.Second}
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	errc := make(chan error, 1)
+	go func() { errc <- srv.ListenAndServe() }()
+	logger.Info("tablesettle listening", "addr", "http://"+*addr, "docs", "http://"+*addr+"/docs")
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	return srv.Shutdown(shutdown)
+}
+
+func writeSpec(args []string) error {
+	fs := flag.NewFlagSet("openapi", flag.ContinueOnError)
+	out := fs.String("out", "openapi", "directory to write openapi.yaml and openapi-3.0.yaml into")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	_, api := httpapi.New(httpapi.Deps{})
+	spec31, err := api.OpenAPI().YAML()
+	if err != nil {
+		return err
+	}
+	spec30, err := api.OpenAPI().DowngradeYAML()
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(*out, 0o755); err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(*out, "openapi.yaml"), spec31, 0o644); err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(*out, "openapi-3.0.yaml"), spec30, 0o644)
+}
