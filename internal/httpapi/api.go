@@ -48,7 +48,13 @@ func Register(api huma.API, deps Deps, groups ...Group) {
 	for _, g := range groups {
 		switch g {
 		case GroupPaytables:
-			registerEvaluate(api)
+			registerPaytables(api, deps)
+		case GroupSettle:
+			registerSettle(api, deps)
+		case GroupPools:
+			registerPools(api, deps)
+		case GroupIrregular:
+			registerIrregularities(api, deps)
 		}
 	}
 }

@@ -1,0 +1,6 @@
+package httpapi
+
+import "github.com/danielgtaylor/huma/v2"
+
+// registerSettle adds the settle operations (the "settle" function).
+func registerSettle(api huma.API, deps Deps) {}
