@@ -30,7 +30,11 @@ func TestSettleRefusesBadInput(t *testing.T) {
 		{"unknown currency", func() Round { r := base(ssp, pos(1, "3c 3d 8s 9h Jd", "ante=1000")); r.Currency = "XXX"; return r }(), "currency"},
 		{"SGD fixed prizes need an SGD round", func() Round { r := base(ssp, pos(1, "3c 3d 8s 9h Jd", "ante=1000")); r.Currency = "USD"; return r }(), "currency"},
 		{"a token that is not a card (ruling R12: malformed, not foreign)", base(ssp, pos(1, "3c 3d 8s 9h Xx", "ante=1000")), "positions[0].cards"},
-		{"dealer card unreadable", func() Round { r := base(ssp, pos(1, "3c 3d 8s 9h Jd", "ante=1000")); r.Dealer = "As Kd 7h 4c 1s"; return r }(), "dealer"},
+		{"dealer card unreadable", func() Round {
+			r := base(ssp, pos(1, "3c 3d 8s 9h Jd", "ante=1000"))
+			r.Dealer = "As Kd 7h 4c 1s"
+			return r
+		}(), "dealer"},
 		{"community in a stud game", func() Round { r := base(ssp, pos(1, "3c 3d 8s 9h Jd", "ante=1000")); r.Community = "2c"; return r }(), "community"},
 		{"a wager the ruleset does not have", base(ssp, pos(1, "3c 3d 8s 9h Jd", "ante=1000 play=1000")), "positions[0].wagers.play"},
 		{"ante bonus is not placed", base("mbs-megalink-tcp-v6", pos(1, "Kh 8c 4d", "ante=1000 anteBonus=1000")), "positions[0].wagers.anteBonus"},
