@@ -92,9 +92,9 @@ func (v *round) settlePosition(p *position, d *dealerEval, removed bool, irrs *[
 		if rs.Game == ruleset.GameThreeCard {
 			cat = e.v3.Category()
 		}
-		pr.Hand = &Hand{Cards: card.Format(p.cards), Category: cat.String(), Best: card.Format(e.best)}
+		pr.Hand = &Hand{Cards: formatCards(p.cards), Category: cat.String(), Best: formatCards(e.best)}
 		if rs.Hands.Progressive != rs.Hands.Main {
-			pr.Progressive = &Hand{Cards: card.Format(e.progBest), Category: e.progCat.String(), Best: card.Format(e.progBest)}
+			pr.Progressive = &Hand{Cards: formatCards(e.progBest), Category: e.progCat.String(), Best: formatCards(e.progBest)}
 		}
 	}
 	st := v.positionState(p, irrs)

@@ -3,6 +3,8 @@ package settle
 import (
 	"testing"
 
+	"github.com/tablesettle/tablesettle/internal/card"
+
 	"github.com/tablesettle/tablesettle/internal/money"
 )
 
@@ -116,5 +118,15 @@ func TestSettleDefaults(t *testing.T) {
 		Positions: []Position{{Seat: 1, Cards: "Ah Ad", Wagers: map[string]money.Amount{"ante": 1000, "flop": 2000}}}})
 	if err != nil || s.Currency != "USD" {
 		t.Errorf("USD THB: %v %s", err, s.Currency)
+	}
+}
+
+func TestFormatCardsIsCardFormat(t *testing.T) {
+	d := card.Deck()
+	if got, want := formatCards(d), card.Format(d); got != want {
+		t.Errorf("formatCards %q, card.Format %q", got, want)
+	}
+	if formatCards(nil) != "" {
+		t.Error("empty")
 	}
 }
