@@ -3,6 +3,7 @@ package httpapi
 import (
 	"encoding/json"
 	"net/http"
+	"os"
 	"strings"
 	"testing"
 
@@ -126,5 +127,33 @@ func TestSettleEndpointOversizeBody(t *testing.T) {
 	resp := api.Post("/v1/rounds/settle", strings.NewReader(big))
 	if resp.Code != http.StatusRequestEntityTooLarge {
 		t.Fatalf("status %d: %.200s", resp.Code, resp.Body)
+	}
+}
+
+// The README's settlement example works as written and says what it
+// answers (houseNet -33900).
+func TestSettleReadmeExample(t *testing.T) {
+	b, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Skip("README.md not found:", err)
+	}
+	s := string(b)
+	i := strings.Index(s, "<!-- section: settlement -->")
+	if i < 0 {
+		t.Fatal("no settlement section")
+	}
+	sec := s[i:]
+	start := strings.Index(sec, "-d '")
+	end := strings.Index(sec[start+4:], "'")
+	if start < 0 || end < 0 {
+		t.Fatal("no curl body in the settlement section")
+	}
+	body := sec[start+4 : start+4+end]
+	resp := settleAPI(t).Post("/v1/rounds/settle", strings.NewReader(body))
+	if resp.Code != http.StatusOK {
+		t.Fatalf("status %d: %s", resp.Code, resp.Body)
+	}
+	if !strings.Contains(resp.Body.String(), `"houseNet":-33900`) || !strings.Contains(sec, "-33900") {
+		t.Errorf("README and answer disagree: %s", resp.Body)
 	}
 }
