@@ -41,7 +41,7 @@ type SettleLimit struct {
 // SettlePosition is one playing position (betting box) and its wagers.
 type SettlePosition struct {
 	Seat                  int                     `json:"seat" minimum:"1" maximum:"7" doc:"1-7, dealing order from the dealer's left."`
-	Cards                 string                  `json:"cards,omitempty" maxLength:"200" doc:"The player's cards: 5 (stud), 3 (TCP), the 2 hole cards (THB). May be empty only when exposed is false (ruling R8)."`
+	Cards                 string                  `json:"cards,omitempty" maxLength:"200" doc:"The player's cards: 5 (stud), 3 (TCP), the 2 hole cards (THB). May be empty only when exposed is false (ruling R8), or for a folded hand with no jackpot or Pair Plus wager."`
 	Wagers                map[string]money.Amount `json:"wagers" doc:"Wager name to amount in minor units: ante, bet, play, pairPlus, bonus, flop, turn, river, progressive (mbs-ssp-v4: progressivePlayer, progressiveDealer). A THB check is a missing turn or river; 0 is no wager. MBS continuation wagers are fixed multiples of the ante (ruling R20)."`
 	Folded                bool                    `json:"folded,omitempty" doc:"The player folded (ruling R20: an ante with no continuation wager has folded anyway)."`
 	Exposed               *bool                   `json:"exposed,omitempty" doc:"Default true. false: the player declined the comparison by not exposing the hand (ruling R8, R19)."`

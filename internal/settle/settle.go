@@ -141,7 +141,9 @@ func (v *round) settle() Settlement {
 	for i := range v.pos {
 		p := &v.pos[i]
 		n := len(p.cards)
-		if n == rs.Hands.PlayerCards || (n == 0 && !p.IsExposed()) {
+		if n == rs.Hands.PlayerCards || (n == 0 && (!p.IsExposed() || p.folds(rs))) {
+			// A hand not exposed, or folded, may come without its cards
+			// (validation refuses it when a wager still needs them).
 			continue
 		}
 		msg := "seat " + itoa(p.Seat) + " has " + itoa(n) + " cards, not " + itoa(rs.Hands.PlayerCards)

@@ -64,6 +64,19 @@ type position struct {
 	multiplier int
 }
 
+// folds reports whether the hand has folded: explicitly, by ruling R20 (an
+// Ante with no continuation wager), or by RWS 5.5 (walked away with the
+// BET decision to make).
+func (p *position) folds(rs *ruleset.Ruleset) bool {
+	if p.Folded {
+		return true
+	}
+	if p.stake(ruleset.Ante) == 0 || p.stake(continuation(rs.Game)) > 0 {
+		return false
+	}
+	return !p.Absent || rs.Casino == "RWS"
+}
+
 // f names a field of the position: f(".seat") is "positions[2].seat".
 func (p *position) f(suffix string) string {
 	return "positions[" + strconv.Itoa(p.idx) + "]" + suffix
@@ -220,6 +233,16 @@ func (v *round) validatePosition(p *position) error {
 	}
 	if p.Absent && !p.IsExposed() {
 		return fieldErr(p.f(".exposed"), false, "an absent player cannot have declined the comparison")
+	}
+	if len(p.cards) == 0 && p.folds(rs) && p.IsExposed() {
+		// A folded hand's cards may be left out only if no wager it keeps
+		// is decided by them: the jackpot (ruling R9, R14) or TCP's Pair
+		// Plus (ruling R10).
+		for _, w := range rs.Wagers {
+			if p.stake(w.Name) > 0 && (w.Name == ruleset.PairPlus || (w.Progressive && w.Hand != ruleset.DealerFiveDealt)) {
+				return fieldErr(p.f(".cards"), p.Cards, "a folded hand keeps its %s, which its cards decide (ruling R9, R14): give the cards", w.Name)
+			}
+		}
 	}
 	ante := p.stake(ruleset.Ante)
 	cont := continuation(rs.Game)
