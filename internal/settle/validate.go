@@ -263,11 +263,11 @@ func (v *round) validatePosition(p *position) error {
 					w.Name, w.Multiple.Times, ante*money.Amount(w.Multiple.Times), s, rs.Cite(w.Multiple.Rule))
 			}
 			if (w.Name == ruleset.Turn || w.Name == ruleset.River) && p.stake(ruleset.Flop) == 0 {
-				return p.wagerErr(w.Name, s, "%s needs a flop wager (%s)", w.Name, rs.Cite("3.9.2"))
+				return p.wagerErr(w.Name, s, "%s needs a flop wager (%s)", w.Name, rs.Cite(rs.Clauses.Continue))
 			}
 		}
 		if w.Name == ruleset.Bonus && ante == 0 {
-			return p.wagerErr(w.Name, s, "a bonus wager needs an ante (%s)", rs.Cite("3.5"))
+			return p.wagerErr(w.Name, s, "a bonus wager needs an ante (%s)", rs.Cite(rs.Clauses.SideWagers))
 		}
 	}
 	p.multiplier = 1
