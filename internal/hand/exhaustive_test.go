@@ -134,9 +134,9 @@ func TestSevenCardSample(t *testing.T) {
 		h := deal(rng, k)
 		var v Value
 		if k == 7 {
-			v = Eval7([7]card.Card(h))
+			v = Eval7(h[0], h[1], h[2], h[3], h[4], h[5], h[6])
 		} else {
-			v = Eval6([6]card.Card(h))
+			v = Eval6(h[0], h[1], h[2], h[3], h[4], h[5])
 		}
 		if want := best5of(h); v != want {
 			t.Fatalf("%s: %d, best of fives %d", card.Format(h), v, want)
@@ -191,7 +191,7 @@ func TestAllSevenCardHands(t *testing.T) {
 					for h[4] = h[3] + 1; h[4] < 52; h[4]++ {
 						for h[5] = h[4] + 1; h[5] < 52; h[5]++ {
 							for h[6] = h[5] + 1; h[6] < 52; h[6]++ {
-								v := Eval7(h)
+								v := Eval7(h[0], h[1], h[2], h[3], h[4], h[5], h[6])
 								if want := best5of(h[:]); v != want {
 									t.Fatalf("%s: %d, best of fives %d", card.Format(h[:]), v, want)
 								}
