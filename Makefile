@@ -5,7 +5,7 @@ SHELL := /bin/bash
 GO    ?= go
 ADDR  ?= 127.0.0.1:8080
 
-.PHONY: run test vet fmt-check bench openapi fuzz
+.PHONY: run test vet fmt-check bench openapi fuzz build
 
 ## run: the API on $(ADDR) with the embedded default store (no cloud account)
 run:
@@ -25,6 +25,17 @@ fmt-check:
 ## bench: the speed and memory benchmarks, one core
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -cpu 1 ./internal/...
+
+## build: dist/<function>.zip for each Lambda function: bootstrap for
+## provided.al2023 on arm64, -tags lambda.norpc, trimmed and stripped
+FUNCTIONS ?= paytables settle pools irregularities
+build:
+	@mkdir -p dist
+	@for fn in $(FUNCTIONS); do \
+	  GOOS=linux GOARCH=arm64 CGO_ENABLED=0 $(GO) build -tags lambda.norpc -trimpath -ldflags '-s -w' \
+	    -o dist/$$fn/bootstrap ./functions/$$fn || exit 1; \
+	  $(GO) run ./internal/tools/lambdazip dist/$$fn.zip dist/$$fn/bootstrap || exit 1; \
+	done
 
 ## openapi: regenerate openapi/openapi.yaml and openapi/openapi-3.0.yaml
 openapi:
