@@ -72,12 +72,7 @@ func writeSpec(args []string) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	_, api := httpapi.New(httpapi.Deps{})
-	spec31, err := api.OpenAPI().YAML()
-	if err != nil {
-		return err
-	}
-	spec30, err := api.OpenAPI().DowngradeYAML()
+	spec31, spec30, err := httpapi.Spec()
 	if err != nil {
 		return err
 	}

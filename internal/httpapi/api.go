@@ -87,6 +87,7 @@ func everyOperation(oapi *huma.OpenAPI, op *huma.Operation) {
 	if op.Responses == nil {
 		op.Responses = map[string]*huma.Response{}
 	}
+	addRequestExample(oapi, op)
 	if op.RequestBody != nil {
 		// huma refuses a body whose length reaches MaxBodyBytes, so one more
 		// byte lets a body of exactly 64 KiB through.
