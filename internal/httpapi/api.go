@@ -71,7 +71,22 @@ func Config() huma.Config {
 		"(e.g. `body.positions[2].wagers.bet`, `path.id`). Request bodies are JSON, at most 64 KiB (413 beyond), " +
 		"with no unknown fields (422). Every response carries an `X-Request-Id` header; quote it when reporting a problem."
 	cfg.OpenAPI.OnAddOperation = append(cfg.OpenAPI.OnAddOperation, everyOperation)
+	cfg.Transformers = append(cfg.Transformers, problemType)
 	return cfg
+}
+
+// ProblemType is the RFC 9457 type of every problem: a problem is
+// described by its status and title. The spec gives ErrorModel.type the
+// default about:blank, which generators (openapi-typescript) read as
+// "always present", so every problem carries it.
+const ProblemType = "about:blank"
+
+// problemType fills in the type of huma's problems, which leaves it out.
+func problemType(_ huma.Context, _ string, v any) (any, error) {
+	if p, ok := v.(*huma.ErrorModel); ok && p.Type == "" {
+		p.Type = ProblemType
+	}
+	return v, nil
 }
 
 // everyOperation applies the limits every operation shares, whoever

@@ -167,7 +167,7 @@ func allowedMethods(mux *http.ServeMux, r *http.Request) []string {
 // problem is the RFC 9457 body written outside huma; it has the same shape
 // as huma.ErrorModel so that clients see one error type.
 func problemBody(status int, detail string, errs ...*huma.ErrorDetail) []byte {
-	b, _ := json.Marshal(&huma.ErrorModel{Title: http.StatusText(status), Status: status, Detail: detail, Errors: errs})
+	b, _ := json.Marshal(&huma.ErrorModel{Type: ProblemType, Title: http.StatusText(status), Status: status, Detail: detail, Errors: errs})
 	return b
 }
 

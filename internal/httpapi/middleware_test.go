@@ -57,6 +57,7 @@ func testServer(t *testing.T) (http.Handler, *bytes.Buffer) {
 }
 
 type problem struct {
+	Type   string `json:"type"`
 	Title  string `json:"title"`
 	Status int    `json:"status"`
 	Detail string `json:"detail"`
@@ -127,6 +128,9 @@ func TestEveryErrorIsAProblem(t *testing.T) {
 				t.Fatalf("status %d, want %d: %s", w.Code, c.status, w.Body)
 			}
 			p := decodeProblem(t, w)
+			if p.Type != "about:blank" {
+				t.Errorf("type %q, want about:blank", p.Type)
+			}
 			if p.Title != http.StatusText(c.status) {
 				t.Errorf("title %q", p.Title)
 			}
