@@ -36,9 +36,11 @@ fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	if [ -n "$$out" ]; then echo "gofmt needed on:"; echo "$$out"; exit 1; fi
 
-## bench: the speed and memory benchmarks, one core
+## bench: the speed and memory benchmarks, one core; includes the API over
+## loopback against a bare echo handler (internal/httpapi) and each Lambda
+## function's cold start and binary size (test/coldstart)
 bench:
-	$(GO) test -run '^$$' -bench . -benchmem -cpu 1 ./internal/...
+	$(GO) test -run '^$$' -bench . -benchmem -cpu 1 ./internal/... ./test/coldstart
 
 ## build: dist/<function>.zip for each Lambda function: bootstrap for
 ## provided.al2023 on arm64, -tags lambda.norpc, trimmed and stripped
