@@ -75,7 +75,7 @@ func outcomeOf(rs *Ruleset, k *Kind, c *Case, f Facts) Outcome {
 		ReferTo: c.ReferTo, DecidedBy: c.DecidedBy,
 		// Voiding the current round never reopens an earlier one (MBS
 		// 5.1.2, SSP v4 5.1.2, RWS 5.8, 5.9).
-		PreviousRoundsStand: c.PreviousRoundsStand || c.Action == RoundVoid,
+		PreviousRoundsStand:  c.PreviousRoundsStand || c.Action == RoundVoid,
 		DetectedBySettlement: k.DetectedBySettlement,
 	}
 	for _, sr := range c.Seats {
