@@ -20,19 +20,37 @@ var IDs = []string{MBSMegalinkSSPv6, MBSSSPv4, MBSMegalinkTCPv6, MBSMegalinkTHBv
 // Catalogue returns the irregularity catalogue of a ruleset. Each call
 // builds it afresh from the data, so callers may keep or change it.
 func Catalogue(id string) (*Ruleset, bool) {
+	var rs *Ruleset
 	switch id {
 	case MBSMegalinkSSPv6:
-		return megalink(id, gameSSP), true
+		rs = megalink(id, gameSSP)
 	case MBSMegalinkTCPv6:
-		return megalink(id, gameTCP), true
+		rs = megalink(id, gameTCP)
 	case MBSMegalinkTHBv9:
-		return megalink(id, gameTHB), true
+		rs = megalink(id, gameTHB)
 	case MBSSSPv4:
-		return sspV4(), true
+		rs = sspV4()
 	case RWSMLPCSPv2:
-		return rws(), true
+		rs = rws()
+	default:
+		return nil, false
 	}
-	return nil, false
+	// Lists print as [] rather than null.
+	for i := range rs.Kinds {
+		k := &rs.Kinds[i]
+		if k.Facts == nil {
+			k.Facts = []Fact{}
+		}
+		for j := range k.Cases {
+			if k.Cases[j].When == nil {
+				k.Cases[j].When = []Cond{}
+			}
+			if k.Cases[j].Clauses == nil {
+				k.Cases[j].Clauses = []string{}
+			}
+		}
+	}
+	return rs, true
 }
 
 // knownKind reports whether any ruleset covers the kind.
@@ -112,7 +130,7 @@ func factWager(wagers []string) Fact {
 // withdrawnReturned is the seat rule of an option to withdraw: the seats
 // that took it have every wager returned.
 func withdrawnReturned(text string, clauses ...string) SeatRule {
-	return SeatRule{Scope: ScopeWithdrawn, Action: HandRemoved, Line: LineReturned, Clauses: clauses, Text: text}
+	return SeatRule{Scope: ScopeWithdrawn, Action: Withdrawn, Line: LineReturned, Clauses: clauses, Text: text}
 }
 
 func contradictsWithdrawn(when Cond, why string) Contradiction {

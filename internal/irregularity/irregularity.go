@@ -42,6 +42,9 @@ const (
 	// WagerReturned: the named wagers (or the named part of one) are
 	// returned; the rest of the hand plays on.
 	WagerReturned Action = "wager_returned"
+	// Withdrawn: the player took an offered option to withdraw: all his
+	// wagers are returned and the hand invalidated.
+	Withdrawn Action = "withdrawn"
 	// OfferOptions: each affected player must be offered the options listed.
 	OfferOptions Action = "offer_options"
 	// SettledToMaximum: the wager wins or loses as if it were the table
