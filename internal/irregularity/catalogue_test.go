@@ -73,6 +73,20 @@ func TestCatalogueWellFormed(t *testing.T) {
 					}
 				}
 			}
+			for _, rc := range k.RoundChecks {
+				checkConds(rc.When)
+				if _, ok := fact(rc.Fact); !ok {
+					t.Errorf("%s: a round check names %s, not a fact of the kind", where, rc.Fact)
+				}
+				if _, ok := fact("seat"); !ok {
+					t.Errorf("%s: round checks read the position at facts.seat, and the kind has no seat fact", where)
+				}
+				for _, w := range rc.Wagers {
+					if !slices.Contains(rs.Wagers, w) {
+						t.Errorf("%s: round check wager %q is not one of %s's", where, w, id)
+					}
+				}
+			}
 			for _, c := range k.Contradictions {
 				checkConds(c.When)
 				for _, n := range c.Facts {

@@ -33,7 +33,11 @@ func Decide(rs *Ruleset, kind string, raw map[string]any, round *Round) (Outcome
 		return Outcome{}, &Error{Title: "the facts of the irregularity are missing, mistyped or contradict each other", Problems: probs}
 	}
 	if round != nil {
-		if probs := checkRound(rs, round, facts); len(probs) > 0 {
+		probs := checkRound(rs, round, facts)
+		if len(probs) == 0 {
+			probs = checkRoundFacts(k, round, facts)
+		}
+		if len(probs) > 0 {
 			return Outcome{}, &Error{Title: "the round does not fit the reported irregularity", Problems: probs}
 		}
 	}
@@ -234,6 +238,28 @@ func checkRound(rs *Ruleset, r *Round, f Facts) []Problem {
 		bet, twice := p.Wagers["bet"], 2*p.Wagers["ante"]
 		if (dir == "above" && bet <= twice) || (dir == "below" && bet >= twice) {
 			probs = append(probs, Problem{Field: "facts.betComparedToTwiceAnte", Message: fmt.Sprintf("seat %d bets %d against an ante of %d: not %s twice the ante", seat, bet, p.Wagers["ante"], dir), Value: dir})
+		}
+	}
+	return probs
+}
+
+// checkRoundFacts applies the kind's round checks.
+func checkRoundFacts(k *Kind, r *Round, f Facts) []Problem {
+	var probs []Problem
+	seat, ok := f["seat"].(int)
+	if !ok {
+		return nil
+	}
+	p := position(r, seat)
+	for _, rc := range k.RoundChecks {
+		if !all(rc.When, f) {
+			continue
+		}
+		for _, w := range rc.Wagers {
+			if placed := p.Wagers[w] > 0; placed != rc.Placed {
+				probs = append(probs, Problem{Field: "facts." + rc.Fact, Message: fmt.Sprintf("%s (seat %d: %s %s)", rc.Message, seat, w, map[bool]string{true: "placed", false: "not placed"}[placed]), Value: f[rc.Fact]})
+				break
+			}
 		}
 	}
 	return probs

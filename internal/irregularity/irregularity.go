@@ -140,6 +140,18 @@ type Contradiction struct {
 	Message string   `json:"message"`
 }
 
+// RoundCheck is a fact the attached round must agree with: when the
+// conditions hold, the wagers of the position at facts.seat must all be
+// placed (Placed) or none of them placed (!Placed); otherwise the facts
+// contradict the round and the event is refused, naming Fact.
+type RoundCheck struct {
+	When    []Cond   `json:"when"`
+	Wagers  []string `json:"wagers"`
+	Placed  bool     `json:"placed"`
+	Fact    string   `json:"fact"`
+	Message string   `json:"message"`
+}
+
 // Kind is one event kind a ruleset covers.
 type Kind struct {
 	Name  string `json:"kind"`
@@ -148,6 +160,8 @@ type Kind struct {
 	Cases []Case `json:"cases"`
 	// Contradictions beyond the ones the fact types imply.
 	Contradictions []Contradiction `json:"contradictions,omitempty"`
+	// RoundChecks are checked against an attached round.
+	RoundChecks []RoundCheck `json:"roundChecks,omitempty"`
 	// Clauses this kind accounts for beyond those its cases cite (for
 	// example a shift manager's discretion that settles nothing).
 	Clauses []string `json:"clauses,omitempty"`

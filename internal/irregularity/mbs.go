@@ -105,13 +105,13 @@ func megalink(id string, g game) *Ruleset {
 					Text: "Play continues on the viewed hands; the unviewed hands are invalidated and their wagers returned.",
 					Seats: []SeatRule{
 						{Scope: ScopeViewed, Action: PlayContinues, Clauses: []string{"5.10.1"}, Text: "viewed: played to conclusion"},
-						{Scope: ScopeUnviewed, Action: HandRemoved, Line: LineReturned, Clauses: []string{"5.10.1"}, Text: "not viewed: invalidated, wagers returned"},
+						{Scope: ScopeUnviewed, Action: HandRemoved, Line: LineReturned, Clauses: []string{"5.10.1"}, Text: "not viewed: invalidated; an invalid hand has no result, so its wagers are returned (as 5.11 returns an invalid hand's)"},
 					}},
 				{Action: HandRemoved, Clauses: []string{"5.10", "5.10.2"},
 					Text: "No hand viewed: the hand first dealt is played to conclusion; the others are invalidated and their wagers returned.",
 					Seats: []SeatRule{
 						{Scope: ScopeFirstDealt, Action: PlayContinues, Clauses: []string{"5.10.2"}, Text: "first dealt: played to conclusion"},
-						{Scope: ScopeLaterDealt, Action: HandRemoved, Line: LineReturned, Clauses: []string{"5.10.2"}, Text: "invalidated, wagers returned"},
+						{Scope: ScopeLaterDealt, Action: HandRemoved, Line: LineReturned, Clauses: []string{"5.10.2"}, Text: "invalidated; an invalid hand has no result, so its wagers are returned (as 5.11 returns an invalid hand's)"},
 					}},
 			},
 		},
@@ -220,17 +220,33 @@ func absent(g game) Kind {
 	switch g {
 	case gameSSP:
 		k.Title = `A player who made an "Ante" wager is not present to decide on the "Bet"`
+		k.RoundChecks = []RoundCheck{
+			{Wagers: []string{"ante"}, Placed: true, Fact: "seat", Message: "5.11 concerns a player who made an Ante wager"},
+			{Wagers: []string{"bet"}, Placed: false, Fact: "seat", Message: "a Bet was placed, so the player was present for the decision"},
+		}
 		k.Cases = []Case{{Action: HandRemoved, Clauses: []string{"5.11"},
 			Text:  `The hand becomes invalid; the "Ante" and "Progressive Jackpot" wagers are returned.`,
 			Seats: []SeatRule{{Scope: ScopeSeat, Action: HandRemoved, Wagers: []string{"ante", "progressive"}, Line: LineReturned, Clauses: []string{"5.11"}, Text: "invalid: Ante and Progressive Jackpot returned"}}}}
 	case gameTCP:
 		k.Title = `A player who made an "Ante" wager is not present to decide on the "Play"`
+		k.RoundChecks = []RoundCheck{
+			{Wagers: []string{"ante"}, Placed: true, Fact: "seat", Message: "5.11 concerns a player who made an Ante wager"},
+			{Wagers: []string{"play"}, Placed: false, Fact: "seat", Message: "a Play was placed, so the player was present for the decision"},
+		}
 		k.Cases = []Case{{Action: HandRemoved, Clauses: []string{"5.11"},
 			Text:  `The hand becomes invalid; the "Ante", "Pair Plus" and "Progressive Jackpot" wagers are returned.`,
 			Seats: []SeatRule{{Scope: ScopeSeat, Action: HandRemoved, Wagers: []string{"ante", "pairPlus", "progressive"}, Line: LineReturned, Clauses: []string{"5.11"}, Text: "invalid: Ante, Pair Plus and Progressive Jackpot returned"}}}}
 	case gameTHB:
 		k.Facts = append(k.Facts, Fact{Name: "decision", Type: Enum, Required: true, Values: []string{"flop", "turn", "river"},
 			Doc: "the first decision the player was not present for: flop (Flop or fold), turn or river (bet or check)"})
+		k.RoundChecks = []RoundCheck{
+			{Wagers: []string{"ante"}, Placed: true, Fact: "seat", Message: "5.11 concerns a player who made an Ante wager"},
+			{When: []Cond{Eq("decision", "flop")}, Wagers: []string{"flop", "turn", "river"}, Placed: false, Fact: "decision", Message: "a Flop (or later) wager was placed, so the player was present for the Flop decision"},
+			{When: []Cond{Eq("decision", "turn")}, Wagers: []string{"flop"}, Placed: true, Fact: "decision", Message: "deemed checks follow a Flop wager (5.11)"},
+			{When: []Cond{Eq("decision", "turn")}, Wagers: []string{"turn", "river"}, Placed: false, Fact: "decision", Message: "a Turn or River wager was placed, so the player was present for the Turn"},
+			{When: []Cond{Eq("decision", "river")}, Wagers: []string{"flop"}, Placed: true, Fact: "decision", Message: "deemed checks follow a Flop wager (5.11)"},
+			{When: []Cond{Eq("decision", "river")}, Wagers: []string{"river"}, Placed: false, Fact: "decision", Message: "a River wager was placed, so the player was present for the River"},
+		}
 		k.Cases = []Case{
 			{When: []Cond{Eq("decision", "flop")}, Action: HandRemoved, Clauses: []string{"5.11"},
 				Text: `Absent for the "Flop" decision: the hand becomes invalid and the "Ante" and "Progressive Jackpot" wagers are returned. Rule 5.11 does not say what becomes of a "Bonus" wager on the invalid hand: it is referred to the Gaming Shift Manager (6.1).`,
@@ -247,14 +263,18 @@ func absent(g game) Kind {
 }
 
 func progressiveWithoutAnte(g game) Kind {
-	base, opt := `an "Ante" wager`, "place an Ante"
+	base, opt, bases := `an "Ante" wager`, "place an Ante", []string{"ante"}
 	if g == gameTCP {
-		base, opt = `an "Ante" and/or "Pair Plus" wager`, "place an Ante and/or Pair Plus"
+		base, opt, bases = `an "Ante" and/or "Pair Plus" wager`, "place an Ante and/or Pair Plus", []string{"ante", "pairPlus"}
 	}
 	return Kind{
 		Name: "progressive_without_ante", Title: `A "Progressive Jackpot" wager without ` + base,
 		DetectedBySettlement: true,
 		Note:                 "POST /v1/rounds/settle returns a progressive wager that has no base wager beside it (5.12.2).",
+		RoundChecks: []RoundCheck{
+			{Wagers: []string{"progressive"}, Placed: true, Fact: "seat", Message: "the position has no progressive wager"},
+			{Wagers: bases, Placed: false, Fact: "seat", Message: "the position has " + base[1:] + " beside its progressive wager"},
+		},
 		Facts: []Fact{
 			factSeat("the seat of the progressive wager"),
 			{Name: "afterNoMoreBets", Type: Bool, Required: true, Doc: `the Dealer has already announced "No More Bets"`},

@@ -175,6 +175,9 @@ func rws() *Ruleset {
 				factSeat("the seat of the player who walked away"),
 				{Name: "decisionsPending", Type: Bool, Required: true, Doc: "decisions remain for the player to make (the BET or fold)"},
 			},
+			RoundChecks: []RoundCheck{
+				{When: []Cond{Is("decisionsPending")}, Wagers: []string{"bet"}, Placed: false, Fact: "decisionsPending", Message: "the BET was placed, so no decision remains"},
+			},
 			Cases: []Case{
 				{When: []Cond{Is("decisionsPending")}, Action: DeemedFolded, Clauses: []string{"5.5"},
 					Text: "The player is considered to have folded: the Ante is lost (3.12.1); his Progressive Jackpot bet stays eligible under 4.2.",
@@ -277,6 +280,10 @@ func rws() *Ruleset {
 			DetectedBySettlement: true,
 			Note:                 "POST /v1/rounds/settle returns a progressive bet that has no Ante beside it (5.4).",
 			Facts:                []Fact{factSeat("the betting box")},
+			RoundChecks: []RoundCheck{
+				{Wagers: []string{"progressive"}, Placed: true, Fact: "seat", Message: "the betting box has no Progressive Jackpot bet"},
+				{Wagers: []string{"ante"}, Placed: false, Fact: "seat", Message: "the betting box has an Ante bet beside its Progressive Jackpot bet"},
+			},
 			Cases: []Case{{Action: WagerReturned, Clauses: []string{"5.4"}, Text: "The Progressive Jackpot bet is returned to the player.",
 				Seats: []SeatRule{{Scope: ScopeSeat, Action: WagerReturned, Wagers: []string{"progressive"}, Line: LineReturned, Clauses: []string{"5.4"}, Text: "progressive bet returned"}}}},
 		},

@@ -344,6 +344,14 @@ func TestRefused(t *testing.T) {
 		{"TwoPositionsOneSeat", MBSMegalinkSSPv6, "foreign_card", nil, round(pos(1, "ante=1"), pos(1, "ante=2")), []string{"round.positions[1].seat"}},
 		{"NotOverMaximum_5_14", MBSMegalinkSSPv6, "wager_over_maximum", map[string]any{"seat": 1, "wager": "ante", "maximum": 10000}, round(pos(1, "ante=10000")), []string{"facts.maximum"}},
 		{"NoSuchWagerAtSeat", MBSMegalinkSSPv6, "wager_over_maximum", map[string]any{"seat": 1, "wager": "bet", "maximum": 10000}, round(pos(1, "ante=10000")), []string{"facts.wager"}},
+		{"AbsentButBetPlaced_5_11", MBSMegalinkSSPv6, "player_absent", map[string]any{"seat": 1}, round(pos(1, "ante=1000", "bet=2000")), []string{"facts.seat"}},
+		{"AbsentWithoutAnte_5_11", MBSMegalinkTCPv6, "player_absent", map[string]any{"seat": 1}, round(pos(1, "pairPlus=1000")), []string{"facts.seat"}},
+		{"AbsentForTurnWithoutFlop_5_11", MBSMegalinkTHBv9, "player_absent", map[string]any{"seat": 1, "decision": "turn"}, round(pos(1, "ante=1000")), []string{"facts.decision"}},
+		{"AbsentForFlopButFlopPlaced_5_11", MBSMegalinkTHBv9, "player_absent", map[string]any{"seat": 1, "decision": "flop"}, round(pos(1, "ante=1000", "flop=2000")), []string{"facts.decision"}},
+		{"DecisionsPendingButBetPlaced_5_5", RWSMLPCSPv2, "player_absent", map[string]any{"seat": 1, "decisionsPending": true}, round(pos(1, "ante=1000", "bet=2000")), []string{"facts.decisionsPending"}},
+		{"ProgressiveHasAnte_5_12_2", MBSMegalinkSSPv6, "progressive_without_ante", map[string]any{"seat": 1, "afterNoMoreBets": true}, round(pos(1, "ante=1000", "progressive=100")), []string{"facts.seat"}},
+		{"ProgressiveHasPairPlus_5_12_2", MBSMegalinkTCPv6, "progressive_without_ante", map[string]any{"seat": 1, "afterNoMoreBets": true}, round(pos(1, "pairPlus=1000", "progressive=100")), []string{"facts.seat"}},
+		{"NoProgressive_5_4", RWSMLPCSPv2, "progressive_without_ante", map[string]any{"seat": 1}, round(pos(1, "bet=1000")), []string{"facts.seat"}},
 		{"BetNotAbove_5_3_1", RWSMLPCSPv2, "bet_not_twice_ante", map[string]any{"seat": 1, "betComparedToTwiceAnte": "above"}, round(pos(1, "ante=1000", "bet=2000")), []string{"facts.betComparedToTwiceAnte"}},
 	}
 	for _, c := range cases {
