@@ -9,6 +9,10 @@ import (
 	"github.com/tablesettle/tablesettle/internal/money"
 )
 
+// maxAmount is the largest wager a round may carry, in minor units: the
+// bound settlement applies (settle.MaxAmount, checked by a test).
+const maxAmount money.Amount = 1_000_000_000_000
+
 // KindOther is the kind every ruleset has for an event its rules do not
 // name: it is referred to the shift manager.
 const KindOther = "other"
@@ -48,7 +52,7 @@ func Decide(rs *Ruleset, kind string, raw map[string]any, round *Round) (Outcome
 		}
 		out := outcomeOf(rs, k, c, facts)
 		if round != nil {
-			st, probs := settle(rs, c, facts, round)
+			st, probs := settlement(rs, c, facts, round)
 			if len(probs) > 0 {
 				return Outcome{}, &Error{Title: "the round does not fit the reported irregularity", Problems: probs}
 			}
@@ -201,8 +205,8 @@ func checkRound(rs *Ruleset, r *Round, f Facts) []Problem {
 		for _, w := range names {
 			if !slices.Contains(rs.Wagers, w) {
 				probs = append(probs, Problem{Field: at + ".wagers." + w, Message: fmt.Sprintf("%s has no %s wager (its wagers: %s)", rs.ID, w, strings.Join(rs.Wagers, ", ")), Value: p.Wagers[w]})
-			} else if p.Wagers[w] < 0 {
-				probs = append(probs, Problem{Field: at + ".wagers." + w, Message: "a wager cannot be negative", Value: p.Wagers[w]})
+			} else if p.Wagers[w] < 0 || p.Wagers[w] > maxAmount {
+				probs = append(probs, Problem{Field: at + ".wagers." + w, Message: fmt.Sprintf("a wager is 0 to %d minor units", maxAmount), Value: p.Wagers[w]})
 			}
 		}
 	}
@@ -274,8 +278,8 @@ func position(r *Round, seat int) Position {
 	return Position{}
 }
 
-// settle writes the lines the case decides on the round.
-func settle(rs *Ruleset, c *Case, f Facts, r *Round) (*Settlement, []Problem) {
+// settlement writes the lines the case decides on the round.
+func settlement(rs *Ruleset, c *Case, f Facts, r *Round) (*Settlement, []Problem) {
 	st := &Settlement{RoundID: r.RoundID, Currency: r.Currency, Lines: []Line{}, Pending: []Pending{}}
 	decided := map[[2]string]bool{}
 	key := func(seat int, w string) [2]string { return [2]string{fmt.Sprint(seat), w} }

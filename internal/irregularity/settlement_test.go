@@ -341,6 +341,7 @@ func TestRefused(t *testing.T) {
 		{"SeatNotInRound", MBSMegalinkSSPv6, "player_absent", map[string]any{"seat": 4}, round(pos(1, "ante=1000")), []string{"facts.seat"}},
 		{"WagerNotOfRuleset", MBSMegalinkSSPv6, "foreign_card", nil, round(pos(1, "ante=1000", "pairPlus=100")), []string{"round.positions[0].wagers.pairPlus"}},
 		{"NegativeWager", MBSMegalinkSSPv6, "foreign_card", nil, round(pos(1, "ante=-1")), []string{"round.positions[0].wagers.ante"}},
+		{"AbsurdWager", MBSMegalinkSSPv6, "foreign_card", nil, round(pos(1, "ante=1000000000001")), []string{"round.positions[0].wagers.ante"}},
 		{"TwoPositionsOneSeat", MBSMegalinkSSPv6, "foreign_card", nil, round(pos(1, "ante=1"), pos(1, "ante=2")), []string{"round.positions[1].seat"}},
 		{"NotOverMaximum_5_14", MBSMegalinkSSPv6, "wager_over_maximum", map[string]any{"seat": 1, "wager": "ante", "maximum": 10000}, round(pos(1, "ante=10000")), []string{"facts.maximum"}},
 		{"NoSuchWagerAtSeat", MBSMegalinkSSPv6, "wager_over_maximum", map[string]any{"seat": 1, "wager": "bet", "maximum": 10000}, round(pos(1, "ante=10000")), []string{"facts.wager"}},
