@@ -87,7 +87,7 @@ func allClauseCases() []clauseCase {
 		clauseCase{MBSMegalinkTHBv9, "5.3", "CommunityWrongCountVoid", "dealer_or_community_card_count_wrong", map[string]any{"noticedBeforeNextRound": true, "reconstructable": false}, RoundVoid, []string{"5.3", "ruling R12"}, nil, ""},
 		clauseCase{MBSMegalinkTHBv9, "5.3", "CommunityWrongCountReconstructed", "dealer_or_community_card_count_wrong", map[string]any{"noticedBeforeNextRound": true, "reconstructable": true}, PlayContinues, []string{"5.3"}, nil, ""},
 		clauseCase{MBSMegalinkTHBv9, "5.3", "CommunityWrongCountNoticedLateStands", "dealer_or_community_card_count_wrong", map[string]any{"noticedBeforeNextRound": false, "reconstructable": false}, RoundStands, []string{"5.3"}, nil, ""},
-		clauseCase{MBSMegalinkTHBv9, "5.11", "AbsentForFlopInvalidBonusReferred", "player_absent", map[string]any{"seat": 5, "decision": "flop"}, HandRemoved, []string{"5.11"}, nil, "5:hand_removed,5:referred"},
+		clauseCase{MBSMegalinkTHBv9, "5.11", "AbsentForFlopInvalidBonusSettlesR16", "player_absent", map[string]any{"seat": 5, "decision": "flop"}, HandRemoved, []string{"5.11"}, nil, "5:hand_removed,5:play_continues"},
 		clauseCase{MBSMegalinkTHBv9, "5.11", "AbsentForTurnDeemedChecked", "player_absent", map[string]any{"seat": 5, "decision": "turn"}, DeemedChecked, []string{"5.11"}, nil, "5:deemed_checked"},
 		clauseCase{MBSMegalinkTHBv9, "5.11", "AbsentForRiverDeemedChecked", "player_absent", map[string]any{"seat": 5, "decision": "river"}, DeemedChecked, []string{"5.11"}, nil, "5:deemed_checked"},
 	)
@@ -109,6 +109,7 @@ func allClauseCases() []clauseCase {
 		clauseCase{v4, "none", "OneCardExposedReferredNoClause", "cards_exposed_in_deal", map[string]any{"cardsExposed": 1}, Referred, []string{}, nil, ""},
 		clauseCase{v4, "5.5", "ShortageOrExcessVoid", "deck_count", map[string]any{"countCorrect": false}, RoundVoid, []string{"5.5"}, nil, ""},
 		clauseCase{v4, "5.5", "CountRightContinues", "deck_count", map[string]any{"countCorrect": true}, PlayContinues, []string{"5.5"}, nil, ""},
+		clauseCase{v4, "3.5", "JackpotWagerWithoutAnteReturned", "progressive_without_ante", map[string]any{"seat": 3}, WagerReturned, []string{"3.5", "ruling R12"}, nil, "3:wager_returned"},
 		clauseCase{v4, "R11", "OverMaximumSettledToMaximum", "wager_over_maximum", map[string]any{"seat": 1, "wager": "bet", "maximum": 50000}, SettledToMaximum, []string{"ruling R11"}, nil, "1:settled_to_maximum"},
 		clauseCase{v4, "R11", "UnderMinimumSettlesOnce", "wager_under_minimum", map[string]any{"seat": 1, "wager": "ante"}, PlayContinues, []string{"ruling R11"}, nil, ""},
 		clauseCase{v4, "none", "OtherReferredNoClause", KindOther, nil, Referred, []string{}, nil, ""},

@@ -83,12 +83,13 @@ func TestSection5EveryClauseAccountedFor(t *testing.T) {
 }
 
 // otherSections are the clauses outside section 5 the catalogue cites: the
-// general provisions and the fold rule behind RWS 5.5.
+// general provisions, the fold rule behind RWS 5.5, and SSP v4's 3.5 (a
+// Jackpot Wager follows an Ante).
 var otherSections = map[string]map[string]bool{
 	MBSMegalinkSSPv6: {"6.1": true},
 	MBSMegalinkTCPv6: {"6.1": true},
 	MBSMegalinkTHBv9: {"6.1": true},
-	MBSSSPv4:         {},
+	MBSSSPv4:         {"3.5": true},
 	RWSMLPCSPv2:      {"3.12.1": true},
 }
 

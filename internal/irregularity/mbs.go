@@ -249,10 +249,10 @@ func absent(g game) Kind {
 		}
 		k.Cases = []Case{
 			{When: []Cond{Eq("decision", "flop")}, Action: HandRemoved, Clauses: []string{"5.11"},
-				Text: `Absent for the "Flop" decision: the hand becomes invalid and the "Ante" and "Progressive Jackpot" wagers are returned. Rule 5.11 does not say what becomes of a "Bonus" wager on the invalid hand: it is referred to the Gaming Shift Manager (6.1).`,
+				Text: `Absent for the "Flop" decision: the hand becomes invalid and the "Ante" and "Progressive Jackpot" wagers are returned. Rule 5.11 does not name the "Bonus": it settles on the hole cards whatever the hand's outcome, as ruling R16 has it.`,
 				Seats: []SeatRule{
 					{Scope: ScopeSeat, Action: HandRemoved, Wagers: []string{"ante", "progressive"}, Line: LineReturned, Clauses: []string{"5.11"}, Text: "invalid: Ante and Progressive Jackpot returned"},
-					{Scope: ScopeSeat, Action: Referred, Wagers: []string{"bonus"}, Clauses: []string{"6.1"}, Text: "Bonus on an invalid hand: not covered by 5.11, referred to the Gaming Shift Manager"},
+					{Scope: ScopeSeat, Action: PlayContinues, Wagers: []string{"bonus"}, Rulings: []string{"R16"}, Text: "Bonus: settles on the hole cards whatever the hand's outcome (ruling R16)"},
 				}},
 			{Action: DeemedChecked, Clauses: []string{"5.11"},
 				Text:  `The player has "Ante" and "Flop" wagers: he is deemed to have checked for the "Turn" and/or "River" he is not present for, and the hand plays on.`,

@@ -158,9 +158,10 @@ func TestMBSTCPv6_5_11_AbsentPlayerAntePairPlusProgressiveReturned(t *testing.T)
 	})
 }
 
-// THB 5.11: absent for the Flop, Ante and progressive returned; the Bonus
-// is not named and is referred (6.1), so it stays pending.
-func TestMBSTHBv9_5_11_AbsentForFlopBonusReferred(t *testing.T) {
+// THB 5.11: absent for the Flop, Ante and progressive returned; the Bonus,
+// which 5.11 does not name, settles on the hole cards (ruling R16), as
+// settlement settles it.
+func TestMBSTHBv9_5_11_AbsentForFlopBonusSettlesOnHoleCards(t *testing.T) {
 	got := runSettle(t, settleCase{
 		ruleset: MBSMegalinkTHBv9, kind: "player_absent",
 		facts:  map[string]any{"seat": 1, "decision": "flop"},
@@ -169,7 +170,7 @@ func TestMBSTHBv9_5_11_AbsentForFlopBonusReferred(t *testing.T) {
 		lines:  []string{"1 ante 1000 returned 1000 0", "1 progressive 100 returned 100 0"},
 		total:  1100, pending: []string{"1 bonus 500"},
 	})
-	if p := got.Settlement.Pending[0]; p.Settles != "as the Gaming Shift Manager decides" {
+	if p := got.Settlement.Pending[0]; p.Settles != "as usual" {
 		t.Errorf("bonus settles %q", p.Settles)
 	}
 }
@@ -391,4 +392,18 @@ func TestNotCoveredKindsReferred(t *testing.T) {
 	if err != nil || got.Action != Referred || len(got.Rules) != 0 || !strings.Contains(got.Text, "no general provision") {
 		t.Errorf("SSP v4 not covered: %+v, %v", got, err)
 	}
+}
+
+// SSP v4 3.5 (ruling R12): Jackpot Wagers with no Ante are returned, both
+// the player-hand and the dealer-hand one.
+func TestMBSSSPv4_3_5_JackpotWagersWithoutAnteReturned(t *testing.T) {
+	runSettle(t, settleCase{
+		ruleset: MBSSSPv4, kind: "progressive_without_ante",
+		facts:  map[string]any{"seat": 3},
+		round:  round(pos(3, "progressivePlayer=100", "progressiveDealer=200"), pos(4, "ante=1000")),
+		action: WagerReturned,
+		lines:  []string{"3 progressivePlayer 100 returned 100 0", "3 progressiveDealer 200 returned 200 0"},
+		total:  300, pending: []string{"4 ante 1000"},
+		lineRules: []string{"mbs-ssp-v4 3.5", "ruling R12"},
+	})
 }

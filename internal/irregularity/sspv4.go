@@ -70,6 +70,19 @@ func sspV4() *Ruleset {
 				refer("One card exposed during the deal: rule 5.4 voids the round only for two or more."),
 			},
 		},
+		{
+			Name: "progressive_without_ante", Title: "A Jackpot Wager without an Ante wager",
+			DetectedBySettlement: true,
+			Note:                 "SSP v4 has no clause for it: a Jackpot Wager is placed only after an Ante (3.5), so one without is returned; POST /v1/rounds/settle does so itself (ruling R12).",
+			Facts:                []Fact{factSeat("the seat of the Jackpot Wager")},
+			RoundChecks: []RoundCheck{
+				{Wagers: []string{"ante"}, Placed: false, Fact: "seat", Message: "the position has an Ante beside its Jackpot Wager"},
+			},
+			Cases: []Case{{Action: WagerReturned, Clauses: []string{"3.5"}, Rulings: []string{"R12"},
+				Text: "A Jackpot Wager may be placed only after an Ante (3.5): without one it is returned.",
+				Seats: []SeatRule{{Scope: ScopeSeat, Action: WagerReturned, Wagers: []string{"progressivePlayer", "progressiveDealer"}, Line: LineReturned,
+					Clauses: []string{"3.5"}, Rulings: []string{"R12"}, Text: "Jackpot Wagers returned"}}}},
+		},
 		overMaximum(rs.Wagers, nil),
 		{
 			Name: "wager_under_minimum", Title: "A wager under the table minimum",
