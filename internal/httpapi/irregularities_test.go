@@ -54,6 +54,15 @@ func TestListIrregularities(t *testing.T) {
 		}
 	}
 
+	refd, _ := out["referredKinds"].([]any)
+	if !slices.Contains(refd, any("multiple_hands_in_error")) || !slices.Contains(refd, any("hand_not_confidential")) {
+		t.Errorf("referredKinds %v: MBS 5.9/5.10 have no RWS counterpart", refd)
+	}
+	idx, _ := out["clauses"].(map[string]any)
+	if got, _ := idx["5.17"].([]any); !slices.Equal(got, []any{"jackpot_system_failure"}) {
+		t.Errorf("clauses[5.17] = %v", idx["5.17"])
+	}
+
 	code, out = do(t, http.MethodGet, "/v1/rulesets/nope/irregularities", "")
 	if code != http.StatusNotFound || !slices.Equal(locations(out), []string{"path.id"}) {
 		t.Errorf("unknown ruleset: %d %v", code, out)

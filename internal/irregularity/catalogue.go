@@ -20,19 +20,8 @@ var IDs = []string{MBSMegalinkSSPv6, MBSSSPv4, MBSMegalinkTCPv6, MBSMegalinkTHBv
 // Catalogue returns the irregularity catalogue of a ruleset. Each call
 // builds it afresh from the data, so callers may keep or change it.
 func Catalogue(id string) (*Ruleset, bool) {
-	var rs *Ruleset
-	switch id {
-	case MBSMegalinkSSPv6:
-		rs = megalink(id, gameSSP)
-	case MBSMegalinkTCPv6:
-		rs = megalink(id, gameTCP)
-	case MBSMegalinkTHBv9:
-		rs = megalink(id, gameTHB)
-	case MBSSSPv4:
-		rs = sspV4()
-	case RWSMLPCSPv2:
-		rs = rws()
-	default:
+	rs, ok := build(id)
+	if !ok {
 		return nil, false
 	}
 	// Lists print as [] rather than null.
@@ -50,13 +39,44 @@ func Catalogue(id string) (*Ruleset, bool) {
 			}
 		}
 	}
+	rs.Index = rs.Clauses()
+	rs.ReferredKinds = []string{}
+	for _, other := range IDs {
+		o, _ := build(other)
+		for _, k := range o.Kinds {
+			if _, ok := rs.Kind(k.Name); !ok && !slices.Contains(rs.ReferredKinds, k.Name) {
+				rs.ReferredKinds = append(rs.ReferredKinds, k.Name)
+			}
+		}
+	}
+	slices.Sort(rs.ReferredKinds)
+	return rs, true
+}
+
+// build returns the catalogue data of a ruleset as written.
+func build(id string) (*Ruleset, bool) {
+	var rs *Ruleset
+	switch id {
+	case MBSMegalinkSSPv6:
+		rs = megalink(id, gameSSP)
+	case MBSMegalinkTCPv6:
+		rs = megalink(id, gameTCP)
+	case MBSMegalinkTHBv9:
+		rs = megalink(id, gameTHB)
+	case MBSSSPv4:
+		rs = sspV4()
+	case RWSMLPCSPv2:
+		rs = rws()
+	default:
+		return nil, false
+	}
 	return rs, true
 }
 
 // knownKind reports whether any ruleset covers the kind.
 func knownKind(kind string) bool {
 	for _, id := range IDs {
-		rs, _ := Catalogue(id)
+		rs, _ := build(id)
 		if _, ok := rs.Kind(kind); ok {
 			return true
 		}

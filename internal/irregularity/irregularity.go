@@ -193,6 +193,12 @@ type Ruleset struct {
 	Wagers  []string  `json:"wagers"`
 	Kinds   []Kind    `json:"kinds"`
 	General []General `json:"general"`
+	// ReferredKinds are kinds other rulesets cover and this one does not:
+	// reported here, they are referred to ReferTo.
+	ReferredKinds []string `json:"referredKinds"`
+	// Index maps every clause the catalogue accounts for to the kinds that
+	// apply it ("general" for a General entry).
+	Index map[string][]string `json:"clauses"`
 }
 
 // Kind returns the kind named name, if the ruleset covers it.
