@@ -76,17 +76,23 @@ func allClauseCases() []clauseCase {
 	// Megalink TCP v6.
 	cs = append(cs, megalinkCases(MBSMegalinkTCPv6)...)
 	cs = append(cs,
-		clauseCase{MBSMegalinkTCPv6, "5.3", "CommunityWrongCountVoid", "dealer_or_community_card_count_wrong", map[string]any{"noticedBeforeNextRound": true, "reconstructable": false}, RoundVoid, []string{"5.3", "ruling R12"}, nil, ""},
-		clauseCase{MBSMegalinkTCPv6, "5.3", "CommunityWrongCountReconstructed", "dealer_or_community_card_count_wrong", map[string]any{"noticedBeforeNextRound": true, "reconstructable": true}, PlayContinues, []string{"5.3"}, nil, ""},
-		clauseCase{MBSMegalinkTCPv6, "5.3", "CommunityWrongCountNoticedLateStands", "dealer_or_community_card_count_wrong", map[string]any{"noticedBeforeNextRound": false, "reconstructable": true}, RoundStands, []string{"5.3"}, nil, ""},
+		clauseCase{MBSMegalinkTCPv6, "5.3", "DealerWrongCountVoid", "dealer_card_count_wrong", map[string]any{"noticedBeforeNextRound": true, "reconstructable": false}, RoundVoid, []string{"5.3", "ruling R12"}, nil, ""},
+		clauseCase{MBSMegalinkTCPv6, "5.3", "DealerWrongCountReconstructed", "dealer_card_count_wrong", map[string]any{"noticedBeforeNextRound": true, "reconstructable": true}, PlayContinues, []string{"5.3"}, nil, ""},
+		clauseCase{MBSMegalinkTCPv6, "5.3", "DealerWrongCountNoticedLateStands", "dealer_card_count_wrong", map[string]any{"noticedBeforeNextRound": false, "reconstructable": true}, RoundStands, []string{"5.3"}, nil, ""},
+		clauseCase{MBSMegalinkTCPv6, "5.3", "CommunityWrongCountVoid", "community_card_count_wrong", map[string]any{"noticedBeforeNextRound": true, "reconstructable": false}, RoundVoid, []string{"5.3", "ruling R12"}, nil, ""},
+		clauseCase{MBSMegalinkTCPv6, "5.3", "CommunityWrongCountReconstructed", "community_card_count_wrong", map[string]any{"noticedBeforeNextRound": true, "reconstructable": true}, PlayContinues, []string{"5.3"}, nil, ""},
+		clauseCase{MBSMegalinkTCPv6, "5.3", "CommunityWrongCountNoticedLateStands", "community_card_count_wrong", map[string]any{"noticedBeforeNextRound": false, "reconstructable": true}, RoundStands, []string{"5.3"}, nil, ""},
 		clauseCase{MBSMegalinkTCPv6, "5.11", "AbsentForPlayAntePairPlusProgressiveReturned", "player_absent", map[string]any{"seat": 5}, HandRemoved, []string{"5.11"}, nil, "5:hand_removed"},
 	)
 	// Megalink THB v9.
 	cs = append(cs, megalinkCases(MBSMegalinkTHBv9)...)
 	cs = append(cs,
-		clauseCase{MBSMegalinkTHBv9, "5.3", "CommunityWrongCountVoid", "dealer_or_community_card_count_wrong", map[string]any{"noticedBeforeNextRound": true, "reconstructable": false}, RoundVoid, []string{"5.3", "ruling R12"}, nil, ""},
-		clauseCase{MBSMegalinkTHBv9, "5.3", "CommunityWrongCountReconstructed", "dealer_or_community_card_count_wrong", map[string]any{"noticedBeforeNextRound": true, "reconstructable": true}, PlayContinues, []string{"5.3"}, nil, ""},
-		clauseCase{MBSMegalinkTHBv9, "5.3", "CommunityWrongCountNoticedLateStands", "dealer_or_community_card_count_wrong", map[string]any{"noticedBeforeNextRound": false, "reconstructable": false}, RoundStands, []string{"5.3"}, nil, ""},
+		clauseCase{MBSMegalinkTHBv9, "5.3", "DealerWrongCountVoid", "dealer_card_count_wrong", map[string]any{"noticedBeforeNextRound": true, "reconstructable": false}, RoundVoid, []string{"5.3", "ruling R12"}, nil, ""},
+		clauseCase{MBSMegalinkTHBv9, "5.3", "DealerWrongCountReconstructed", "dealer_card_count_wrong", map[string]any{"noticedBeforeNextRound": true, "reconstructable": true}, PlayContinues, []string{"5.3"}, nil, ""},
+		clauseCase{MBSMegalinkTHBv9, "5.3", "DealerWrongCountNoticedLateStands", "dealer_card_count_wrong", map[string]any{"noticedBeforeNextRound": false, "reconstructable": true}, RoundStands, []string{"5.3"}, nil, ""},
+		clauseCase{MBSMegalinkTHBv9, "5.3", "CommunityWrongCountVoid", "community_card_count_wrong", map[string]any{"noticedBeforeNextRound": true, "reconstructable": false}, RoundVoid, []string{"5.3", "ruling R12"}, nil, ""},
+		clauseCase{MBSMegalinkTHBv9, "5.3", "CommunityWrongCountReconstructed", "community_card_count_wrong", map[string]any{"noticedBeforeNextRound": true, "reconstructable": true}, PlayContinues, []string{"5.3"}, nil, ""},
+		clauseCase{MBSMegalinkTHBv9, "5.3", "CommunityWrongCountNoticedLateStands", "community_card_count_wrong", map[string]any{"noticedBeforeNextRound": false, "reconstructable": false}, RoundStands, []string{"5.3"}, nil, ""},
 		clauseCase{MBSMegalinkTHBv9, "5.11", "AbsentForFlopInvalidBonusSettlesR16", "player_absent", map[string]any{"seat": 5, "decision": "flop"}, HandRemoved, []string{"5.11"}, nil, "5:hand_removed,5:play_continues"},
 		clauseCase{MBSMegalinkTHBv9, "5.11", "AbsentForTurnDeemedChecked", "player_absent", map[string]any{"seat": 5, "decision": "turn"}, DeemedChecked, []string{"5.11"}, nil, "5:deemed_checked"},
 		clauseCase{MBSMegalinkTHBv9, "5.11", "AbsentForRiverDeemedChecked", "player_absent", map[string]any{"seat": 5, "decision": "river"}, DeemedChecked, []string{"5.11"}, nil, "5:deemed_checked"},

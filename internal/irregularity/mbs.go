@@ -69,7 +69,7 @@ func megalink(id string, g game) *Ruleset {
 				{Action: RoundVoid, Clauses: []string{"5.2"}, Text: "No player has handled his cards and they cannot be reconstructed: the round is void and every wager returned."},
 			},
 		},
-		dealerCount(g),
+		dealerCount(false),
 		playerCount(),
 		{
 			Name: "cards_exposed_in_deal", Title: "Cards incorrectly exposed during the deal",
@@ -153,6 +153,9 @@ func megalink(id string, g game) *Ruleset {
 			Cases: []Case{refer("The rules do not cover this irregularity.")},
 		},
 	}
+	if g != gameSSP {
+		rs.Kinds = append(rs.Kinds, dealerCount(true))
+	}
 	rs.General = []General{
 		{Clause: "5.5", Reason: "No more bets: a wager placed or increased after the call is refused; settlement takes the wagers as they stood at the call, so the refused part never reaches it."},
 		{Clause: "5.6", Reason: "No more bets: a wager cannot be withdrawn after the call and settles on the round's outcome; settlement settles every wager it is sent."},
@@ -161,16 +164,18 @@ func megalink(id string, g game) *Ruleset {
 	return rs
 }
 
-func dealerCount(g game) Kind {
+// dealerCount is the dealer-card-count kind of MBS 5.3; community is its
+// community-card twin in TCP and THB, whose 5.3 names both counts.
+func dealerCount(community bool) Kind {
 	k := Kind{
 		Name: "dealer_card_count_wrong", Title: "An incorrect number of cards dealt to the Dealer's hand",
 		DetectedBySettlement: true,
 		Note:                 "POST /v1/rounds/settle sees a wrong dealer card count and voids the round (ruling R12); report it here when it was noticed late or the cards can be reconstructed.",
 		Facts:                []Fact{factNoticed(), factReconstructable("the cards can be reconstructed")},
 	}
-	if g != gameSSP {
-		k.Name, k.Title = "dealer_or_community_card_count_wrong", `An incorrect number of "Community cards" or of cards to the Dealer's hand`
-		k.Note = "POST /v1/rounds/settle sees a wrong dealer or community card count and voids the round (ruling R12); report it here when it was noticed late or the cards can be reconstructed."
+	if community {
+		k.Name, k.Title = "community_card_count_wrong", `An incorrect number of "Community cards" dealt`
+		k.Note = "POST /v1/rounds/settle sees a wrong community card count and voids the round (ruling R12); report it here when it was noticed late or the cards can be reconstructed."
 	}
 	k.Cases = []Case{
 		{When: []Cond{Not("noticedBeforeNextRound")}, Action: RoundStands, Clauses: []string{"5.3"},

@@ -15,7 +15,7 @@ func sspV4() *Ruleset {
 	voidCase := func(text string, clauses ...string) Case {
 		return Case{Action: RoundVoid, Clauses: clauses, Text: text, PreviousRoundsStand: true}
 	}
-	dealer := dealerCount(gameSSP)
+	dealer := dealerCount(false)
 	rs.Kinds = []Kind{
 		{
 			Name: "foreign_card", Title: "A foreign card is found in the course of a game",
