@@ -50,7 +50,7 @@ func Decide(rs *Ruleset, kind string, raw map[string]any, round *Round) (Outcome
 		if !all(c.When, facts) {
 			continue
 		}
-		out := outcomeOf(rs, k, c, facts)
+		out := outcomeOf(rs, k, c, facts, round)
 		if round != nil {
 			st, probs := settlement(rs, c, facts, round)
 			if len(probs) > 0 {
@@ -76,7 +76,7 @@ func referral(rs *Ruleset, kind, why string) Outcome {
 	return o
 }
 
-func outcomeOf(rs *Ruleset, k *Kind, c *Case, f Facts) Outcome {
+func outcomeOf(rs *Ruleset, k *Kind, c *Case, f Facts, r *Round) Outcome {
 	o := Outcome{
 		Ruleset: rs.ID, Kind: k.Name, Covered: c.Action != Referred, Action: c.Action, Text: c.Text,
 		Rules: cite(rs, c.Clauses, c.Rulings), Options: c.Options, OptionsTo: c.OptionsTo,
@@ -94,6 +94,17 @@ func outcomeOf(rs *Ruleset, k *Kind, c *Case, f Facts) Outcome {
 		for _, s := range seats {
 			o.Seats = append(o.Seats, SeatOutcome{Seat: s, Action: sr.Action, Wagers: wagerNames(sr.Wagers, f), Options: sr.Options,
 				Rules: cite(rs, sr.Clauses, sr.Rulings), Text: sr.Text})
+		}
+	}
+	// With the round attached, every player the options go to and who has
+	// not yet chosen is listed with them.
+	if c.OptionsTo != "" {
+		seats, _ := resolve(c.OptionsTo, f, r)
+		for _, s := range seats {
+			if slices.ContainsFunc(o.Seats, func(so SeatOutcome) bool { return so.Seat == s }) {
+				continue
+			}
+			o.Seats = append(o.Seats, SeatOutcome{Seat: s, Action: OfferOptions, Options: c.Options, Rules: o.Rules, Text: "to be offered the options"})
 		}
 	}
 	sort.SliceStable(o.Seats, func(i, j int) bool { return o.Seats[i].Seat < o.Seats[j].Seat })

@@ -97,7 +97,7 @@ func runSettle(t *testing.T, c settleCase) Outcome {
 // MBS 5.16.1: no outcome established, players may withdraw all their
 // wagers; seat 3 withdrew, seat 1 continues.
 func TestMBSSSPv6_5_16_1_PowerFailureNoOutcome(t *testing.T) {
-	runSettle(t, settleCase{
+	got := runSettle(t, settleCase{
 		ruleset: MBSMegalinkSSPv6, kind: "power_failure",
 		facts:  map[string]any{"outcomeEstablished": false, "withdrawnSeats": []any{3}},
 		round:  round(pos(1, "ante=1000", "progressive=100"), pos(3, "ante=2000", "bet=4000", "progressive=100")),
@@ -106,6 +106,13 @@ func TestMBSSSPv6_5_16_1_PowerFailureNoOutcome(t *testing.T) {
 		total:  6100, pending: []string{"1 ante 1000", "1 progressive 100"},
 		lineRules: []string{"mbs-megalink-ssp-v6 5.16.1"},
 	})
+	// Seat 1 has not chosen yet: it is listed with the options it must be offered.
+	if s := seatsString(got.Seats); s != "1:offer_options,3:withdrawn" {
+		t.Errorf("seats = %s", s)
+	}
+	if !slices.Equal(got.Seats[0].Options, []Option{Withdraw, Continue}) {
+		t.Errorf("seat 1 options = %v", got.Seats[0].Options)
+	}
 }
 
 // MBS 5.16.2: an outcome established, play continues: nothing returned.
@@ -256,7 +263,7 @@ func TestMBSSSPv6_5_10_2_MultipleHandsNoneViewed(t *testing.T) {
 // MBS 5.7 and 5.7.1: seat 3 dealt the wrong count is removed; seat 1,
 // dealt correctly, chose to withdraw; seat 4 plays on.
 func TestMBSTCPv6_5_7_1_CorrectlyDealtPlayerWithdraws(t *testing.T) {
-	runSettle(t, settleCase{
+	got := runSettle(t, settleCase{
 		ruleset: MBSMegalinkTCPv6, kind: "player_card_count_wrong",
 		facts:  map[string]any{"seat": 3, "noticedBeforeNextRound": true, "reconstructable": false, "withdrawnSeats": []any{1}},
 		round:  round(pos(1, "ante=1000", "pairPlus=500"), pos(3, "ante=2000", "progressive=100"), pos(4, "ante=1000")),
@@ -264,6 +271,9 @@ func TestMBSTCPv6_5_7_1_CorrectlyDealtPlayerWithdraws(t *testing.T) {
 		lines:  []string{"1 ante 1000 returned 1000 0", "1 pairPlus 500 returned 500 0", "3 ante 2000 returned 2000 0", "3 progressive 100 returned 100 0"},
 		total:  3600, pending: []string{"4 ante 1000"},
 	})
+	if s := seatsString(got.Seats); s != "1:withdrawn,3:hand_removed,4:offer_options" {
+		t.Errorf("seats = %s", s)
+	}
 }
 
 // MBS 5.12.2: the progressive wager without an Ante is returned.
