@@ -30,7 +30,14 @@ func Decide(rs *Ruleset, kind string, raw map[string]any, round *Round) (Outcome
 			return Outcome{}, &Error{Title: "unknown irregularity kind", Problems: []Problem{{
 				Field: "kind", Message: fmt.Sprintf("%q is not an irregularity kind; %s has: %s", kind, rs.ID, kindNames(rs)), Value: kind}}}
 		}
-		return referral(rs, kind, fmt.Sprintf("%s has no rule for %s", rs.ID, kind)), nil
+		out := referral(rs, kind, fmt.Sprintf("%s has no rule for %s", rs.ID, kind))
+		if round != nil {
+			if probs := checkRound(rs, round, Facts{}); len(probs) > 0 {
+				return Outcome{}, &Error{Title: "the round cannot be read", Problems: probs}
+			}
+			out.Settlement = settlement(rs, &Case{Action: Referred}, Facts{}, round)
+		}
+		return out, nil
 	}
 	facts, probs := parseFacts(k, raw)
 	if len(probs) > 0 {
@@ -52,11 +59,7 @@ func Decide(rs *Ruleset, kind string, raw map[string]any, round *Round) (Outcome
 		}
 		out := outcomeOf(rs, k, c, facts, round)
 		if round != nil {
-			st, probs := settlement(rs, c, facts, round)
-			if len(probs) > 0 {
-				return Outcome{}, &Error{Title: "the round does not fit the reported irregularity", Problems: probs}
-			}
-			out.Settlement = st
+			out.Settlement = settlement(rs, c, facts, round)
 		}
 		return out, nil
 	}
@@ -290,7 +293,7 @@ func position(r *Round, seat int) Position {
 }
 
 // settlement writes the lines the case decides on the round.
-func settlement(rs *Ruleset, c *Case, f Facts, r *Round) (*Settlement, []Problem) {
+func settlement(rs *Ruleset, c *Case, f Facts, r *Round) *Settlement {
 	st := &Settlement{RoundID: r.RoundID, Currency: r.Currency, Lines: []Line{}, Pending: []Pending{}}
 	decided := map[[2]string]bool{}
 	key := func(seat int, w string) [2]string { return [2]string{fmt.Sprint(seat), w} }
@@ -380,7 +383,7 @@ func settlement(rs *Ruleset, c *Case, f Facts, r *Round) (*Settlement, []Problem
 		return slices.Index(rs.Wagers, st.Lines[i].Wager) < slices.Index(rs.Wagers, st.Lines[j].Wager)
 	})
 	sort.SliceStable(st.Pending, func(i, j int) bool { return st.Pending[i].Seat < st.Pending[j].Seat })
-	return st, nil
+	return st
 }
 
 func settlesText(a Action) string {

@@ -396,6 +396,13 @@ func TestNotCoveredKindsReferred(t *testing.T) {
 			t.Errorf("%s %s: %+v", c.ruleset, c.kind, got)
 		}
 	}
+	// With a round attached, every wager waits on the shift manager.
+	rs6, _ := Catalogue(MBSMegalinkTHBv9)
+	got6, err := Decide(rs6, "burnt_card_not_discarded", nil, round(pos(2, "ante=1000", "bonus=500")))
+	if err != nil || got6.Settlement == nil || len(got6.Settlement.Lines) != 0 || !slices.Equal(pending(got6.Settlement.Pending), []string{"2 ante 1000", "2 bonus 500"}) ||
+		got6.Settlement.Pending[0].Settles != "as the Gaming Shift Manager decides" {
+		t.Errorf("referred with a round: %+v, %v", got6.Settlement, err)
+	}
 	// SSP v4 has no general provision: referred, citing nothing, saying so.
 	rs, _ := Catalogue(MBSSSPv4)
 	got, err := Decide(rs, "jackpot_system_failure", nil, nil)
