@@ -90,7 +90,7 @@ func outcomeOf(rs *Ruleset, k *Kind, c *Case, f Facts, r *Round) Outcome {
 		DetectedBySettlement: k.DetectedBySettlement,
 	}
 	for _, sr := range c.Seats {
-		seats, ok := resolve(sr.Scope, f, nil)
+		seats, ok := resolve(sr.Scope, f, r)
 		if !ok {
 			continue
 		}
