@@ -120,6 +120,8 @@ func megalink(id string, g game) *Ruleset {
 		overMaximum(rs.Wagers, []string{"5.14"}),
 		{
 			Name: "wager_under_minimum", Title: "A wager under the table minimum",
+			DetectedBySettlement: true,
+			Note:                 "POST /v1/rounds/settle settles an under-minimum wager once and flags it (5.13, ruling R11); whether the player had one settled before is a fact only the table knows.",
 			Facts: []Fact{
 				factSeat("the seat of the wager"), factWager(rs.Wagers),
 				{Name: "minimum", Type: Int, Min: 1, Doc: "the table minimum for the wager, in minor units (optional: checked against the round when one is attached)"},
@@ -220,6 +222,7 @@ func playerCount() Kind {
 func absent(g game) Kind {
 	k := Kind{
 		Name: "player_absent", Title: "A player is not present to make a decision",
+		Note:  "POST /v1/rounds/settle applies 5.11 itself to a position sent with absent: true.",
 		Facts: []Fact{factSeat("the seat of the absent player")},
 	}
 	switch g {

@@ -171,6 +171,7 @@ func rws() *Ruleset {
 		},
 		{
 			Name: "player_absent", Title: "A player walks away after placing a bet",
+			Note: "POST /v1/rounds/settle applies 5.5 and 5.6 itself to a position sent with absent: true.",
 			Facts: []Fact{
 				factSeat("the seat of the player who walked away"),
 				{Name: "decisionsPending", Type: Bool, Required: true, Doc: "decisions remain for the player to make (the BET or fold)"},
