@@ -9,7 +9,7 @@ import (
 	"testing"
 )
 
-func do(t *testing.T, method, path, body string) (int, map[string]any) {
+func doIrregular(t *testing.T, method, path, body string) (int, map[string]any) {
 	t.Helper()
 	h, _ := New(Deps{}, GroupIrregular)
 	req := httptest.NewRequest(method, path, strings.NewReader(body))
@@ -37,7 +37,7 @@ func locations(out map[string]any) []string {
 }
 
 func TestListIrregularities(t *testing.T) {
-	code, out := do(t, http.MethodGet, "/v1/rulesets/rws-mlp-csp-v2/irregularities", "")
+	code, out := doIrregular(t, http.MethodGet, "/v1/rulesets/rws-mlp-csp-v2/irregularities", "")
 	if code != http.StatusOK {
 		t.Fatalf("status %d: %v", code, out)
 	}
@@ -63,7 +63,7 @@ func TestListIrregularities(t *testing.T) {
 		t.Errorf("clauses[5.17] = %v", idx["5.17"])
 	}
 
-	code, out = do(t, http.MethodGet, "/v1/rulesets/nope/irregularities", "")
+	code, out = doIrregular(t, http.MethodGet, "/v1/rulesets/nope/irregularities", "")
 	if code != http.StatusNotFound || !slices.Equal(locations(out), []string{"path.id"}) {
 		t.Errorf("unknown ruleset: %d %v", code, out)
 	}
@@ -75,7 +75,7 @@ func TestDecideIrregularityRWS_5_7_2(t *testing.T) {
 	body := `{"ruleset":"rws-mlp-csp-v2","kind":"power_failure","facts":{"outcomeEstablished":false},
 	  "round":{"ruleset":"rws-mlp-csp-v2","roundId":"T7-0042","currency":"SGD","dealer":"As Kd 7h 7c 2s",
 	    "positions":[{"seat":1,"cards":"Qh Qs 9d 4c 3h","wagers":{"ante":2500,"bet":5000,"progressive":500},"folded":false}]}}`
-	code, out := do(t, http.MethodPost, "/v1/irregularities", body)
+	code, out := doIrregular(t, http.MethodPost, "/v1/irregularities", body)
 	if code != http.StatusOK {
 		t.Fatalf("status %d: %v", code, out)
 	}
@@ -101,7 +101,7 @@ func TestDecideIrregularityRefused(t *testing.T) {
 		{"RoundOfAnotherRuleset", `{"ruleset":"mbs-megalink-ssp-v6","kind":"foreign_card","round":{"ruleset":"rws-mlp-csp-v2","positions":[{"seat":1,"wagers":{"ante":100}}]}}`, []string{"body.round.ruleset"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			code, out := do(t, http.MethodPost, "/v1/irregularities", c.body)
+			code, out := doIrregular(t, http.MethodPost, "/v1/irregularities", c.body)
 			if code != http.StatusUnprocessableEntity {
 				t.Fatalf("status %d: %v", code, out)
 			}
