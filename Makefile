@@ -5,7 +5,7 @@ SHELL := /bin/bash
 GO    ?= go
 ADDR  ?= 127.0.0.1:8080
 
-.PHONY: run test vet fmt-check bench openapi fuzz
+.PHONY: run test vet fmt-check bench openapi fuzz test-exhaustive
 
 ## run: the API on $(ADDR) with the embedded default store (no cloud account)
 run:
@@ -26,6 +26,10 @@ fmt-check:
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -cpu 1 ./internal/...
 
+## test-exhaustive: also rank all 133,784,560 seven-card hands (about a minute)
+test-exhaustive:
+	HAND_EXHAUSTIVE=1 $(GO) test -count=1 -timeout 60m -run 'AllSevenCardHands|AllFiveCardHands|AllThreeCardHands' -v ./internal/hand
+
 ## openapi: regenerate openapi/openapi.yaml and openapi/openapi-3.0.yaml
 openapi:
 	$(GO) run ./cmd/tablesettle openapi -out openapi
@@ -34,3 +38,4 @@ openapi:
 FUZZTIME ?= 20s
 fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzParseList$$' -fuzztime $(FUZZTIME) ./internal/card
+	$(GO) test -run '^$$' -fuzz '^FuzzEval$$' -fuzztime $(FUZZTIME) ./internal/hand
