@@ -5,7 +5,7 @@ SHELL := /bin/bash
 GO    ?= go
 ADDR  ?= 127.0.0.1:8080
 
-.PHONY: run test vet fmt-check bench openapi fuzz build test-clients
+.PHONY: run test vet fmt-check bench openapi fuzz build test-clients test-exhaustive
 
 ## run: the API on $(ADDR) with the embedded default store (no cloud account)
 run:
@@ -53,6 +53,10 @@ build:
 	  $(GO) run ./internal/tools/lambdazip dist/$$fn.zip dist/$$fn/bootstrap || exit 1; \
 	done
 
+## test-exhaustive: also rank all 133,784,560 seven-card hands (about a minute)
+test-exhaustive:
+	HAND_EXHAUSTIVE=1 $(GO) test -count=1 -timeout 60m -run 'AllSevenCardHands|AllFiveCardHands|AllThreeCardHands' -v ./internal/hand
+
 ## openapi: regenerate openapi/openapi.yaml and openapi/openapi-3.0.yaml
 openapi:
 	$(GO) run ./cmd/tablesettle openapi -out openapi
@@ -62,3 +66,4 @@ FUZZTIME ?= 20s
 fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzParseList$$' -fuzztime $(FUZZTIME) ./internal/card
 	$(GO) test -run '^$$' -fuzz '^FuzzSettle$$' -fuzztime $(FUZZTIME) ./internal/settle
+	$(GO) test -run '^$$' -fuzz '^FuzzEval$$' -fuzztime $(FUZZTIME) ./internal/hand
