@@ -43,6 +43,7 @@ func deal(r *rand.Rand) []card.Card {
 // scenarios are the -scenario choices.
 var scenarios = map[string]Scenario{
 	"evaluate": evaluateScenario{},
+	"settle":   settleScenario{},
 }
 
 func scenarioNames() []string {
