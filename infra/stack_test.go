@@ -223,26 +223,43 @@ func asStrings(v any) []string {
 	return nil
 }
 
-// contractTableActions is the list the pools function may use: CONTRACTS.md's
-// list, unless the pools package documents its own in internal/dynamo/doc.go
-// (CONTRACTS.md: "write them in internal/dynamo/doc.go as a list the infra
-// test can check"), in which case that list wins. Sorted.
-func contractTableActions(t *testing.T) []string {
+// contractTableActions is CONTRACTS.md's list, sorted: the pools
+// function's policy grants exactly these.
+func contractTableActions() []string {
 	want := []string{
 		"dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem",
 		"dynamodb:Query", "dynamodb:TransactWriteItems", "dynamodb:ConditionCheckItem",
 	}
-	if doc, err := os.ReadFile(filepath.Join("..", "internal", "dynamo", "doc.go")); err == nil {
-		if found := dynamoAction.FindAllString(string(doc), -1); len(found) > 0 {
-			t.Logf("using the action list of internal/dynamo/doc.go: %v", found)
-			want = found
-		}
-	}
 	sort.Strings(want)
-	return slices.Compact(want)
+	return want
 }
 
 var dynamoAction = regexp.MustCompile(`dynamodb:[A-Z][A-Za-z]+`)
+
+// The pool store documents the actions it performs in internal/dynamo/doc.go
+// (CONTRACTS.md). The policy must cover every one of them, and, since a Put
+// inside TransactWriteItems is authorised as dynamodb:PutItem (an Update as
+// UpdateItem, a ConditionCheck as ConditionCheckItem: "Using IAM with
+// DynamoDB transactions", DynamoDB developer guide), PutItem too whenever
+// the store writes through transactions.
+func TestPolicyCoversWhatThePoolStoreUses(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join("..", "internal", "dynamo", "doc.go"))
+	if err != nil {
+		t.Skip("internal/dynamo/doc.go not in this tree yet")
+	}
+	used := dynamoAction.FindAllString(string(doc), -1)
+	if len(used) == 0 {
+		t.Fatal("internal/dynamo/doc.go lists no dynamodb: action")
+	}
+	if slices.Contains(used, "dynamodb:TransactWriteItems") {
+		used = append(used, "dynamodb:PutItem")
+	}
+	for _, a := range used {
+		if !slices.Contains(PoolTableActions, a) {
+			t.Errorf("the pool store uses %s (internal/dynamo/doc.go) but the policy does not grant it", a)
+		}
+	}
+}
 
 // Least privilege: every statement that touches the table grants exactly
 // PoolTableActions, on the table only, with no wildcard, and only to the
@@ -259,7 +276,7 @@ func TestTablePolicyIsExactlyTheContractActions(t *testing.T) {
 	roleAttr := props(resources(raw, "AWS::Lambda::Function")[ids["pools"]])["Role"].(map[string]any)["Fn::GetAtt"].([]any)
 	poolsRole, _ := json.Marshal(map[string]any{"Ref": roleAttr[0]})
 
-	want := contractTableActions(t)
+	want := contractTableActions()
 	found := 0
 	for pid, p := range resources(raw, "AWS::IAM::Policy") {
 		doc := props(p)["PolicyDocument"].(map[string]any)
