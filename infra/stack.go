@@ -94,6 +94,13 @@ var Routes = []Route{
 	{awsapigatewayv2.HttpMethod_POST, "/v1/irregularities", "irregularities"},
 }
 
+// AccessLogFormat is the API's access log record: JSON, one per request.
+const AccessLogFormat = `{"requestId":"$context.requestId","requestTime":"$context.requestTimeEpoch",` +
+	`"routeKey":"$context.routeKey","status":"$context.status","caller":"$context.identity.userArn",` +
+	`"sourceIp":"$context.identity.sourceIp","responseLength":"$context.responseLength",` +
+	`"latencyMs":"$context.responseLatency","integrationLatencyMs":"$context.integrationLatency",` +
+	`"integrationError":"$context.integrationErrorMessage"}`
+
 // StageConfig is everything that varies between stages. main.go reads it
 // from CDK context (-c stage=prod -c reservedConcurrency=50 ...).
 type StageConfig struct {
@@ -260,7 +267,7 @@ func NewTablesettleStack(scope constructs.Construct, cfg StageConfig, props *aws
 		DefaultAuthorizer:  iam,
 		CreateDefaultStage: jsii.Bool(false),
 	})
-	awsapigatewayv2.NewHttpStage(stack, jsii.String("DefaultStage"), &awsapigatewayv2.HttpStageProps{
+	stage := awsapigatewayv2.NewHttpStage(stack, jsii.String("DefaultStage"), &awsapigatewayv2.HttpStageProps{
 		HttpApi:    api,
 		StageName:  jsii.String("$default"),
 		AutoDeploy: jsii.Bool(true),
@@ -268,6 +275,16 @@ func NewTablesettleStack(scope constructs.Construct, cfg StageConfig, props *aws
 			RateLimit:  jsii.Number(cfg.ThrottleRate),
 			BurstLimit: jsii.Number(cfg.ThrottleBurst),
 		},
+	})
+	// Access log: one JSON record per request, naming the IAM caller that
+	// signed it, so every settlement can be traced to who asked for it.
+	accessLogs := awslogs.NewLogGroup(stack, jsii.String("ApiAccessLogs"), &awslogs.LogGroupProps{
+		Retention:     cfg.LogRetention,
+		RemovalPolicy: awscdk.RemovalPolicy_RETAIN,
+	})
+	stage.Node().DefaultChild().(awsapigatewayv2.CfnStage).SetAccessLogSettings(&awsapigatewayv2.CfnStage_AccessLogSettingsProperty{
+		DestinationArn: accessLogs.LogGroupArn(),
+		Format:         jsii.String(AccessLogFormat),
 	})
 	integrations := map[string]awsapigatewayv2integrations.HttpLambdaIntegration{}
 	for _, spec := range Functions {

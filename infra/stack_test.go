@@ -142,10 +142,11 @@ func TestFunctionsAreArmAl2023WithJSONLogsAndRetention(t *testing.T) {
 			}),
 		})
 	}
-	// Every function logs to its own group with the configured retention.
+	// Every function logs to its own group, and the API to one more, all
+	// with the configured retention.
 	groups := resources(raw, "AWS::Logs::LogGroup")
-	if len(groups) != len(Functions) {
-		t.Fatalf("%d log groups, want %d", len(groups), len(Functions))
+	if len(groups) != len(Functions)+1 {
+		t.Fatalf("%d log groups, want %d", len(groups), len(Functions)+1)
 	}
 	for id, g := range groups {
 		if got := props(g)["RetentionInDays"]; got != float64(365) {
@@ -379,6 +380,21 @@ func TestRoutesAreSignedAndGoToTheirFunctions(t *testing.T) {
 	// No $default catch-all route that could bypass the list.
 	if _, ok := got["$default"]; ok {
 		t.Error("a $default route exists")
+	}
+	// The access log is JSON and names the signing IAM principal.
+	for id, st := range resources(raw, "AWS::ApiGatewayV2::Stage") {
+		als, _ := props(st)["AccessLogSettings"].(map[string]any)
+		format, _ := als["Format"].(string)
+		var rec map[string]string
+		if err := json.Unmarshal([]byte(format), &rec); err != nil {
+			t.Errorf("stage %s: access log format is not JSON: %v", id, err)
+		}
+		if rec["caller"] != "$context.identity.userArn" || rec["status"] != "$context.status" {
+			t.Errorf("stage %s: access log record %v lacks the caller or the status", id, rec)
+		}
+		if als["DestinationArn"] == nil {
+			t.Errorf("stage %s: access log has no destination", id)
+		}
 	}
 	tpl.HasResourceProperties(jsii.String("AWS::ApiGatewayV2::Stage"), map[string]any{
 		"StageName":  "$default",
