@@ -17,19 +17,12 @@ func settleAPI(t *testing.T) humatest.TestAPI {
 	return api
 }
 
-type settleProblem struct {
-	Status int `json:"status"`
-	Errors []struct {
-		Location string `json:"location"`
-		Message  string `json:"message"`
-	} `json:"errors"`
-}
-
-func decodeSettleProblem(t *testing.T, body string) settleProblem {
+// decodeProblemBody reads a problem+json body (the type is in middleware_test.go).
+func decodeProblemBody(t *testing.T, body string) problem {
 	t.Helper()
-	var p settleProblem
+	var p problem
 	if err := json.Unmarshal([]byte(body), &p); err != nil {
-		t.Fatalf("not a settleProblem: %s", body)
+		t.Fatalf("not a problem: %s", body)
 	}
 	return p
 }
@@ -107,7 +100,7 @@ func TestSettleEndpointErrors(t *testing.T) {
 			if ct := resp.Header().Get("Content-Type"); !strings.Contains(ct, "problem+json") {
 				t.Errorf("content type %q", ct)
 			}
-			p := decodeSettleProblem(t, resp.Body.String())
+			p := decodeProblemBody(t, resp.Body.String())
 			found := false
 			for _, e := range p.Errors {
 				if e.Location == tc.location {
