@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"context"
 	"fmt"
 	"math/big"
 	"runtime"
@@ -44,6 +45,11 @@ type StudTally struct {
 	Lose     uint64                      `json:"lose" doc:"Deals the player bets and loses to a qualifying dealer."`
 	BetHands [hand.RoyalFlush + 1]uint64 `json:"betHands" doc:"(player hand, up card) pairs the strategy bets, by the player's category; out of C(52,5) x 47."`
 	AllHands [hand.RoyalFlush + 1]uint64 `json:"allHands" doc:"(player hand, up card) pairs, by the player's category."`
+	// The high-card hands split at the dealer's qualifier (Ace-King).
+	BetAceKing      uint64 `json:"betAceKing" doc:"(player hand, up card) pairs with an Ace-King high hand (no pair) that the strategy bets."`
+	AllAceKing      uint64 `json:"allAceKing"`
+	BetBelowAceKing uint64 `json:"betBelowAceKing" doc:"(player hand, up card) pairs ranked below Ace-King that the strategy bets."`
+	AllBelowAceKing uint64 `json:"allBelowAceKing"`
 }
 
 // Net returns the player's total net result over all StudDeals deals, in
@@ -70,6 +76,10 @@ func (t *StudTally) merge(o *StudTally) {
 	t.NoQual += o.NoQual
 	t.Tie += o.Tie
 	t.Lose += o.Lose
+	t.BetAceKing += o.BetAceKing
+	t.AllAceKing += o.AllAceKing
+	t.BetBelowAceKing += o.BetBelowAceKing
+	t.AllBelowAceKing += o.AllBelowAceKing
 	for i := range t.Win {
 		t.Win[i] += o.Win[i]
 		t.BetHands[i] += o.BetHands[i]
@@ -77,8 +87,20 @@ func (t *StudTally) merge(o *StudTally) {
 	}
 }
 
-func (t *StudTally) add(w uint64, c studCounts, bet bool, cat hand.Category) {
+func (t *StudTally) add(w uint64, c studCounts, bet bool, cat hand.Category, aceKing, belowAceKing bool) {
 	t.AllHands[cat] += w
+	if aceKing {
+		t.AllAceKing += w
+		if bet {
+			t.BetAceKing += w
+		}
+	}
+	if belowAceKing {
+		t.AllBelowAceKing += w
+		if bet {
+			t.BetBelowAceKing += w
+		}
+	}
 	if !bet {
 		t.Fold += w * studCompletions
 		return
@@ -94,6 +116,12 @@ func (t *StudTally) add(w uint64, c studCounts, bet bool, cat hand.Category) {
 // returning for each the tally of the optimal strategy and of "bet on a
 // pair or better".
 func (e *studEngine) tallies(tables []StudBet) (opt, pair []StudTally) {
+	opt, pair, _ = e.talliesCtx(context.Background(), tables)
+	return opt, pair
+}
+
+// talliesCtx is tallies, abandoned with ErrTooSlow when ctx ends.
+func (e *studEngine) talliesCtx(ctx context.Context, tables []StudBet) (opt, pair []StudTally, err error) {
 	workers := runtime.GOMAXPROCS(0)
 	accO := make([][]StudTally, workers)
 	accP := make([][]StudTally, workers)
@@ -101,19 +129,24 @@ func (e *studEngine) tallies(tables []StudBet) (opt, pair []StudTally) {
 		accO[g] = make([]StudTally, len(tables))
 		accP[g] = make([]StudTally, len(tables))
 	}
-	e.visit(workers, func(g int, cl *studClass, c studCounts) {
+	err = e.visit(ctx, workers, func(g int, cl *studClass, c studCounts) {
 		cat := e.category(cl)
 		w := uint64(cl.weight)
 		pairUp := cat >= hand.OnePair
+		below := cl.x < e.ft.qualify
+		ak := cat == hand.HighCard && !below
 		for k := range tables {
 			o := tables[k][cat]
 			// Bet iff its expected result beats the fold's -1 Ante:
 			// D*(nq - 3*lose + C) + win*(D + 2N) > 0.
 			bet := o.Den*(c.nq-3*c.lose+studCompletions)+c.win*(o.Den+2*o.Num) > 0
-			accO[g][k].add(w, c, bet, cat)
-			accP[g][k].add(w, c, pairUp, cat)
+			accO[g][k].add(w, c, bet, cat, ak, below)
+			accP[g][k].add(w, c, pairUp, cat, ak, below)
 		}
 	})
+	if err != nil {
+		return nil, nil, err
+	}
 	opt = make([]StudTally, len(tables))
 	pair = make([]StudTally, len(tables))
 	for g := range accO {
@@ -122,7 +155,7 @@ func (e *studEngine) tallies(tables []StudBet) (opt, pair []StudTally) {
 			pair[k].merge(&accP[g][k])
 		}
 	}
-	return opt, pair
+	return opt, pair, nil
 }
 
 // StudResult is the exact return of the Ante and Bet together under one
@@ -134,6 +167,7 @@ type StudResult struct {
 	HouseEdge     Fraction     `json:"houseEdge" doc:"Minus the expected return, per Ante."`
 	ElementOfRisk Fraction     `json:"elementOfRisk" doc:"House edge per unit wagered: the loss over the average total wager (Ante + 2 x Ante when betting)."`
 	BetRate       Fraction     `json:"betProbability" doc:"Probability the strategy bets."`
+	Description   []string     `json:"description" doc:"What the strategy does, read from the enumeration."`
 	Tally         StudTally    `json:"tally"`
 }
 
@@ -148,7 +182,18 @@ func StudFigures(t *StudTally, b StudBet) StudResult {
 	}
 	rate := ratioU(bets, uint64(Hands5)*studUpCards)
 	avg := new(big.Rat).Add(big.NewRat(1, 1), new(big.Rat).Mul(big.NewRat(2, 1), rate))
+	var pairs, pairsBet uint64
+	for c := hand.OnePair; c <= hand.RoyalFlush; c++ {
+		pairs += t.AllHands[c]
+		pairsBet += t.BetHands[c]
+	}
+	desc := []string{
+		fmt.Sprintf("bets %d of the %d (hand, up card) pairs holding a pair or better", pairsBet, pairs),
+		fmt.Sprintf("bets %d of the %d (hand, up card) pairs holding Ace-King high (no pair)", t.BetAceKing, t.AllAceKing),
+		fmt.Sprintf("bets %d of the %d (hand, up card) pairs ranked below Ace-King", t.BetBelowAceKing, t.AllBelowAceKing),
+	}
 	return StudResult{
+		Description:   desc,
 		Net:           NewFraction(net),
 		Return:        NewFraction(ret),
 		HouseEdge:     NewFraction(edge),

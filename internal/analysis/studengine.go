@@ -1,10 +1,12 @@
 package analysis
 
 import (
+	"context"
 	"math/bits"
 	"runtime"
 	"sort"
 	"sync"
+	"sync/atomic"
 
 	"github.com/tablesettle/tablesettle/internal/hand"
 )
@@ -234,8 +236,9 @@ type studCounts struct{ nq, win, tie, lose int64 }
 // with the class, and the counts. Classes are split among goroutines; each
 // goroutine gets its own index g (0 <= g < workers) so that f can keep
 // per-goroutine accumulators.
-func (e *studEngine) visit(workers int, f func(g int, cl *studClass, c studCounts)) {
+func (e *studEngine) visit(ctx context.Context, workers int, f func(g int, cl *studClass, c studCounts)) error {
 	var wg sync.WaitGroup
+	var stop atomic.Bool
 	chunk := (len(e.classes) + workers - 1) / workers
 	for g := 0; g < workers; g++ {
 		lo, hi := g*chunk, min((g+1)*chunk, len(e.classes))
@@ -244,6 +247,10 @@ func (e *studEngine) visit(workers int, f func(g int, cl *studClass, c studCount
 			defer wg.Done()
 			q := e.ft.qualify
 			for i := lo; i < hi; i++ {
+				if i&1023 == 0 && (stop.Load() || ctx.Err() != nil) {
+					stop.Store(true)
+					return
+				}
 				cl := &e.classes[i]
 				rp := &e.rank[cl.set]
 				ix := 1
@@ -275,6 +282,10 @@ func (e *studEngine) visit(workers int, f func(g int, cl *studClass, c studCount
 		}(g, lo, hi)
 	}
 	wg.Wait()
+	if stop.Load() {
+		return ErrTooSlow
+	}
+	return nil
 }
 
 // category returns the class's hand category.
