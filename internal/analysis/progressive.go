@@ -49,6 +49,7 @@ type Progressive struct {
 	Prizes     []Prize     // hand lines
 	Selections []Selection // SSP v4 Magic Card
 	HandNote   string      // what the five cards are
+	excluded   []string    // prizes left out of the figure, and why
 }
 
 // Validate reports the first unusable prize.
@@ -189,6 +190,7 @@ func AnalyzeProgressive(counts FiveCardCounts, p Progressive) ProgressiveReturn 
 		at.BreakEvenMinor = ceilRat(be).String()
 		r.ByMultiple = append(r.ByMultiple, at)
 	}
+	r.Notes = append(r.Notes, p.excluded...)
 	r.Notes = append(r.Notes,
 		"Exact fractions; the pool's rounding of a percentage prize down to the minor unit (ruling R3) and the sharing of simultaneous hits (rulings R5, R6) are left out.",
 		"return(meter) = fixedReturn + returnPerMeterMinorUnit x meter, per unit staked.")

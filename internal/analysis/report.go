@@ -5,6 +5,8 @@ import (
 	"errors"
 	"math/big"
 	"time"
+
+	"github.com/tablesettle/tablesettle/internal/ruleset"
 )
 
 // Spec is what to analyse for one ruleset: its paytables, as the service
@@ -136,7 +138,7 @@ func (en *Engines) Compute(ctx context.Context, specs []Spec) ([]Report, error) 
 		if s.Bonus != nil {
 			cl := s.Classify
 			if cl == nil {
-				cl = holeBonusHand
+				cl = ruleset.HoleBonusHand
 			}
 			r.Wagers = append(r.Wagers, THBBonus(cl, s.Bonus, s.BonusRule))
 		}

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/tablesettle/tablesettle/internal/card"
 	"github.com/tablesettle/tablesettle/internal/hand"
 )
 
@@ -245,39 +246,13 @@ func (e *studEngine) visit(ctx context.Context, workers int, f func(g int, cl *s
 		wg.Add(1)
 		go func(g, lo, hi int) {
 			defer wg.Done()
-			q := e.ft.qualify
 			for i := lo; i < hi; i++ {
 				if i&1023 == 0 && (stop.Load() || ctx.Err() != nil) {
 					stop.Store(true)
 					return
 				}
 				cl := &e.classes[i]
-				rp := &e.rank[cl.set]
-				ix := 1
-				if cl.flush {
-					ix = 3
-				}
-				x := cl.x
-				for _, m := range cl.masks {
-					for ru := 0; ru < 13; ru++ {
-						if m&(1<<ru) != 0 {
-							continue
-						}
-						fc := e.flush[int(m)*13+ru]
-						r := &rp[ru]
-						cq := r[0] + fc.below(q)
-						var c studCounts
-						c.nq = cq
-						if x >= q {
-							cx := r[ix] + fc.below(x)
-							cx1 := r[ix+1] + fc.below(x+1)
-							c.win = cx - cq
-							c.tie = cx1 - cx
-						}
-						c.lose = studCompletions - c.nq - c.win - c.tie
-						f(g, cl, c)
-					}
-				}
+				e.visitClass(cl, func(_ uint16, _ int, c studCounts) { f(g, cl, c) })
 			}
 		}(g, lo, hi)
 	}
@@ -288,5 +263,67 @@ func (e *studEngine) visit(ctx context.Context, workers int, f func(g int, cl *s
 	return nil
 }
 
+// visitClass calls f for each of the 47 up cards of one class, with the
+// player's rank mask in the up card's suit, the up card's rank index and
+// the counts.
+func (e *studEngine) visitClass(cl *studClass, f func(mask uint16, ru int, c studCounts)) {
+	q := e.ft.qualify
+	rp := &e.rank[cl.set]
+	ix := 1
+	if cl.flush {
+		ix = 3
+	}
+	x := cl.x
+	for _, m := range cl.masks {
+		for ru := 0; ru < 13; ru++ {
+			if m&(1<<ru) != 0 {
+				continue
+			}
+			fc := e.flush[int(m)*13+ru]
+			r := &rp[ru]
+			cq := r[0] + fc.below(q)
+			var c studCounts
+			c.nq = cq
+			if x >= q {
+				cx := r[ix] + fc.below(x)
+				cx1 := r[ix+1] + fc.below(x+1)
+				c.win = cx - cq
+				c.tie = cx1 - cx
+			}
+			c.lose = studCompletions - c.nq - c.win - c.tie
+			f(m, ru, c)
+		}
+	}
+}
+
 // category returns the class's hand category.
 func (e *studEngine) category(cl *studClass) hand.Category { return e.ft.category[cl.x] }
+
+// countsFor returns the counts of one player hand and up card, for tests.
+func (e *studEngine) countsFor(p []card.Card, u card.Card) (studCounts, bool) {
+	var m [4]uint16
+	for _, c := range p {
+		m[c.Suit()] |= 1 << (c.Rank() - 2)
+	}
+	um, ur := m[u.Suit()], int(u.Rank()-2)
+	sorted := m
+	for i := 1; i < 4; i++ {
+		for j := i; j > 0 && sorted[j] > sorted[j-1]; j-- {
+			sorted[j], sorted[j-1] = sorted[j-1], sorted[j]
+		}
+	}
+	for i := range e.classes {
+		if e.classes[i].masks != sorted {
+			continue
+		}
+		var out studCounts
+		found := false
+		e.visitClass(&e.classes[i], func(mask uint16, ru int, c studCounts) {
+			if mask == um && ru == ur {
+				out, found = c, true
+			}
+		})
+		return out, found
+	}
+	return studCounts{}, false
+}

@@ -3,23 +3,13 @@ package analysis
 import (
 	"fmt"
 
+	"github.com/tablesettle/tablesettle/internal/ruleset"
+
 	"github.com/tablesettle/tablesettle/internal/card"
 )
 
-// THB v9 4.1.1 Bonus hands (the names package ruleset gives them).
-const (
-	HoleAAandDealerAA = "aa_player_and_dealer"
-	HoleAA            = "aa"
-	HoleAKSuited      = "ak_suited"
-	HoleAQAJSuited    = "aq_or_aj_suited"
-	HoleAKOffsuit     = "ak_unsuited"
-	HoleHighPair      = "kk_qq_jj"
-	HoleAQAJOffsuit   = "aq_or_aj_unsuited"
-	HoleLowPair       = "tt_to_22"
-)
-
 // bonusHands lists the Bonus hands in the document's order (4.1.1).
-var bonusHands = []string{HoleAAandDealerAA, HoleAA, HoleAKSuited, HoleAQAJSuited, HoleAKOffsuit, HoleHighPair, HoleAQAJOffsuit, HoleLowPair}
+var bonusHands = []string{ruleset.HoleAAandDealerAA, ruleset.HoleAA, ruleset.HoleAKSuited, ruleset.HoleAQAJSuited, ruleset.HoleAKOffsuit, ruleset.HoleHighPair, ruleset.HoleAQAJOffsuit, ruleset.HoleLowPair}
 
 // BonusClassifier names the Bonus hand of the player's and the dealer's hole
 // cards, "" for none: the settlement's own function (ruleset.HoleBonusHand)
@@ -99,40 +89,4 @@ func THBBonus(classify BonusClassifier, t Table2, rule string) WagerReturn {
 	w := oddsReturn("bonus", rule, THBBonusDeals, names, cs, odds)
 	w.Notes = []string{"Ruling R16: the Bonus settles on the hole cards whatever the hand's outcome and is lost only on a fold; no paying Bonus hand is ever folded, so the figure holds under any sensible play."}
 	return w
-}
-
-// holeBonusHand is a copy of ruleset.HoleBonusHand for the tests of this
-// package until package ruleset lands.
-func holeBonusHand(player, dealer []card.Card) string {
-	if len(player) != 2 {
-		return ""
-	}
-	a, b := player[0], player[1]
-	hi, lo := a.Rank(), b.Rank()
-	if lo > hi {
-		hi, lo = lo, hi
-	}
-	suited := a.Suit() == b.Suit()
-	switch {
-	case hi == card.Ace && lo == card.Ace:
-		if len(dealer) == 2 && dealer[0].Rank() == card.Ace && dealer[1].Rank() == card.Ace {
-			return HoleAAandDealerAA
-		}
-		return HoleAA
-	case hi == card.Ace && lo == card.King:
-		if suited {
-			return HoleAKSuited
-		}
-		return HoleAKOffsuit
-	case hi == card.Ace && (lo == card.Queen || lo == card.Jack):
-		if suited {
-			return HoleAQAJSuited
-		}
-		return HoleAQAJOffsuit
-	case hi == lo && hi >= card.Jack:
-		return HoleHighPair
-	case hi == lo:
-		return HoleLowPair
-	}
-	return ""
 }
