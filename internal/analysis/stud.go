@@ -168,6 +168,7 @@ type StudResult struct {
 	ElementOfRisk Fraction     `json:"elementOfRisk" doc:"House edge per unit wagered: the loss over the average total wager (Ante + 2 x Ante when betting)."`
 	BetRate       Fraction     `json:"betProbability" doc:"Probability the strategy bets."`
 	Description   []string     `json:"description" doc:"What the strategy does, read from the enumeration."`
+	Outcomes      []Outcome    `json:"outcomes" doc:"How the deals end, with the net result per Ante of each."`
 	Tally         StudTally    `json:"tally"`
 }
 

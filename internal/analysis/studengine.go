@@ -153,6 +153,23 @@ func (e *studEngine) buildRank() {
 			c[a][k] = binom(a, k)
 		}
 	}
+	// the dealer multisets, compact, in ascending order of their (non-flush)
+	// value, so that each adds to one segment between thresholds
+	type dset struct {
+		nf uint16
+		np uint8
+		r  [5]uint8
+		n  [5]uint8
+	}
+	order := make([]dset, len(ft.sets))
+	for j := range ft.sets {
+		d := dset{nf: ft.sets[j].nf, np: uint8(len(ft.sets[j].parts))}
+		for k, p := range ft.sets[j].parts {
+			d.r[k], d.n[k] = p.r, p.n
+		}
+		order[j] = d
+	}
+	sort.Slice(order, func(a, b int) bool { return order[a].nf < order[b].nf })
 	for w := 0; w < workers; w++ {
 		wg.Add(1)
 		go func() {
@@ -168,26 +185,52 @@ func (e *studEngine) buildRank() {
 					fl = m.fl
 				}
 				t := [5]uint16{ft.qualify, m.nf, m.nf + 1, fl, fl + 1}
-				acc := &e.rank[i]
+				ts := t
+				sort.Slice(ts[:], func(x, y int) bool { return ts[x] < ts[y] })
+				// seg[r][s]: the weight of dealer values in [ts[s-1], ts[s])
+				var seg [13][6]int64
+				s := 0
 			dealer:
-				for j := range ft.sets {
-					r := &ft.sets[j]
-					base := int64(1)
-					for _, p := range r.parts {
-						if int(p.n) > a[p.r] {
+				for j := range order {
+					r := &order[j]
+					for s < 5 && r.nf >= ts[s] {
+						s++
+					}
+					np := int(r.np)
+					// pre[k] = prod of C(a, n) over parts before k, suf after
+					var f, g [5]int64
+					for k := 0; k < np; k++ {
+						ar, n := a[r.r[k]], r.n[k]
+						if int(n) > ar {
 							continue dealer
 						}
-						base *= c[a[p.r]][p.n]
+						f[k] = c[ar][n]
+						g[k] = c[ar-1][n-1]
 					}
-					d := r.nf
-					for _, p := range r.parts {
-						ar := a[p.r]
-						w := base / c[ar][p.n] * c[ar-1][p.n-1]
-						for k := 0; k < 5; k++ {
-							if d < t[k] {
-								acc[p.r][k] += w
-							}
+					var pre [6]int64
+					pre[0] = 1
+					for k := 0; k < np; k++ {
+						pre[k+1] = pre[k] * f[k]
+					}
+					suf := int64(1)
+					for k := np - 1; k >= 0; k-- {
+						seg[r.r[k]][s] += pre[k] * g[k] * suf
+						suf *= f[k]
+					}
+				}
+				acc := &e.rank[i]
+				for k := 0; k < 5; k++ {
+					// count below t[k] = the segments below its place in ts
+					n := 0
+					for n < 5 && ts[n] < t[k] {
+						n++
+					}
+					for r := 0; r < 13; r++ {
+						var sum int64
+						for x := 0; x <= n; x++ {
+							sum += seg[r][x]
 						}
+						acc[r][k] = sum
 					}
 				}
 			}
