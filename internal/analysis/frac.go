@@ -5,47 +5,47 @@ import (
 	"math/big"
 )
 
-// Odds is a winning payment "Num to Den" (ruling R2: the stake is returned
-// on top). 40 to 1 is Odds{40, 1}.
-type Odds struct {
+// PayOdds is a winning payment "Num to Den" (ruling R2: the stake is returned
+// on top). 40 to 1 is PayOdds{40, 1}.
+type PayOdds struct {
 	Num int64 `json:"num"`
 	Den int64 `json:"den"`
 }
 
 // To returns the odds n to 1.
-func To(n int64) Odds { return Odds{Num: n, Den: 1} }
+func To(n int64) PayOdds { return PayOdds{Num: n, Den: 1} }
 
 // Rat returns the odds as an exact fraction of the stake.
-func (o Odds) Rat() *big.Rat { return big.NewRat(o.Num, o.Den) }
+func (o PayOdds) Rat() *big.Rat { return big.NewRat(o.Num, o.Den) }
 
 // String returns the odds as the documents print them, e.g. "40 to 1".
-func (o Odds) String() string { return fmt.Sprintf("%d to %d", o.Num, o.Den) }
+func (o PayOdds) String() string { return fmt.Sprintf("%d to %d", o.Num, o.Den) }
 
 // Valid reports whether the odds are usable: a positive denominator and a
 // numerator that is not negative, both small enough that exact integer
 // arithmetic on 2e13 deals cannot overflow.
-func (o Odds) Valid() bool {
+func (o PayOdds) Valid() bool {
 	return o.Den > 0 && o.Den <= MaxOddsTerm && o.Num >= 0 && o.Num <= MaxOddsTerm
 }
 
 // MaxOddsTerm bounds each term of proposed odds (a what-if paytable).
 const MaxOddsTerm = 1_000_000
 
-// Fraction is an exact figure: Num/Den in lowest terms, and the same as a
+// ExactFraction is an exact figure: Num/Den in lowest terms, and the same as a
 // percentage rounded half away from zero to six decimals (for reading only).
-type Fraction struct {
+type ExactFraction struct {
 	Num     string `json:"num" doc:"Numerator, in lowest terms."`
 	Den     string `json:"den" doc:"Denominator, in lowest terms."`
 	Percent string `json:"percent" doc:"The fraction times 100, rounded to 6 decimals; for reading only, the exact figure is num/den."`
 }
 
-// NewFraction returns r as a Fraction.
-func NewFraction(r *big.Rat) Fraction {
-	return Fraction{Num: r.Num().String(), Den: r.Denom().String(), Percent: Percent(r, 6)}
+// NewExactFraction returns r as an ExactFraction.
+func NewExactFraction(r *big.Rat) ExactFraction {
+	return ExactFraction{Num: r.Num().String(), Den: r.Denom().String(), Percent: Percent(r, 6)}
 }
 
 // Rat returns the fraction's exact value.
-func (f Fraction) Rat() *big.Rat {
+func (f ExactFraction) Rat() *big.Rat {
 	r, ok := new(big.Rat).SetString(f.Num + "/" + f.Den)
 	if !ok {
 		return nil

@@ -34,7 +34,7 @@ func FromRuleset(r ruleset.Ruleset, unit int64) (Spec, error) {
 			if !ok || e.Pay.Kind != ruleset.ToOne {
 				return s, fmt.Errorf("%s: the Bet paytable has no 'to 1' line for %s", r.ID, c)
 			}
-			b[c] = Odds{Num: e.Pay.Odds.Num, Den: e.Pay.Odds.Den}
+			b[c] = PayOdds{Num: e.Pay.Odds.Num, Den: e.Pay.Odds.Den}
 		}
 		s.StudBet = &b
 		s.StudRule = cite(w.PaytableRule)
@@ -78,7 +78,7 @@ func FromRuleset(r ruleset.Ruleset, unit int64) (Spec, error) {
 			if e.Pay.Kind != ruleset.ToOne {
 				return s, fmt.Errorf("%s Bonus: %s is not paid 'to 1'", r.ID, e.Hand)
 			}
-			s.Bonus[e.Hand] = Odds{Num: e.Pay.Odds.Num, Den: e.Pay.Odds.Den}
+			s.Bonus[e.Hand] = PayOdds{Num: e.Pay.Odds.Num, Den: e.Pay.Odds.Den}
 		}
 		s.BonusRule = cite(bw.PaytableRule)
 		s.Classify = ruleset.HoleBonusHand
@@ -118,7 +118,7 @@ func table3(p ruleset.Paytable) (Table3, error) {
 		if e.Pay.Kind != ruleset.ToOne {
 			return nil, fmt.Errorf("%s is not paid 'to 1'", c)
 		}
-		t[c] = Odds{Num: e.Pay.Odds.Num, Den: e.Pay.Odds.Den}
+		t[c] = PayOdds{Num: e.Pay.Odds.Num, Den: e.Pay.Odds.Den}
 	}
 	return t, nil
 }
@@ -143,9 +143,9 @@ func progressiveOf(r ruleset.Ruleset, w ruleset.WagerSpec, unit int64) (Progress
 		z := Prize{Category: c, Hand: e.Hand, Multiplied: e.Multiplied, Rule: r.Cite(e.Rule)}
 		switch e.Pay.Kind {
 		case ruleset.ToOne:
-			z.Kind, z.Odds = PrizeToOne, Odds{Num: e.Pay.Odds.Num, Den: e.Pay.Odds.Den}
+			z.Kind, z.Odds = PrizeToOne, PayOdds{Num: e.Pay.Odds.Num, Den: e.Pay.Odds.Den}
 		case ruleset.ForOne:
-			z.Kind, z.Odds = PrizeForOne, Odds{Num: e.Pay.Odds.Num, Den: e.Pay.Odds.Den}
+			z.Kind, z.Odds = PrizeForOne, PayOdds{Num: e.Pay.Odds.Num, Den: e.Pay.Odds.Den}
 		case ruleset.Fixed:
 			z.Kind, z.Amount = PrizeFixed, int64(e.Pay.Amount)
 		case ruleset.PoolPercent:
@@ -164,7 +164,7 @@ func progressiveOf(r ruleset.Ruleset, w ruleset.WagerSpec, unit int64) (Progress
 			continue
 		}
 		p.Selections = append(p.Selections, Selection{
-			Name: sel.Name, Odds: Odds{Num: sel.Pay.Odds.Num, Den: sel.Pay.Odds.Den},
+			Name: sel.Name, Odds: PayOdds{Num: sel.Pay.Odds.Num, Den: sel.Pay.Odds.Den},
 			Probability: big.NewRat(5, 52),
 			Basis:       "the Magic Card is one of the 52 cards drawn uniformly by the jackpot system (ruling R13), so it is among the hand's five cards with probability 5/52, whatever the hand; it pays its own odds and the stake is returned once (ruling R18).",
 			Rule:        r.Cite(sel.Rule),

@@ -23,7 +23,7 @@ type Prize struct {
 	Category    hand.Category `json:"-"`
 	Hand        string        `json:"hand"`
 	Kind        PrizeKind     `json:"kind"`
-	Odds        Odds          `json:"odds,omitzero"`
+	Odds        PayOdds       `json:"odds,omitzero"`
 	Amount      int64         `json:"amount,omitempty" doc:"Minor units, for kind fixed."`
 	BasisPoints int64         `json:"basisPoints,omitempty" doc:"For kind pool_percent: 10000 is 100% of the pool."`
 	Multiplied  bool          `json:"multiplied,omitempty" doc:"THB 3.5.3.1: the line is multiplied by the wager's multiple of the minimum."`
@@ -33,8 +33,8 @@ type Prize struct {
 // Selection is a prize paid on a chance the deal does not decide: the SSP
 // v4 Magic Card (4.3-4.5, 5 to 1), with its probability.
 type Selection struct {
-	Name        string `json:"name"`
-	Odds        Odds   `json:"odds"`
+	Name        string  `json:"name"`
+	Odds        PayOdds `json:"odds"`
 	Probability *big.Rat
 	Basis       string `json:"basis"`
 	Rule        string `json:"rule,omitempty"`
@@ -89,13 +89,13 @@ func (p *Progressive) Validate() error {
 // ProgressiveAtMultiple is the return of a progressive wager staked at m
 // units.
 type ProgressiveAtMultiple struct {
-	Multiple        int64    `json:"multiple" doc:"The stake as a multiple of the unit (THB 3.5.3: 1 to 5)."`
-	Stake           int64    `json:"stake" doc:"Minor units."`
-	FixedReturn     Fraction `json:"fixedReturn" doc:"What the fixed, to-1 and for-1 prizes (and selections) return per unit staked, stake included."`
-	MeterReturn     Fraction `json:"returnPerMeterMinorUnit" doc:"What each minor unit in the meter adds to the return per unit staked: meterShare / stake."`
-	BreakEvenMeter  Fraction `json:"breakEvenMeter" doc:"The meter, in minor units, at which the wager returns exactly 100% (0 when the fixed prizes already return 100% or more)."`
-	BreakEvenMinor  string   `json:"breakEvenMeterRoundedUp" doc:"breakEvenMeter rounded up to a whole minor unit."`
-	MeterIsRequired bool     `json:"meterNeeded" doc:"False when the fixed prizes alone return 100% or more."`
+	Multiple        int64         `json:"multiple" doc:"The stake as a multiple of the unit (THB 3.5.3: 1 to 5)."`
+	Stake           int64         `json:"stake" doc:"Minor units."`
+	FixedReturn     ExactFraction `json:"fixedReturn" doc:"What the fixed, to-1 and for-1 prizes (and selections) return per unit staked, stake included."`
+	MeterReturn     ExactFraction `json:"returnPerMeterMinorUnit" doc:"What each minor unit in the meter adds to the return per unit staked: meterShare / stake."`
+	BreakEvenMeter  ExactFraction `json:"breakEvenMeter" doc:"The meter, in minor units, at which the wager returns exactly 100% (0 when the fixed prizes already return 100% or more)."`
+	BreakEvenMinor  string        `json:"breakEvenMeterRoundedUp" doc:"breakEvenMeter rounded up to a whole minor unit."`
+	MeterIsRequired bool          `json:"meterNeeded" doc:"False when the fixed prizes alone return 100% or more."`
 }
 
 // ProgressiveReturn is the exact return of a progressive wager.
@@ -105,8 +105,8 @@ type ProgressiveReturn struct {
 	Hand       string                  `json:"hand"`
 	Unit       int64                   `json:"unit" doc:"The wager unit the fixed prizes are paid per, minor units."`
 	Deals      uint64                  `json:"deals"`
-	Outcomes   []Outcome               `json:"outcomes"`
-	MeterShare Fraction                `json:"meterShare" doc:"Expected payment from percentage prizes, as a fraction of the meter: sum of probability x percentage. Paid once per winning wager whatever its size (ruling R22)."`
+	Outcomes   []OutcomeFrequency      `json:"outcomes"`
+	MeterShare ExactFraction           `json:"meterShare" doc:"Expected payment from percentage prizes, as a fraction of the meter: sum of probability x percentage. Paid once per winning wager whatever its size (ruling R22)."`
 	ByMultiple []ProgressiveAtMultiple `json:"byMultiple"`
 	Notes      []string                `json:"notes,omitempty"`
 }
@@ -126,7 +126,7 @@ func AnalyzeProgressive(counts FiveCardCounts, p Progressive) ProgressiveReturn 
 	noToOne := big.NewRat(1, 1) // probability no "to 1" prize wins
 	for _, z := range p.Prizes {
 		pr := ratioU(counts[z.Category], Hands5)
-		o := Outcome{Outcome: z.Category.String(), Count: counts[z.Category], Probability: NewFraction(pr), Rule: z.Rule}
+		o := OutcomeFrequency{OutcomeFrequency: z.Category.String(), Count: counts[z.Category], Probability: NewExactFraction(pr), Rule: z.Rule}
 		switch z.Kind {
 		case PrizeToOne:
 			o.Pays = z.Odds.String()
@@ -148,7 +148,7 @@ func AnalyzeProgressive(counts FiveCardCounts, p Progressive) ProgressiveReturn 
 			o.Pays = Percent(pct, 2) + "% of the pool"
 			meter.Add(meter, new(big.Rat).Mul(pr, pct))
 		}
-		o.Contribution = NewFraction(new(big.Rat).Mul(pr, prizeValuePerUnit(z, p.Unit)))
+		o.Contribution = NewExactFraction(new(big.Rat).Mul(pr, prizeValuePerUnit(z, p.Unit)))
 		r.Outcomes = append(r.Outcomes, o)
 	}
 	// Selections (SSP v4 Magic Card): each pays its own odds; the stake is
@@ -156,8 +156,8 @@ func AnalyzeProgressive(counts FiveCardCounts, p Progressive) ProgressiveReturn 
 	for _, s := range p.Selections {
 		a.Add(a, new(big.Rat).Mul(s.Probability, s.Odds.Rat()))
 		noToOne.Mul(noToOne, new(big.Rat).Sub(big.NewRat(1, 1), s.Probability))
-		r.Outcomes = append(r.Outcomes, Outcome{Outcome: s.Name, Probability: NewFraction(s.Probability), Pays: s.Odds.String(),
-			Contribution: NewFraction(new(big.Rat).Mul(s.Probability, s.Odds.Rat())), Rule: s.Rule})
+		r.Outcomes = append(r.Outcomes, OutcomeFrequency{OutcomeFrequency: s.Name, Probability: NewExactFraction(s.Probability), Pays: s.Odds.String(),
+			Contribution: NewExactFraction(new(big.Rat).Mul(s.Probability, s.Odds.Rat())), Rule: s.Rule})
 		r.Notes = append(r.Notes, s.Name+": "+s.Basis)
 	}
 	stakeBack := new(big.Rat).Sub(big.NewRat(1, 1), noToOne)
@@ -169,7 +169,7 @@ func AnalyzeProgressive(counts FiveCardCounts, p Progressive) ProgressiveReturn 
 		stakeBack.SetInt64(0)
 	}
 	a.Add(a, stakeBack)
-	r.MeterShare = NewFraction(meter)
+	r.MeterShare = NewExactFraction(meter)
 	ms := p.Multiples
 	if len(ms) == 0 {
 		ms = []int64{1}
@@ -177,8 +177,8 @@ func AnalyzeProgressive(counts FiveCardCounts, p Progressive) ProgressiveReturn 
 	for _, m := range ms {
 		stake := m * p.Unit
 		fixed := new(big.Rat).Add(a, new(big.Rat).Quo(b, big.NewRat(m, 1)))
-		at := ProgressiveAtMultiple{Multiple: m, Stake: stake, FixedReturn: NewFraction(fixed),
-			MeterReturn: NewFraction(new(big.Rat).Quo(meter, big.NewRat(stake, 1)))}
+		at := ProgressiveAtMultiple{Multiple: m, Stake: stake, FixedReturn: NewExactFraction(fixed),
+			MeterReturn: NewExactFraction(new(big.Rat).Quo(meter, big.NewRat(stake, 1)))}
 		short := new(big.Rat).Sub(big.NewRat(1, 1), fixed)
 		be := new(big.Rat)
 		if short.Sign() > 0 && meter.Sign() > 0 {
@@ -186,7 +186,7 @@ func AnalyzeProgressive(counts FiveCardCounts, p Progressive) ProgressiveReturn 
 			be.Quo(be, meter)
 			at.MeterIsRequired = true
 		}
-		at.BreakEvenMeter = NewFraction(be)
+		at.BreakEvenMeter = NewExactFraction(be)
 		at.BreakEvenMinor = ceilRat(be).String()
 		r.ByMultiple = append(r.ByMultiple, at)
 	}

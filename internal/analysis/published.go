@@ -23,22 +23,22 @@ func Published(id string) ([]byte, bool) {
 	return b, err == nil
 }
 
-// PublishedReport decodes the precomputed figures of a ruleset.
-func PublishedReport(id string) (Report, bool, error) {
+// PublishedFigures decodes the precomputed figures of a ruleset.
+func PublishedFigures(id string) (Figures, bool, error) {
 	b, ok := Published(id)
 	if !ok {
-		return Report{}, false, nil
+		return Figures{}, false, nil
 	}
-	var r Report
+	var r Figures
 	if err := json.Unmarshal(b, &r); err != nil {
-		return Report{}, true, fmt.Errorf("analysis: decode data/%s.json: %w", id, err)
+		return Figures{}, true, fmt.Errorf("analysis: decode data/%s.json: %w", id, err)
 	}
 	return r, true, nil
 }
 
 // Rulesets computes the figures of every ruleset as the service settles it,
 // with the progressive wager unit given (minor units).
-func Rulesets(ctx context.Context, unit int64) ([]Report, error) {
+func Rulesets(ctx context.Context, unit int64) ([]Figures, error) {
 	var specs []Spec
 	for _, r := range ruleset.All() {
 		s, err := FromRuleset(r, unit)
@@ -52,7 +52,7 @@ func Rulesets(ctx context.Context, unit int64) ([]Report, error) {
 
 // Encode writes a report as the embedded files hold it: indented JSON and a
 // final newline.
-func Encode(r Report) ([]byte, error) {
+func Encode(r Figures) ([]byte, error) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetIndent("", "  ")

@@ -32,7 +32,7 @@ func TestPublishedFiguresRecompute(t *testing.T) {
 		if !bytes.Equal(got, want) {
 			t.Errorf("%s: data/%s.json differs from the figures the code computes; run make analysis", r.Ruleset, r.Ruleset)
 		}
-		if _, ok, err := PublishedReport(r.Ruleset); !ok || err != nil {
+		if _, ok, err := PublishedFigures(r.Ruleset); !ok || err != nil {
 			t.Errorf("%s: decode: %v", r.Ruleset, err)
 		}
 	}
@@ -83,7 +83,7 @@ func TestRulesetSpecs(t *testing.T) {
 // (royal 250, straight flush 50; RWS's SGD 100,000 cap left out), pinned so
 // that a change to the evaluator or the engine cannot pass unseen.
 func TestStudDocumentFigures(t *testing.T) {
-	r, ok, err := PublishedReport(string(ruleset.SSPv6))
+	r, ok, err := PublishedFigures(string(ruleset.SSPv6))
 	if !ok || err != nil {
 		t.Fatal(ok, err)
 	}

@@ -35,15 +35,15 @@ type Spec struct {
 	Progressives []Progressive
 }
 
-// Report is every figure of one ruleset's wagers.
-type Report struct {
+// Figures is every figure of one ruleset's wagers.
+type Figures struct {
 	Ruleset         string              `json:"ruleset"`
 	Game            string              `json:"game"`
-	AnteBet         []StudResult        `json:"anteBet,omitempty" doc:"Stud: the Ante and Bet together, per Ante, under the optimal bet/fold decision (given the player's five cards and the dealer's up card) and under \"bet on a pair or better\"."`
+	AnteBet         []StudReturn        `json:"anteBet,omitempty" doc:"Stud: the Ante and Bet together, per Ante, under the optimal bet/fold decision (given the player's five cards and the dealer's up card) and under \"bet on a pair or better\"."`
 	StudBetTable    *StudBet            `json:"studBetTable,omitempty" doc:"Stud: the Bet odds analysed, by category index (1 high card ... 10 royal flush)."`
 	AntePlay        *TCPAntePlay        `json:"antePlay,omitempty" doc:"TCP: the Ante and Play together under the optimal play/fold decision, Ante Bonus included."`
 	Wagers          []WagerReturn       `json:"wagers,omitempty" doc:"Fixed-odds side wagers: TCP Pair Plus and Ante Bonus, THB Bonus."`
-	DealerQualifies *Fraction           `json:"dealerQualifies,omitempty" doc:"Probability the dealer's hand qualifies."`
+	DealerQualifies *ExactFraction      `json:"dealerQualifies,omitempty" doc:"Probability the dealer's hand qualifies."`
 	DealerRule      string              `json:"dealerQualifierRule,omitempty"`
 	Progressives    []ProgressiveReturn `json:"progressives,omitempty"`
 	Notes           []string            `json:"notes,omitempty"`
@@ -70,18 +70,18 @@ var ErrTooSlow = errors.New("analysis: the computation would not finish inside i
 
 // Compute analyses every spec. The stud specs share one enumeration pass.
 // ctx bounds the stud pass (checked between player hand classes).
-func Compute(ctx context.Context, specs []Spec) ([]Report, error) {
+func Compute(ctx context.Context, specs []Spec) ([]Figures, error) {
 	var en Engines
 	return en.Compute(ctx, specs)
 }
 
 // Compute is Compute with the caller's engine cache.
-func (en *Engines) Compute(ctx context.Context, specs []Spec) ([]Report, error) {
-	out := make([]Report, len(specs))
+func (en *Engines) Compute(ctx context.Context, specs []Spec) ([]Figures, error) {
+	out := make([]Figures, len(specs))
 	var tables []StudBet
 	var owners []int
 	for i, s := range specs {
-		out[i] = Report{Ruleset: s.Ruleset, Game: s.Game}
+		out[i] = Figures{Ruleset: s.Ruleset, Game: s.Game}
 		if s.StudBet != nil {
 			tables = append(tables, *s.StudBet)
 			owners = append(owners, i)
@@ -101,9 +101,9 @@ func (en *Engines) Compute(ctx context.Context, specs []Spec) ([]Report, error) 
 			p := StudFigures(&pair[k], tables[k])
 			p.Strategy = StudPairOrBest
 			b := tables[k]
-			out[i].AnteBet = []StudResult{o, p}
+			out[i].AnteBet = []StudReturn{o, p}
 			out[i].StudBetTable = &b
-			q := NewFraction(ratioU(en.fiveT().qualifyingHands(), Hands5))
+			q := NewExactFraction(ratioU(en.fiveT().qualifyingHands(), Hands5))
 			out[i].DealerQualifies = &q
 			out[i].Notes = append(out[i].Notes,
 				"Ante and Bet: every one of the 19,933,230,517,200 deals (C(52,5) player hands x 47 up cards x C(46,4) dealer completions) counted exactly, grouped by suit pattern and rank multiset; hand values from the service's evaluator.",
@@ -166,10 +166,10 @@ func anteBonusReturn(e *tcpEngine, t Table3, rule string) WagerReturn {
 		p := ratioU(counts[c], Hands3)
 		v := new(big.Rat).Mul(p, o.Rat())
 		sum.Add(sum, v)
-		w.Outcomes = append(w.Outcomes, Outcome{Outcome: c.String(), Count: counts[c], Probability: NewFraction(p), Pays: o.String(), Contribution: NewFraction(v), Rule: rule})
+		w.Outcomes = append(w.Outcomes, OutcomeFrequency{OutcomeFrequency: c.String(), Count: counts[c], Probability: NewExactFraction(p), Pays: o.String(), Contribution: NewExactFraction(v), Rule: rule})
 	}
-	w.Return = NewFraction(sum)
-	w.HouseEdge = NewFraction(new(big.Rat).Neg(sum))
+	w.Return = NewExactFraction(sum)
+	w.HouseEdge = NewExactFraction(new(big.Rat).Neg(sum))
 	w.Notes = []string{"The Ante Bonus is a payment to the Ante, not a stake of its own: returnToPlayer here is what it adds per Ante (paid only to a hand that plays, ruling R10; the optimal strategy plays every hand it pays). Its houseEdge is that addition negated; the Ante and Play figure includes it."}
 	return w
 }

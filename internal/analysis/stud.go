@@ -14,7 +14,7 @@ import (
 // 1 to 1 whenever the player who bet wins or the dealer does not qualify;
 // the Bet is twice the Ante (SSP v6 3.9.2, RWS 3.12.2) and is returned when
 // the dealer does not qualify (SSP v6 3.10.2.1).
-type StudBet [hand.RoyalFlush + 1]Odds
+type StudBet [hand.RoyalFlush + 1]PayOdds
 
 // Valid reports whether every category from high card to royal flush has
 // usable odds.
@@ -158,22 +158,22 @@ func (e *studEngine) talliesCtx(ctx context.Context, tables []StudBet) (opt, pai
 	return opt, pair, nil
 }
 
-// StudResult is the exact return of the Ante and Bet together under one
+// StudReturn is the exact return of the Ante and Bet together under one
 // strategy.
-type StudResult struct {
-	Strategy      StudStrategy `json:"strategy"`
-	Net           Fraction     `json:"net" doc:"The player's total net result over all deals, in Antes (den 1)."`
-	Return        Fraction     `json:"expectedReturn" doc:"Expected net result per Ante: net / deals."`
-	HouseEdge     Fraction     `json:"houseEdge" doc:"Minus the expected return, per Ante."`
-	ElementOfRisk Fraction     `json:"elementOfRisk" doc:"House edge per unit wagered: the loss over the average total wager (Ante + 2 x Ante when betting)."`
-	BetRate       Fraction     `json:"betProbability" doc:"Probability the strategy bets."`
-	Description   []string     `json:"description" doc:"What the strategy does, read from the enumeration."`
-	Outcomes      []Outcome    `json:"outcomes" doc:"How the deals end, with the net result per Ante of each."`
-	Tally         StudTally    `json:"tally"`
+type StudReturn struct {
+	Strategy      StudStrategy       `json:"strategy"`
+	Net           ExactFraction      `json:"net" doc:"The player's total net result over all deals, in Antes (den 1)."`
+	Return        ExactFraction      `json:"expectedReturn" doc:"Expected net result per Ante: net / deals."`
+	HouseEdge     ExactFraction      `json:"houseEdge" doc:"Minus the expected return, per Ante."`
+	ElementOfRisk ExactFraction      `json:"elementOfRisk" doc:"House edge per unit wagered: the loss over the average total wager (Ante + 2 x Ante when betting)."`
+	BetRate       ExactFraction      `json:"betProbability" doc:"Probability the strategy bets."`
+	Description   []string           `json:"description" doc:"What the strategy does, read from the enumeration."`
+	Outcomes      []OutcomeFrequency `json:"outcomes" doc:"How the deals end, with the net result per Ante of each."`
+	Tally         StudTally          `json:"tally"`
 }
 
 // StudFigures turns a tally into the exact figures.
-func StudFigures(t *StudTally, b StudBet) StudResult {
+func StudFigures(t *StudTally, b StudBet) StudReturn {
 	net := t.Net(b)
 	ret := new(big.Rat).Quo(net, ratioU(StudDeals, 1))
 	edge := new(big.Rat).Neg(ret)
@@ -193,13 +193,13 @@ func StudFigures(t *StudTally, b StudBet) StudResult {
 		fmt.Sprintf("bets %d of the %d (hand, up card) pairs holding Ace-King high (no pair)", t.BetAceKing, t.AllAceKing),
 		fmt.Sprintf("bets %d of the %d (hand, up card) pairs ranked below Ace-King", t.BetBelowAceKing, t.AllBelowAceKing),
 	}
-	return StudResult{
+	return StudReturn{
 		Description:   desc,
-		Net:           NewFraction(net),
-		Return:        NewFraction(ret),
-		HouseEdge:     NewFraction(edge),
-		ElementOfRisk: NewFraction(new(big.Rat).Quo(edge, avg)),
-		BetRate:       NewFraction(rate),
+		Net:           NewExactFraction(net),
+		Return:        NewExactFraction(ret),
+		HouseEdge:     NewExactFraction(edge),
+		ElementOfRisk: NewExactFraction(new(big.Rat).Quo(edge, avg)),
+		BetRate:       NewExactFraction(rate),
 		Tally:         *t,
 	}
 }

@@ -21,7 +21,7 @@ const (
 
 // Table3 is a three-card paytable: the odds by the hand's category (TCP v6
 // 4.2 Ante Bonus, 4.3 Pair Plus). A category not in the table loses.
-type Table3 map[hand.Category]Odds
+type Table3 map[hand.Category]PayOdds
 
 // Validate reports the first unusable line.
 func (t Table3) Validate() error {
@@ -113,36 +113,36 @@ func newTCPEngine() *tcpEngine {
 	return e
 }
 
-// Outcome is one outcome of a wager: how many of the equally likely deals
+// OutcomeFrequency is one outcome of a wager: how many of the equally likely deals
 // end in it, its probability, what it pays, and its part of the return.
-type Outcome struct {
-	Outcome      string   `json:"outcome" doc:"The hand or event, e.g. straight_flush."`
-	Count        uint64   `json:"count" doc:"Equally likely deals ending in this outcome."`
-	Probability  Fraction `json:"probability"`
-	Pays         string   `json:"pays" doc:"What the outcome pays, e.g. \"40 to 1\"; \"loses\" for a lost stake."`
-	Contribution Fraction `json:"contribution" doc:"probability x net result per unit staked."`
-	Rule         string   `json:"rule,omitempty"`
+type OutcomeFrequency struct {
+	OutcomeFrequency string        `json:"outcome" doc:"The hand or event, e.g. straight_flush."`
+	Count            uint64        `json:"count" doc:"Equally likely deals ending in this outcome."`
+	Probability      ExactFraction `json:"probability"`
+	Pays             string        `json:"pays" doc:"What the outcome pays, e.g. \"40 to 1\"; \"loses\" for a lost stake."`
+	Contribution     ExactFraction `json:"contribution" doc:"probability x net result per unit staked."`
+	Rule             string        `json:"rule,omitempty"`
 }
 
 // WagerReturn is the exact return of one fixed-odds wager.
 type WagerReturn struct {
-	Wager     string    `json:"wager"`
-	Rule      string    `json:"rule"`
-	Deals     uint64    `json:"deals" doc:"The equally likely deals enumerated."`
-	Outcomes  []Outcome `json:"outcomes"`
-	Return    Fraction  `json:"returnToPlayer" doc:"What a unit staked returns on average, stake included."`
-	HouseEdge Fraction  `json:"houseEdge" doc:"1 - returnToPlayer."`
-	Notes     []string  `json:"notes,omitempty"`
+	Wager     string             `json:"wager"`
+	Rule      string             `json:"rule"`
+	Deals     uint64             `json:"deals" doc:"The equally likely deals enumerated."`
+	Outcomes  []OutcomeFrequency `json:"outcomes"`
+	Return    ExactFraction      `json:"returnToPlayer" doc:"What a unit staked returns on average, stake included."`
+	HouseEdge ExactFraction      `json:"houseEdge" doc:"1 - returnToPlayer."`
+	Notes     []string           `json:"notes,omitempty"`
 }
 
 // oddsReturn builds a WagerReturn from per-outcome counts: each outcome pays
 // its odds ("to 1", stake returned), the rest lose the stake.
-func oddsReturn(wager, rule string, deals uint64, names []string, counts []uint64, odds []*Odds) WagerReturn {
+func oddsReturn(wager, rule string, deals uint64, names []string, counts []uint64, odds []*PayOdds) WagerReturn {
 	w := WagerReturn{Wager: wager, Rule: rule, Deals: deals}
 	net := new(big.Rat)
 	for i, name := range names {
 		p := ratioU(counts[i], deals)
-		o := Outcome{Outcome: name, Count: counts[i], Probability: NewFraction(p), Rule: rule}
+		o := OutcomeFrequency{OutcomeFrequency: name, Count: counts[i], Probability: NewExactFraction(p), Rule: rule}
 		per := big.NewRat(-1, 1)
 		o.Pays = "loses"
 		if odds[i] != nil {
@@ -150,12 +150,12 @@ func oddsReturn(wager, rule string, deals uint64, names []string, counts []uint6
 			o.Pays = odds[i].String()
 		}
 		c := new(big.Rat).Mul(p, per)
-		o.Contribution = NewFraction(c)
+		o.Contribution = NewExactFraction(c)
 		net.Add(net, c)
 		w.Outcomes = append(w.Outcomes, o)
 	}
-	w.Return = NewFraction(new(big.Rat).Add(big.NewRat(1, 1), net))
-	w.HouseEdge = NewFraction(new(big.Rat).Neg(net))
+	w.Return = NewExactFraction(new(big.Rat).Add(big.NewRat(1, 1), net))
+	w.HouseEdge = NewExactFraction(new(big.Rat).Neg(net))
 	return w
 }
 
@@ -174,7 +174,7 @@ func (e *tcpEngine) PairPlus(t Table3, rule string) WagerReturn {
 	counts := e.categoryCounts3()
 	var names []string
 	var cs []uint64
-	var odds []*Odds
+	var odds []*PayOdds
 	for _, c := range categories3 {
 		names = append(names, c.String())
 		cs = append(cs, counts[c])
@@ -191,17 +191,17 @@ func (e *tcpEngine) PairPlus(t Table3, rule string) WagerReturn {
 // decision, with the Ante Bonus (paid only to a hand that plays, ruling
 // R10).
 type TCPAntePlay struct {
-	Rule          string    `json:"rule"`
-	OptimalRule   string    `json:"optimalRule" doc:"The play/fold rule the enumeration finds."`
-	LowestPlayed  string    `json:"lowestPlayed" doc:"The lowest hand the optimal strategy plays, ranks high to low."`
-	Deals         uint64    `json:"deals"`
-	Outcomes      []Outcome `json:"outcomes"`
-	Return        Fraction  `json:"expectedReturn" doc:"Expected net result per Ante, Ante Bonus included."`
-	HouseEdge     Fraction  `json:"houseEdge" doc:"Minus expectedReturn."`
-	ElementOfRisk Fraction  `json:"elementOfRisk" doc:"House edge over the average total wager (Ante + Play when playing)."`
-	PlayRate      Fraction  `json:"playProbability"`
-	AnteBonus     Fraction  `json:"anteBonusContribution" doc:"The Ante Bonus part of expectedReturn, per Ante."`
-	AnteBonusLine []Outcome `json:"anteBonus" doc:"The Ante Bonus outcomes, per Ante (paid to hands that play)."`
+	Rule          string             `json:"rule"`
+	OptimalRule   string             `json:"optimalRule" doc:"The play/fold rule the enumeration finds."`
+	LowestPlayed  string             `json:"lowestPlayed" doc:"The lowest hand the optimal strategy plays, ranks high to low."`
+	Deals         uint64             `json:"deals"`
+	Outcomes      []OutcomeFrequency `json:"outcomes"`
+	Return        ExactFraction      `json:"expectedReturn" doc:"Expected net result per Ante, Ante Bonus included."`
+	HouseEdge     ExactFraction      `json:"houseEdge" doc:"Minus expectedReturn."`
+	ElementOfRisk ExactFraction      `json:"elementOfRisk" doc:"House edge over the average total wager (Ante + Play when playing)."`
+	PlayRate      ExactFraction      `json:"playProbability"`
+	AnteBonus     ExactFraction      `json:"anteBonusContribution" doc:"The Ante Bonus part of expectedReturn, per Ante."`
+	AnteBonusLine []OutcomeFrequency `json:"anteBonus" doc:"The Ante Bonus outcomes, per Ante (paid to hands that play)."`
 }
 
 // AntePlay analyses the Ante and Play with the given Ante Bonus table.
@@ -248,7 +248,7 @@ func (e *tcpEngine) AntePlay(bonus Table3, rule, bonusRule string) TCPAntePlay {
 		p := ratioU(n, deals)
 		c := new(big.Rat).Mul(p, per)
 		net.Add(net, c)
-		r.Outcomes = append(r.Outcomes, Outcome{Outcome: name, Count: n, Probability: NewFraction(p), Pays: pays, Contribution: NewFraction(c), Rule: rl})
+		r.Outcomes = append(r.Outcomes, OutcomeFrequency{OutcomeFrequency: name, Count: n, Probability: NewExactFraction(p), Pays: pays, Contribution: NewExactFraction(c), Rule: rl})
 	}
 	add("fold", fold, big.NewRat(-1, 1), "Ante loses", "3.9.1")
 	add("dealer_does_not_qualify", nq, big.NewRat(1, 1), "Ante 1 to 1, Play returned", "3.11")
@@ -264,16 +264,16 @@ func (e *tcpEngine) AntePlay(bonus Table3, rule, bonusRule string) TCPAntePlay {
 		p := ratioU(bonusCount[c], Hands3)
 		v := new(big.Rat).Mul(p, o.Rat())
 		bonusNet.Add(bonusNet, v)
-		r.AnteBonusLine = append(r.AnteBonusLine, Outcome{Outcome: c.String(), Count: bonusCount[c], Probability: NewFraction(p), Pays: o.String(), Contribution: NewFraction(v), Rule: bonusRule})
+		r.AnteBonusLine = append(r.AnteBonusLine, OutcomeFrequency{OutcomeFrequency: c.String(), Count: bonusCount[c], Probability: NewExactFraction(p), Pays: o.String(), Contribution: NewExactFraction(v), Rule: bonusRule})
 	}
 	ret := new(big.Rat).Add(net, bonusNet)
 	edge := new(big.Rat).Neg(ret)
 	rate := ratioU(plays, Hands3)
-	r.Return = NewFraction(ret)
-	r.HouseEdge = NewFraction(edge)
-	r.ElementOfRisk = NewFraction(new(big.Rat).Quo(edge, new(big.Rat).Add(big.NewRat(1, 1), rate)))
-	r.PlayRate = NewFraction(rate)
-	r.AnteBonus = NewFraction(bonusNet)
+	r.Return = NewExactFraction(ret)
+	r.HouseEdge = NewExactFraction(edge)
+	r.ElementOfRisk = NewExactFraction(new(big.Rat).Quo(edge, new(big.Rat).Add(big.NewRat(1, 1), rate)))
+	r.PlayRate = NewExactFraction(rate)
+	r.AnteBonus = NewExactFraction(bonusNet)
 	if lowest >= 0 {
 		r.LowestPlayed = ranks3(e.classes[lowest].rep)
 		if highestFold < 0 || e.classes[highestFold].rep.v < e.classes[lowest].rep.v {
@@ -304,4 +304,6 @@ func ranks3(h hand3) string {
 
 // dealerQualifies3 is the probability the dealer's three cards qualify
 // (TCP v6 3.11, ruling R15).
-func (e *tcpEngine) dealerQualifies() Fraction { return NewFraction(ratioU(e.qualify, Hands3)) }
+func (e *tcpEngine) dealerQualifies() ExactFraction {
+	return NewExactFraction(ratioU(e.qualify, Hands3))
+}

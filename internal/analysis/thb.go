@@ -21,7 +21,7 @@ type BonusClassifier func(player, dealer []card.Card) string
 const THBBonusDeals = 1326 * 1225
 
 // Table2 is a Bonus paytable: odds by Bonus hand name.
-type Table2 map[string]Odds
+type Table2 map[string]PayOdds
 
 // Validate reports the first unusable line.
 func (t Table2) Validate() error {
@@ -73,7 +73,7 @@ func THBBonus(classify BonusClassifier, t Table2, rule string) WagerReturn {
 	}
 	var names []string
 	var cs []uint64
-	var odds []*Odds
+	var odds []*PayOdds
 	for _, h := range bonusHands {
 		names = append(names, h)
 		cs = append(cs, counts[h])

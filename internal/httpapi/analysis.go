@@ -50,11 +50,11 @@ type rulesetAnalysisInput struct {
 }
 
 type analysisOutput struct {
-	Body analysis.Report
+	Body analysis.Figures
 }
 
 func rulesetAnalysis(ctx context.Context, in *rulesetAnalysisInput) (*analysisOutput, error) {
-	rep, ok, err := analysis.PublishedReport(in.ID)
+	rep, ok, err := analysis.PublishedFigures(in.ID)
 	if err != nil {
 		return nil, huma.Error500InternalServerError("the precomputed figures cannot be read")
 	}
@@ -76,8 +76,8 @@ func rulesetAnalysis(ctx context.Context, in *rulesetAnalysisInput) (*analysisOu
 	return &analysisOutput{Body: rep}, nil
 }
 
-// OddsLine is one line of a proposed fixed-odds paytable.
-type OddsLine struct {
+// ProposedOddsLine is one line of a proposed fixed-odds paytable.
+type ProposedOddsLine struct {
 	Hand string `json:"hand" example:"straight_flush" doc:"A hand category (snake_case, e.g. straight_flush, one_pair, high_card) or, for the THB Bonus, a hole-card hand: aa_player_and_dealer, aa, ak_suited, aq_or_aj_suited, ak_unsuited, kk_qq_jj, aq_or_aj_unsuited, tt_to_22."`
 	// OrLower lets a stud Bet line cover every lower category ("One Pair or Lower").
 	OrLower bool  `json:"orLower,omitempty" doc:"Stud Bet only: the line also covers every lower category."`
@@ -85,12 +85,12 @@ type OddsLine struct {
 	Den     int64 `json:"den,omitempty" minimum:"0" maximum:"1000000" doc:"Defaults to 1."`
 }
 
-// PrizeLine is one line of a proposed progressive paytable.
-type PrizeLine struct {
+// ProposedPrizeLine is one line of a proposed progressive paytable.
+type ProposedPrizeLine struct {
 	Hand        string `json:"hand" example:"four_of_a_kind" doc:"A five-card category, snake_case."`
 	Kind        string `json:"kind" enum:"to_one,for_one,fixed,pool_percent" doc:"to_one: odds, stake returned; for_one: odds times the stake in all; fixed: amount per wager of the unit; pool_percent: basis points of the pool."`
-	Num         int64  `json:"num,omitempty" minimum:"0" maximum:"1000000" doc:"Odds numerator (to_one, for_one)."`
-	Den         int64  `json:"den,omitempty" minimum:"0" maximum:"1000000" doc:"Odds denominator, default 1."`
+	Num         int64  `json:"num,omitempty" minimum:"0" maximum:"1000000" doc:"PayOdds numerator (to_one, for_one)."`
+	Den         int64  `json:"den,omitempty" minimum:"0" maximum:"1000000" doc:"PayOdds denominator, default 1."`
 	Amount      int64  `json:"amount,omitempty" minimum:"0" maximum:"1000000000000" doc:"Minor units (fixed)."`
 	BasisPoints int64  `json:"basisPoints,omitempty" minimum:"0" maximum:"10000" doc:"10000 = 100% of the pool (pool_percent)."`
 	Multiplied  bool   `json:"multiplied,omitempty" doc:"THB 3.5.3.1: the line scales with the wager's multiple of the unit."`
@@ -98,17 +98,17 @@ type PrizeLine struct {
 
 // ProgressiveProposal replaces one progressive wager's paytable.
 type ProgressiveProposal struct {
-	Wager  string      `json:"wager,omitempty" example:"progressive" doc:"Which progressive wager of the ruleset (progressive; SSP v4: progressivePlayer or progressiveDealer). Default: the ruleset's first."`
-	Prizes []PrizeLine `json:"prizes" minItems:"1" maxItems:"10"`
+	Wager  string              `json:"wager,omitempty" example:"progressive" doc:"Which progressive wager of the ruleset (progressive; SSP v4: progressivePlayer or progressiveDealer). Default: the ruleset's first."`
+	Prizes []ProposedPrizeLine `json:"prizes" minItems:"1" maxItems:"10"`
 }
 
 // AnalyzeRequest is the body of POST /v1/paytables/analyze.
 type AnalyzeRequest struct {
 	Ruleset     string               `json:"ruleset" example:"mbs-megalink-tcp-v6" doc:"The ruleset whose other rules and paytables the proposal keeps."`
-	PairPlus    []OddsLine           `json:"pairPlus,omitempty" maxItems:"6" doc:"TCP: a Pair Plus table (replaces 4.3). Hands not listed lose."`
-	AnteBonus   []OddsLine           `json:"anteBonus,omitempty" maxItems:"6" doc:"TCP: an Ante Bonus table (replaces 4.2)."`
-	Bonus       []OddsLine           `json:"bonus,omitempty" maxItems:"8" doc:"THB: a Bonus table (replaces 4.1.1's Bonus lines). Hands not listed lose."`
-	StudBet     []OddsLine           `json:"studBet,omitempty" maxItems:"10" doc:"Stud: a Bet table; it must pay every category from high_card to royal_flush (use orLower for \"One Pair or Lower\")."`
+	PairPlus    []ProposedOddsLine   `json:"pairPlus,omitempty" maxItems:"6" doc:"TCP: a Pair Plus table (replaces 4.3). Hands not listed lose."`
+	AnteBonus   []ProposedOddsLine   `json:"anteBonus,omitempty" maxItems:"6" doc:"TCP: an Ante Bonus table (replaces 4.2)."`
+	Bonus       []ProposedOddsLine   `json:"bonus,omitempty" maxItems:"8" doc:"THB: a Bonus table (replaces 4.1.1's Bonus lines). Hands not listed lose."`
+	StudBet     []ProposedOddsLine   `json:"studBet,omitempty" maxItems:"10" doc:"Stud: a Bet table; it must pay every category from high_card to royal_flush (use orLower for \"One Pair or Lower\")."`
 	Progressive *ProgressiveProposal `json:"progressive,omitempty"`
 	Unit        int64                `json:"unit,omitempty" minimum:"0" maximum:"100000000" doc:"The progressive wager unit, minor units; default 100."`
 }
@@ -121,17 +121,17 @@ func unprocessable(loc, msg string, value any) error {
 	return huma.Error422UnprocessableEntity(msg, &huma.ErrorDetail{Location: loc, Message: msg, Value: value})
 }
 
-func oddsOf(l OddsLine) analysis.Odds {
+func oddsOf(l ProposedOddsLine) analysis.PayOdds {
 	d := l.Den
 	if d == 0 {
 		d = 1
 	}
-	return analysis.Odds{Num: l.Num, Den: d}
+	return analysis.PayOdds{Num: l.Num, Den: d}
 }
 
 var threeCard = map[hand.Category]bool{hand.StraightFlush: true, hand.ThreeOfAKind: true, hand.Straight: true, hand.Flush: true, hand.OnePair: true, hand.HighCard: true}
 
-func table3Of(field string, lines []OddsLine) (analysis.Table3, error) {
+func table3Of(field string, lines []ProposedOddsLine) (analysis.Table3, error) {
 	t := analysis.Table3{}
 	for i, l := range lines {
 		loc := fmt.Sprintf("body.%s[%d]", field, i)
@@ -263,7 +263,7 @@ func applyProposal(r ruleset.Ruleset, req AnalyzeRequest, spec *analysis.Spec) e
 				d = 1
 			}
 			p.Prizes = append(p.Prizes, analysis.Prize{Category: c, Hand: z.Hand, Kind: analysis.PrizeKind(z.Kind),
-				Odds: analysis.Odds{Num: z.Num, Den: d}, Amount: z.Amount, BasisPoints: z.BasisPoints, Multiplied: z.Multiplied, Rule: "proposed"})
+				Odds: analysis.PayOdds{Num: z.Num, Den: d}, Amount: z.Amount, BasisPoints: z.BasisPoints, Multiplied: z.Multiplied, Rule: "proposed"})
 			one := analysis.Progressive{Unit: p.Unit, Prizes: p.Prizes[len(p.Prizes)-1:]}
 			if err := one.Validate(); err != nil {
 				return unprocessable(loc, err.Error(), z)
@@ -294,7 +294,7 @@ func analyzeProposal(ctx context.Context, req AnalyzeRequest) (*analysisOutput, 
 	if err != nil {
 		return nil, huma.Error500InternalServerError("the ruleset cannot be analysed")
 	}
-	published, _, err := analysis.PublishedReport(req.Ruleset)
+	published, _, err := analysis.PublishedFigures(req.Ruleset)
 	if err != nil {
 		return nil, huma.Error500InternalServerError("the precomputed figures cannot be read")
 	}

@@ -18,9 +18,9 @@ func newAnalysisAPI(t *testing.T) humatest.TestAPI {
 	return api
 }
 
-func decodeReport(t *testing.T, body string) analysis.Report {
+func decodeFigures(t *testing.T, body string) analysis.Figures {
 	t.Helper()
-	var r analysis.Report
+	var r analysis.Figures
 	if err := json.Unmarshal([]byte(body), &r); err != nil {
 		t.Fatalf("decode: %v\n%s", err, body)
 	}
@@ -35,7 +35,7 @@ func TestGetRulesetAnalysis(t *testing.T) {
 	if resp.Code != http.StatusOK {
 		t.Fatalf("status %d: %s", resp.Code, resp.Body.String())
 	}
-	r := decodeReport(t, resp.Body.String())
+	r := decodeFigures(t, resp.Body.String())
 	if r.AntePlay == nil || r.AntePlay.LowestPlayed != "Q-6-4" || r.AntePlay.HouseEdge.Num != "686689" || r.AntePlay.HouseEdge.Den != "20358520" {
 		t.Errorf("ante play %+v", r.AntePlay)
 	}
@@ -48,7 +48,7 @@ func TestGetRulesetAnalysis(t *testing.T) {
 	if resp.Code != http.StatusOK {
 		t.Fatalf("status %d: %s", resp.Code, resp.Body.String())
 	}
-	r = decodeReport(t, resp.Body.String())
+	r = decodeFigures(t, resp.Body.String())
 	// (624*200000 + 3744*20000 + 5108*10000) / 500 / 2598960
 	if got := r.Progressives[0].ByMultiple[0].FixedReturn; got.Num != "6269" || got.Den != "32487" {
 		t.Errorf("fixed return at unit 500: %+v", got)
@@ -75,7 +75,7 @@ func TestAnalyzeProposal(t *testing.T) {
 	if resp.Code != http.StatusOK {
 		t.Fatalf("status %d: %s", resp.Code, resp.Body.String())
 	}
-	r := decodeReport(t, resp.Body.String())
+	r := decodeFigures(t, resp.Body.String())
 	if r.Wagers[0].HouseEdge.Num != "128" || r.Wagers[0].HouseEdge.Den != "5525" || r.Wagers[0].Rule != "proposed" {
 		t.Errorf("pair plus %+v", r.Wagers[0])
 	}
@@ -92,7 +92,7 @@ func TestAnalyzeProposal(t *testing.T) {
 	if resp.Code != http.StatusOK {
 		t.Fatalf("status %d: %s", resp.Code, resp.Body.String())
 	}
-	r = decodeReport(t, resp.Body.String())
+	r = decodeFigures(t, resp.Body.String())
 	if r.AnteBet[0].Net.Num != "-1041372912372" || r.AnteBet[0].HouseEdge.Percent[:5] != "5.224" {
 		t.Errorf("caribbean %+v", r.AnteBet[0].Net)
 	}
