@@ -126,7 +126,7 @@ func AnalyzeProgressive(counts FiveCardCounts, p Progressive) ProgressiveReturn 
 	noToOne := big.NewRat(1, 1) // probability no "to 1" prize wins
 	for _, z := range p.Prizes {
 		pr := ratioU(counts[z.Category], Hands5)
-		o := OutcomeFrequency{OutcomeFrequency: z.Category.String(), Count: counts[z.Category], Probability: NewExactFraction(pr), Rule: z.Rule}
+		o := OutcomeFrequency{Outcome: z.Category.String(), Count: counts[z.Category], Probability: NewExactFraction(pr), Rule: z.Rule}
 		switch z.Kind {
 		case PrizeToOne:
 			o.Pays = z.Odds.String()
@@ -156,7 +156,7 @@ func AnalyzeProgressive(counts FiveCardCounts, p Progressive) ProgressiveReturn 
 	for _, s := range p.Selections {
 		a.Add(a, new(big.Rat).Mul(s.Probability, s.Odds.Rat()))
 		noToOne.Mul(noToOne, new(big.Rat).Sub(big.NewRat(1, 1), s.Probability))
-		r.Outcomes = append(r.Outcomes, OutcomeFrequency{OutcomeFrequency: s.Name, Probability: NewExactFraction(s.Probability), Pays: s.Odds.String(),
+		r.Outcomes = append(r.Outcomes, OutcomeFrequency{Outcome: s.Name, Probability: NewExactFraction(s.Probability), Pays: s.Odds.String(),
 			Contribution: NewExactFraction(new(big.Rat).Mul(s.Probability, s.Odds.Rat())), Rule: s.Rule})
 		r.Notes = append(r.Notes, s.Name+": "+s.Basis)
 	}

@@ -166,7 +166,7 @@ func anteBonusReturn(e *tcpEngine, t Table3, rule string) WagerReturn {
 		p := ratioU(counts[c], Hands3)
 		v := new(big.Rat).Mul(p, o.Rat())
 		sum.Add(sum, v)
-		w.Outcomes = append(w.Outcomes, OutcomeFrequency{OutcomeFrequency: c.String(), Count: counts[c], Probability: NewExactFraction(p), Pays: o.String(), Contribution: NewExactFraction(v), Rule: rule})
+		w.Outcomes = append(w.Outcomes, OutcomeFrequency{Outcome: c.String(), Count: counts[c], Probability: NewExactFraction(p), Pays: o.String(), Contribution: NewExactFraction(v), Rule: rule})
 	}
 	w.Return = NewExactFraction(sum)
 	w.HouseEdge = NewExactFraction(new(big.Rat).Neg(sum))

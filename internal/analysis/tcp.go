@@ -113,15 +113,16 @@ func newTCPEngine() *tcpEngine {
 	return e
 }
 
-// OutcomeFrequency is one outcome of a wager: how many of the equally likely deals
-// end in it, its probability, what it pays, and its part of the return.
+// OutcomeFrequency is one outcome of a wager: how many of the equally likely
+// deals end in it, its probability, what it pays, and its part of the
+// return.
 type OutcomeFrequency struct {
-	OutcomeFrequency string        `json:"outcome" doc:"The hand or event, e.g. straight_flush."`
-	Count            uint64        `json:"count" doc:"Equally likely deals ending in this outcome."`
-	Probability      ExactFraction `json:"probability"`
-	Pays             string        `json:"pays" doc:"What the outcome pays, e.g. \"40 to 1\"; \"loses\" for a lost stake."`
-	Contribution     ExactFraction `json:"contribution" doc:"probability x net result per unit staked."`
-	Rule             string        `json:"rule,omitempty"`
+	Outcome      string        `json:"outcome" doc:"The hand or event, e.g. straight_flush."`
+	Count        uint64        `json:"count" doc:"Equally likely deals ending in this outcome."`
+	Probability  ExactFraction `json:"probability"`
+	Pays         string        `json:"pays" doc:"What the outcome pays, e.g. \"40 to 1\"; \"loses\" for a lost stake."`
+	Contribution ExactFraction `json:"contribution" doc:"probability x net result per unit staked."`
+	Rule         string        `json:"rule,omitempty"`
 }
 
 // WagerReturn is the exact return of one fixed-odds wager.
@@ -142,7 +143,7 @@ func oddsReturn(wager, rule string, deals uint64, names []string, counts []uint6
 	net := new(big.Rat)
 	for i, name := range names {
 		p := ratioU(counts[i], deals)
-		o := OutcomeFrequency{OutcomeFrequency: name, Count: counts[i], Probability: NewExactFraction(p), Rule: rule}
+		o := OutcomeFrequency{Outcome: name, Count: counts[i], Probability: NewExactFraction(p), Rule: rule}
 		per := big.NewRat(-1, 1)
 		o.Pays = "loses"
 		if odds[i] != nil {
@@ -248,7 +249,7 @@ func (e *tcpEngine) AntePlay(bonus Table3, rule, bonusRule string) TCPAntePlay {
 		p := ratioU(n, deals)
 		c := new(big.Rat).Mul(p, per)
 		net.Add(net, c)
-		r.Outcomes = append(r.Outcomes, OutcomeFrequency{OutcomeFrequency: name, Count: n, Probability: NewExactFraction(p), Pays: pays, Contribution: NewExactFraction(c), Rule: rl})
+		r.Outcomes = append(r.Outcomes, OutcomeFrequency{Outcome: name, Count: n, Probability: NewExactFraction(p), Pays: pays, Contribution: NewExactFraction(c), Rule: rl})
 	}
 	add("fold", fold, big.NewRat(-1, 1), "Ante loses", "3.9.1")
 	add("dealer_does_not_qualify", nq, big.NewRat(1, 1), "Ante 1 to 1, Play returned", "3.11")
@@ -264,7 +265,7 @@ func (e *tcpEngine) AntePlay(bonus Table3, rule, bonusRule string) TCPAntePlay {
 		p := ratioU(bonusCount[c], Hands3)
 		v := new(big.Rat).Mul(p, o.Rat())
 		bonusNet.Add(bonusNet, v)
-		r.AnteBonusLine = append(r.AnteBonusLine, OutcomeFrequency{OutcomeFrequency: c.String(), Count: bonusCount[c], Probability: NewExactFraction(p), Pays: o.String(), Contribution: NewExactFraction(v), Rule: bonusRule})
+		r.AnteBonusLine = append(r.AnteBonusLine, OutcomeFrequency{Outcome: c.String(), Count: bonusCount[c], Probability: NewExactFraction(p), Pays: o.String(), Contribution: NewExactFraction(v), Rule: bonusRule})
 	}
 	ret := new(big.Rat).Add(net, bonusNet)
 	edge := new(big.Rat).Neg(ret)

@@ -26,8 +26,8 @@ func TestTHBBonusCounts(t *testing.T) {
 		"no_bonus_hand":           (1326 - 126) * 1225,
 	}
 	for _, o := range r.Outcomes {
-		if o.Count != want[o.OutcomeFrequency] {
-			t.Errorf("%s: %d deals, want %d", o.OutcomeFrequency, o.Count, want[o.OutcomeFrequency])
+		if o.Count != want[o.Outcome] {
+			t.Errorf("%s: %d deals, want %d", o.Outcome, o.Count, want[o.Outcome])
 		}
 	}
 	// total returned: (6*1001 + 6*1224*31 + 1225*(4*26 + 8*21 + 12*16 + 18*11 + 24*6 + 54*4)) / (1326*1225)
