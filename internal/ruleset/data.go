@@ -73,10 +73,12 @@ var rulesets = [...]Ruleset{
 				PaytableRule: "4.2", Paytable: fixedJackpot("4.2")},
 		},
 		Clauses: Clauses{
-			Ranking: "3.11", TieBreak: "3.12", Fold: "3.9.1", Continue: "3.9.2", Declined: "3.10.1",
+			Ranking: "3.11", TieBreak: "3.12",
+			TieSame: "3.12.1", TieTwoPairs: "3.12.2", TieOnePair: "3.12.3", TieWheel: "3.12.4", TieFullHouse: "3.12.5", TieSameStraight: "3.12.6",
+			Fold: "3.9.1", Continue: "3.9.2", Declined: "3.10.1",
 			NoQualify: "3.10.2", NoQualifyBet: "3.10.2.1", NoQualifyAnte: "3.10.2.2",
 			Win: "3.10.3.1", Lose: "3.10.3.2", StandOff: "3.10.4",
-			ProgressivePaid: "3.10.3.3", ProgressiveExtra: "3.13",
+			ProgressivePaid: "3.10.3.3", NoQualifyProgressive: "3.10.2.3", ProgressiveExtra: "3.13",
 			VoidCards: "5.1", DealerCount: "5.3", PlayerCount: "5.7", Absent: "5.11", NoAnte: "5.12.2",
 			UnderMin: "5.13", OverMax: "5.14", VoidReturned: "5.1.1",
 		},
@@ -121,11 +123,11 @@ var rulesets = [...]Ruleset{
 		// without-Ante, wrong-count-to-a-player or table-limit clauses:
 		// settlement cites the rulings it applies instead (R8, R11, R12).
 		Clauses: Clauses{
-			Ranking: "3.14", TieBreak: "3.15", Fold: "3.9", Continue: "3.10",
+			Ranking: "3.14", TieBreak: "3.15", TieSame: "3.16", Fold: "3.9", Continue: "3.10",
 			NoQualify: "3.12", NoQualifyBet: "3.12.1", NoQualifyAnte: "3.12.2",
 			Win: "3.13.1", Lose: "3.13.2", StandOff: "3.16",
-			ProgressivePaid: "3.13.3",
-			VoidCards:       "5.1", DealerCount: "5.3", PlayerCount: "5.2", NoAnte: "3.5", VoidReturned: "5.1.1",
+			ProgressivePaid: "3.13.3", NoQualifyProgressive: "3.12.3",
+			VoidCards: "5.1", DealerCount: "5.3", PlayerCount: "5.2", NoAnte: "3.5", VoidReturned: "5.1.1",
 		},
 	},
 	{
@@ -159,7 +161,9 @@ var rulesets = [...]Ruleset{
 				PaytableRule: "4.4", Paytable: fixedJackpot("4.4")},
 		},
 		Clauses: Clauses{
-			Ranking: "3.14", TieBreak: "3.15", Fold: "3.9.1", Continue: "3.9.2", Declined: "3.10.2",
+			Ranking: "3.14", TieBreak: "3.15",
+			TieSame: "3.15.1", TieOnePair: "3.15.2", TieWheel: "3.15.3", TieSameStraight: "3.15.4",
+			Fold: "3.9.1", Continue: "3.9.2", Declined: "3.10.2",
 			NoQualify: "3.11", NoQualifyBet: "3.11.1", NoQualifyAnte: "3.11.2",
 			Win: "3.12.1", Lose: "3.12.2", StandOff: "3.12.3",
 			ProgressivePaid: "3.13", ProgressiveExtra: "3.16",
@@ -209,7 +213,9 @@ var rulesets = [...]Ruleset{
 		},
 		MaxProgressiveMultiplier: 5, MultiplierRule: "3.5.3.1",
 		Clauses: Clauses{
-			Ranking: "3.11", TieBreak: "3.12", Fold: "3.9.1", Continue: "3.9.2", Declined: "3.10.1",
+			Ranking: "3.11", TieBreak: "3.12",
+			TieSame: "3.12.1", TieTwoPairs: "3.12.2", TieOnePair: "3.12.3", TieWheel: "3.12.4", TieFullHouse: "3.12.5", TieSameStraight: "3.12.6",
+			Fold: "3.9.1", Continue: "3.9.2", Declined: "3.10.1",
 			Win: "3.10.2", Lose: "3.10.3", StandOff: "3.10.4",
 			ProgressivePaid: "4.2", ProgressiveExtra: "3.13",
 			VoidCards: "5.1", DealerCount: "5.3", PlayerCount: "5.7", Absent: "5.11", NoAnte: "5.12.2",

@@ -352,29 +352,40 @@ type Hands struct {
 // document has no such clause (settlement then cites the ruling it
 // applies, or refuses the request).
 type Clauses struct {
-	Ranking          string `json:"ranking" doc:"The order of hands."`
-	TieBreak         string `json:"tieBreak" doc:"Hands of the same order: the tie-break clauses."`
-	Fold             string `json:"fold"`
-	Continue         string `json:"continue" doc:"Placing the continuation wager."`
-	Declined         string `json:"declined,omitempty" doc:"A player declining the comparison."`
-	NoQualify        string `json:"noQualify,omitempty" doc:"The dealer does not qualify."`
-	NoQualifyBet     string `json:"noQualifyBet,omitempty" doc:"... the continuation wager returned (or not paid)."`
-	NoQualifyAnte    string `json:"noQualifyAnte,omitempty" doc:"... the Ante paid."`
-	Win              string `json:"win" doc:"The player's hand ranks higher."`
-	Lose             string `json:"lose" doc:"The player's hand ranks lower."`
-	StandOff         string `json:"standOff" doc:"The hands rank the same."`
-	ProgressivePaid  string `json:"progressivePaid" doc:"The progressive wager paid by its paytable."`
-	ProgressiveExtra string `json:"progressiveExtra,omitempty" doc:"A jackpot is paid in addition to the other wagers."`
-	VoidCards        string `json:"voidCards" doc:"A card that does not belong, extra or missing cards: the round is void."`
-	DealerCount      string `json:"dealerCount" doc:"A wrong number of cards to the dealer (or the community): the round is void."`
-	PlayerCount      string `json:"playerCount" doc:"A wrong number of cards to a player: the hand is removed and its wagers returned."`
-	Absent           string `json:"absent,omitempty" doc:"A player not present for a decision."`
-	AbsentSettled    string `json:"absentSettled,omitempty" doc:"A player absent with no decision left to make."`
-	NoAnte           string `json:"noAnte,omitempty" doc:"A progressive wager without its Ante: returned."`
-	UnderMin         string `json:"underMin,omitempty" doc:"A wager under the table minimum."`
-	OverMax          string `json:"overMax,omitempty" doc:"A wager over the table maximum."`
-	BetMultiple      string `json:"betMultiple,omitempty" doc:"A BET that is not twice the Ante (RWS 5.3)."`
-	VoidReturned     string `json:"voidReturned,omitempty" doc:"Every wager of a void round is returned."`
+	Ranking  string `json:"ranking" doc:"The order of hands."`
+	TieBreak string `json:"tieBreak" doc:"Hands of the same order: the tie-break clauses."`
+	// The tie-break sub-clauses, where the document numbers them (empty:
+	// TieBreak covers it).
+	TieSame         string `json:"tieSame,omitempty" doc:"Same order and same ranks: a stand-off."`
+	TieTwoPairs     string `json:"tieTwoPairs,omitempty"`
+	TieOnePair      string `json:"tieOnePair,omitempty"`
+	TieWheel        string `json:"tieWheel,omitempty" doc:"A straight with a six (TCP: a four) or higher beats the wheel."`
+	TieFullHouse    string `json:"tieFullHouse,omitempty"`
+	TieSameStraight string `json:"tieSameStraight,omitempty" doc:"Straights of the same ranks: a stand-off."`
+	Fold            string `json:"fold"`
+	Continue        string `json:"continue" doc:"Placing the continuation wager."`
+	Declined        string `json:"declined,omitempty" doc:"A player declining the comparison."`
+	NoQualify       string `json:"noQualify,omitempty" doc:"The dealer does not qualify."`
+	NoQualifyBet    string `json:"noQualifyBet,omitempty" doc:"... the continuation wager returned (or not paid)."`
+	NoQualifyAnte   string `json:"noQualifyAnte,omitempty" doc:"... the Ante paid."`
+	Win             string `json:"win" doc:"The player's hand ranks higher."`
+	Lose            string `json:"lose" doc:"The player's hand ranks lower."`
+	StandOff        string `json:"standOff" doc:"The hands rank the same."`
+	ProgressivePaid string `json:"progressivePaid" doc:"The progressive wager paid by its paytable."`
+	// NoQualifyProgressive is the progressive clause when the dealer does
+	// not qualify, where the document has one (SSP v6 3.10.2.3, v4 3.12.3).
+	NoQualifyProgressive string `json:"noQualifyProgressive,omitempty"`
+	ProgressiveExtra     string `json:"progressiveExtra,omitempty" doc:"A jackpot is paid in addition to the other wagers."`
+	VoidCards            string `json:"voidCards" doc:"A card that does not belong, extra or missing cards: the round is void."`
+	DealerCount          string `json:"dealerCount" doc:"A wrong number of cards to the dealer (or the community): the round is void."`
+	PlayerCount          string `json:"playerCount" doc:"A wrong number of cards to a player: the hand is removed and its wagers returned."`
+	Absent               string `json:"absent,omitempty" doc:"A player not present for a decision."`
+	AbsentSettled        string `json:"absentSettled,omitempty" doc:"A player absent with no decision left to make."`
+	NoAnte               string `json:"noAnte,omitempty" doc:"A progressive wager without its Ante: returned."`
+	UnderMin             string `json:"underMin,omitempty" doc:"A wager under the table minimum."`
+	OverMax              string `json:"overMax,omitempty" doc:"A wager over the table maximum."`
+	BetMultiple          string `json:"betMultiple,omitempty" doc:"A BET that is not twice the Ante (RWS 5.3)."`
+	VoidReturned         string `json:"voidReturned,omitempty" doc:"Every wager of a void round is returned."`
 }
 
 // Ruleset is one version of one casino's rule document, as data.
