@@ -48,6 +48,8 @@ type StudTally struct {
 	// The high-card hands split at the dealer's qualifier (Ace-King).
 	BetAceKing      uint64 `json:"betAceKing" doc:"(player hand, up card) pairs with an Ace-King high hand (no pair) that the strategy bets."`
 	AllAceKing      uint64 `json:"allAceKing"`
+	BetAceKingMatch uint64 `json:"betAceKingMatch" doc:"Of the Ace-King pairs, those whose up card pairs one of the player's ranks, bet."`
+	AllAceKingMatch uint64 `json:"allAceKingMatch"`
 	BetBelowAceKing uint64 `json:"betBelowAceKing" doc:"(player hand, up card) pairs ranked below Ace-King that the strategy bets."`
 	AllBelowAceKing uint64 `json:"allBelowAceKing"`
 }
@@ -78,6 +80,8 @@ func (t *StudTally) merge(o *StudTally) {
 	t.Lose += o.Lose
 	t.BetAceKing += o.BetAceKing
 	t.AllAceKing += o.AllAceKing
+	t.BetAceKingMatch += o.BetAceKingMatch
+	t.AllAceKingMatch += o.AllAceKingMatch
 	t.BetBelowAceKing += o.BetBelowAceKing
 	t.AllBelowAceKing += o.AllBelowAceKing
 	for i := range t.Win {
@@ -87,12 +91,18 @@ func (t *StudTally) merge(o *StudTally) {
 	}
 }
 
-func (t *StudTally) add(w uint64, c studCounts, bet bool, cat hand.Category, aceKing, belowAceKing bool) {
+func (t *StudTally) add(w uint64, c studCounts, bet bool, cat hand.Category, aceKing, belowAceKing, match bool) {
 	t.AllHands[cat] += w
 	if aceKing {
 		t.AllAceKing += w
 		if bet {
 			t.BetAceKing += w
+		}
+		if match {
+			t.AllAceKingMatch += w
+			if bet {
+				t.BetAceKingMatch += w
+			}
 		}
 	}
 	if belowAceKing {
@@ -129,19 +139,20 @@ func (e *studEngine) talliesCtx(ctx context.Context, tables []StudBet) (opt, pai
 		accO[g] = make([]StudTally, len(tables))
 		accP[g] = make([]StudTally, len(tables))
 	}
-	err = e.visit(ctx, workers, func(g int, cl *studClass, c studCounts) {
+	err = e.visit(ctx, workers, func(g int, cl *studClass, ru int, c studCounts) {
 		cat := e.category(cl)
 		w := uint64(cl.weight)
 		pairUp := cat >= hand.OnePair
 		below := cl.x < e.ft.qualify
 		ak := cat == hand.HighCard && !below
+		match := e.ft.sets[cl.set].counts[ru] > 0
 		for k := range tables {
 			o := tables[k][cat]
 			// Bet iff its expected result beats the fold's -1 Ante:
 			// D*(nq - 3*lose + C) + win*(D + 2N) > 0.
 			bet := o.Den*(c.nq-3*c.lose+studCompletions)+c.win*(o.Den+2*o.Num) > 0
-			accO[g][k].add(w, c, bet, cat, ak, below)
-			accP[g][k].add(w, c, pairUp, cat, ak, below)
+			accO[g][k].add(w, c, bet, cat, ak, below, match)
+			accP[g][k].add(w, c, pairUp, cat, ak, below, match)
 		}
 	})
 	if err != nil {
@@ -190,7 +201,8 @@ func StudFigures(t *StudTally, b StudBet) StudReturn {
 	}
 	desc := []string{
 		fmt.Sprintf("bets %d of the %d (hand, up card) pairs holding a pair or better", pairsBet, pairs),
-		fmt.Sprintf("bets %d of the %d (hand, up card) pairs holding Ace-King high (no pair)", t.BetAceKing, t.AllAceKing),
+		fmt.Sprintf("bets %d of the %d (hand, up card) pairs holding Ace-King high (no pair): %d of %d when the up card's rank is one of the player's, %d of %d when it is not",
+			t.BetAceKing, t.AllAceKing, t.BetAceKingMatch, t.AllAceKingMatch, t.BetAceKing-t.BetAceKingMatch, t.AllAceKing-t.AllAceKingMatch),
 		fmt.Sprintf("bets %d of the %d (hand, up card) pairs ranked below Ace-King", t.BetBelowAceKing, t.AllBelowAceKing),
 	}
 	return StudReturn{

@@ -280,7 +280,7 @@ type studCounts struct{ nq, win, tie, lose int64 }
 // with the class, and the counts. Classes are split among goroutines; each
 // goroutine gets its own index g (0 <= g < workers) so that f can keep
 // per-goroutine accumulators.
-func (e *studEngine) visit(ctx context.Context, workers int, f func(g int, cl *studClass, c studCounts)) error {
+func (e *studEngine) visit(ctx context.Context, workers int, f func(g int, cl *studClass, ru int, c studCounts)) error {
 	var wg sync.WaitGroup
 	var stop atomic.Bool
 	chunk := (len(e.classes) + workers - 1) / workers
@@ -295,7 +295,7 @@ func (e *studEngine) visit(ctx context.Context, workers int, f func(g int, cl *s
 					return
 				}
 				cl := &e.classes[i]
-				e.visitClass(cl, func(_ uint16, _ int, c studCounts) { f(g, cl, c) })
+				e.visitClass(cl, func(_ uint16, ru int, c studCounts) { f(g, cl, ru, c) })
 			}
 		}(g, lo, hi)
 	}
