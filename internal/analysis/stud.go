@@ -205,7 +205,22 @@ func StudFigures(t *StudTally, b StudBet) StudReturn {
 			t.BetAceKing, t.AllAceKing, t.BetAceKingMatch, t.AllAceKingMatch, t.BetAceKing-t.BetAceKingMatch, t.AllAceKing-t.AllAceKingMatch),
 		fmt.Sprintf("bets %d of the %d (hand, up card) pairs ranked below Ace-King", t.BetBelowAceKing, t.AllBelowAceKing),
 	}
+	var outs []OutcomeFrequency
+	add := func(name string, n uint64, per *big.Rat, pays string) {
+		p := ratioU(n, StudDeals)
+		outs = append(outs, OutcomeFrequency{Outcome: name, Count: n, Probability: NewExactFraction(p), Pays: pays, Contribution: NewExactFraction(new(big.Rat).Mul(p, per))})
+	}
+	add("fold", t.Fold, big.NewRat(-1, 1), "Ante loses")
+	add("dealer_does_not_qualify", t.NoQual, big.NewRat(1, 1), "Ante 1 to 1, Bet returned")
+	for c := hand.RoyalFlush; c >= hand.HighCard; c-- {
+		per := new(big.Rat).Mul(b[c].Rat(), big.NewRat(2, 1))
+		per.Add(per, big.NewRat(1, 1))
+		add("player_wins_"+c.String(), t.Win[c], per, "Ante 1 to 1, Bet "+b[c].String())
+	}
+	add("stand_off", t.Tie, new(big.Rat), "stand-off")
+	add("dealer_wins", t.Lose, big.NewRat(-3, 1), "Ante and Bet lose")
 	return StudReturn{
+		Outcomes:      outs,
 		Description:   desc,
 		Net:           NewExactFraction(net),
 		Return:        NewExactFraction(ret),

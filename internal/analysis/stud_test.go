@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"math/big"
 	"testing"
 
 	"github.com/tablesettle/tablesettle/internal/hand"
@@ -52,5 +53,28 @@ func TestStudCaribbeanMatchesWizardOfOdds(t *testing.T) {
 				t.Errorf("element of risk = %s%%, want %s%%", got, tc.risk)
 			}
 		})
+	}
+}
+
+// The outcomes of the optimal strategy cover every deal exactly once, and
+// their contributions sum to the expected return.
+func TestStudOutcomesCoverEveryDeal(t *testing.T) {
+	r, ok, err := PublishedFigures("mbs-megalink-ssp-v6")
+	if !ok || err != nil {
+		t.Fatal(ok, err)
+	}
+	for _, s := range r.AnteBet {
+		var n uint64
+		sum := new(big.Rat)
+		for _, o := range s.Outcomes {
+			n += o.Count
+			sum.Add(sum, o.Contribution.Rat())
+		}
+		if n != StudDeals {
+			t.Errorf("%s: outcomes cover %d deals, want %d", s.Strategy, n, StudDeals)
+		}
+		if sum.Cmp(s.Return.Rat()) != 0 {
+			t.Errorf("%s: contributions sum to %s, expected return %s", s.Strategy, sum.RatString(), s.Return.Rat().RatString())
+		}
 	}
 }
