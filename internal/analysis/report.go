@@ -40,6 +40,7 @@ type Figures struct {
 	Ruleset         string              `json:"ruleset"`
 	Game            string              `json:"game"`
 	AnteBet         []StudReturn        `json:"anteBet,omitempty" doc:"Stud: the Ante and Bet together, per Ante, under the optimal bet/fold decision (given the player's five cards and the dealer's up card) and under \"bet on a pair or better\"."`
+	StudBetRule     string              `json:"studBetRule,omitempty" doc:"The Bet paytable's rule, or \"proposed\"."`
 	StudBetTable    *StudBet            `json:"studBetTable,omitempty" doc:"Stud: the Bet odds analysed, by category index (1 high card ... 10 royal flush)."`
 	AntePlay        *TCPAntePlay        `json:"antePlay,omitempty" doc:"TCP: the Ante and Play together under the optimal play/fold decision, Ante Bonus included."`
 	Wagers          []WagerReturn       `json:"wagers,omitempty" doc:"Fixed-odds side wagers: TCP Pair Plus and Ante Bonus, THB Bonus."`
@@ -103,6 +104,7 @@ func (en *Engines) Compute(ctx context.Context, specs []Spec) ([]Figures, error)
 			b := tables[k]
 			out[i].AnteBet = []StudReturn{o, p}
 			out[i].StudBetTable = &b
+			out[i].StudBetRule = specs[i].StudRule
 			q := NewExactFraction(ratioU(en.fiveT().qualifyingHands(), Hands5))
 			out[i].DealerQualifies = &q
 			out[i].Notes = append(out[i].Notes,

@@ -316,7 +316,7 @@ func analyzeProposal(ctx context.Context, req AnalyzeRequest) (*analysisOutput, 
 	}
 	rep := reps[0]
 	if !proposedStud && r.Game == ruleset.GameStud {
-		rep.AnteBet, rep.StudBetTable, rep.DealerQualifies = published.AnteBet, published.StudBetTable, published.DealerQualifies
+		rep.AnteBet, rep.StudBetTable, rep.StudBetRule, rep.DealerQualifies = published.AnteBet, published.StudBetTable, published.StudBetRule, published.DealerQualifies
 		rep.Notes = append(published.Notes, rep.Notes...)
 	}
 	rep.Notes = append(rep.Notes, "What-if analysis of a proposed paytable; lines marked rule \"proposed\" are the caller's, the rest are the ruleset's.")
