@@ -179,4 +179,4 @@ func anteBonusReturn(e *tcpEngine, t Table3, rule string) WagerReturn {
 // StudBudget is the most a stud Bet table analysis may take before it is
 // abandoned; POST /v1/paytables/analyze allows a proposed stud table only
 // because the whole pass takes about 1-2 s on two cores.
-const StudBudget = 20 * time.Second
+const StudBudget = 15 * time.Second

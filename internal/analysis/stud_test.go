@@ -1,6 +1,8 @@
 package analysis
 
 import (
+	"context"
+	"errors"
 	"math/big"
 	"testing"
 
@@ -76,5 +78,17 @@ func TestStudOutcomesCoverEveryDeal(t *testing.T) {
 		if sum.Cmp(s.Return.Rat()) != 0 {
 			t.Errorf("%s: contributions sum to %s, expected return %s", s.Strategy, sum.RatString(), s.Return.Rat().RatString())
 		}
+	}
+}
+
+// A stud pass that runs out of time is abandoned with ErrTooSlow (the HTTP
+// layer answers 422: the proposal cannot be analysed inside a request).
+func TestStudPassAbandonedWhenOutOfTime(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	b := caribbean()
+	_, err := Compute(ctx, []Spec{{Ruleset: "what-if", Game: "stud", StudBet: &b}})
+	if !errors.Is(err, ErrTooSlow) {
+		t.Errorf("err = %v, want ErrTooSlow", err)
 	}
 }
