@@ -89,6 +89,9 @@ func (en *Engines) Compute(ctx context.Context, specs []Spec) ([]Figures, error)
 		}
 	}
 	if len(tables) > 0 {
+		if ctx.Err() != nil {
+			return nil, ErrTooSlow
+		}
 		if en.stud == nil {
 			en.stud = newStudEngine(en.fiveT())
 		}
