@@ -55,7 +55,7 @@ func TestFiveCardCountsByEnumeration(t *testing.T) {
 // hands and up cards, deal all 163,185 dealer completions and settle each
 // with hand.Eval5 and hand.QualifiesStud.
 func TestStudCountsAgainstBruteForce(t *testing.T) {
-	e := newStudEngine(newFiveTables())
+	e := sharedStudEngine()
 	cases := []struct{ player, up string }{
 		{"As Kd 7c 4h 2s", "Kh"}, // Ace-King high, up card pairs the King
 		{"As Ks Qs Js 9s", "Ts"}, // a flush; the up card would have made it a royal

@@ -31,7 +31,7 @@ func TestStudCaribbeanMatchesWizardOfOdds(t *testing.T) {
 	if StudDeals != 19933230517200 {
 		t.Fatalf("StudDeals = %d, want 19,933,230,517,200", StudDeals)
 	}
-	e := newStudEngine(newFiveTables())
+	e := sharedStudEngine()
 	opt, pair := e.tallies([]StudBet{caribbean()})
 	for _, tc := range []struct {
 		name  string
