@@ -234,6 +234,12 @@ func (v *round) validatePosition(p *position) error {
 	if p.Absent && !p.IsExposed() {
 		return fieldErr(p.f(".exposed"), false, "an absent player cannot have declined the comparison")
 	}
+	if len(p.cards) == 0 && p.IsExposed() && !p.folds(rs) {
+		// An exposed hand still in play is decided by its cards (ruling
+		// R14). Cards left out are a malformed request, not a dealing
+		// irregularity (ruling R12 concerns the cards dealt).
+		return fieldErr(p.f(".cards"), p.Cards, "an exposed hand needs its %d cards: they may be left out only when exposed is false (ruling R8) or for a folded hand (ruling R14)", rs.Hands.PlayerCards)
+	}
 	if len(p.cards) == 0 && p.folds(rs) && p.IsExposed() {
 		// A folded hand's cards may be left out only if no wager it keeps
 		// is decided by them: the jackpot (ruling R9, R14) or TCP's Pair

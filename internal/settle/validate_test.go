@@ -163,3 +163,40 @@ func TestFoldedHandWithoutCards(t *testing.T) {
 		t.Errorf("TCP pair plus: %v", err)
 	}
 }
+
+// An exposed hand (the default) that is not folded is decided by its cards
+// (ruling R14: nothing claimed is trusted): without them the request is
+// refused on positions[i].cards, not settled as a dealing irregularity
+// (ruling R12 is about cards dealt, not cards left out). Only a declined
+// hand (exposed false, ruling R8) or a folded one may omit them.
+func TestExposedHandWithoutCardsRefused(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		round Round
+	}{
+		{"mbs-ssp-v4 3.13 exposed hand with ante and bet", Round{Ruleset: "mbs-ssp-v4", Dealer: "Ac Qd Jh Ts 8c",
+			Positions: []Position{pos(1, "", "ante=100 bet=200"), pos(2, "2c 2d 9h 5s 7h", "ante=100 bet=200")}}},
+		{"mbs-megalink-ssp-v6 3.10.3 exposed hand with ante and bet", Round{Ruleset: "mbs-megalink-ssp-v6", Dealer: "Ac Qd Jh Ts 8c",
+			Positions: []Position{pos(2, "2c 2d 9h 5s 7h", "ante=100 bet=200"), pos(1, "", "ante=100 bet=200")}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Settle(tc.round)
+			want := "positions[0].cards"
+			if tc.round.Positions[0].Cards != "" {
+				want = "positions[1].cards"
+			}
+			if fe, ok := AsFieldError(err); !ok || fe.Field != want {
+				t.Fatalf("err = %v, want a FieldError on %s", err, want)
+			}
+		})
+	}
+	// A declined hand (ruling R8, R19) may come without its cards: it loses
+	// what its cards decide.
+	s, err := Settle(Round{Ruleset: "mbs-ssp-v4", Dealer: "Ac Qd Jh Ts 8c", Positions: []Position{declined(pos(1, "", "ante=100 bet=200"))}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := lines(s); got != "1 ante lose 100>0\n1 bet lose 200>0\n" {
+		t.Errorf("declined lines %q", got)
+	}
+}
