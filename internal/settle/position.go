@@ -216,6 +216,24 @@ func (v *round) positionState(p *position, irrs *[]Irregularity) state {
 	case p.Absent && rs.Game == ruleset.GameHoldem && contStake > 0 && (p.stake(ruleset.Turn) == 0 || p.stake(ruleset.River) == 0):
 		*irrs = append(*irrs, Irregularity{Code: "absent_player", Seat: p.Seat,
 			Message: "the player was not present for the Turn/River decision: deemed to have checked", Rules: v.cites(rs.Clauses.Absent)})
+	case p.Absent:
+		// MBS: 5.11 invalidates a hand only when the Bet (Play, Flop)
+		// decision is pending, and THB 5.11 deems a check only when a Turn
+		// or River is; this player had no decision left (the continuation
+		// placed, or TCP Pair Plus only, 3.9.3). The wagers settle as
+		// usual, and the absence is still reported (ruling R12), as RWS
+		// 5.6 reports it. SSP v4 has no absent-player clause: the ruling
+		// alone.
+		rules := v.cites(rs.Clauses.Absent)
+		msg := "the player was not present, with no decision left to make: the wagers settle as usual"
+		if rs.Clauses.Absent != "" {
+			msg = "the player was not present, with no decision left to make (" + v.cite(rs.Clauses.Absent) +
+				" applies to a pending " + string(cont) + " decision): the wagers settle as usual"
+		}
+		if ante == 0 && rs.Game == ruleset.GameThreeCard && p.stake(ruleset.PairPlus) > 0 {
+			rules = append(rules, v.cite(rs.Clauses.PairPlusOnly))
+		}
+		*irrs = append(*irrs, Irregularity{Code: "absent_player", Seat: p.Seat, Message: msg, Rules: append(rules, rulingR12)})
 	}
 	switch {
 	case st.folded:
