@@ -219,7 +219,7 @@ var rulesets = [...]Ruleset{
 			TieSame: "3.12.1", TieTwoPairs: "3.12.2", TieOnePair: "3.12.3", TieWheel: "3.12.4", TieFullHouse: "3.12.5", TieSameStraight: "3.12.6",
 			Fold: "3.9.1", Continue: "3.9.2", Declined: "3.10.1",
 			Win: "3.10.2", Lose: "3.10.3", StandOff: "3.10.4",
-			ProgressivePaid: "4.2", ProgressiveExtra: "3.13", SideWagers: "3.5",
+			ProgressivePaid: "4.2", ProgressiveExtra: "3.13", SideWagers: "3.5", ProgressiveUnit: "3.5.3",
 			VoidCards: "5.1", DealerCount: "5.3", PlayerCount: "5.7", Absent: "5.11", NoAnte: "5.12.2",
 			UnderMin: "5.13", OverMax: "5.14", VoidReturned: "5.1.1",
 		},
@@ -247,6 +247,7 @@ var rulesets = [...]Ruleset{
 			ProgressivePaid: "4.2.1",
 			VoidCards:       "5.8.1", DealerCount: "5.8.7", PlayerCount: "5.15", Absent: "5.5", AbsentSettled: "5.6",
 			NoAnte: "5.4", UnderMin: "5.2.1", OverMax: "5.1.1", BetMultiple: "5.3", VoidReturned: "5.22",
+			ProgressiveUnit: "3.4",
 		},
 	},
 }

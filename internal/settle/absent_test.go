@@ -28,7 +28,7 @@ func TestAbsentWithNoDecisionLeftIsReported(t *testing.T) {
 		cites []string
 	}{
 		{"mbs-megalink-ssp-v6 5.11 ruling R12 absent after the Bet: settles as usual, reported",
-			Round{Ruleset: "mbs-megalink-ssp-v6", Dealer: "Ad Kc 9h 4s 5d",
+			Round{Ruleset: "mbs-megalink-ssp-v6", Dealer: "Ad Kc 9h 4s 5d", ProgressiveUnit: 100,
 				Positions: []Position{absent(pos(1, "2h 2s 2c Jh Jd", "ante=100 bet=200 progressive=100"))}},
 			`1 ante win 100>200
 			 1 bet win 200>1600

@@ -111,8 +111,10 @@ func (v *round) progressive(p *position, w *ruleset.WagerSpec, stake money.Amoun
 		r := append([]string{}, pz.rules...)
 		switch pz.pay.Kind {
 		case ruleset.Fixed:
+			// Ruling R2, R22: paid per accepted wager of the pool's unit,
+			// which validation made the stake.
 			returned += pz.pay.Amount
-			r = append(r, rulingR2, rulingR3)
+			r = append(r, rulingR2, rulingR3, rulingR22)
 		case ruleset.ForOne:
 			got, _ := pz.pay.Returned(stake)
 			returned += got
@@ -142,7 +144,7 @@ func (v *round) progressive(p *position, w *ruleset.WagerSpec, stake money.Amoun
 	for _, pz := range prizes {
 		switch pz.pay.Kind {
 		case ruleset.Fixed:
-			rules = append(rules, rulingR2, rulingR3)
+			rules = append(rules, rulingR2, rulingR3, rulingR22)
 		case ruleset.PoolPercent:
 			rules = append(rules, rulingR3)
 		default:

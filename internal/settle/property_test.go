@@ -42,6 +42,9 @@ func (d *deal) round(id ruleset.ID, seats int, irregular bool) Round {
 	d.shuffle()
 	next := 0
 	r := Round{Ruleset: string(id), RoundID: "prop"}
+	if id != ruleset.SSPv4 {
+		r.ProgressiveUnit = 100 // ruling R22 (THB: 1-5 times it, R17)
+	}
 	r.Dealer = d.take(&next, rs.Hands.DealerCards)
 	if rs.Hands.CommunityCards > 0 {
 		r.Community = d.take(&next, rs.Hands.CommunityCards)
@@ -95,7 +98,9 @@ func (d *deal) round(id ruleset.ID, seats int, irregular bool) Round {
 			}
 			if d.chance(0.5) {
 				m := 1 + d.rng.IntN(5)
-				p.ProgressiveMultiplier = m
+				if d.chance(0.5) { // else the stake over the unit says it (R17)
+					p.ProgressiveMultiplier = m
+				}
 				p.Wagers["progressive"] = 100 * money.Amount(m)
 			}
 		case ruleset.GameThreeCard:

@@ -22,6 +22,7 @@ const (
 	rulingR18 = "ruling R18"
 	rulingR19 = "ruling R19"
 	rulingR20 = "ruling R20"
+	rulingR22 = "ruling R22"
 )
 
 // Settle settles one round: it validates the request (a *FieldError names

@@ -58,12 +58,8 @@ func TestSettleRefusesBadInput(t *testing.T) {
 		{"folded and absent", base(ssp, absent(folded(pos(1, "3c 3d 8s 9h Jd", "ante=1000")))), "positions[0].absent"},
 		{"multiplier outside THB", base(ssp, mult(pos(1, "3c 3d 8s 9h Jd", "ante=1000"), 2)), "positions[0].progressiveMultiplier"},
 		{"THB multiplier above 5", base("mbs-megalink-thb-v9", mult(pos(1, "Ah Ad", "ante=1000 flop=2000 progressive=600"), 6)), "positions[0].progressiveMultiplier"},
-		{"ruling R17 a stake that is not m times a minimum", base("mbs-megalink-thb-v9", mult(pos(1, "Ah Ad", "ante=1000 flop=2000 progressive=250"), 3)), "positions[0].wagers.progressive"},
-		{"ruling R17 a stake that is not m times the table minimum", func() Round {
-			r := base("mbs-megalink-thb-v9", mult(pos(1, "Ah Ad", "ante=1000 flop=2000 progressive=300"), 2))
-			r.Limits = map[string]Limit{"progressive": {Min: 100}}
-			return r
-		}(), "positions[0].wagers.progressive"},
+		{"ruling R17 a stake that is not m times the unit", unit(base("mbs-megalink-thb-v9", mult(pos(1, "Ah Ad", "ante=1000 flop=2000 progressive=250"), 3)), 100), "positions[0].wagers.progressive"},
+		{"ruling R17 a stake that is not the multiplier times the unit", unit(base("mbs-megalink-thb-v9", mult(pos(1, "Ah Ad", "ante=1000 flop=2000 progressive=300"), 2)), 100), "positions[0].wagers.progressive"},
 		{"limits of a wager the ruleset does not have", func() Round {
 			r := base(ssp, pos(1, "3c 3d 8s 9h Jd", "ante=1000"))
 			r.Limits = map[string]Limit{"flop": {Min: 100}}
