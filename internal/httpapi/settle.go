@@ -102,6 +102,7 @@ type SettleLine struct {
 	Odds     string        `json:"odds,omitempty" doc:"The price applied as the document writes it: \"4 to 1\", \"40 for 1\", \"SGD 2000.00\", \"100% of the pool\"."`
 	Rules    []string      `json:"rules" doc:"The rules and rulings applied, e.g. \"mbs-megalink-ssp-v6 3.10.2.1\"."`
 	Flags    []string      `json:"flags,omitempty" doc:"under_minimum; capped (RWS 4.1.1); pool_prize (a percentage of the pool the pools service pays, ruling R3)."`
+	Note     string        `json:"note,omitempty" doc:"What the rules leave open on this line (e.g. \"document silent\") and how it was decided."`
 }
 
 // SettleEligibility is one jackpot prize a position qualifies for.

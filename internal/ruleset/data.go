@@ -127,7 +127,11 @@ var rulesets = [...]Ruleset{
 			NoQualify: "3.12", NoQualifyBet: "3.12.1", NoQualifyAnte: "3.12.2",
 			Win: "3.13.1", Lose: "3.13.2", StandOff: "3.16",
 			ProgressivePaid: "3.13.3", NoQualifyProgressive: "3.12.3",
-			VoidCards: "5.1", DealerCount: "5.3", PlayerCount: "5.2", NoAnte: "3.5", VoidReturned: "5.1.1",
+			VoidCards: "5.1", DealerCount: "5.3", PlayerCount: "5.2", VoidReturned: "5.1.1",
+			// 3.5: a Jackpot Wager is placed after an Ante. It says nothing
+			// of one placed without: NoAnte is empty and settlement returns
+			// it citing 3.5 and ruling R12, noting the document is silent.
+			SideWagers: "3.5",
 		},
 	},
 	{
@@ -228,7 +232,7 @@ var rulesets = [...]Ruleset{
 		ID: RWSCSPv2, Game: GameStud, Name: "Multi-Link Progressive Casino Stud Poker", Casino: "RWS",
 		Document: "rws-multi-link-progressive-casino-stud-poker-v2.txt", Version: 2,
 		InForce: time.Date(2020, 6, 28, 8, 0, 0, 0, sgt), Currency: money.SGD,
-		Hands:     Hands{DealerCards: 5, PlayerCards: 5, Main: FiveDealt, Progressive: FiveDealt, Rule: "4.2.1"},
+		Hands:     Hands{DealerCards: 5, PlayerCards: 5, Main: FiveDealt, Progressive: FiveDealt, Rule: "1.9"},
 		Qualifier: Qualifier{Kind: "ace_king", Label: "an Ace and a King or any other cards making a Hand of a higher ranking", Rule: "1.14"},
 		Wagers: []WagerSpec{
 			{Name: Ante, Label: "Ante", Rule: "1.1", Hand: FiveDealt, PaytableRule: "4.1",

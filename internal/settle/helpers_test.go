@@ -2,6 +2,7 @@ package settle
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -162,6 +163,11 @@ func checkMoney(t *testing.T, s Settlement) {
 			}
 			if len(l.Rules) == 0 {
 				t.Errorf("seat %d %s: a line with no rule", p.Seat, l.Wager)
+			}
+			for i, r := range l.Rules {
+				if slices.Contains(l.Rules[:i], r) {
+					t.Errorf("seat %d %s: cites %q twice: %v", p.Seat, l.Wager, r, l.Rules)
+				}
 			}
 			pst += l.Stake
 			pnet += l.Net

@@ -71,6 +71,7 @@ func (v *round) settlePosition(p *position, d *dealerEval, removed bool, irrs *[
 	rs := &v.rs
 	pr := PositionResult{Seat: p.Seat, Jackpot: []Eligibility{}}
 	add := func(l Line) {
+		l.Rules = distinct(l.Rules)
 		l.Net = l.Returned - l.Stake
 		pr.Lines = append(pr.Lines, l)
 		pr.Staked += l.Stake
@@ -152,7 +153,8 @@ func (v *round) settlePosition(p *position, d *dealerEval, removed bool, irrs *[
 			continue
 		}
 		if st.noAnte {
-			add(Line{Wager: w.Name, Stake: stake, Result: Returned, Returned: stake, Rules: v.cites(rs.Clauses.NoAnte, rulingR12)})
+			rules, note := v.noAnteRules()
+			add(Line{Wager: w.Name, Stake: stake, Result: Returned, Returned: stake, Rules: rules, Note: note})
 			continue
 		}
 		if st.absentReturn {
@@ -187,8 +189,13 @@ func (v *round) positionState(p *position, irrs *[]Irregularity) state {
 		for _, w := range rs.Wagers {
 			if w.Progressive && p.stake(w.Name) > 0 {
 				st.noAnte = true
+				rules, note := v.noAnteRules()
+				msg := "a progressive wager without an accompanying ante is returned"
+				if note != "" {
+					msg += ": " + note
+				}
 				*irrs = append(*irrs, Irregularity{Code: "progressive_without_ante", Seat: p.Seat, Wager: w.Name,
-					Message: "a progressive wager without an accompanying ante is returned", Rules: v.cites(rs.Clauses.NoAnte, rulingR12)})
+					Message: msg, Rules: rules})
 			}
 		}
 	}
@@ -258,6 +265,22 @@ func (v *round) positionState(p *position, irrs *[]Irregularity) state {
 		st.outcome = OutcomeNoContest
 	}
 	return st
+}
+
+// noAnteRules are the rules of a progressive wager returned for want of
+// its Ante: the clause that says so (MBS 5.12.2, TCP/THB 5.12.2, RWS 5.4).
+// SSP v4 has none: its 3.5 places a jackpot wager after an Ante and says
+// nothing of one without; the wager is returned as the later MBS
+// documents prescribe, under ruling R12 (the service answers what the
+// ruleset prescribes, and reports it), and the note says the document is
+// silent.
+func (v *round) noAnteRules() ([]string, string) {
+	c := &v.rs.Clauses
+	if c.NoAnte != "" {
+		return v.cites(c.NoAnte), ""
+	}
+	return v.cites(c.SideWagers, rulingR12), "document silent: " + v.cite(c.SideWagers) +
+		" places a jackpot wager after an Ante and has no clause for one without; returned as MBS 5.12.2 does (ruling R12)"
 }
 
 // declinedRules: MBS 3.10.1 (SSP v4 has no such clause: ruling R8) and
@@ -453,6 +476,19 @@ func (v *round) isWheel(best []card.Card) bool {
 		}
 	}
 	return ace && top
+}
+
+// distinct returns s without repeated rules, in order: s itself when
+// nothing repeats, else a new slice (s may be shared with other lines).
+func distinct(s []string) []string {
+	for i, x := range s {
+		for _, y := range s[:i] {
+			if x == y {
+				return dedup(append([]string(nil), s...))
+			}
+		}
+	}
+	return s
 }
 
 func dedup(s []string) []string {

@@ -71,10 +71,19 @@ func (v *round) progressive(p *position, w *ruleset.WagerSpec, stake money.Amoun
 	}
 
 	paid := c.ProgressivePaid
-	if !d.qualifies && c.NoQualifyProgressive != "" {
+	switch {
+	case !d.qualifies && w.Hand == ruleset.DealerFiveDealt:
+		// SSP v4's "No hand" clause for the jackpot (3.12.3) is the player
+		// declaring a jackpot hand; the dealer-hand wager (3.5) is paid by
+		// its own paytable and selections (4.2, 4.3.1, 4.4.1).
+		paid = w.Rule
+	case !d.qualifies && c.NoQualifyProgressive != "":
 		paid = c.NoQualifyProgressive
 	}
 	base := v.cites(paid, w.PaytableRule)
+	if paid == w.PaytableRule { // THB 4.2 is both
+		base = base[:1]
+	}
 	if len(prizes) == 0 {
 		if st.declined && w.Hand != ruleset.DealerFiveDealt {
 			if rws {
