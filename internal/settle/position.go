@@ -12,6 +12,7 @@ type decision struct {
 	result Result
 	pay    ruleset.Pay // the price of a win (ToOne)
 	rules  []string
+	note   string // Line.Note: what the rules leave open
 }
 
 // playerEval is a position's evaluated hands.
@@ -112,7 +113,7 @@ func (v *round) settlePosition(p *position, d *dealerEval, removed bool, irrs *[
 		}
 		settled, excess := v.applyLimits(p, w.Name, stake, irrs)
 		dec := v.decide(p, w.Name, &e, d, &st, &pr)
-		l := Line{Wager: w.Name, Stake: settled, Result: dec.result, Rules: dec.rules}
+		l := Line{Wager: w.Name, Stake: settled, Result: dec.result, Rules: dec.rules, Note: dec.note}
 		switch dec.result {
 		case Lose:
 		case Push, Returned, Void:
@@ -337,14 +338,25 @@ func (v *round) decide(p *position, w ruleset.Wager, e *playerEval, d *dealerEva
 			return decision{result: Lose, rules: append(append([]string{}, st.foldRules...), rulingR16)}
 		}
 		rules := v.cites(spec.PaytableRule, rulingR16)
+		note := ""
 		if st.absentReturn {
+			// THB 5.11 makes an absent player's hand invalid and returns
+			// "the Ante and Progressive Jackpot wager": it names no Bonus
+			// (TCP 5.11, by contrast, names its Pair Plus). The Bonus is
+			// decided by the hole cards alone, whatever the hand's outcome,
+			// and is lost only on a fold (1.1.3, 4.1, 3.9.1, ruling R16);
+			// an absent player has not folded (5.11 does not deem it). So
+			// it settles on the hole cards, and the line cites both the
+			// clause that invalidated the hand and the ruling that keeps
+			// the Bonus standing.
 			rules = v.cites(c.Absent, spec.PaytableRule, rulingR16)
+			note = v.cite(c.Absent) + " returns the Ante and progressive only; the Bonus settles on the hole cards (ruling R16)"
 		}
 		if name := ruleset.HoleBonusHand(p.cards, v.dealer); name != "" {
 			en, _ := spec.Paytable.Named(name)
-			return decision{result: Win, pay: en.Pay, rules: rules}
+			return decision{result: Win, pay: en.Pay, rules: rules, note: note}
 		}
-		return decision{result: Lose, rules: rules}
+		return decision{result: Lose, rules: rules, note: note}
 	}
 
 	// Wagers the comparison decides.
@@ -541,6 +553,15 @@ func (v *round) applyLimits(p *position, w ruleset.Wager, stake money.Amount, ir
 		if spec, _ := rs.Wager(ruleset.Bet); !spec.Multiple.Fixed {
 			// RWS 5.3: a BET above twice the Ante returns the excess and
 			// settles at twice the Ante; below it settles on its own amount.
+			//
+			// The Ante is the one placed, not the one the table maximum
+			// settles (ruling R11, 5.1.1): 1.3 and 3.12.2 define the BET as
+			// twice "the Player's Ante", the wager on the layout, and 5.1.1
+			// says how an over-maximum wager is paid, not that the Ante
+			// becomes smaller; a BET over its own maximum is cut by
+			// limits.bet below. MBS does the same through ruling R20
+			// (validation compares the Bet with the Ante placed) and 5.14.
+			// TestBetComparedWithAnteAsPlaced pins it.
 			twice := 2 * p.stake(ruleset.Ante)
 			if settled > twice {
 				extra = append(extra, Line{Wager: w, Stake: settled - twice, Result: Returned, Returned: settled - twice,

@@ -1,6 +1,10 @@
 package settle
 
-import "testing"
+import (
+	"slices"
+	"strings"
+	"testing"
+)
 
 const (
 	tcpDealerQ   = "Qs 7d 3h" // Queen high: qualifies (3.11, ruling R15)
@@ -239,7 +243,17 @@ func TestSettleTHBv9(t *testing.T) {
 			want: `1 ante returned 1000>1000
 			       1 bonus win 500>15500
 			       1 progressive returned 100>100`,
-			cites: []string{"5.11", "ruling R16"}},
+			cites: []string{"5.11", "ruling R16"},
+			check: func(t *testing.T, s Settlement) {
+				// The Bonus line itself cites both: 5.11 invalidated the hand,
+				// ruling R16 keeps the Bonus (5.11 names only Ante and
+				// progressive), and its note says so.
+				l := seatOf(t, s, 1).Lines[1]
+				if l.Wager != "bonus" || !slices.Contains(l.Rules, "mbs-megalink-thb-v9 5.11") || !slices.Contains(l.Rules, "ruling R16") ||
+					!strings.Contains(l.Note, "ruling R16") {
+					t.Errorf("bonus line %+v", l)
+				}
+			}},
 		{name: "5.11 absent with ante and flop placed: deemed to check turn and river",
 			round: thb("Kh Qd", thbBoard, absent(pos(1, "Ah Ad", "ante=1000 flop=2000"))),
 			want: `1 ante push 1000>1000
