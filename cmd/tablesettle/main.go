@@ -10,7 +10,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"log/slog"
 	"net/http"
 	"os"
 	"os/signal"
@@ -19,6 +18,7 @@ import (
 	"time"
 
 	"github.com/tablesettle/tablesettle/internal/httpapi"
+	"github.com/tablesettle/tablesettle/internal/lambdaapp"
 )
 
 func main() {
@@ -47,8 +47,8 @@ func serve(args []string) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	logger := slog.New(slog.NewJSONHandler(os.Stdout, nil))
-	handler, _ := httpapi.New(httpapi.Deps{})
+	logger := lambdaapp.Logger(os.Stdout, os.Getenv("LOG_LEVEL"))
+	handler, _ := httpapi.New(httpapi.Deps{Logger: logger})
 	srv := &http.Server{Addr: *addr, Handler: handler, ReadHeaderTimeout: 10 * time.Second}
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -72,12 +72,7 @@ func writeSpec(args []string) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	_, api := httpapi.New(httpapi.Deps{})
-	spec31, err := api.OpenAPI().YAML()
-	if err != nil {
-		return err
-	}
-	spec30, err := api.OpenAPI().DowngradeYAML()
+	spec31, spec30, err := httpapi.Spec()
 	if err != nil {
 		return err
 	}

@@ -108,8 +108,10 @@ func TestSettleAttackChecksAnswers(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if rep.Requests != 10 {
-				t.Fatalf("%d requests, want 10", rep.Requests)
+			// 50/s for 200 ms is 10 requests; a starved machine may send
+			// fewer before the attack's time is up, never more.
+			if rep.Requests < 1 || rep.Requests > 10 {
+				t.Fatalf("%d requests, want 1 to 10", rep.Requests)
 			}
 			if tc.kind == "" {
 				if rep.OK != rep.Requests {

@@ -1,0 +1,18 @@
+package main
+
+import (
+	"testing"
+
+	"github.com/tablesettle/tablesettle/internal/lambdaapp/eventtest"
+)
+
+// TestEvents feeds every sample event of events/pools to the handler main
+// gives lambda.Start.
+func TestEvents(t *testing.T) {
+	getenv := func(k string) string { return map[string]string{"LOG_LEVEL": "error"}[k] }
+	h, err := handler(getenv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	eventtest.Run(t, h, "../../events/pools")
+}
