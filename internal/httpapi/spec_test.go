@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -43,14 +44,32 @@ func TestEveryRequestBodyHasAValidExample(t *testing.T) {
 			n++
 			name := fmt.Sprintf("%s %s", op.Method, path)
 			mt := op.RequestBody.Content["application/json"]
-			if mt == nil || mt.Example == nil {
+			if mt == nil || (mt.Example == nil && len(mt.Examples) == 0) {
 				t.Errorf("%s: request body has no example (give every required field an `example:` tag, or set one)", name)
 				continue
 			}
-			res := &huma.ValidateResult{}
-			huma.Validate(oapi.Components.Schemas, mt.Schema, huma.NewPathBuffer([]byte{}, 0), huma.ModeWriteToServer, mt.Example, res)
-			for _, e := range res.Errors {
-				t.Errorf("%s: example is not a valid request: %v", name, e)
+			examples := map[string]any{"example": mt.Example}
+			if mt.Example == nil {
+				examples = map[string]any{}
+				for k, ex := range mt.Examples {
+					examples[k] = ex.Value
+				}
+			}
+			for k, ex := range examples {
+				// Round-trip through JSON: huma validates decoded JSON, not Go structs.
+				b, err := json.Marshal(ex)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var v any
+				if err := json.Unmarshal(b, &v); err != nil {
+					t.Fatal(err)
+				}
+				res := &huma.ValidateResult{}
+				huma.Validate(oapi.Components.Schemas, mt.Schema, huma.NewPathBuffer([]byte{}, 0), huma.ModeWriteToServer, v, res)
+				for _, e := range res.Errors {
+					t.Errorf("%s: example %s is not a valid request: %v", name, k, e)
+				}
 			}
 		}
 	}
