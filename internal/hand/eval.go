@@ -47,7 +47,8 @@ const (
 // bits of its key: one perfect-hash displacement, one table entry.
 func rankLookup(key uint64) Value {
 	r := uint32(key)
-	return Value(rankClasses[r+rankOffsets[(r>>rowShift)&uint32(len(rankOffsets)-1)]])
+	i := r + rankOffsets[(r>>rowShift)&uint32(len(rankOffsets)-1)]
+	return Value(rankClasses[i&uint32(len(rankClasses)-1)])
 }
 
 // flushLookup ranks a hand whose key shows a flush, from the OR of its

@@ -1148,8 +1148,13 @@ var rankOffsets = [16384]uint32{
 	0xfe019a06, 0x0, 0xfe018a2f, 0x0, 0x0, 0x0, 0xfe0168db, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0xfe0137af, 0x0, 0x0,
 }
 
-// rankClasses is the class of each rank multiset of 5 to 7 cards without a flush.
-var rankClasses = [73775]uint16{
+// numRankClasses is the number of rank multisets of 5 to 7 cards.
+const numRankClasses = 73775
+
+// rankClasses is the class of each rank multiset of 5 to 7 cards without a
+// flush. Its size is a power of two so that a masked index needs no bounds
+// check and no input, however wrong, can index outside it.
+var rankClasses = [131072]uint16{
 	7371, 4350, 7217, 7371, 7297, 7189, 4208, 7323, 5194, 7141, 7326, 1952, 7325, 5070, 5855, 5340,
 	7336, 7323, 7177, 7339, 5066, 4241, 7203, 4141, 7143, 5327, 7302, 7204, 7203, 5280, 4297, 1520,
 	7144, 7339, 4165, 7324, 1280, 7362, 7178, 2625, 2843, 7270, 7193, 7371, 7180, 7189, 7300, 5857,

@@ -338,8 +338,15 @@ func (t *Tables) Source() ([]byte, error) {
 	fmt.Fprintf(&b, "var rankOffsets = [%d]uint32{", NumRows)
 	writeList(&b, t.Offsets[:], func(v uint32) string { return fmt.Sprintf("%#x", v) })
 	b.WriteString("}\n\n")
-	b.WriteString("// rankClasses is the class of each rank multiset of 5 to 7 cards without a flush.\n")
-	fmt.Fprintf(&b, "var rankClasses = [%d]uint16{", len(t.Ranks))
+	size := 1
+	for size < len(t.Ranks) {
+		size *= 2
+	}
+	fmt.Fprintf(&b, "// numRankClasses is the number of rank multisets of 5 to 7 cards.\nconst numRankClasses = %d\n\n", len(t.Ranks))
+	b.WriteString("// rankClasses is the class of each rank multiset of 5 to 7 cards without a\n")
+	b.WriteString("// flush. Its size is a power of two so that a masked index needs no bounds\n")
+	b.WriteString("// check and no input, however wrong, can index outside it.\n")
+	fmt.Fprintf(&b, "var rankClasses = [%d]uint16{", size)
 	writeList(&b, t.Ranks, func(v uint16) string { return fmt.Sprint(v) })
 	b.WriteString("}\n\n")
 	b.WriteString("// flushClasses is the class of the best flush in a 13-bit rank mask of one suit.\n")
