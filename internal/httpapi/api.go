@@ -9,6 +9,8 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/danielgtaylor/huma/v2/adapters/humago"
+
+	"github.com/tablesettle/tablesettle/internal/jackpot"
 )
 
 // Version is the API's version as published in the spec.
@@ -16,7 +18,11 @@ const Version = "1.0.0"
 
 // Deps are what the operations need from outside: stores and clocks. The
 // zero Deps serves every operation that needs no store.
-type Deps struct{}
+type Deps struct {
+	// Pools applies rounds to the progressive pools (nil: the pools
+	// operations answer 503).
+	Pools *jackpot.Service
+}
 
 // Group names a set of operations served together by one Lambda function.
 type Group string
