@@ -1,0 +1,182 @@
+package settle
+
+import (
+	"strings"
+
+	"github.com/tablesettle/tablesettle/internal/card"
+	"github.com/tablesettle/tablesettle/internal/hand"
+	"github.com/tablesettle/tablesettle/internal/money"
+	"github.com/tablesettle/tablesettle/internal/ruleset"
+)
+
+// progressive settles one progressive (jackpot) wager. The prizes are
+// evaluated from the cards (ruling R14):
+//
+//   - a fixed amount is paid once per wager, not scaled by it, and keeps no
+//     stake (ruling R2); the house pays it (ruling R3);
+//   - "X for 1" (THB) returns X times the whole stake, which is m times the
+//     minimum, so the prize is m times the one-unit prize (3.5.3.1, ruling
+//     R17);
+//   - "X to 1" (SSP v4) returns the stake plus X times it; several to-1
+//     prizes of one wager (a paytable hand, the Magic Card, the Lucky
+//     Player or Dealer) each pay their odds and the stake comes back once
+//     (ruling R18);
+//   - a percentage of the pool is eligibility only (PaidBy pool): its money
+//     is the pools service's (ruling R3); the multiplier does not touch it
+//     (ruling R17).
+func (v *round) progressive(p *position, w *ruleset.WagerSpec, stake money.Amount, e *playerEval, d *dealerEval, st *state) (Line, []Eligibility) {
+	rs := &v.rs
+	c := &rs.Clauses
+	rws := rs.Casino == "RWS"
+	var prizes []prize
+
+	if w.Hand == ruleset.DealerFiveDealt {
+		// SSP v4 dealer-hand jackpot wager (1.1.5, 3.5): the dealer's cards,
+		// the Magic Card in the dealer's hand (4.3.1), the Lucky Dealer
+		// (4.4.1). Settles whatever the player did with his own hand (R19).
+		cat := hand.EvalHand(v.dealer).Category()
+		if en, ok := w.Paytable.Lookup(cat); ok {
+			prizes = append(prizes, prize{kind: "hand", category: cat, pay: en.Pay, mult: 1, rules: v.cites(en.Rule)})
+		}
+		if v.hasMagic && contains(v.dealer, v.magic) {
+			prizes = append(prizes, v.selection("magic_card", w.Name))
+		}
+		if v.in.LuckyDealer != nil && *v.in.LuckyDealer {
+			prizes = append(prizes, v.selection("lucky_dealer", w.Name))
+		}
+	} else {
+		// The player's jackpot hand. Not counted when the hand was not
+		// exposed at MBS (3.10.1, ruling R8, R19); at RWS the hand is
+		// deemed folded and counted when its cards are supplied (4.3, R8).
+		shown := e.ok && (!st.declined || rws)
+		if shown {
+			if en, ok := w.Paytable.Lookup(e.progCat); ok {
+				m := 1
+				r := v.cites(en.Rule)
+				if en.Multiplied {
+					m = p.multiplier
+					r = append(r, v.cite(rs.MultiplierRule), rulingR17)
+				} else if rs.MaxProgressiveMultiplier > 0 {
+					r = append(r, v.cite(rs.MultiplierRule), rulingR17)
+				}
+				prizes = append(prizes, prize{kind: "hand", category: e.progCat, pay: en.Pay, mult: m, rules: r})
+			}
+			if v.hasMagic && contains(p.cards, v.magic) {
+				prizes = append(prizes, v.selection("magic_card", w.Name))
+			}
+		}
+		if len(rs.Selections) > 0 && v.in.LuckyPlayerSeat == p.Seat {
+			prizes = append(prizes, v.selection("lucky_player", w.Name))
+		}
+	}
+
+	paid := c.ProgressivePaid
+	if !d.qualifies && c.NoQualifyProgressive != "" {
+		paid = c.NoQualifyProgressive
+	}
+	base := v.cites(paid, w.PaytableRule)
+	if len(prizes) == 0 {
+		if st.declined && !rws && w.Hand != ruleset.DealerFiveDealt {
+			return Line{Wager: w.Name, Stake: stake, Result: Lose, Rules: append(v.declinedRules(), base...)}, nil
+		}
+		return Line{Wager: w.Name, Stake: stake, Result: Lose, Rules: append(base, rulingR14)}, nil
+	}
+
+	l := Line{Wager: w.Name, Stake: stake, Result: Win}
+	rules := append(base, c.ProgressiveExtra)
+	if c.ProgressiveExtra != "" {
+		rules[len(rules)-1] = v.cite(c.ProgressiveExtra)
+	} else {
+		rules = rules[:len(rules)-1]
+	}
+	if st.folded && w.Hand != ruleset.DealerFiveDealt {
+		// Ruling R9: a fold keeps progressive eligibility.
+		rules = append(rules, st.foldRules...)
+		rules = append(rules, rulingR9)
+	}
+	var returned money.Amount
+	stakeBack := false
+	odds := make([]string, 0, len(prizes))
+	elig := make([]Eligibility, 0, len(prizes))
+	for _, pz := range prizes {
+		el := Eligibility{Wager: w.Name, Kind: pz.kind, Prize: pz.pay, Multiplier: pz.mult, Stake: stake, PaidBy: PaidByHouse}
+		if pz.kind == "hand" {
+			el.Category = pz.category.String()
+		}
+		r := append([]string{}, pz.rules...)
+		switch pz.pay.Kind {
+		case ruleset.Fixed:
+			returned += pz.pay.Amount
+			r = append(r, rulingR2, rulingR3)
+		case ruleset.ForOne:
+			got, _ := pz.pay.Returned(stake)
+			returned += got
+			r = append(r, rulingR2)
+		case ruleset.ToOne:
+			win, _ := pz.pay.Winnings(stake)
+			returned += win
+			stakeBack = true
+			r = append(r, rulingR2)
+		case ruleset.PoolPercent:
+			el.PaidBy = PaidByPool
+			l.Flags = append(l.Flags, "pool_prize")
+			r = append(r, rulingR3)
+		}
+		r = append(r, rulingR14)
+		el.Rules = r
+		elig = append(elig, el)
+		odds = append(odds, pz.pay.String())
+		rules = append(rules, pz.rules...)
+	}
+	if stakeBack {
+		returned += stake
+	}
+	if len(prizes) > 1 {
+		rules = append(rules, rulingR18)
+	}
+	for _, pz := range prizes {
+		switch pz.pay.Kind {
+		case ruleset.Fixed:
+			rules = append(rules, rulingR2, rulingR3)
+		case ruleset.PoolPercent:
+			rules = append(rules, rulingR3)
+		default:
+			rules = append(rules, rulingR2)
+		}
+	}
+	rules = append(rules, rulingR14)
+	l.Returned = returned
+	l.Odds = strings.Join(odds, " + ")
+	l.Rules = dedup(rules)
+	return l, elig
+}
+
+// prize is one way a jackpot wager wins.
+type prize struct {
+	kind     string // hand, magic_card, lucky_player, lucky_dealer
+	category hand.Category
+	pay      ruleset.Pay
+	mult     int
+	rules    []string
+}
+
+// selection is an SSP v4 system selection's prize on wager w (4.3-4.5).
+func (v *round) selection(name string, w ruleset.Wager) (pz prize) {
+	for _, s := range v.rs.Selections {
+		if s.Name == name && s.Wager == w {
+			pz.kind, pz.pay, pz.mult = name, s.Pay, 1
+			pz.rules = v.cites(s.Rule, s.PayRule, "ruling R13")
+			return pz
+		}
+	}
+	return pz
+}
+
+func contains(cards []card.Card, c card.Card) bool {
+	for _, x := range cards {
+		if x == c {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,93 @@
+// Package settle settles one dealt round under one ruleset: a Round in, a
+// Settlement out, every line citing the rule or ruling it applied. It is
+// pure: no clock, no randomness, no store.
+//
+// # What settlement pays and what it leaves to the pools
+//
+// Settlement pays, as lines, every amount the house pays: the main wagers,
+// and progressive prizes priced "X to 1" or "X for 1" or as a fixed amount
+// (rulings R2, R3: these are paid by the house and do not move the pool).
+// A percentage-of-the-pool prize (Royal Flush 100%, Straight Flush 10%)
+// cannot be money here, since a settlement does not know the pool: it is
+// reported as jackpot eligibility (category, basis points, paidBy "pool")
+// and the pools service turns it into money (ruling R3, R5, R6). Its line
+// has result "win" and returns what the house pays on it (nothing, unless
+// an SSP v4 Magic Card or Lucky prize coincides, ruling R18): the stake has
+// contributed to the pool and the pool prize is the whole payment (R2).
+// JackpotHits lists every hit of a round for the pools service.
+//
+// # Lines and their money
+//
+// Every line has stake, result, returned (what goes back to the player in
+// all, stake included) and net = returned - stake:
+//   - lose: returned 0;
+//   - push, returned, void: returned = stake;
+//   - win: returned > stake, except a progressive line whose only prize is
+//     a pool percentage (returned 0, see above) or a fixed prize smaller
+//     than its stake.
+//
+// A wager over the table maximum is settled as the maximum and the excess
+// gets a line of its own with result "returned" (ruling R11); so does the
+// excess of an RWS BET over twice the Ante (RWS 5.3.1).
+package settle
+
+import (
+	"github.com/tablesettle/tablesettle/internal/money"
+)
+
+// Round is one dealt round and its wagers: the request of
+// POST /v1/rounds/settle. Cards are written as card.ParseList reads them
+// ("As Kd 10h", any case, separated by spaces or commas).
+type Round struct {
+	Ruleset  string `json:"ruleset" enum:"mbs-megalink-ssp-v6,mbs-ssp-v4,mbs-megalink-tcp-v6,mbs-megalink-thb-v9,rws-mlp-csp-v2" doc:"The ruleset id."`
+	RoundID  string `json:"roundId" maxLength:"128" doc:"The table's id of the round, echoed back."`
+	Currency string `json:"currency,omitempty" maxLength:"3" doc:"ISO 4217 code of every amount; default SGD. Rulesets with fixed prizes or caps in SGD accept SGD only."`
+	// Dealer is the dealer's cards: 5 in the stud games, 3 in TCP, the 2
+	// hole cards in THB.
+	Dealer string `json:"dealer" maxLength:"200" doc:"The dealer's cards: 5 (stud games), 3 (TCP), the 2 hole cards (THB)."`
+	// Community is TCP's 2 community cards or THB's 5; empty elsewhere.
+	Community string `json:"community,omitempty" maxLength:"200" doc:"TCP: the 2 community cards; THB: the 5 community cards; absent in the stud games."`
+	// Limits are the table's limits per wager name, in minor units.
+	Limits    map[string]Limit `json:"limits,omitempty" doc:"Table limits per wager name (ante, bet, ...), in minor units (ruling R11)."`
+	Positions []Position       `json:"positions" maxItems:"7" doc:"The playing positions with a wager, at most 7."`
+	// MagicCard, LuckyPlayerSeat and LuckyDealer are SSP v4's system
+	// selections (ruling R13); required there when a jackpot wager is
+	// placed, refused elsewhere.
+	MagicCard       string `json:"magicCard,omitempty" maxLength:"8" doc:"mbs-ssp-v4 only: the system-selected Magic Card (4.3)."`
+	LuckyPlayerSeat int    `json:"luckyPlayerSeat,omitempty" minimum:"0" maximum:"7" doc:"mbs-ssp-v4 only: the seat selected as Lucky Player (4.4)."`
+	LuckyDealer     *bool  `json:"luckyDealer,omitempty" doc:"mbs-ssp-v4 only: whether this table's dealer is the Lucky Dealer (4.4.1)."`
+}
+
+// Limit is a table's minimum and maximum for one wager, in minor units.
+// A zero Max means no maximum.
+type Limit struct {
+	Min money.Amount `json:"min" minimum:"0" doc:"The table minimum, minor units."`
+	Max money.Amount `json:"max,omitempty" minimum:"0" doc:"The table maximum, minor units (0 or absent: none)."`
+}
+
+// Position is one playing position (betting box) and its wagers.
+type Position struct {
+	// Seat is 1-7, in dealing order from the dealer's left.
+	Seat int `json:"seat" minimum:"1" maximum:"7" doc:"1-7, dealing order from the dealer's left."`
+	// Cards are the player's 5, 3 or 2 hole cards. They may be left out
+	// only for a hand that was not exposed.
+	Cards string `json:"cards,omitempty" maxLength:"200" doc:"The player's cards: 5 (stud), 3 (TCP), the 2 hole cards (THB). May be empty only when exposed is false."`
+	// Wagers maps a wager name to its amount in minor units. A zero amount
+	// is no wager. A THB check is a missing turn or river.
+	Wagers map[string]money.Amount `json:"wagers" doc:"Wager name to amount in minor units: ante, bet, play, pairPlus, bonus, flop, turn, river, progressive (mbs-ssp-v4: progressivePlayer, progressiveDealer). A THB check is a missing turn/river; 0 is no wager."`
+	// Folded makes a fold explicit (ruling R20: an Ante without a
+	// continuation wager has folded anyway).
+	Folded bool `json:"folded,omitempty" doc:"The player folded (ruling R20: an Ante with no continuation wager has folded anyway)."`
+	// Exposed is false when the player declined the comparison (ruling
+	// R8, R19); nil means true.
+	Exposed *bool `json:"exposed,omitempty" doc:"false: the player declined the comparison by not exposing the hand (ruling R8). Default true."`
+	// Absent: the player was not present for a decision (MBS 5.11, RWS
+	// 5.5).
+	Absent bool `json:"absent,omitempty" doc:"The player was not present to make a decision (MBS 5.11, RWS 5.5/5.6)."`
+	// ProgressiveMultiplier is THB's 1-5 times the minimum progressive
+	// wager (3.5.3.1, ruling R17); 0 means 1.
+	ProgressiveMultiplier int `json:"progressiveMultiplier,omitempty" minimum:"0" maximum:"5" doc:"mbs-megalink-thb-v9 only: the progressive wager is 1-5 times the minimum (3.5.3.1); default 1."`
+}
+
+// IsExposed reports whether the hand was exposed (the default).
+func (p Position) IsExposed() bool { return p.Exposed == nil || *p.Exposed }

@@ -1,0 +1,311 @@
+package settle
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+
+	"github.com/tablesettle/tablesettle/internal/card"
+	"github.com/tablesettle/tablesettle/internal/money"
+	"github.com/tablesettle/tablesettle/internal/ruleset"
+)
+
+// MaxAmount is the largest amount a wager or a limit may carry, in minor
+// units (10,000,000,000.00 of a two-digit currency). Anything larger is an
+// absurd amount and refused; the bound also keeps every payment (at most
+// 1000 to 1 on seven positions) far inside int64.
+const MaxAmount money.Amount = 1_000_000_000_000
+
+// FieldError is a request settlement refuses, naming the field at fault as
+// a path below the request body ("positions[2].wagers.bet"). The HTTP layer
+// maps it to a 422 problem with location "body." + Field.
+type FieldError struct {
+	Field string
+	Msg   string
+	Value any
+}
+
+func (e *FieldError) Error() string { return e.Field + ": " + e.Msg }
+
+func fieldErr(field string, value any, format string, args ...any) *FieldError {
+	return &FieldError{Field: field, Msg: fmt.Sprintf(format, args...), Value: value}
+}
+
+// AsFieldError returns err's FieldError, if it has one.
+func AsFieldError(err error) (*FieldError, bool) {
+	var fe *FieldError
+	ok := errors.As(err, &fe)
+	return fe, ok
+}
+
+// round is a validated Round.
+type round struct {
+	rs        ruleset.Ruleset
+	in        *Round
+	currency  money.Currency
+	dealer    []card.Card
+	community []card.Card
+	limits    map[ruleset.Wager]Limit
+	magic     card.Card
+	hasMagic  bool
+	pos       []position // sorted by seat
+}
+
+// position is a validated Position.
+type position struct {
+	*Position
+	field string // "positions[i]"
+	cards []card.Card
+	// stake of each wager placed, by ruleset.Wager.
+	stakes map[ruleset.Wager]money.Amount
+	// multiplier is THB's progressive multiplier, 1 elsewhere.
+	multiplier int
+}
+
+func (p *position) stake(w ruleset.Wager) money.Amount { return p.stakes[w] }
+
+// continuation is the wager that keeps a hand in play (ruling R20): Bet,
+// Play or Flop.
+func continuation(g ruleset.Game) ruleset.Wager {
+	switch g {
+	case ruleset.GameThreeCard:
+		return ruleset.Play
+	case ruleset.GameHoldem:
+		return ruleset.Flop
+	}
+	return ruleset.Bet
+}
+
+// usesDocCurrency reports whether the ruleset has amounts of its own (fixed
+// prizes, caps), which are in its document's currency.
+func usesDocCurrency(rs *ruleset.Ruleset) bool {
+	if len(rs.Caps) > 0 {
+		return true
+	}
+	for _, w := range rs.Wagers {
+		for _, e := range w.Paytable {
+			if e.Pay.Kind == ruleset.Fixed {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func validate(r *Round) (*round, error) {
+	rs, ok := ruleset.Get(ruleset.ID(r.Ruleset))
+	if !ok {
+		return nil, fieldErr("ruleset", r.Ruleset, "unknown ruleset %q (want one of %v)", r.Ruleset, ruleset.IDs())
+	}
+	v := &round{rs: rs, in: r, currency: money.Currency(r.Currency)}
+	if v.currency == "" {
+		v.currency = money.SGD
+	}
+	if !v.currency.Valid() {
+		return nil, fieldErr("currency", r.Currency, "unknown currency %q", r.Currency)
+	}
+	if v.currency != rs.Currency && usesDocCurrency(&rs) {
+		return nil, fieldErr("currency", r.Currency, "%s's fixed prizes and caps are in %s; the round must be in %s", rs.ID, rs.Currency, rs.Currency)
+	}
+	var err error
+	if v.dealer, err = parseCards(r.Dealer); err != nil {
+		return nil, fieldErr("dealer", r.Dealer, "%v", err)
+	}
+	if v.community, err = parseCards(r.Community); err != nil {
+		return nil, fieldErr("community", r.Community, "%v", err)
+	}
+	if rs.Hands.CommunityCards == 0 && len(v.community) > 0 {
+		return nil, fieldErr("community", r.Community, "%s has no community cards", rs.ID)
+	}
+	if err := v.validateLimits(); err != nil {
+		return nil, err
+	}
+	if len(r.Positions) == 0 {
+		return nil, fieldErr("positions", nil, "a round needs at least one position")
+	}
+	if len(r.Positions) > 7 {
+		return nil, fieldErr("positions", len(r.Positions), "at most 7 positions, got %d", len(r.Positions))
+	}
+	var seats [8]bool
+	v.pos = make([]position, len(r.Positions))
+	for i := range r.Positions {
+		p := &v.pos[i]
+		p.Position = &r.Positions[i]
+		p.field = fmt.Sprintf("positions[%d]", i)
+		if p.Seat < 1 || p.Seat > 7 {
+			return nil, fieldErr(p.field+".seat", p.Seat, "seat must be 1 to 7")
+		}
+		if seats[p.Seat] {
+			return nil, fieldErr(p.field+".seat", p.Seat, "two positions on seat %d", p.Seat)
+		}
+		seats[p.Seat] = true
+		if err := v.validatePosition(p); err != nil {
+			return nil, err
+		}
+	}
+	sort.Slice(v.pos, func(i, j int) bool { return v.pos[i].Seat < v.pos[j].Seat })
+	if err := v.validateSelections(); err != nil {
+		return nil, err
+	}
+	return v, nil
+}
+
+func parseCards(s string) ([]card.Card, error) {
+	if s == "" {
+		return nil, nil
+	}
+	return card.ParseList(s)
+}
+
+func (v *round) validateLimits() error {
+	if len(v.in.Limits) == 0 {
+		return nil
+	}
+	v.limits = make(map[ruleset.Wager]Limit, len(v.in.Limits))
+	for name, l := range v.in.Limits {
+		f := "limits." + name
+		if !v.rs.Placeable(ruleset.Wager(name)) {
+			return fieldErr(f, name, "%s has no wager %q", v.rs.ID, name)
+		}
+		if l.Min < 0 || l.Max < 0 || l.Min > MaxAmount || l.Max > MaxAmount {
+			return fieldErr(f, l, "limits must be 0 to %d minor units", MaxAmount)
+		}
+		if l.Max != 0 && l.Max < l.Min {
+			return fieldErr(f+".max", l.Max, "maximum %d is below the minimum %d", l.Max, l.Min)
+		}
+		v.limits[ruleset.Wager(name)] = l
+	}
+	return nil
+}
+
+func (v *round) validatePosition(p *position) error {
+	rs := &v.rs
+	var err error
+	if p.cards, err = parseCards(p.Cards); err != nil {
+		return fieldErr(p.field+".cards", p.Cards, "%v", err)
+	}
+	p.stakes = make(map[ruleset.Wager]money.Amount, len(p.Wagers))
+	for name, a := range p.Wagers {
+		f := p.field + ".wagers." + name
+		if !rs.Placeable(ruleset.Wager(name)) {
+			return fieldErr(f, name, "%s has no wager %q", rs.ID, name)
+		}
+		if a < 0 {
+			return fieldErr(f, a, "a wager cannot be negative")
+		}
+		if a > MaxAmount {
+			return fieldErr(f, a, "%d minor units is beyond any table (at most %d)", a, MaxAmount)
+		}
+		if a > 0 {
+			p.stakes[ruleset.Wager(name)] = a
+		}
+	}
+	if len(p.stakes) == 0 {
+		return fieldErr(p.field+".wagers", p.Wagers, "a position needs at least one wager")
+	}
+	if p.Folded && p.Absent {
+		return fieldErr(p.field+".absent", p.Absent, "a position cannot be both folded and absent")
+	}
+	if p.Absent && !p.IsExposed() {
+		return fieldErr(p.field+".exposed", false, "an absent player cannot have declined the comparison")
+	}
+	ante := p.stake(ruleset.Ante)
+	cont := continuation(rs.Game)
+	for _, w := range rs.Wagers {
+		s := p.stake(w.Name)
+		if s == 0 {
+			continue
+		}
+		f := p.field + ".wagers." + string(w.Name)
+		if w.Multiple.Of != "" { // a continuation wager: Bet, Play, Flop, Turn, River
+			if ante == 0 {
+				return fieldErr(f, s, "%s needs an ante (%s)", w.Name, rs.Cite(rs.Clauses.Continue))
+			}
+			if p.Folded {
+				return fieldErr(f, s, "a folded hand has no %s (%s)", w.Name, rs.Cite(rs.Clauses.Fold))
+			}
+			if w.Multiple.Fixed && s != ante*money.Amount(w.Multiple.Times) {
+				return fieldErr(f, s, "%s must be %d times the ante (%d), not %d (%s, ruling R20)",
+					w.Name, w.Multiple.Times, ante*money.Amount(w.Multiple.Times), s, rs.Cite(w.Multiple.Rule))
+			}
+			if (w.Name == ruleset.Turn || w.Name == ruleset.River) && p.stake(ruleset.Flop) == 0 {
+				return fieldErr(f, s, "%s needs a flop wager (%s)", w.Name, rs.Cite("3.9.2"))
+			}
+		}
+		if w.Name == ruleset.Bonus && ante == 0 {
+			return fieldErr(f, s, "a bonus wager needs an ante (%s)", rs.Cite("3.5"))
+		}
+	}
+	p.multiplier = 1
+	if p.ProgressiveMultiplier != 0 {
+		f := p.field + ".progressiveMultiplier"
+		if rs.MaxProgressiveMultiplier == 0 {
+			return fieldErr(f, p.ProgressiveMultiplier, "%s has no progressive multiplier", rs.ID)
+		}
+		if p.ProgressiveMultiplier < 1 || p.ProgressiveMultiplier > rs.MaxProgressiveMultiplier {
+			return fieldErr(f, p.ProgressiveMultiplier, "the multiplier is 1 to %d (%s)", rs.MaxProgressiveMultiplier, rs.Cite(rs.MultiplierRule))
+		}
+		p.multiplier = p.ProgressiveMultiplier
+	}
+	if s := p.stake(ruleset.Progressive); s > 0 && rs.MaxProgressiveMultiplier > 0 {
+		// Ruling R17: the progressive stake is m times the minimum.
+		m := money.Amount(p.multiplier)
+		f := p.field + ".wagers.progressive"
+		if s%m != 0 {
+			return fieldErr(f, s, "a progressive wager of %d is not %d times a minimum (%s, ruling R17)", s, m, rs.Cite(rs.MultiplierRule))
+		}
+		if l, ok := v.limits[ruleset.Progressive]; ok && l.Min > 0 && s != m*l.Min {
+			return fieldErr(f, s, "with multiplier %d the progressive wager is %d (%d times the minimum %d), not %d (%s, ruling R17)",
+				m, m*l.Min, m, l.Min, s, rs.Cite(rs.MultiplierRule))
+		}
+	}
+	if p.Absent && rs.Clauses.Absent == "" && p.stake(cont) == 0 && p.stake(ruleset.Ante) > 0 {
+		return fieldErr(p.field+".absent", true, "%s has no rule for a player absent at the %s decision: settle the hand as folded or with its %s", rs.ID, cont, cont)
+	}
+	return nil
+}
+
+// validateSelections checks SSP v4's system selections (ruling R13): given
+// whenever a jackpot wager is placed, and refused in the other rulesets.
+func (v *round) validateSelections() error {
+	r := v.in
+	if len(v.rs.Selections) == 0 {
+		switch {
+		case r.MagicCard != "":
+			return fieldErr("magicCard", r.MagicCard, "%s has no Magic Card", v.rs.ID)
+		case r.LuckyPlayerSeat != 0:
+			return fieldErr("luckyPlayerSeat", r.LuckyPlayerSeat, "%s has no Lucky Player", v.rs.ID)
+		case r.LuckyDealer != nil:
+			return fieldErr("luckyDealer", *r.LuckyDealer, "%s has no Lucky Dealer", v.rs.ID)
+		}
+		return nil
+	}
+	if r.MagicCard != "" {
+		c, err := card.Parse(r.MagicCard)
+		if err != nil {
+			return fieldErr("magicCard", r.MagicCard, "%v", err)
+		}
+		v.magic, v.hasMagic = c, true
+	}
+	if r.LuckyPlayerSeat < 0 || r.LuckyPlayerSeat > 7 {
+		return fieldErr("luckyPlayerSeat", r.LuckyPlayerSeat, "seat must be 1 to 7")
+	}
+	jackpot := false
+	for i := range v.pos {
+		if v.pos[i].stake(ruleset.ProgressivePlayer) > 0 || v.pos[i].stake(ruleset.ProgressiveDealer) > 0 {
+			jackpot = true
+		}
+	}
+	if !jackpot {
+		return nil
+	}
+	switch {
+	case !v.hasMagic:
+		return fieldErr("magicCard", r.MagicCard, "a jackpot wager is placed: the system's Magic Card is required (%s, ruling R13)", v.rs.Cite("4.3"))
+	case r.LuckyPlayerSeat == 0:
+		return fieldErr("luckyPlayerSeat", r.LuckyPlayerSeat, "a jackpot wager is placed: the system's Lucky Player seat is required (%s, ruling R13)", v.rs.Cite("4.4"))
+	case r.LuckyDealer == nil:
+		return fieldErr("luckyDealer", nil, "a jackpot wager is placed: whether the dealer is the Lucky Dealer is required (%s, ruling R13)", v.rs.Cite("4.4.1"))
+	}
+	return nil
+}

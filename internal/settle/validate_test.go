@@ -1,0 +1,120 @@
+package settle
+
+import (
+	"testing"
+
+	"github.com/tablesettle/tablesettle/internal/money"
+)
+
+// Bad input is refused with a FieldError naming the field, never settled
+// by guess.
+func TestSettleRefusesBadInput(t *testing.T) {
+	base := func(id string, ps ...Position) Round {
+		r := Round{Ruleset: id, Dealer: dealerAK, Positions: ps}
+		switch id {
+		case "mbs-megalink-tcp-v6":
+			r.Dealer, r.Community = tcpDealerQ, tcpCommunity
+		case "mbs-megalink-thb-v9":
+			r.Dealer, r.Community = "Kh Qd", thbBoard
+		}
+		return r
+	}
+	ssp := "mbs-megalink-ssp-v6"
+	yes := true
+	cases := []struct {
+		name  string
+		round Round
+		field string
+	}{
+		{"unknown ruleset", Round{Ruleset: "nope", Dealer: dealerAK, Positions: []Position{pos(1, "3c 3d 8s 9h Jd", "ante=1")}}, "ruleset"},
+		{"unknown currency", func() Round { r := base(ssp, pos(1, "3c 3d 8s 9h Jd", "ante=1000")); r.Currency = "XXX"; return r }(), "currency"},
+		{"SGD fixed prizes need an SGD round", func() Round { r := base(ssp, pos(1, "3c 3d 8s 9h Jd", "ante=1000")); r.Currency = "USD"; return r }(), "currency"},
+		{"a token that is not a card (ruling R12: malformed, not foreign)", base(ssp, pos(1, "3c 3d 8s 9h Xx", "ante=1000")), "positions[0].cards"},
+		{"dealer card unreadable", func() Round {
+			r := base(ssp, pos(1, "3c 3d 8s 9h Jd", "ante=1000"))
+			r.Dealer = "As Kd 7h 4c 1s"
+			return r
+		}(), "dealer"},
+		{"community in a stud game", func() Round { r := base(ssp, pos(1, "3c 3d 8s 9h Jd", "ante=1000")); r.Community = "2c"; return r }(), "community"},
+		{"a wager the ruleset does not have", base(ssp, pos(1, "3c 3d 8s 9h Jd", "ante=1000 play=1000")), "positions[0].wagers.play"},
+		{"ante bonus is not placed", base("mbs-megalink-tcp-v6", pos(1, "Kh 8c 4d", "ante=1000 anteBonus=1000")), "positions[0].wagers.anteBonus"},
+		{"a negative wager", base(ssp, pos(1, "3c 3d 8s 9h Jd", "ante=-1000")), "positions[0].wagers.ante"},
+		{"an absurd wager", base(ssp, pos(1, "3c 3d 8s 9h Jd", "ante=10000000000000")), "positions[0].wagers.ante"},
+		{"no wager", base(ssp, pos(1, "3c 3d 8s 9h Jd", "ante=0")), "positions[0].wagers"},
+		{"seat out of range", base(ssp, pos(8, "3c 3d 8s 9h Jd", "ante=1000")), "positions[0].seat"},
+		{"seat 0", base(ssp, pos(0, "3c 3d 8s 9h Jd", "ante=1000")), "positions[0].seat"},
+		{"two positions on one seat", base(ssp, pos(2, "3c 3d 8s 9h Jd", "ante=1000"), pos(2, "Qh Qd Qs 9c 9d", "ante=1000")), "positions[1].seat"},
+		{"no positions", base(ssp), "positions"},
+		{"ruling R20 a bet that is not twice the ante", base(ssp, pos(1, "3c 3d 8s 9h Jd", "ante=1000 bet=1500")), "positions[0].wagers.bet"},
+		{"ruling R20 TCP play equal to the ante", base("mbs-megalink-tcp-v6", pos(1, "Kh 8c 4d", "ante=1000 play=2000")), "positions[0].wagers.play"},
+		{"ruling R20 THB flop twice the ante", base("mbs-megalink-thb-v9", pos(1, "Ah Ad", "ante=1000 flop=1000")), "positions[0].wagers.flop"},
+		{"ruling R20 THB turn equal to the ante", base("mbs-megalink-thb-v9", pos(1, "Ah Ad", "ante=1000 flop=2000 turn=2000")), "positions[0].wagers.turn"},
+		{"THB river without flop", base("mbs-megalink-thb-v9", pos(1, "Ah Ad", "ante=1000 river=1000")), "positions[0].wagers.river"},
+		{"THB 3.5 bonus without ante", base("mbs-megalink-thb-v9", pos(1, "Ah Ad", "bonus=1000")), "positions[0].wagers.bonus"},
+		{"a bet that a fold forbids", base(ssp, folded(pos(1, "3c 3d 8s 9h Jd", "ante=1000 bet=2000"))), "positions[0].wagers.bet"},
+		{"a bet without an ante", base(ssp, pos(1, "3c 3d 8s 9h Jd", "bet=2000")), "positions[0].wagers.bet"},
+		{"folded and absent", base(ssp, absent(folded(pos(1, "3c 3d 8s 9h Jd", "ante=1000")))), "positions[0].absent"},
+		{"multiplier outside THB", base(ssp, mult(pos(1, "3c 3d 8s 9h Jd", "ante=1000"), 2)), "positions[0].progressiveMultiplier"},
+		{"THB multiplier above 5", base("mbs-megalink-thb-v9", mult(pos(1, "Ah Ad", "ante=1000 flop=2000 progressive=600"), 6)), "positions[0].progressiveMultiplier"},
+		{"ruling R17 a stake that is not m times a minimum", base("mbs-megalink-thb-v9", mult(pos(1, "Ah Ad", "ante=1000 flop=2000 progressive=250"), 3)), "positions[0].wagers.progressive"},
+		{"ruling R17 a stake that is not m times the table minimum", func() Round {
+			r := base("mbs-megalink-thb-v9", mult(pos(1, "Ah Ad", "ante=1000 flop=2000 progressive=300"), 2))
+			r.Limits = map[string]Limit{"progressive": {Min: 100}}
+			return r
+		}(), "positions[0].wagers.progressive"},
+		{"limits of a wager the ruleset does not have", func() Round {
+			r := base(ssp, pos(1, "3c 3d 8s 9h Jd", "ante=1000"))
+			r.Limits = map[string]Limit{"flop": {Min: 100}}
+			return r
+		}(), "limits.flop"},
+		{"a maximum below the minimum", func() Round {
+			r := base(ssp, pos(1, "3c 3d 8s 9h Jd", "ante=1000"))
+			r.Limits = map[string]Limit{"ante": {Min: 100, Max: 50}}
+			return r
+		}(), "limits.ante.max"},
+		{"a Magic Card outside SSP v4", func() Round { r := base(ssp, pos(1, "3c 3d 8s 9h Jd", "ante=1000")); r.MagicCard = "As"; return r }(), "magicCard"},
+		{"a Lucky Dealer outside SSP v4", func() Round { r := base(ssp, pos(1, "3c 3d 8s 9h Jd", "ante=1000")); r.LuckyDealer = &yes; return r }(), "luckyDealer"},
+		{"ruling R13 SSP v4 jackpot wager without the Magic Card", base("mbs-ssp-v4", pos(1, "3c 3d 8s 9h Jd", "ante=1000 progressivePlayer=100")), "magicCard"},
+		{"ruling R13 SSP v4 jackpot wager without the Lucky Player", func() Round {
+			r := base("mbs-ssp-v4", pos(1, "3c 3d 8s 9h Jd", "ante=1000 progressivePlayer=100"))
+			r.MagicCard = "2c"
+			return r
+		}(), "luckyPlayerSeat"},
+		{"ruling R13 SSP v4 jackpot wager without the Lucky Dealer", func() Round {
+			r := base("mbs-ssp-v4", pos(1, "3c 3d 8s 9h Jd", "ante=1000 progressiveDealer=100"))
+			r.MagicCard, r.LuckyPlayerSeat = "2c", 3
+			return r
+		}(), "luckyDealer"},
+		{"SSP v4 has no absent-player rule", base("mbs-ssp-v4", absent(pos(1, "3c 3d 8s 9h Jd", "ante=1000"))), "positions[0].absent"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Settle(tc.round)
+			fe, ok := AsFieldError(err)
+			if !ok {
+				t.Fatalf("err = %v, want a FieldError on %s", err, tc.field)
+			}
+			if fe.Field != tc.field {
+				t.Errorf("field %q (%s), want %q", fe.Field, fe.Msg, tc.field)
+			}
+		})
+	}
+}
+
+// A zero amount is no wager; the currency defaults to SGD.
+func TestSettleDefaults(t *testing.T) {
+	s, err := Settle(Round{Ruleset: "mbs-megalink-thb-v9", Dealer: "Kh Qd", Community: thbBoard,
+		Positions: []Position{{Seat: 1, Cards: "Ah Ad", Wagers: map[string]money.Amount{"ante": 1000, "flop": 2000, "turn": 0}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Currency != "SGD" || len(s.Positions[0].Lines) != 2 {
+		t.Errorf("currency %s lines %+v", s.Currency, s.Positions[0].Lines)
+	}
+	// THB has no SGD amounts: another currency is fine.
+	s, err = Settle(Round{Ruleset: "mbs-megalink-thb-v9", Currency: "USD", Dealer: "Kh Qd", Community: thbBoard,
+		Positions: []Position{{Seat: 1, Cards: "Ah Ad", Wagers: map[string]money.Amount{"ante": 1000, "flop": 2000}}}})
+	if err != nil || s.Currency != "USD" {
+		t.Errorf("USD THB: %v %s", err, s.Currency)
+	}
+}
