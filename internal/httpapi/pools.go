@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"strings"
 	"time"
@@ -21,11 +22,11 @@ type PoolSettings struct {
 	Currency       money.Currency    `json:"currency" example:"SGD" doc:"ISO 4217 code of every amount of the pool."`
 	Rulesets       []string          `json:"rulesets" minItems:"1" example:"[\"mbs-megalink-ssp-v6\",\"mbs-megalink-tcp-v6\"]" doc:"The rulesets whose tables the pool links; all of one casino (ruling R7)."`
 	Unit           money.Amount      `json:"unit" minimum:"1" example:"500" doc:"The progressive wager unit in minor units (ruling R22): SSP v6, TCP v6 and RWS take exactly one unit, THB 1-5 units (R17), SSP v4 whole credits."`
-	ContributionBP money.BasisPoints `json:"contribution_bp" minimum:"0" maximum:"10000" example:"1733" doc:"Basis points of each accepted progressive wager credited to the displayed meter (to the overflow meter past the ceiling). Fractions below the minor unit are carried, never dropped."`
-	ReserveBP      money.BasisPoints `json:"reserve_bp" minimum:"0" maximum:"10000" example:"517" doc:"Basis points of each accepted progressive wager credited to the reserve meter, which funds resets after the overflow (ruling R21)."`
+	ContributionBP money.BasisPoints `json:"contributionBp" minimum:"0" maximum:"10000" example:"1733" doc:"Basis points of each accepted progressive wager credited to the displayed meter (to the overflow meter past the ceiling). Fractions below the minor unit are carried, never dropped."`
+	ReserveBP      money.BasisPoints `json:"reserveBp" minimum:"0" maximum:"10000" example:"517" doc:"Basis points of each accepted progressive wager credited to the reserve meter, which funds resets after the overflow (ruling R21)."`
 	Reset          money.Amount      `json:"reset" minimum:"1" example:"10000000" doc:"The amount the pool restarts from after a Royal Flush (ruling R3), in minor units."`
 	Ceiling        money.Amount      `json:"ceiling,omitempty" minimum:"0" example:"0" doc:"The displayed meter's cap (0: none); contributions past it go to the overflow meter."`
-	SettleWindowMS int64             `json:"settle_window_ms,omitempty" minimum:"0" maximum:"600000" example:"5000" doc:"RWS only: how long a major hit is held so that a hand dealt earlier at another table but reported later is paid first (ruling R7). Default 5000."`
+	SettleWindowMS int64             `json:"settleWindowMs,omitempty" minimum:"0" maximum:"600000" example:"5000" doc:"RWS only: how long a major hit is held so that a hand dealt earlier at another table but reported later is paid first (ruling R7). Default 5000."`
 }
 
 func (s PoolSettings) domain() jackpot.Settings {
@@ -61,12 +62,12 @@ type PoolView struct {
 	// Pending takes effect after the next reset, never mid-cycle.
 	Pending  *PendingView        `json:"pending,omitempty" doc:"A recorded settings change; it takes effect after the next reset, never mid-cycle."`
 	Meters   jackpot.Meters      `json:"meters" doc:"Displayed, reserve and overflow meters, carried fractions (1/10000 of the minor unit), accepted wagers, hits and amounts paid per category."`
-	LastHits []jackpot.HitRecord `json:"last_hits" doc:"The last 25 hits, oldest first."`
-	Held     []jackpot.HeldHit   `json:"held" doc:"RWS major hits held for the settle window (ruling R7); paid by the next commit after pay_after."`
+	LastHits []jackpot.HitRecord `json:"lastHits" doc:"The last 25 hits, oldest first."`
+	Held     []jackpot.HeldHit   `json:"held" doc:"RWS major hits held for the settle window (ruling R7); paid by the next commit after payAfter."`
 	Version  int64               `json:"version"`
-	Entries  int64               `json:"ledger_entries"`
-	Created  time.Time           `json:"created_at"`
-	Updated  time.Time           `json:"updated_at"`
+	Entries  int64               `json:"ledgerEntries"`
+	Created  time.Time           `json:"createdAt"`
+	Updated  time.Time           `json:"updatedAt"`
 }
 
 func poolView(p jackpot.Pool) PoolView {
@@ -89,11 +90,11 @@ func poolView(p jackpot.Pool) PoolView {
 type PatchPoolRequest struct {
 	Rulesets       []string           `json:"rulesets,omitempty"`
 	Unit           *money.Amount      `json:"unit,omitempty"`
-	ContributionBP *money.BasisPoints `json:"contribution_bp,omitempty"`
-	ReserveBP      *money.BasisPoints `json:"reserve_bp,omitempty"`
+	ContributionBP *money.BasisPoints `json:"contributionBp,omitempty"`
+	ReserveBP      *money.BasisPoints `json:"reserveBp,omitempty"`
 	Reset          *money.Amount      `json:"reset,omitempty"`
 	Ceiling        *money.Amount      `json:"ceiling,omitempty"`
-	SettleWindowMS *int64             `json:"settle_window_ms,omitempty"`
+	SettleWindowMS *int64             `json:"settleWindowMs,omitempty"`
 	By             string             `json:"by" minLength:"1" maxLength:"200" doc:"Who changes the settings (recorded)."`
 	Reason         string             `json:"reason,omitempty" maxLength:"500"`
 }
@@ -111,30 +112,6 @@ type LedgerPage struct {
 	Entries []jackpot.Entry `json:"entries"`
 	// Next is the after to ask for the next page; absent on the last page.
 	Next *int64 `json:"next,omitempty"`
-}
-
-// RoundPosition is one playing position of a round sent to a pool.
-type RoundPosition struct {
-	Seat     int    `json:"seat" minimum:"1" maximum:"9" doc:"The playing position, numbered clockwise from the dealer's left: the dealing order."`
-	Cards    string `json:"cards,omitempty" doc:"The position's cards (SSP/RWS: 5; TCP: the player's 3; THB: the 2 hole cards). Absent or declined: no jackpot combination (ruling R8)."`
-	Declined bool   `json:"declined,omitempty" doc:"The player declined to expose the hand: no jackpot combination (MBS 3.10.1, RWS 4.3, ruling R8)."`
-	// Progressive is the accepted progressive (jackpot) wager on the
-	// player's hand; DealerProgressive the SSP v4 dealer-hand jackpot wager.
-	Progressive       money.Amount `json:"progressive,omitempty" minimum:"0"`
-	DealerProgressive money.Amount `json:"dealer_progressive,omitempty" minimum:"0" doc:"SSP v4 only: a jackpot wager on the dealer's hand (mbs-ssp-v4 3.5)."`
-}
-
-// PoolRoundRequest is the body of POST /v1/pools/{id}/rounds: the round as
-// sent to settle.
-type PoolRoundRequest struct {
-	Ruleset   string          `json:"ruleset" example:"mbs-megalink-ssp-v6"`
-	Table     string          `json:"table" minLength:"1" maxLength:"64" pattern:"^[A-Za-z0-9._:-]+$" example:"T12"`
-	Round     string          `json:"round" minLength:"1" maxLength:"64" pattern:"^[A-Za-z0-9._:-]+$" example:"2026-03-01-0001"`
-	DealtAt   time.Time       `json:"dealt_at" doc:"When the table dealt the round (ruling R7: RWS pays major hits in dealt order; MBS records it for audit)."`
-	Currency  money.Currency  `json:"currency,omitempty" example:"SGD"`
-	Dealer    string          `json:"dealer,omitempty" doc:"The dealer's cards (needed for an SSP v4 dealer-hand jackpot wager)."`
-	Community string          `json:"community,omitempty" doc:"The community cards: TCP 2, THB 5 (the first three are the flop)."`
-	Positions []RoundPosition `json:"positions" maxItems:"9"`
 }
 
 type createPoolInput struct {
@@ -298,7 +275,7 @@ func registerPools(api huma.API, deps Deps) {
 	huma.Register(api, huma.Operation{
 		OperationID: "apply-pool-round", Method: http.MethodPost, Path: "/v1/pools/{id}/rounds",
 		Summary: "Apply a round to a pool, exactly once",
-		Description: "Evaluates the progressive hands from the cards (ruling R14), applies the round's contributions (R4), then its hits " +
+		Description: "Takes the round as sent to POST /v1/rounds/settle plus its table and dealtAt. Settles it and evaluates the progressive hands from the cards (ruling R14), applies the round's contributions (R4), then its hits " +
 			"(R3; R5 at MBS, R6 and R7 at RWS), and answers every jackpot payout with its amount, its sources and the meters after. " +
 			"The same table and round id again returns the first answer unchanged; with a different body, 409. " +
 			"If the store cannot confirm the write: 503, nothing half-applied; retry.",
@@ -307,11 +284,7 @@ func registerPools(api huma.API, deps Deps) {
 		if svc == nil {
 			return nil, poolsUnavailable()
 		}
-		pool, err := svc.Get(ctx, in.ID)
-		if err != nil {
-			return nil, poolError(err, "path.")
-		}
-		r, err := jackpotRound(in.Body, pool.Settings)
+		r, locs, err := jackpotRound(in.Body)
 		if err != nil {
 			return nil, err
 		}
@@ -319,7 +292,7 @@ func registerPools(api huma.API, deps Deps) {
 		sum := sha256.Sum256(body)
 		res, replayed, err := svc.ApplyRound(ctx, in.ID, r, in.IdempotencyKey, hex.EncodeToString(sum[:]))
 		if err != nil {
-			return nil, poolError(err, "body.")
+			return nil, poolError(requestField(err, locs), "body.")
 		}
 		return &roundOutput{Replayed: replayed, Body: res}, nil
 	})
@@ -365,6 +338,22 @@ func registerPools(api huma.API, deps Deps) {
 		}
 		return &reconcileOutput{Body: rec}, nil
 	})
+}
+
+// requestField rewrites a round error's field "wagers[i]..." to where the
+// request carries that wager.
+func requestField(err error, locs []string) error {
+	var e *jackpot.Error
+	if !errors.As(err, &e) || !strings.HasPrefix(e.Field, "wagers[") {
+		return err
+	}
+	var i int
+	if _, scanErr := fmt.Sscanf(e.Field, "wagers[%d]", &i); scanErr != nil || i < 0 || i >= len(locs) {
+		return err
+	}
+	c := *e
+	c.Field = strings.TrimPrefix(locs[i], "body.")
+	return &c
 }
 
 func poolsUnavailable() error {

@@ -40,7 +40,7 @@ func decodeBody[T any](t *testing.T, b []byte) T {
 }
 
 const createMBS = `{"id":"megalink","currency":"SGD","rulesets":["mbs-megalink-ssp-v6","mbs-megalink-tcp-v6","mbs-ssp-v4"],
-  "unit":500,"contribution_bp":1733,"reserve_bp":517,"reset":10000000,"by":"ops:alice"}`
+  "unit":500,"contributionBp":1733,"reserveBp":517,"reset":10000000,"by":"ops:alice"}`
 
 func TestPoolLifecycle(t *testing.T) {
 	api, _ := poolsAPI(t, nil)
@@ -56,10 +56,10 @@ func TestPoolLifecycle(t *testing.T) {
 	}
 	// SSP v6: seat 3 holds a Royal Flush, seat 1 a Full House (SGD 200 by
 	// the house, 4.2), seat 2 nothing.
-	round := `{"ruleset":"mbs-megalink-ssp-v6","table":"T12","round":"R1","dealt_at":"2026-03-01T20:00:00Z",
-	  "positions":[{"seat":1,"cards":"Kc Kh Kd Ac Ah","progressive":500},
-	               {"seat":2,"cards":"2c 7d 9h Jd 4c","progressive":500},
-	               {"seat":3,"cards":"Ts Js Qs Ks AS","progressive":500}]}`
+	round := `{"ruleset":"mbs-megalink-ssp-v6","table":"T12","roundId":"R1","dealtAt":"2026-03-01T20:00:00Z","dealer":"2d 3d 5h 8c 9s",
+	  "positions":[{"seat":1,"cards":"Kc Kh Kd Ac Ah","wagers":{"ante":1000,"bet":2000,"progressive":500}},
+	               {"seat":2,"cards":"2c 7d 9h Jd 4c","wagers":{"ante":1000,"progressive":500}},
+	               {"seat":3,"cards":"Ts Js Qs Ks AS","wagers":{"ante":1000,"bet":2000,"progressive":500}}]}`
 	resp = api.Post("/v1/pools/megalink/rounds", strings.NewReader(round))
 	if resp.Code != http.StatusOK {
 		t.Fatalf("round: %d %s", resp.Code, resp.Body)
@@ -77,26 +77,27 @@ func TestPoolLifecycle(t *testing.T) {
 		t.Fatalf("replay: %d %q %s", resp.Code, resp.Header().Get("Idempotent-Replayed"), resp.Body)
 	}
 	// Same ids, different body: 409.
-	other := strings.Replace(round, `"progressive":500}]`, `"progressive":500},{"seat":4,"progressive":500}]`, 1)
+	other := strings.Replace(round, `"progressive":500}}]`, `"progressive":500}},{"seat":4,"cards":"6c 6h 7c 8d Qh","wagers":{"ante":1000,"progressive":500}}]`, 1)
 	if resp := api.Post("/v1/pools/megalink/rounds", strings.NewReader(other)); resp.Code != http.StatusConflict {
 		t.Fatalf("different body: %d %s", resp.Code, resp.Body)
 	}
 	// R22: a stake other than the unit is refused, naming the field.
-	bad := `{"ruleset":"mbs-megalink-ssp-v6","table":"T12","round":"R2","dealt_at":"2026-03-01T20:00:00Z",
-	  "positions":[{"seat":1,"cards":"Kc Kh Kd As Ah","progressive":1000}]}`
+	bad := `{"ruleset":"mbs-megalink-ssp-v6","table":"T12","roundId":"R2","dealtAt":"2026-03-01T20:00:00Z","dealer":"2d 3d 5h 8c 9s",
+	  "positions":[{"seat":1,"cards":"Kc Kh Kd As Ah","wagers":{"ante":1000,"progressive":1000}}]}`
 	resp = api.Post("/v1/pools/megalink/rounds", strings.NewReader(bad))
-	if resp.Code != http.StatusUnprocessableEntity || !strings.Contains(resp.Body.String(), "body.wagers[0].amount") {
+	if resp.Code != http.StatusUnprocessableEntity || !strings.Contains(resp.Body.String(), "body.positions[0].wagers.progressive") {
 		t.Fatalf("bad stake: %d %s", resp.Code, resp.Body)
 	}
 	// R12: a repeated card voids the round; it never reaches the pool.
-	dup := `{"ruleset":"mbs-megalink-ssp-v6","table":"T12","round":"R3","dealt_at":"2026-03-01T20:00:00Z",
-	  "positions":[{"seat":1,"cards":"Kc Kh Kd As Ah","progressive":500},{"seat":2,"cards":"Kc 7d 9h Js 4c","progressive":500}]}`
-	if resp := api.Post("/v1/pools/megalink/rounds", strings.NewReader(dup)); resp.Code != http.StatusUnprocessableEntity {
-		t.Fatalf("duplicate card: %d %s", resp.Code, resp.Body)
+	dup := `{"ruleset":"mbs-megalink-ssp-v6","table":"T12","roundId":"R3","dealtAt":"2026-03-01T20:00:00Z","dealer":"2d 3d 5h 8c 9s",
+	  "positions":[{"seat":1,"cards":"Kc Kh Kd As Ah","wagers":{"ante":1000,"progressive":500}},{"seat":2,"cards":"Kc 7d 9h Js 4c","wagers":{"ante":1000,"progressive":500}}]}`
+	resp = api.Post("/v1/pools/megalink/rounds", strings.NewReader(dup))
+	if void := decodeBody[jackpot.RoundResult](t, resp.Body.Bytes()); resp.Code != http.StatusOK || void.Contribution.Wagers != 0 || len(void.Payouts) != 0 {
+		t.Fatalf("duplicate card: the round is void and nothing reaches the pool: %d %s", resp.Code, resp.Body)
 	}
 	// Idempotency-Key.
-	r4 := `{"ruleset":"mbs-megalink-tcp-v6","table":"T7","round":"R4","dealt_at":"2026-03-01T20:00:00Z","community":"9s 8s",
-	  "positions":[{"seat":2,"cards":"Ts Js Qs","progressive":500}]}`
+	r4 := `{"ruleset":"mbs-megalink-tcp-v6","table":"T7","roundId":"R4","dealtAt":"2026-03-01T20:00:00Z","dealer":"2h 5c 9d","community":"9s 8s",
+	  "positions":[{"seat":2,"cards":"Ts Js Qs","wagers":{"ante":1000,"play":1000,"progressive":500}}]}`
 	resp = api.Post("/v1/pools/megalink/rounds", "Idempotency-Key: k-1", strings.NewReader(r4))
 	sf := decodeBody[jackpot.RoundResult](t, resp.Body.Bytes())
 	// TCP 4.4: the player's 3 + 2 community make a Straight Flush: 10% of
@@ -109,7 +110,7 @@ func TestPoolLifecycle(t *testing.T) {
 		t.Fatalf("key reused: %d %s", resp.Code, resp.Body)
 	}
 	// PATCH: recorded, pending until the next reset.
-	resp = api.Patch("/v1/pools/megalink", strings.NewReader(`{"contribution_bp":2000,"by":"ops:bob","reason":"approved"}`))
+	resp = api.Patch("/v1/pools/megalink", strings.NewReader(`{"contributionBp":2000,"by":"ops:bob","reason":"approved"}`))
 	pv := decodeBody[PoolView](t, resp.Body.Bytes())
 	if resp.Code != http.StatusOK || pv.Settings.ContributionBP != 1733 || pv.Pending == nil || pv.Pending.Settings.ContributionBP != 2000 {
 		t.Fatalf("patch: %d %s", resp.Code, resp.Body)
@@ -137,8 +138,10 @@ func TestPoolLifecycle(t *testing.T) {
 func TestSSPv4DealerHandShared(t *testing.T) {
 	api, _ := poolsAPI(t, nil)
 	api.Post("/v1/pools", strings.NewReader(createMBS))
-	round := `{"ruleset":"mbs-ssp-v4","table":"T1","round":"R1","dealt_at":"2026-03-01T20:00:00Z","dealer":"Th Jh Qh Kh Ah",
-	  "positions":[{"seat":1,"cards":"2c 7d 9h Js 4c","dealer_progressive":500},{"seat":2,"cards":"3c 8d 9c Jd 5c","dealer_progressive":1000}]}`
+	round := `{"ruleset":"mbs-ssp-v4","table":"T1","roundId":"R1","dealtAt":"2026-03-01T20:00:00Z","dealer":"Th Jh Qh Kh Ah",
+	  "magicCard":"2s","luckyPlayerSeat":7,"luckyDealer":false,
+	  "positions":[{"seat":1,"cards":"2c 7d 9h Js 4c","wagers":{"ante":1000,"bet":2000,"progressiveDealer":500}},
+	               {"seat":2,"cards":"3c 8d 9c Jd 5c","wagers":{"ante":1000,"bet":2000,"progressiveDealer":1000}}]}`
 	resp := api.Post("/v1/pools/megalink/rounds", strings.NewReader(round))
 	res := decodeBody[jackpot.RoundResult](t, resp.Body.Bytes())
 	// 1500 x 17.33% = 259.95 -> 259; (10,000,259 + 10,000,000) / 2 = 10,000,129 each, 1 left in
@@ -165,8 +168,8 @@ func TestStoreDownIs503(t *testing.T) {
 	api, _ := poolsAPI(t, st)
 	api.Post("/v1/pools", strings.NewReader(createMBS))
 	api2, _ := poolsAPI(t, downStore{st})
-	round := `{"ruleset":"mbs-megalink-ssp-v6","table":"T12","round":"R1","dealt_at":"2026-03-01T20:00:00Z",
-	  "positions":[{"seat":1,"cards":"Kc Kh Kd As Ah","progressive":500}]}`
+	round := `{"ruleset":"mbs-megalink-ssp-v6","table":"T12","roundId":"R1","dealtAt":"2026-03-01T20:00:00Z","dealer":"2d 3d 5h 8c 9s",
+	  "positions":[{"seat":1,"cards":"Kc Kh Kd As Ah","wagers":{"ante":1000,"progressive":500}}]}`
 	resp := api2.Post("/v1/pools/megalink/rounds", strings.NewReader(round))
 	if resp.Code != http.StatusServiceUnavailable || !strings.Contains(resp.Body.String(), "progressive unavailable") ||
 		strings.Contains(resp.Body.String(), "secret") || resp.Header().Get("Retry-After") == "" {
@@ -184,12 +187,12 @@ func TestStoreDownIs503(t *testing.T) {
 func TestRWSHeldThenReleased(t *testing.T) {
 	api, clock := poolsAPI(t, nil)
 	resp := api.Post("/v1/pools", strings.NewReader(`{"id":"rws","currency":"SGD","rulesets":["rws-mlp-csp-v2"],"unit":500,
-	  "contribution_bp":1733,"reserve_bp":517,"reset":10000000,"by":"ops"}`))
+	  "contributionBp":1733,"reserveBp":517,"reset":10000000,"by":"ops"}`))
 	if resp.Code != http.StatusCreated || decodeBody[PoolView](t, resp.Body.Bytes()).Settings.SettleWindowMS != 5000 {
 		t.Fatalf("create: %s", resp.Body)
 	}
-	round := `{"ruleset":"rws-mlp-csp-v2","table":"T1","round":"R1","dealt_at":"2026-03-01T20:00:00Z",
-	  "positions":[{"seat":4,"cards":"Ts Js Qs Ks As","progressive":500}]}`
+	round := `{"ruleset":"rws-mlp-csp-v2","table":"T1","roundId":"R1","dealtAt":"2026-03-01T20:00:00Z","dealer":"2d 3d 5h 8c 9s",
+	  "positions":[{"seat":4,"cards":"Ts Js Qs Ks As","wagers":{"ante":1000,"bet":2000,"progressive":500}}]}`
 	resp = api.Post("/v1/pools/rws/rounds", strings.NewReader(round))
 	res := decodeBody[jackpot.RoundResult](t, resp.Body.Bytes())
 	if len(res.Payouts) != 1 || res.Payouts[0].Status != "held" || res.Payouts[0].PayAfter == nil {

@@ -53,31 +53,31 @@ type Entry struct {
 	Seat     int        `json:"seat,omitempty"`
 	Dealt    int        `json:"dealt,omitempty"`
 	Category string     `json:"category,omitempty"`
-	DealtAt  *time.Time `json:"dealt_at,omitempty"`
+	DealtAt  *time.Time `json:"dealtAt,omitempty"`
 
 	Displayed      money.Amount `json:"displayed,omitempty"`
 	Reserve        money.Amount `json:"reserve,omitempty"`
 	Overflow       money.Amount `json:"overflow,omitempty"`
-	CarryDisplayed int64        `json:"carry_displayed,omitempty"`
-	CarryReserve   int64        `json:"carry_reserve,omitempty"`
+	CarryDisplayed int64        `json:"carryDisplayed,omitempty"`
+	CarryReserve   int64        `json:"carryReserve,omitempty"`
 	// Contributions: the round's accepted progressive wagers, their
 	// sum(wager x rate) in 1/10000 minor units, and what was credited.
 	Wagers             int64        `json:"wagers,omitempty"`
-	WagerAmount        money.Amount `json:"wager_amount,omitempty"`
-	RateSum            int64        `json:"rate_sum,omitempty"`
-	RateSumReserve     int64        `json:"rate_sum_reserve,omitempty"`
+	WagerAmount        money.Amount `json:"wagerAmount,omitempty"`
+	RateSum            int64        `json:"rateSum,omitempty"`
+	RateSumReserve     int64        `json:"rateSumReserve,omitempty"`
 	Contributed        money.Amount `json:"contributed,omitempty"`
-	ContributedReserve money.Amount `json:"contributed_reserve,omitempty"`
+	ContributedReserve money.Amount `json:"contributedReserve,omitempty"`
 	// Paid is what a winner is paid (hits), Funding where it came from
 	// (hits and resets), HouseFunded the house's part of it.
 	Paid          money.Amount `json:"paid,omitempty"`
-	StakeReturned money.Amount `json:"stake_returned,omitempty"`
+	StakeReturned money.Amount `json:"stakeReturned,omitempty"`
 	Funding       []Funding    `json:"funding,omitempty"`
-	HouseFunded   money.Amount `json:"house_funded,omitempty"`
+	HouseFunded   money.Amount `json:"houseFunded,omitempty"`
 	// Shared is the number of winners a shared prize was divided among (R5).
 	Shared int `json:"shared,omitempty"`
 	// HeldSeq links a paid hit to the entry that held it (R7).
-	HeldSeq int64 `json:"held_seq,omitempty"`
+	HeldSeq int64 `json:"heldSeq,omitempty"`
 	// Who and why, for adjustments and settings changes.
 	By     string    `json:"by,omitempty"`
 	Reason string    `json:"reason,omitempty"`

@@ -61,10 +61,10 @@ type Settings struct {
 	Unit money.Amount `json:"unit"`
 	// ContributionBP is the part of each accepted progressive wager
 	// credited to the displayed meter (or the overflow past the ceiling).
-	ContributionBP money.BasisPoints `json:"contribution_bp"`
+	ContributionBP money.BasisPoints `json:"contributionBp"`
 	// ReserveBP is the part credited to the reserve meter, which funds
 	// resets (ruling R21).
-	ReserveBP money.BasisPoints `json:"reserve_bp"`
+	ReserveBP money.BasisPoints `json:"reserveBp"`
 	// Reset is the amount the pool restarts from after a Royal Flush (R3).
 	Reset money.Amount `json:"reset"`
 	// Ceiling caps the displayed meter; contributions past it go to the
@@ -72,7 +72,7 @@ type Settings struct {
 	Ceiling money.Amount `json:"ceiling"`
 	// SettleWindowMS is the RWS settle window of ruling R7, in
 	// milliseconds; ignored for MBS pools.
-	SettleWindowMS int64 `json:"settle_window_ms"`
+	SettleWindowMS int64 `json:"settleWindowMs"`
 }
 
 // Casino is the casino of the pool's rulesets (Validate ensures one).
@@ -153,7 +153,7 @@ type CategoryMeter struct {
 	Count int64        `json:"count"`
 	Paid  money.Amount `json:"paid"`
 	// FromPool is the part of Paid the displayed meter funded.
-	FromPool money.Amount `json:"from_pool"`
+	FromPool money.Amount `json:"fromPool"`
 }
 
 // Meters are a pool's running totals. Every change to them is a ledger
@@ -164,24 +164,24 @@ type Meters struct {
 	Overflow  money.Amount `json:"overflow"`
 	// CarryDisplayed and CarryReserve are the contribution fractions not
 	// yet credited, in 1/10000 of the minor unit (always 0-9999).
-	CarryDisplayed int64 `json:"carry_displayed"`
-	CarryReserve   int64 `json:"carry_reserve"`
+	CarryDisplayed int64 `json:"carryDisplayed"`
+	CarryReserve   int64 `json:"carryReserve"`
 	// Contributed is every contribution credited to the displayed and
 	// overflow meters; ContributedReserve to the reserve. With the carries:
 	// Contributed*10000 + CarryDisplayed == sum(wager x contribution rate).
 	Contributed        money.Amount `json:"contributed"`
-	ContributedReserve money.Amount `json:"contributed_reserve"`
+	ContributedReserve money.Amount `json:"contributedReserve"`
 	// RateSum and RateSumReserve are sum(wager x rate) in 1/10000 minor units.
-	RateSum        int64 `json:"rate_sum"`
-	RateSumReserve int64 `json:"rate_sum_reserve"`
+	RateSum        int64 `json:"rateSum"`
+	RateSumReserve int64 `json:"rateSumReserve"`
 	// Accepted progressive wagers.
 	Wagers      int64        `json:"wagers"`
-	WagerAmount money.Amount `json:"wager_amount"`
+	WagerAmount money.Amount `json:"wagerAmount"`
 	// Hits per category (snake_case category name).
 	Hits map[string]CategoryMeter `json:"hits"`
 	// HouseFunded is everything the house has paid in: the opening seed,
 	// fixed and odds prizes, and reset shortfalls (ruling R21).
-	HouseFunded money.Amount `json:"house_funded"`
+	HouseFunded money.Amount `json:"houseFunded"`
 	Resets      int64        `json:"resets"`
 }
 
@@ -196,7 +196,7 @@ type HitRecord struct {
 	Seat     int          `json:"seat"`
 	Category string       `json:"category"`
 	Paid     money.Amount `json:"paid"`
-	PaidAt   time.Time    `json:"paid_at"`
+	PaidAt   time.Time    `json:"paidAt"`
 }
 
 // HeldHit is an RWS major hit held pending for the settle window (R7).
@@ -205,9 +205,9 @@ type HeldHit struct {
 	Table    string    `json:"table"`
 	Round    string    `json:"round"`
 	Ruleset  string    `json:"ruleset"`
-	DealtAt  time.Time `json:"dealt_at"`
-	HeldAt   time.Time `json:"held_at"`
-	PayAfter time.Time `json:"pay_after"`
+	DealtAt  time.Time `json:"dealtAt"`
+	HeldAt   time.Time `json:"heldAt"`
+	PayAfter time.Time `json:"payAfter"`
 	Hit      Hit       `json:"hit"`
 }
 
@@ -225,15 +225,15 @@ type Pool struct {
 	Settings Settings        `json:"settings"`
 	Pending  *SettingsChange `json:"pending,omitempty"`
 	Meters   Meters          `json:"meters"`
-	LastHits []HitRecord     `json:"last_hits"`
+	LastHits []HitRecord     `json:"lastHits"`
 	Held     []HeldHit       `json:"held"`
 	// Seq is the number of ledger entries; the next entry is Seq+1.
 	Seq int64 `json:"seq"`
 	// Version increases by one with every committed change (optimistic
 	// concurrency in the stores).
 	Version   int64     `json:"version"`
-	CreatedAt time.Time `json:"created_at"`
-	UpdatedAt time.Time `json:"updated_at"`
+	CreatedAt time.Time `json:"createdAt"`
+	UpdatedAt time.Time `json:"updatedAt"`
 }
 
 // clone returns a deep copy of p.

@@ -70,7 +70,7 @@ type Round struct {
 	Ruleset  string             `json:"ruleset"`
 	Table    string             `json:"table"`
 	Round    string             `json:"round"`
-	DealtAt  time.Time          `json:"dealt_at"`
+	DealtAt  time.Time          `json:"dealtAt"`
 	Currency money.Currency     `json:"currency,omitempty"`
 	Wagers   []ProgressiveWager `json:"wagers"`
 	Hits     []Hit              `json:"hits"`
@@ -90,16 +90,16 @@ type Payout struct {
 	Status string `json:"status"`
 	// Amount is the prize; StakeReturned the stake given back ("to 1" only).
 	Amount        money.Amount `json:"amount"`
-	StakeReturned money.Amount `json:"stake_returned"`
+	StakeReturned money.Amount `json:"stakeReturned"`
 	// Funding names every source of Amount: pool, overflow, reserve, house.
 	Funding     []Funding    `json:"funding"`
-	HouseFunded money.Amount `json:"house_funded"`
+	HouseFunded money.Amount `json:"houseFunded"`
 	// Shared is the number of winners the prize was divided among (R5).
 	Shared   int        `json:"shared,omitempty"`
-	PayAfter *time.Time `json:"pay_after,omitempty"`
+	PayAfter *time.Time `json:"payAfter,omitempty"`
 	// DisplayedAfter is the displayed meter right after this payout (and
 	// the reset it caused, if any).
-	DisplayedAfter money.Amount `json:"displayed_after"`
+	DisplayedAfter money.Amount `json:"displayedAfter"`
 	Seq            int64        `json:"seq"`
 	Rules          []string     `json:"rules"`
 }
@@ -114,7 +114,7 @@ type MeterView struct {
 // Contribution is what a round's wagers credited (R4).
 type Contribution struct {
 	Wagers      int64        `json:"wagers"`
-	WagerAmount money.Amount `json:"wager_amount"`
+	WagerAmount money.Amount `json:"wagerAmount"`
 	Displayed   money.Amount `json:"displayed"`
 	Overflow    money.Amount `json:"overflow"`
 	Reserve     money.Amount `json:"reserve"`
@@ -128,8 +128,8 @@ type RoundResult struct {
 	Table        string       `json:"table"`
 	Round        string       `json:"round"`
 	Ruleset      string       `json:"ruleset"`
-	DealtAt      time.Time    `json:"dealt_at"`
-	AppliedAt    time.Time    `json:"applied_at"`
+	DealtAt      time.Time    `json:"dealtAt"`
+	AppliedAt    time.Time    `json:"appliedAt"`
 	Contribution Contribution `json:"contribution"`
 	Payouts      []Payout     `json:"payouts"`
 	// Released are earlier held hits (of any table) this commit paid (R7).

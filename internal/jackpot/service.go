@@ -20,7 +20,7 @@ type RoundRecord struct {
 	Key            string      `json:"key"`
 	Table          string      `json:"table"`
 	Round          string      `json:"round"`
-	IdempotencyKey string      `json:"idempotency_key,omitempty"`
+	IdempotencyKey string      `json:"idempotencyKey,omitempty"`
 	Fingerprint    string      `json:"fingerprint"`
 	Result         RoundResult `json:"result"`
 }
