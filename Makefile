@@ -30,7 +30,7 @@ bench: bench-pools
 
 ## bench-pools: rounds applied per second to one pool on DynamoDB Local, 1 and 8 writers
 bench-pools:
-	test/dynamodb-local.sh $(GO) test -run '^$$' -bench 'BenchmarkRounds' -benchtime 200x ./internal/dynamo
+	test/dynamodb-local.sh $(GO) test -run '^$$' -bench 'BenchmarkRounds' -benchtime 300x ./internal/dynamo
 
 ## openapi: regenerate openapi/openapi.yaml and openapi/openapi-3.0.yaml
 openapi:

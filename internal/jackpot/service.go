@@ -290,9 +290,16 @@ func (s *Service) ApplyRound(ctx context.Context, pool string, r Round, idempote
 		}
 		return RoundResult{}, false, nil
 	}
+	// The round record is looked for only when it can matter: after a
+	// lost race (a twin may have written it), or when the round does not
+	// apply to the pool as it is now (the first answer stands even if the
+	// settings changed since). The commit's condition on the records keeps
+	// a replay from applying twice in every case.
 	for n := 0; ; n++ {
-		if res, ok, err := replay(); err != nil || ok {
-			return res, ok, err
+		if n > 0 {
+			if res, ok, err := replay(); err != nil || ok {
+				return res, ok, err
+			}
 		}
 		p, err := s.Get(ctx, pool)
 		if err != nil {
@@ -300,6 +307,9 @@ func (s *Service) ApplyRound(ctx context.Context, pool string, r Round, idempote
 		}
 		q, entries, res, err := Apply(p, r, s.Now())
 		if err != nil {
+			if res, ok, rerr := replay(); rerr != nil || ok {
+				return res, ok, rerr
+			}
 			return RoundResult{}, false, err
 		}
 		recs := make([]RoundRecord, len(keys))
