@@ -422,3 +422,67 @@ func contains(xs []string, x string) bool {
 	}
 	return false
 }
+
+// TestR7HeldOrder: RWS 4.5.2 / ruling R7. Held major hits are paid in
+// dealt order; a tie in dealt-at time falls back to commit order; a hit
+// dealt earlier than a due one is paid before it even if its own window
+// has not passed.
+func TestR7HeldOrder(t *testing.T) {
+	const rs = "rws-mlp-csp-v2"
+	p, _, _ := jackpot.New("p", jackpottest.RWSSettings(), "ops", t0) // window 3 s
+	apply := func(table string, dealt time.Time, now time.Time, h jackpot.Hit) {
+		t.Helper()
+		var err error
+		r := jackpottest.RoundOf(rs, table, "r", dealt, 500, []int{h.Seat}, h)
+		p, _, _, err = jackpot.Apply(p, r, now)
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Committed in order A, B, C, D; dealt C < A == B < D.
+	apply("A", t0.Add(10*time.Second), t0, jackpottest.StraightFlush(rs, 1, 1, 500))
+	apply("B", t0.Add(10*time.Second), t0.Add(time.Second), jackpottest.StraightFlush(rs, 2, 1, 500))
+	apply("C", t0.Add(5*time.Second), t0.Add(2*time.Second), jackpottest.StraightFlush(rs, 3, 1, 500))
+	apply("D", t0.Add(20*time.Second), t0.Add(2*time.Second), jackpottest.StraightFlush(rs, 4, 1, 500))
+	// At t0+3s only A is due; C (dealt earlier) is paid before it, B (tie
+	// with A, committed later) and D wait.
+	q, _, paid, ok, err := jackpot.Release(p, t0.Add(3*time.Second))
+	if err != nil || !ok {
+		t.Fatal(ok, err)
+	}
+	var order []string
+	for _, po := range paid {
+		order = append(order, po.Table)
+	}
+	if fmt.Sprint(order) != "[C A]" || len(q.Held) != 2 {
+		t.Fatalf("paid %v, still held %d; want [C A] and 2", order, len(q.Held))
+	}
+	// Each from the pool as it stands (R21): C gets 10% of the pool, A 10% of what C left.
+	pool := p.Meters.Displayed
+	c := pool / 10
+	if paid[0].Amount != c || paid[1].Amount != (pool-c)/10 {
+		t.Fatalf("amounts %d %d from pool %d", paid[0].Amount, paid[1].Amount, pool)
+	}
+	q, _, paid, _, _ = jackpot.Release(q, t0.Add(10*time.Second))
+	order = order[:0]
+	for _, po := range paid {
+		order = append(order, po.Table)
+	}
+	if fmt.Sprint(order) != "[B D]" {
+		t.Fatalf("then %v, want [B D]", order)
+	}
+}
+
+func TestAdjustNeverBelowZero(t *testing.T) {
+	p, _, _ := jackpot.New("p", jackpottest.MBSSettings(), "ops", t0)
+	if _, _, err := jackpot.Adjust(p, jackpot.Adjustment{Meter: "reserve", Amount: -1, By: "ops", Reason: "x"}, t0); jackpot.KindOf(err) != jackpot.Invalid {
+		t.Fatalf("reserve below zero: %v", err)
+	}
+	if _, _, err := jackpot.Adjust(p, jackpot.Adjustment{Meter: "displayed", Amount: -5, Reason: "x"}, t0); jackpot.KindOf(err) != jackpot.Invalid {
+		t.Fatalf("unsigned adjustment: %v", err)
+	}
+	q, es, err := jackpot.Adjust(p, jackpot.Adjustment{Meter: "displayed", Amount: -5, By: "ops:carol", Reason: "meter test"}, t0)
+	if err != nil || q.Meters.Displayed != 9_999_995 || es[0].By != "ops:carol" || es[0].Displayed != -5 {
+		t.Fatalf("%v %+v", err, es)
+	}
+}

@@ -324,7 +324,13 @@ func Apply(p Pool, r Round, now time.Time) (Pool, []Entry, RoundResult, error) {
 			for i := range g {
 				metas[i] = meta
 			}
-			pos, err := c.payShared(g, metas, cl)
+			var extra []string
+			if len(r.Hits) > len(g) {
+				// R5: lower-ranking hits were paid before these.
+				extra = append(extra, "ruling R5")
+				extra = append(extra, cite(r.Ruleset, cl.lowerFirst)...)
+			}
+			pos, err := c.payShared(g, metas, cl, extra...)
 			if err != nil {
 				return Pool{}, nil, RoundResult{}, err
 			}
@@ -336,18 +342,29 @@ func Apply(p Pool, r Round, now time.Time) (Pool, []Entry, RoundResult, error) {
 		// another table but reported later is paid first (4.5.2).
 		sort.SliceStable(majors, func(i, j int) bool { return majors[i].Dealt < majors[j].Dealt })
 		window := s.SettleWindow()
+		var extra []string
+		if len(majors) > 1 {
+			extra = append(extra, "ruling R6")
+			extra = append(extra, cite(r.Ruleset, cl.sameTable)...)
+		}
 		for _, h := range majors {
 			if window > 0 {
-				po := c.hold(r, h, now.Add(window))
+				po := c.hold(r, h, now.Add(window), extra...)
 				res.Payouts = append(res.Payouts, po)
 				continue
 			}
-			pos, err := c.payShared([]Hit{h}, []roundMeta{meta}, cl)
+			pos, err := c.payShared([]Hit{h}, []roundMeta{meta}, cl, extra...)
 			if err != nil {
 				return Pool{}, nil, RoundResult{}, err
 			}
 			res.Payouts = append(res.Payouts, pos...)
 		}
+	}
+	if res.Payouts == nil {
+		res.Payouts = []Payout{}
+	}
+	if res.Released == nil {
+		res.Released = []Payout{}
 	}
 	res.Meters = q.view()
 	c.finish()
@@ -460,7 +477,7 @@ func (c *change) payHouse(r Round, h Hit) (Payout, error) {
 	if err != nil {
 		return Payout{}, invalid("hits", "%v", err)
 	}
-	rules := append(append([]string(nil), h.Rules...), "ruling R2", "ruling R3")
+	rules := dedup(append(append([]string(nil), h.Rules...), "ruling R2", "ruling R3"))
 	fund := []Funding{{Source: SourceHouse, Amount: amount}}
 	dealt := r.DealtAt
 	e := c.post(Entry{Kind: KindHit, Table: r.Table, Round: r.Round, Seat: h.Seat, Dealt: h.Dealt, Category: h.Category, DealtAt: &dealt,
@@ -544,7 +561,7 @@ func (c *change) fundReset(amount money.Amount) []Funding {
 }
 
 // payShared pays a group of winners of one percentage prize (n >= 1).
-func (c *change) payShared(g []Hit, metas []roundMeta, cl clauses) ([]Payout, error) {
+func (c *change) payShared(g []Hit, metas []roundMeta, cl clauses, extraRules ...string) ([]Payout, error) {
 	p := c.pool
 	bp := g[0].Prize.BP
 	n := len(g)
@@ -563,12 +580,7 @@ func (c *change) payShared(g []Hit, metas []roundMeta, cl clauses) ([]Payout, er
 			rules = append(rules, cite(ruleset, cl.sfShare)...)
 		}
 	}
-	if p.Settings.Casino() == RWS {
-		rules = append(rules, "ruling R6")
-		rules = append(rules, cite(ruleset, cl.sameTable)...)
-	} else {
-		rules = append(rules, cite(ruleset, cl.lowerFirst)...)
-	}
+	rules = dedup(append(rules, extraRules...))
 	// The sources, in the order they are drawn on: the pool's own part,
 	// then the extra parts (overflow, reserve, house: R21).
 	type src struct {
@@ -584,7 +596,7 @@ func (c *change) payShared(g []Hit, metas []roundMeta, cl clauses) ([]Payout, er
 		need := share
 		var fund []Funding
 		e := Entry{Kind: KindHit, Table: metas[i].table, Round: metas[i].round, Seat: h.Seat, Dealt: h.Dealt, Category: h.Category,
-			Paid: share, Shared: n, HeldSeq: metas[i].heldSeq, Rules: rules}
+			Paid: share, Shared: shared(n), HeldSeq: metas[i].heldSeq, Rules: rules}
 		dealt := metas[i].dealtAt
 		e.DealtAt = &dealt
 		for need > 0 && len(queue) > 0 {
@@ -612,7 +624,7 @@ func (c *change) payShared(g []Hit, metas []roundMeta, cl clauses) ([]Payout, er
 		posted := c.post(e)
 		c.recordHit(posted)
 		out = append(out, Payout{Seat: h.Seat, Dealt: h.Dealt, Wager: wagerName(h.Wager), Table: e.Table, Round: e.Round, Category: h.Category,
-			Status: "paid", Amount: share, Funding: fund, HouseFunded: e.HouseFunded, Shared: n, Seq: posted.Seq, Rules: rules})
+			Status: "paid", Amount: share, Funding: fund, HouseFunded: e.HouseFunded, Shared: shared(n), Seq: posted.Seq, Rules: rules})
 	}
 	if bp == 10000 {
 		c.reset(ruleset)
@@ -657,9 +669,9 @@ func (c *change) reset(ruleset string) {
 }
 
 // hold records an RWS major hit pending for the settle window (R7).
-func (c *change) hold(r Round, h Hit, payAfter time.Time) Payout {
+func (c *change) hold(r Round, h Hit, payAfter time.Time, extraRules ...string) Payout {
 	dealt := r.DealtAt
-	rules := append(append([]string(nil), h.Rules...), "ruling R7", "ruling R21", "rws-mlp-csp-v2 4.5.2")
+	rules := dedup(append(append(append([]string(nil), h.Rules...), extraRules...), "ruling R7", "ruling R21", "rws-mlp-csp-v2 4.5.2"))
 	e := c.post(Entry{Kind: KindHeld, Table: r.Table, Round: r.Round, Seat: h.Seat, Dealt: h.Dealt, Category: h.Category, DealtAt: &dealt,
 		Rules: rules, Note: "held for the settle window; paid from the pool as it stands when it is paid"})
 	c.pool.Held = append(c.pool.Held, HeldHit{Seq: e.Seq, Table: r.Table, Round: r.Round, Ruleset: r.Ruleset, DealtAt: r.DealtAt,
@@ -681,6 +693,11 @@ func heldLess(a, b HeldHit) bool {
 	return a.Hit.Dealt < b.Hit.Dealt
 }
 
+// MaxReleasedPerCommit bounds the held hits one commit pays, so that a
+// commit stays inside one DynamoDB transaction (100 items: each released
+// hit writes up to 3 ledger entries).
+const MaxReleasedPerCommit = 20
+
 // releaseDue pays the held hits whose window has passed, and every held
 // hit dealt before one of them (a hand dealt earlier is paid first, R7),
 // in the R7 order, each from the pool as it stands (R21).
@@ -700,6 +717,9 @@ func (c *change) releaseDue() ([]Payout, error) {
 	if last < 0 {
 		return nil, nil
 	}
+	// At most MaxReleasedPerCommit per commit (a store writes one commit in
+	// one transaction); the rest, still in order, go with the next commit.
+	last = min(last, MaxReleasedPerCommit-1)
 	var out []Payout
 	for _, h := range held[:last+1] {
 		cl := rulesetClauses[h.Ruleset]
@@ -708,7 +728,7 @@ func (c *change) releaseDue() ([]Payout, error) {
 			return nil, err
 		}
 		for i := range pos {
-			pos[i].Rules = append(pos[i].Rules, "ruling R7", "rws-mlp-csp-v2 4.5.2")
+			pos[i].Rules = dedup(append(pos[i].Rules, "ruling R7", "ruling R21", "rws-mlp-csp-v2 4.5.2"))
 		}
 		out = append(out, pos...)
 	}
@@ -728,4 +748,24 @@ func Release(p Pool, now time.Time) (Pool, []Entry, []Payout, bool, error) {
 	}
 	c.finish()
 	return q, c.entries, out, true, nil
+}
+
+// dedup drops repeated citations, keeping the first of each.
+func dedup(xs []string) []string {
+	seen := make(map[string]bool, len(xs))
+	out := xs[:0:0]
+	for _, x := range xs {
+		if !seen[x] {
+			seen[x] = true
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+func shared(n int) int {
+	if n > 1 {
+		return n
+	}
+	return 0
 }
