@@ -10,7 +10,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"log/slog"
 	"net/http"
 	"os"
 	"os/signal"
@@ -21,6 +20,7 @@ import (
 	"github.com/tablesettle/tablesettle/internal/filestore"
 	"github.com/tablesettle/tablesettle/internal/httpapi"
 	"github.com/tablesettle/tablesettle/internal/jackpot"
+	"github.com/tablesettle/tablesettle/internal/lambdaapp"
 )
 
 func main() {
@@ -50,12 +50,12 @@ func serve(args []string) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	logger := slog.New(slog.NewJSONHandler(os.Stdout, nil))
+	logger := lambdaapp.Logger(os.Stdout, os.Getenv("LOG_LEVEL"))
 	pools, err := filestore.Open(*data)
 	if err != nil {
 		return err
 	}
-	handler, _ := httpapi.New(httpapi.Deps{Pools: jackpot.NewService(pools, time.Now, uint64(time.Now().UnixNano()))})
+	handler, _ := httpapi.New(httpapi.Deps{Logger: logger, Pools: jackpot.NewService(pools, time.Now, uint64(time.Now().UnixNano()))})
 	srv := &http.Server{Addr: *addr, Handler: handler, ReadHeaderTimeout: 10 * time.Second}
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -79,12 +79,7 @@ func writeSpec(args []string) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	_, api := httpapi.New(httpapi.Deps{})
-	spec31, err := api.OpenAPI().YAML()
-	if err != nil {
-		return err
-	}
-	spec30, err := api.OpenAPI().DowngradeYAML()
+	spec31, spec30, err := httpapi.Spec()
 	if err != nil {
 		return err
 	}

@@ -1,207 +1,163 @@
 package hand
 
+//go:generate go run ./tablegen/gen -o tables_gen.go
+
 import (
+	"math/bits"
+
 	"github.com/tablesettle/tablesettle/internal/card"
 )
 
-// Value is a five-card hand's strength: higher beats lower, equal is a
-// stand-off. The zero Value is no hand.
+// Value is a five-card hand's strength under rules 3.11-3.12 of the stud
+// documents (and THB v9 3.11-3.12): higher beats lower, equal is a
+// stand-off (3.12.1). The zero Value is no hand.
 //
-// Layout (subject to change; compare Values, do not decode them): the
-// category in bits 20-23, then up to five 4-bit ranks, most significant
-// first, in the order the tie-break clauses of rule 3.12 compare them.
+// A Value is the hand's equivalence class, 1 to 7462: 1 is the worst hand
+// (7-5-4-3-2 of at least two suits), 7462 the Royal Flush, and every other
+// number one of the distinct five-card hands the rules tell apart, in
+// order. Category tells which order of hands (3.11) a Value belongs to.
 type Value uint32
 
-// Category returns the hand's category.
-func (v Value) Category() Category { return Category(v >> 20) }
+// NumClasses is the number of distinct five-card hands: the highest Value.
+const NumClasses = 7462
 
-func mk(cat Category, ranks ...card.Rank) Value {
-	v := uint32(cat) << 20
-	shift := 16
-	for _, r := range ranks {
-		v |= uint32(r) << shift
-		shift -= 4
+// Category returns the hand's category (Invalid for a Value out of range).
+func (v Value) Category() Category {
+	if v == 0 || v > NumClasses {
+		return Invalid
 	}
-	return Value(v)
+	c := RoyalFlush
+	for v < categoryFloor[c] {
+		c--
+	}
+	return c
 }
 
-// straightHigh returns the top rank of the straight in a 13-bit rank mask
-// (bit r-2 set for rank r), Five for the wheel A-2-3-4-5, or 0 if none.
-// Rule 3.12.4: a straight with a six or higher outranks the wheel.
-func straightHigh(mask uint16) card.Rank {
-	for top := card.Ace; top >= card.Six; top-- {
-		m := uint16(0x1f) << (top - 6)
-		if mask&m == m {
-			return top
-		}
+// cardKey is a card's part of a hand key: see package tablegen.
+type cardKey struct {
+	key  uint64 // rank multiplier + 1<<(32+4*suit)
+	mask uint64 // 1<<(16*suit + rank-2)
+}
+
+const (
+	// suitBias starts each 4-bit suit counter at 3, so that a fifth card of
+	// a suit sets the counter's bit 3.
+	suitBias = 0x3333 << 32
+	// flushBits are bit 3 of each suit counter.
+	flushBits = 0x8888 << 32
+	// rowShift is tablegen.RowShift: rank sums r>>rowShift share a row.
+	rowShift = 11
+)
+
+// lookup ranks a hand from the sum of its cards' keys (plus suitBias) and
+// the OR of their masks. The hand must hold 5 to 7 distinct valid cards.
+func lookup(key, mask uint64) Value {
+	if f := key & flushBits; f != 0 {
+		// The flush suit s has its flag at bit 35+4s; its ranks are at 16s.
+		shift := uint(bits.TrailingZeros64(f)-35) * 4
+		return Value(flushClasses[(mask>>shift)&0x1fff])
 	}
-	const wheel = 1<<12 | 0xf // A,2,3,4,5
-	if mask&wheel == wheel {
-		return card.Five
-	}
-	return 0
+	r := uint32(key)
+	return Value(rankClasses[r+rankOffsets[(r>>rowShift)&uint32(len(rankOffsets)-1)]])
 }
 
 // Eval5 ranks five distinct cards under rules 3.11-3.12.
 func Eval5(c0, c1, c2, c3, c4 card.Card) Value {
-	cs := [5]card.Card{c0, c1, c2, c3, c4}
-	var counts [15]uint8
-	var mask uint16
-	flush := true
-	for i, c := range cs {
-		r := c.Rank()
-		counts[r]++
-		mask |= 1 << (r - 2)
-		if i > 0 && c.Suit() != cs[0].Suit() {
-			flush = false
-		}
-	}
-	if top := straightHigh(mask); top != 0 && popcount(mask) == 5 {
-		switch {
-		case flush && top == card.Ace:
-			return mk(RoyalFlush, top)
-		case flush:
-			return mk(StraightFlush, top)
-		default:
-			return mk(Straight, top)
-		}
-	}
-	// Group ranks by count, then by rank, both descending.
-	var quads, trips, pairs, singles []card.Rank
-	for r := card.Ace; r >= card.Two; r-- {
-		switch counts[r] {
-		case 4:
-			quads = append(quads, r)
-		case 3:
-			trips = append(trips, r)
-		case 2:
-			pairs = append(pairs, r)
-		case 1:
-			singles = append(singles, r)
-		}
-	}
-	switch {
-	case len(quads) == 1:
-		return mk(FourOfAKind, quads[0], singles[0])
-	case len(trips) == 1 && len(pairs) == 1:
-		return mk(FullHouse, trips[0], pairs[0]) // 3.12.5
-	case flush:
-		return mk(Flush, singles...)
-	case len(trips) == 1:
-		return mk(ThreeOfAKind, trips[0], singles[0], singles[1])
-	case len(pairs) == 2:
-		return mk(TwoPair, pairs[0], pairs[1], singles[0]) // 3.12.2
-	case len(pairs) == 1:
-		return mk(OnePair, pairs[0], singles[0], singles[1], singles[2]) // 3.12.3
-	default:
-		return mk(HighCard, singles...)
-	}
+	k0, k1, k2, k3, k4 := &cardKeys[c0], &cardKeys[c1], &cardKeys[c2], &cardKeys[c3], &cardKeys[c4]
+	return lookup(suitBias+k0.key+k1.key+k2.key+k3.key+k4.key,
+		k0.mask|k1.mask|k2.mask|k3.mask|k4.mask)
 }
 
-func popcount(m uint16) int {
-	n := 0
-	for ; m != 0; m &= m - 1 {
-		n++
+// Eval6 ranks the best five of six distinct cards.
+func Eval6(c0, c1, c2, c3, c4, c5 card.Card) Value {
+	k0, k1, k2, k3, k4, k5 := &cardKeys[c0], &cardKeys[c1], &cardKeys[c2], &cardKeys[c3], &cardKeys[c4], &cardKeys[c5]
+	return lookup(suitBias+k0.key+k1.key+k2.key+k3.key+k4.key+k5.key,
+		k0.mask|k1.mask|k2.mask|k3.mask|k4.mask|k5.mask)
+}
+
+// Eval7 ranks the best five of seven distinct cards (THB v9 3.10: the two
+// hole cards and the five community cards).
+//
+// The cards are separate arguments, like Eval5's, so that they travel in
+// registers: an array argument is copied through the stack, and reading it
+// back byte by byte stalls store-to-load forwarding (about 3x slower).
+func Eval7(c0, c1, c2, c3, c4, c5, c6 card.Card) Value {
+	k0, k1, k2, k3, k4, k5, k6 := &cardKeys[c0], &cardKeys[c1], &cardKeys[c2], &cardKeys[c3], &cardKeys[c4], &cardKeys[c5], &cardKeys[c6]
+	return lookup(suitBias+k0.key+k1.key+k2.key+k3.key+k4.key+k5.key+k6.key,
+		k0.mask|k1.mask|k2.mask|k3.mask|k4.mask|k5.mask|k6.mask)
+}
+
+// EvalMask ranks the best five of the 5 to 7 cards in s; it returns the
+// zero Value (no hand) for any other number of cards.
+func EvalMask(s card.Set) Value {
+	if n := bits.OnesCount64(uint64(s)); n < 5 || n > 7 || s>>card.NumCards != 0 {
+		return 0
 	}
-	return n
+	key, mask := uint64(suitBias), uint64(0)
+	for m := uint64(s); m != 0; m &= m - 1 {
+		k := &cardKeys[uint8(bits.TrailingZeros64(m))]
+		key += k.key
+		mask |= k.mask
+	}
+	return lookup(key, mask)
 }
 
 // EvalHand ranks a five-card hand given as a slice; it panics unless
 // len(cards) == 5.
 func EvalHand(cards []card.Card) Value {
 	_ = cards[4]
+	if len(cards) != 5 {
+		panic("hand.EvalHand: need 5 cards")
+	}
 	return Eval5(cards[0], cards[1], cards[2], cards[3], cards[4])
 }
 
-// Best returns the best five-card hand that can be made from 5 to 7 cards
-// (THB v9 3.10: the best five of the player's two and the five community
-// cards) and the five cards that make it. It panics on fewer than 5 or more
-// than 7 cards.
+// evalN ranks the best five of 5 to 7 distinct cards.
+func evalN(cards []card.Card) Value {
+	key, mask := uint64(suitBias), uint64(0)
+	for _, c := range cards {
+		k := &cardKeys[c]
+		key += k.key
+		mask |= k.mask
+	}
+	return lookup(key, mask)
+}
+
+// Best returns the best five-card hand that can be made from 5 to 7
+// distinct cards (THB v9 3.10: the best five of the player's two and the
+// five community cards) and the five cards that make it, in the order they
+// were given. When several fives make the same best hand (3.12.1: equal
+// hands are a stand-off), it returns the first in that order. It panics on
+// fewer than 5 or more than 7 cards, or on a repeated or invalid card.
 func Best(cards []card.Card) (Value, [5]card.Card) {
 	n := len(cards)
 	if n < 5 || n > 7 {
 		panic("hand.Best: need 5 to 7 cards")
 	}
-	var best Value
+	var seen card.Set
+	for _, c := range cards {
+		if !c.Valid() || seen.Has(c) {
+			panic("hand.Best: repeated or invalid card " + c.String())
+		}
+		seen = seen.Add(c)
+	}
+	best := evalN(cards)
 	var used [5]card.Card
-	var idx [5]int
-	var rec func(start, depth int)
-	rec = func(start, depth int) {
-		if depth == 5 {
-			v := Eval5(cards[idx[0]], cards[idx[1]], cards[idx[2]], cards[idx[3]], cards[idx[4]])
-			if v > best {
-				best = v
-				for i, j := range idx {
-					used[i] = cards[j]
+	for a := 0; a < n; a++ {
+		for b := a + 1; b < n; b++ {
+			for c := b + 1; c < n; c++ {
+				for d := c + 1; d < n; d++ {
+					for e := d + 1; e < n; e++ {
+						if Eval5(cards[a], cards[b], cards[c], cards[d], cards[e]) == best {
+							used = [5]card.Card{cards[a], cards[b], cards[c], cards[d], cards[e]}
+							return best, used
+						}
+					}
 				}
 			}
-			return
-		}
-		for i := start; i <= n-(5-depth); i++ {
-			idx[depth] = i
-			rec(i+1, depth+1)
 		}
 	}
-	rec(0, 0)
-	return best, used
-}
-
-// Value3 is a three-card hand's strength under TCP v6 3.14-3.15: higher
-// beats lower, equal is a stand-off.
-type Value3 uint32
-
-// order3 is the rank of each category in three-card poker (3.14): straight
-// flush > three of a kind > straight > flush > pair > high card.
-var order3 = [...]uint32{HighCard: 1, OnePair: 2, Flush: 3, Straight: 4, ThreeOfAKind: 5, StraightFlush: 6}
-var category3 = [...]Category{1: HighCard, 2: OnePair, 3: Flush, 4: Straight, 5: ThreeOfAKind, 6: StraightFlush}
-
-// Category returns the three-card hand's category: one of StraightFlush,
-// ThreeOfAKind, Straight, Flush, OnePair, HighCard.
-func (v Value3) Category() Category { return category3[v>>20] }
-
-func mk3(cat Category, ranks ...card.Rank) Value3 {
-	return Value3(uint32(mk(Invalid, ranks...)) | order3[cat]<<20)
-}
-
-// Eval3 ranks three distinct cards under TCP v6 3.14-3.15. A-2-3 is the
-// lowest straight (3.15.3), Q-K-A the highest; Q-K-A suited is a Straight
-// Flush (the document has no Royal Flush of three cards).
-func Eval3(c0, c1, c2 card.Card) Value3 {
-	r := [3]card.Rank{c0.Rank(), c1.Rank(), c2.Rank()}
-	// sort descending
-	if r[0] < r[1] {
-		r[0], r[1] = r[1], r[0]
-	}
-	if r[1] < r[2] {
-		r[1], r[2] = r[2], r[1]
-	}
-	if r[0] < r[1] {
-		r[0], r[1] = r[1], r[0]
-	}
-	flush := c0.Suit() == c1.Suit() && c1.Suit() == c2.Suit()
-	var top card.Rank
-	switch {
-	case r[0] == card.Ace && r[1] == card.Three && r[2] == card.Two:
-		top = card.Three // A-2-3, 3.15.3
-	case r[0] == r[1]+1 && r[1] == r[2]+1:
-		top = r[0]
-	}
-	switch {
-	case top != 0 && flush:
-		return mk3(StraightFlush, top)
-	case r[0] == r[2]:
-		return mk3(ThreeOfAKind, r[0])
-	case top != 0:
-		return mk3(Straight, top)
-	case flush:
-		return mk3(Flush, r[0], r[1], r[2])
-	case r[0] == r[1]:
-		return mk3(OnePair, r[0], r[2]) // 3.15.2
-	case r[1] == r[2]:
-		return mk3(OnePair, r[1], r[0])
-	default:
-		return mk3(HighCard, r[0], r[1], r[2])
-	}
+	panic("hand.Best: unreachable: no five of the cards make their best hand")
 }
 
 // QualifiesStud reports whether a five-card dealer hand qualifies in the
@@ -212,16 +168,6 @@ func QualifiesStud(v Value) bool {
 	return v >= minAceKing
 }
 
-// minAceKing is the lowest Ace-King-high hand: A K 4 3 2.
-var minAceKing = mk(HighCard, card.Ace, card.King, card.Four, card.Three, card.Two)
-
-// QualifiesTCP reports whether a three-card dealer hand qualifies in TCP:
-// "at least one Queen or higher" (TCP v6 3.11), read as a hand ranked at
-// least Queen high (ruling R15): Q-3-2 or better, any pair, flush or
-// straight (2-3-4, A-2-3) included.
-func QualifiesTCP(v Value3) bool {
-	return v >= minQueen
-}
-
-// minQueen is the lowest Queen-high hand: Q 3 2 offsuit.
-var minQueen = mk3(HighCard, card.Queen, card.Three, card.Two)
+// minAceKing is the Value of the lowest Ace-King-high hand, A K 4 3 2 of at
+// least two suits (a test checks it).
+const minAceKing Value = 1114

@@ -2,10 +2,20 @@
 // request and response types, and the one place errors become HTTP
 // statuses. Register is the single registration used by every Lambda
 // function, the local server, the tests and the OpenAPI generator.
+//
+// Behaviour common to every operation (current and future) lives here and
+// in middleware.go: RFC 9457 problem+json for every error, including
+// unknown routes, wrong methods and panics; request bodies over
+// MaxBodyBytes refused with 413; unknown JSON fields refused with 422; a
+// wrong Content-Type refused with 415; a 5xx never shows internal error
+// text; every response carries X-Request-Id; one structured access log
+// line per request.
 package httpapi
 
 import (
+	"log/slog"
 	"net/http"
+	"reflect"
 
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/danielgtaylor/huma/v2/adapters/humago"
@@ -16,9 +26,19 @@ import (
 // Version is the API's version as published in the spec.
 const Version = "1.0.0"
 
-// Deps are what the operations need from outside: stores and clocks. The
-// zero Deps serves every operation that needs no store.
+// MaxBodyBytes is the largest request body any operation accepts; a larger
+// body is refused with 413 before it reaches an operation.
+const MaxBodyBytes = 64 << 10
+
+// Deps are what the operations need from outside: stores, clocks, logging.
+// The zero Deps serves every operation that needs no store.
 type Deps struct {
+	// Logger receives the access log and every error log line. Nil means
+	// JSON lines on stdout at level Info.
+	Logger *slog.Logger
+	// NewRequestID makes a request id when the host (API Gateway) gave
+	// none. Nil means 128 random bits in hex.
+	NewRequestID func() string
 	// Pools applies rounds to the progressive pools (nil: the pools
 	// operations answer 503).
 	Pools *jackpot.Service
@@ -44,9 +64,78 @@ func Config() huma.Config {
 	// No $schema links in bodies: clients generated from the spec should see
 	// exactly the documented fields.
 	cfg.CreateHooks = nil
+	// JSON only: any other request Content-Type is answered 415.
+	cfg.Formats = map[string]huma.Format{
+		"application/json": huma.DefaultJSONFormat,
+		"json":             huma.DefaultJSONFormat,
+	}
+	cfg.OpenAPIPath = "/openapi"
 	cfg.Info.Description = "Settlement and paytable API for casino table poker: what every wager pays, " +
-		"which hands win the progressive jackpot, and what an irregularity means, each answer citing the casino rule it applies."
+		"which hands win the progressive jackpot, and what an irregularity means, each answer citing the casino rule it applies.\n\n" +
+		"Every error is an RFC 9457 problem (application/problem+json) whose `errors[].location` names the failing field " +
+		"(e.g. `body.positions[2].wagers.bet`, `path.id`). Request bodies are JSON, at most 64 KiB (413 beyond), " +
+		"with no unknown fields (422). Every response carries an `X-Request-Id` header; quote it when reporting a problem."
+	cfg.OpenAPI.OnAddOperation = append(cfg.OpenAPI.OnAddOperation, everyOperation)
+	cfg.Transformers = append(cfg.Transformers, problemType)
 	return cfg
+}
+
+// ProblemType is the RFC 9457 type of every problem: a problem is
+// described by its status and title. The spec gives ErrorModel.type the
+// default about:blank, which generators (openapi-typescript) read as
+// "always present", so every problem carries it.
+const ProblemType = "about:blank"
+
+// problemType fills in the type of huma's problems, which leaves it out.
+func problemType(_ huma.Context, _ string, v any) (any, error) {
+	if p, ok := v.(*huma.ErrorModel); ok && p.Type == "" {
+		p.Type = ProblemType
+	}
+	return v, nil
+}
+
+// everyOperation applies the limits every operation shares, whoever
+// registers it, and documents them in the spec: huma's own per-operation
+// body limit defaults to 1 MiB, so it is lowered here once for all.
+func everyOperation(oapi *huma.OpenAPI, op *huma.Operation) {
+	errSchema := oapi.Components.Schemas.Schema(reflect.TypeFor[huma.ErrorModel](), true, "Error")
+	problem := func(desc string) *huma.Response {
+		return &huma.Response{Description: desc, Content: map[string]*huma.MediaType{
+			"application/problem+json": {Schema: errSchema},
+		}}
+	}
+	if op.Responses == nil {
+		op.Responses = map[string]*huma.Response{}
+	}
+	addRequestExample(oapi, op)
+	if op.RequestBody != nil {
+		// huma refuses a body whose length reaches MaxBodyBytes, so one more
+		// byte lets a body of exactly 64 KiB through.
+		if op.MaxBodyBytes == 0 || op.MaxBodyBytes > MaxBodyBytes+1 {
+			op.MaxBodyBytes = MaxBodyBytes + 1
+		}
+		setIfAbsent(op.Responses, "413", problem("Request body over 64 KiB"))
+		setIfAbsent(op.Responses, "415", problem("Request Content-Type is not application/json"))
+		setIfAbsent(op.Responses, "422", problem("A field is missing, unknown or invalid; errors[].location names it"))
+	}
+	setIfAbsent(op.Responses, "500", problem("Internal error; the detail never shows internal error text"))
+	for _, r := range op.Responses {
+		if r.Headers == nil {
+			r.Headers = map[string]*huma.Param{}
+		}
+		if _, ok := r.Headers[RequestIDHeader]; !ok {
+			r.Headers[RequestIDHeader] = &huma.Param{
+				Description: "The request id, also in the service's logs (API Gateway's requestId under Lambda).",
+				Schema:      &huma.Schema{Type: huma.TypeString},
+			}
+		}
+	}
+}
+
+func setIfAbsent(m map[string]*huma.Response, code string, r *huma.Response) {
+	if _, ok := m[code]; !ok {
+		m[code] = r
+	}
 }
 
 // Register adds the operations of the given groups to api.
@@ -66,7 +155,8 @@ func Register(api huma.API, deps Deps, groups ...Group) {
 }
 
 // New returns an http.Handler serving the given groups (all of them when
-// none are named), with the spec at /openapi.yaml and docs at /docs.
+// none are named), with the spec at /openapi.yaml and docs at /docs, wrapped
+// in the middleware every host shares.
 func New(deps Deps, groups ...Group) (http.Handler, huma.API) {
 	if len(groups) == 0 {
 		groups = AllGroups
@@ -74,5 +164,5 @@ func New(deps Deps, groups ...Group) (http.Handler, huma.API) {
 	mux := http.NewServeMux()
 	api := humago.New(mux, Config())
 	Register(api, deps, groups...)
-	return mux, api
+	return Middleware(deps, mux), api
 }

@@ -1,6 +1,130 @@
 package httpapi
 
-import "github.com/danielgtaylor/huma/v2"
+import (
+	"context"
+	"errors"
+	"net/http"
+
+	"github.com/danielgtaylor/huma/v2"
+
+	"github.com/tablesettle/tablesettle/internal/irregularity"
+	"github.com/tablesettle/tablesettle/internal/money"
+)
+
+// IrregularityRequest is the body of POST /v1/irregularities.
+type IrregularityRequest struct {
+	Ruleset string         `json:"ruleset" enum:"mbs-megalink-ssp-v6,mbs-ssp-v4,mbs-megalink-tcp-v6,mbs-megalink-thb-v9,rws-mlp-csp-v2" example:"mbs-megalink-ssp-v6" doc:"The ruleset the round is played under."`
+	Kind    string         `json:"kind" minLength:"1" maxLength:"64" example:"power_failure" doc:"The event kind, as listed by GET /v1/rulesets/{id}/irregularities. A kind another ruleset covers but this one does not is referred to the shift manager; an unknown kind is refused."`
+	Facts   map[string]any `json:"facts,omitempty" doc:"The event's facts, by name: true/false, whole numbers, enum strings, or lists of seat numbers, as the catalogue types them."`
+	Round   *RoundInput    `json:"round,omitempty" doc:"Optional: the round as sent to POST /v1/rounds/settle. With it the answer carries the settlement lines the outcome decides (returned wagers and their amounts, per seat)."`
+}
+
+// RoundInput is the part of a settle round an irregularity outcome reads:
+// the positions and their wagers. Every other field of the settle round
+// (dealer, community, cards, limits...) is accepted and ignored, so the
+// round can be sent exactly as it was sent to settle.
+type RoundInput struct {
+	Ruleset   string          `json:"ruleset,omitempty" doc:"If given, must be the request's ruleset."`
+	RoundID   string          `json:"roundId,omitempty" maxLength:"128" doc:"The round's id, echoed in the settlement."`
+	Currency  string          `json:"currency,omitempty" default:"SGD" pattern:"^[A-Z]{3}$" doc:"ISO 4217 code of the amounts (default SGD)."`
+	Positions []PositionInput `json:"positions" minItems:"1" maxItems:"7" doc:"One entry per betting position."`
+	_         struct{}        `additionalProperties:"true"`
+}
+
+// PositionInput is one position of the round: its seat and wagers.
+type PositionInput struct {
+	Seat   int              `json:"seat" minimum:"1" maximum:"7" doc:"1-7, in dealing order from the dealer's left."`
+	Wagers map[string]int64 `json:"wagers" doc:"Wager name to amount in minor units (ante, bet, play, pairPlus, bonus, flop, turn, river, progressive; SSP v4 progressivePlayer, progressiveDealer)."`
+	_      struct{}         `additionalProperties:"true"`
+}
+
+type irregularityInput struct {
+	Body IrregularityRequest
+}
+
+type irregularityOutput struct {
+	Body irregularity.Outcome
+}
+
+type catalogueInput struct {
+	ID string `path:"id" doc:"The ruleset id, e.g. mbs-megalink-ssp-v6."`
+}
+
+type catalogueOutput struct {
+	Body irregularity.Ruleset
+}
 
 // registerIrregularities adds the irregularities operations (the "irregularities" function).
-func registerIrregularities(api huma.API, deps Deps) {}
+func registerIrregularities(api huma.API, deps Deps) {
+	huma.Register(api, huma.Operation{
+		OperationID: "list-irregularities",
+		Method:      http.MethodGet,
+		Path:        "/v1/rulesets/{id}/irregularities",
+		Summary:     "The irregularities a ruleset covers",
+		Description: "The event kinds of the ruleset's section 5 (and 6.1 / RWS 5.24), each with the facts it needs and its decision table citing the rules, and the clauses that name no event, with the reason.",
+		Tags:        []string{"Irregularities"},
+		Errors:      []int{http.StatusNotFound},
+	}, func(ctx context.Context, in *catalogueInput) (*catalogueOutput, error) {
+		rs, ok := irregularity.Catalogue(in.ID)
+		if !ok {
+			return nil, huma.Error404NotFound("no such ruleset", &huma.ErrorDetail{Location: "path.id", Message: "not a ruleset id", Value: in.ID})
+		}
+		return &catalogueOutput{Body: *rs}, nil
+	})
+
+	huma.Register(api, huma.Operation{
+		OperationID: "decide-irregularity",
+		Method:      http.MethodPost,
+		Path:        "/v1/irregularities",
+		Summary:     "What an irregularity means for the round",
+		Description: "Reports an event and its facts; answers the outcome the ruleset prescribes (round void, hand removed, play continues, options to offer, settled to the maximum, or referred to the shift manager), citing the rules, and with a round attached the wagers it returns.",
+		Tags:        []string{"Irregularities"},
+		Errors:      []int{http.StatusUnprocessableEntity},
+	}, func(ctx context.Context, in *irregularityInput) (*irregularityOutput, error) {
+		out, err := decideIrregularity(in.Body)
+		if err != nil {
+			return nil, err
+		}
+		return &irregularityOutput{Body: out}, nil
+	})
+}
+
+func decideIrregularity(req IrregularityRequest) (irregularity.Outcome, error) {
+	rs, ok := irregularity.Catalogue(req.Ruleset)
+	if !ok {
+		return irregularity.Outcome{}, huma.Error422UnprocessableEntity("unknown ruleset",
+			&huma.ErrorDetail{Location: "body.ruleset", Message: "not a ruleset id", Value: req.Ruleset})
+	}
+	var round *irregularity.Round
+	if req.Round != nil {
+		if req.Round.Ruleset != "" && req.Round.Ruleset != req.Ruleset {
+			return irregularity.Outcome{}, huma.Error422UnprocessableEntity("the round is of another ruleset",
+				&huma.ErrorDetail{Location: "body.round.ruleset", Message: "must be the request's ruleset " + req.Ruleset, Value: req.Round.Ruleset})
+		}
+		round = &irregularity.Round{RoundID: req.Round.RoundID, Currency: money.Currency(req.Round.Currency)}
+		if round.Currency == "" {
+			round.Currency = money.SGD
+		}
+		for _, p := range req.Round.Positions {
+			ws := make(map[string]money.Amount, len(p.Wagers))
+			for w, a := range p.Wagers {
+				ws[w] = money.Amount(a)
+			}
+			round.Positions = append(round.Positions, irregularity.Position{Seat: p.Seat, Wagers: ws})
+		}
+	}
+	out, err := irregularity.Decide(rs, req.Kind, req.Facts, round)
+	if err != nil {
+		var e *irregularity.Error
+		if errors.As(err, &e) {
+			details := make([]error, len(e.Problems))
+			for i, p := range e.Problems {
+				details[i] = &huma.ErrorDetail{Location: "body." + p.Field, Message: p.Message, Value: p.Value}
+			}
+			return irregularity.Outcome{}, huma.Error422UnprocessableEntity(e.Title, details...)
+		}
+		// A catalogue defect: never show its text to the client.
+		return irregularity.Outcome{}, huma.Error500InternalServerError("the irregularity could not be decided")
+	}
+	return out, nil
+}

@@ -192,6 +192,7 @@ func registerPools(api huma.API, deps Deps) {
 	})
 	huma.Register(api, huma.Operation{
 		OperationID: "change-pool-settings", Method: http.MethodPatch, Path: "/v1/pools/{id}",
+		RequestBody: bodyExample(map[string]any{"contributionBp": 2000, "by": "ops:bob", "reason": "new contribution rate approved"}),
 		Summary:     "Change a pool's settings (after the next reset)",
 		Description: "Records the change (who, when, old, new) in the ledger; it takes effect after the pool's next reset, never mid-cycle.",
 		Tags:        tags,
@@ -237,6 +238,7 @@ func registerPools(api huma.API, deps Deps) {
 	})
 	huma.Register(api, huma.Operation{
 		OperationID: "adjust-pool", Method: http.MethodPost, Path: "/v1/pools/{id}/adjustments",
+		RequestBody: bodyExample(map[string]any{"meter": "reserve", "amount": 50000, "by": "ops:carol", "reason": "reserve top-up approved by finance"}),
 		Summary:     "Adjust a meter (recorded and signed)",
 		Description: "The meters move only by a contribution, a hit, or a recorded, signed adjustment like this one.",
 		Tags:        tags,
@@ -274,6 +276,12 @@ func registerPools(api huma.API, deps Deps) {
 	})
 	huma.Register(api, huma.Operation{
 		OperationID: "apply-pool-round", Method: http.MethodPost, Path: "/v1/pools/{id}/rounds",
+		RequestBody: bodyExample(map[string]any{
+			"ruleset": "mbs-megalink-ssp-v6", "table": "T12", "roundId": "R1", "dealtAt": "2026-03-01T20:00:00Z", "dealer": "2d 3d 5h 8c 9s",
+			"positions": []any{
+				map[string]any{"seat": 1, "cards": "Kc Kh Kd Ac Ah", "wagers": map[string]any{"ante": 1000, "bet": 2000, "progressive": 500}},
+				map[string]any{"seat": 3, "cards": "Ts Js Qs Ks As", "wagers": map[string]any{"ante": 1000, "bet": 2000, "progressive": 500}},
+			}}),
 		Summary: "Apply a round to a pool, exactly once",
 		Description: "Takes the round as sent to POST /v1/rounds/settle plus its table and dealtAt. Settles it and evaluates the progressive hands from the cards (ruling R14), applies the round's contributions (R4), then its hits " +
 			"(R3; R5 at MBS, R6 and R7 at RWS), and answers every jackpot payout with its amount, its sources and the meters after. " +
@@ -354,6 +362,12 @@ func requestField(err error, locs []string) error {
 	c := *e
 	c.Field = strings.TrimPrefix(locs[i], "body.")
 	return &c
+}
+
+// bodyExample is a request body with a whole-body example (the spec's
+// clients and docs show it; a test checks it is a valid request).
+func bodyExample(ex any) *huma.RequestBody {
+	return &huma.RequestBody{Content: map[string]*huma.MediaType{"application/json": {Example: ex}}}
 }
 
 func poolsUnavailable() error {

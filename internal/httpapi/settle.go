@@ -1,6 +1,257 @@
 package httpapi
 
-import "github.com/danielgtaylor/huma/v2"
+import (
+	"context"
+	"net/http"
+
+	"github.com/danielgtaylor/huma/v2"
+
+	"github.com/tablesettle/tablesettle/internal/money"
+	"github.com/tablesettle/tablesettle/internal/ruleset"
+	"github.com/tablesettle/tablesettle/internal/settle"
+)
+
+// The settle operation's request and response types mirror the domain
+// types of package settle field for field (Go converts between them
+// directly, so a field added on one side and not the other does not
+// compile). They exist so that the spec's schema names are the settle
+// group's own ("SettleRequest", "SettleLine", ...) and cannot collide with
+// another group's "Round" or "Line".
+
+// SettleRequest is the body of POST /v1/rounds/settle.
+type SettleRequest struct {
+	Ruleset   string                 `json:"ruleset" enum:"mbs-megalink-ssp-v6,mbs-ssp-v4,mbs-megalink-tcp-v6,mbs-megalink-thb-v9,rws-mlp-csp-v2" doc:"The ruleset id."`
+	RoundID   string                 `json:"roundId" maxLength:"128" doc:"The table's id of the round, echoed back."`
+	Currency  string                 `json:"currency,omitempty" maxLength:"3" doc:"ISO 4217 code of every amount; default SGD. Rulesets with fixed prizes or caps in SGD (all but mbs-megalink-thb-v9 and mbs-ssp-v4) take SGD only."`
+	Dealer    string                 `json:"dealer" maxLength:"200" doc:"The dealer's cards: 5 (stud games), 3 (TCP), the 2 hole cards (THB). Rank 2-10/T/J/Q/K/A then suit c/d/h/s or a suit symbol, any case, separated by spaces or commas."`
+	Community string                 `json:"community,omitempty" maxLength:"200" doc:"TCP: the 2 community cards; THB: the 5 community cards; absent in the stud games."`
+	Limits    map[string]SettleLimit `json:"limits,omitempty" doc:"Table limits per wager name (ante, bet, ...), in minor units (ruling R11): a wager over the maximum settles as the maximum and the excess is returned; one under the minimum settles once and is flagged."`
+	Positions []SettlePosition       `json:"positions" minItems:"1" maxItems:"7" doc:"The playing positions with a wager, at most 7."`
+	MagicCard string                 `json:"magicCard,omitempty" maxLength:"8" doc:"mbs-ssp-v4 only, required with a jackpot wager: the system-selected Magic Card (4.3, ruling R13)."`
+	LuckySeat int                    `json:"luckyPlayerSeat,omitempty" minimum:"0" maximum:"7" doc:"mbs-ssp-v4 only, required with a jackpot wager: the seat the system selected as Lucky Player (4.4)."`
+	LuckyDeal *bool                  `json:"luckyDealer,omitempty" doc:"mbs-ssp-v4 only, required with a jackpot wager: whether this table's dealer is the Lucky Dealer (4.4.1)."`
+}
+
+// SettleLimit is a table's minimum and maximum for one wager.
+type SettleLimit struct {
+	Min money.Amount `json:"min,omitempty" minimum:"0" doc:"The table minimum, minor units."`
+	Max money.Amount `json:"max,omitempty" minimum:"0" doc:"The table maximum, minor units (absent: none)."`
+}
+
+// SettlePosition is one playing position (betting box) and its wagers.
+type SettlePosition struct {
+	Seat                  int                     `json:"seat" minimum:"1" maximum:"7" doc:"1-7, dealing order from the dealer's left."`
+	Cards                 string                  `json:"cards,omitempty" maxLength:"200" doc:"The player's cards: 5 (stud), 3 (TCP), the 2 hole cards (THB). May be empty only when exposed is false (ruling R8), or for a folded hand with no jackpot or Pair Plus wager."`
+	Wagers                map[string]money.Amount `json:"wagers" doc:"Wager name to amount in minor units: ante, bet, play, pairPlus, bonus, flop, turn, river, progressive (mbs-ssp-v4: progressivePlayer, progressiveDealer). A THB check is a missing turn or river; 0 is no wager. MBS continuation wagers are fixed multiples of the ante (ruling R20)."`
+	Folded                bool                    `json:"folded,omitempty" doc:"The player folded (ruling R20: an ante with no continuation wager has folded anyway)."`
+	Exposed               *bool                   `json:"exposed,omitempty" doc:"Default true. false: the player declined the comparison by not exposing the hand (ruling R8, R19)."`
+	Absent                bool                    `json:"absent,omitempty" doc:"The player was not present to make a decision (MBS 5.11, RWS 5.5/5.6)."`
+	ProgressiveMultiplier int                     `json:"progressiveMultiplier,omitempty" minimum:"0" maximum:"5" doc:"mbs-megalink-thb-v9 only: the progressive wager is 1-5 times the minimum (3.5.3.1, ruling R17); default 1."`
+}
+
+// SettleResponse is the answer of POST /v1/rounds/settle.
+type SettleResponse struct {
+	Ruleset        string                 `json:"ruleset"`
+	RoundID        string                 `json:"roundId"`
+	Currency       money.Currency         `json:"currency"`
+	Void           bool                   `json:"void" doc:"The round is void: every wager returned (ruling R12)."`
+	Dealer         *SettleDealer          `json:"dealer,omitempty" doc:"The dealer's hand; absent when the round is void."`
+	Community      string                 `json:"community,omitempty" doc:"The community cards, canonical form."`
+	Positions      []SettlePositionResult `json:"positions" doc:"One per position, in seat (dealing) order."`
+	Irregularities []SettleIrregularity   `json:"irregularities" doc:"What the cards and wagers showed that the rules treat as irregular, and the outcome applied."`
+	Totals         SettleTotals           `json:"totals"`
+}
+
+// SettleHand is an evaluated hand.
+type SettleHand struct {
+	Cards    string `json:"cards" doc:"The cards given, canonical form."`
+	Category string `json:"category" doc:"royal_flush, straight_flush, four_of_a_kind, full_house, flush, straight, three_of_a_kind, two_pair, one_pair or high_card."`
+	Best     string `json:"best" doc:"The cards that make the hand, highest rank first."`
+}
+
+// SettleDealer is the dealer's hand and whether it qualifies.
+type SettleDealer struct {
+	Cards       string      `json:"cards"`
+	Category    string      `json:"category"`
+	Best        string      `json:"best"`
+	Qualifies   bool        `json:"qualifies" doc:"Whether the dealer's hand qualifies (always true in THB, which has no qualifier)."`
+	Progressive *SettleHand `json:"progressive,omitempty" doc:"mbs-ssp-v4: the dealer's hand for the dealer-hand jackpot wager."`
+	Rules       []string    `json:"rules"`
+}
+
+// SettlePositionResult is one position's settlement.
+type SettlePositionResult struct {
+	Seat        int                 `json:"seat"`
+	Hand        *SettleHand         `json:"hand,omitempty" doc:"The main game hand; absent when the cards were not given or were the wrong number."`
+	Progressive *SettleHand         `json:"progressive,omitempty" doc:"The jackpot hand where it differs from the main hand (TCP: 3 cards + 2 community; THB: hole cards + flop)."`
+	Outcome     string              `json:"outcome" enum:"win,lose,stand_off,dealer_no_hand,folded,declined,absent,removed,void,no_contest" doc:"The hand against the dealer."`
+	Lines       []SettleLine        `json:"lines" doc:"One line per wager (a wager over a limit gets a second line returning the excess)."`
+	Jackpot     []SettleEligibility `json:"jackpot" doc:"Every jackpot prize the position qualifies for, evaluated from the cards (ruling R14)."`
+	Staked      money.Amount        `json:"staked"`
+	Net         money.Amount        `json:"net" doc:"The player's net over the position's lines."`
+}
+
+// SettleLine is the settlement of one wager.
+type SettleLine struct {
+	Wager    ruleset.Wager `json:"wager"`
+	Stake    money.Amount  `json:"stake" doc:"The amount this line settles, minor units."`
+	Result   settle.Result `json:"result" enum:"win,lose,push,returned,void"`
+	Returned money.Amount  `json:"returned" doc:"What goes back to the player in all, stake included."`
+	Net      money.Amount  `json:"net" doc:"returned - stake."`
+	Odds     string        `json:"odds,omitempty" doc:"The price applied as the document writes it: \"4 to 1\", \"40 for 1\", \"SGD 2000.00\", \"100% of the pool\"."`
+	Rules    []string      `json:"rules" doc:"The rules and rulings applied, e.g. \"mbs-megalink-ssp-v6 3.10.2.1\"."`
+	Flags    []string      `json:"flags,omitempty" doc:"under_minimum; capped (RWS 4.1.1); pool_prize (a percentage of the pool the pools service pays, ruling R3)."`
+}
+
+// SettleEligibility is one jackpot prize a position qualifies for.
+type SettleEligibility struct {
+	Wager      ruleset.Wager `json:"wager"`
+	Kind       string        `json:"kind" enum:"hand,magic_card,lucky_player,lucky_dealer"`
+	Category   string        `json:"category,omitempty"`
+	Prize      ruleset.Pay   `json:"prize" doc:"A percentage of the pool in basis points, a fixed amount, or odds."`
+	Multiplier int           `json:"multiplier" doc:"The THB multiplier applied (1 for the percentage lines, ruling R17)."`
+	Stake      money.Amount  `json:"stake"`
+	PaidBy     settle.PaidBy `json:"paidBy" enum:"house,pool" doc:"house: paid on the line; pool: a percentage the pools service pays from the pool."`
+	Rules      []string      `json:"rules"`
+}
+
+// SettleIrregularity is an irregularity the round shows.
+type SettleIrregularity struct {
+	Code    string        `json:"code" doc:"duplicate_card, dealer_card_count, community_card_count, player_card_count, progressive_without_ante, absent_player, over_maximum, under_minimum, bet_not_twice_ante."`
+	Seat    int           `json:"seat,omitempty"`
+	Wager   ruleset.Wager `json:"wager,omitempty"`
+	Message string        `json:"message"`
+	Rules   []string      `json:"rules"`
+}
+
+// SettleTotals are the round's sums over every line.
+type SettleTotals struct {
+	Staked    money.Amount `json:"staked"`
+	Returned  money.Amount `json:"returned"`
+	PlayerNet money.Amount `json:"playerNet"`
+	HouseNet  money.Amount `json:"houseNet" doc:"-playerNet. Pool prizes are not in it: the pool pays them."`
+}
+
+type settleInput struct {
+	Body SettleRequest
+}
+
+type settleOutput struct {
+	Body SettleResponse
+}
+
+// settleMaxBody bounds the request: seven positions need a few KiB.
+const settleMaxBody = 64 * 1024
 
 // registerSettle adds the settle operations (the "settle" function).
-func registerSettle(api huma.API, deps Deps) {}
+func registerSettle(api huma.API, deps Deps) {
+	huma.Register(api, huma.Operation{
+		OperationID: "settle-round",
+		Method:      http.MethodPost,
+		Path:        "/v1/rounds/settle",
+		Summary:     "Settle a round",
+		Description: "Settles one dealt round under one ruleset: what every wager pays and why (each line cites the rule or ruling it " +
+			"applied), the dealer's hand and whether it qualifies, the jackpot prizes each position qualifies for (evaluated from " +
+			"the cards), the irregularities the cards show, and the round's totals. Amounts are integers of the currency's minor " +
+			"unit. Percentage-of-the-pool prizes are reported as eligibility for the pools service; fixed and odds prizes are paid " +
+			"on the lines (rulings R2, R3). Stateless.",
+		Tags:         []string{"Settlement"},
+		MaxBodyBytes: settleMaxBody,
+		RequestBody: &huma.RequestBody{
+			Required: true,
+			Content: map[string]*huma.MediaType{"application/json": {
+				Examples: map[string]*huma.Example{
+					"ssp": {Summary: "Megalink Singapore Stud Poker, two seats", Value: exampleSettleSSP()},
+					"tcp": {Summary: "Megalink Three Card Poker with Pair Plus and the jackpot", Value: exampleSettleTCP()},
+				},
+			}},
+		},
+	}, func(ctx context.Context, in *settleInput) (*settleOutput, error) {
+		s, err := settle.Settle(in.Body.round())
+		if err != nil {
+			if fe, ok := settle.AsFieldError(err); ok {
+				return nil, huma.Error422UnprocessableEntity(fe.Msg,
+					&huma.ErrorDetail{Location: "body." + fe.Field, Message: fe.Msg, Value: fe.Value})
+			}
+			return nil, huma.Error500InternalServerError("settlement failed")
+		}
+		return &settleOutput{Body: settleResponse(s)}, nil
+	})
+}
+
+func (r *SettleRequest) round() settle.Round {
+	out := settle.Round{
+		Ruleset: r.Ruleset, RoundID: r.RoundID, Currency: r.Currency, Dealer: r.Dealer, Community: r.Community,
+		MagicCard: r.MagicCard, LuckyPlayerSeat: r.LuckySeat, LuckyDealer: r.LuckyDeal,
+	}
+	if r.Limits != nil {
+		out.Limits = make(map[string]settle.Limit, len(r.Limits))
+		for k, l := range r.Limits {
+			out.Limits[k] = settle.Limit(l)
+		}
+	}
+	out.Positions = make([]settle.Position, len(r.Positions))
+	for i, p := range r.Positions {
+		out.Positions[i] = settle.Position(p)
+	}
+	return out
+}
+
+func settleHand(h *settle.Hand) *SettleHand {
+	if h == nil {
+		return nil
+	}
+	s := SettleHand(*h)
+	return &s
+}
+
+func settleResponse(s settle.Settlement) SettleResponse {
+	out := SettleResponse{
+		Ruleset: s.Ruleset, RoundID: s.RoundID, Currency: s.Currency, Void: s.Void, Community: s.Community,
+		Positions:      make([]SettlePositionResult, len(s.Positions)),
+		Irregularities: make([]SettleIrregularity, len(s.Irregularities)),
+		Totals:         SettleTotals(s.Totals),
+	}
+	if d := s.Dealer; d != nil {
+		out.Dealer = &SettleDealer{Cards: d.Cards, Category: d.Category, Best: d.Best, Qualifies: d.Qualifies,
+			Progressive: settleHand(d.Progressive), Rules: d.Rules}
+	}
+	for i, p := range s.Positions {
+		pr := SettlePositionResult{Seat: p.Seat, Hand: settleHand(p.Hand), Progressive: settleHand(p.Progressive),
+			Outcome: string(p.Outcome), Staked: p.Staked, Net: p.Net,
+			Lines: make([]SettleLine, len(p.Lines)), Jackpot: make([]SettleEligibility, len(p.Jackpot))}
+		for j, l := range p.Lines {
+			pr.Lines[j] = SettleLine(l)
+		}
+		for j, e := range p.Jackpot {
+			pr.Jackpot[j] = SettleEligibility(e)
+		}
+		out.Positions[i] = pr
+	}
+	for i, irr := range s.Irregularities {
+		out.Irregularities[i] = SettleIrregularity(irr)
+	}
+	return out
+}
+
+func exampleSettleSSP() SettleRequest {
+	return SettleRequest{
+		Ruleset: "mbs-megalink-ssp-v6", RoundID: "T12-000123", Currency: "SGD",
+		Dealer: "As Kd 7h 4c 2s",
+		Positions: []SettlePosition{
+			{Seat: 1, Cards: "Qh Qd Qs 9c 9d", Wagers: map[string]money.Amount{"ante": 1000, "bet": 2000, "progressive": 100}},
+			{Seat: 3, Cards: "Kc Qc 8s 5h 3d", Wagers: map[string]money.Amount{"ante": 1000}},
+		},
+	}
+}
+
+func exampleSettleTCP() SettleRequest {
+	return SettleRequest{
+		Ruleset: "mbs-megalink-tcp-v6", RoundID: "T07-004711",
+		Dealer: "Qs 7d 3h", Community: "Ac As",
+		Limits: map[string]SettleLimit{"ante": {Min: 500, Max: 500000}},
+		Positions: []SettlePosition{
+			{Seat: 2, Cards: "Ah Ad 5c", Wagers: map[string]money.Amount{"ante": 1000, "play": 1000, "pairPlus": 500, "progressive": 100}},
+		},
+	}
+}

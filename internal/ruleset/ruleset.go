@@ -386,6 +386,14 @@ type Clauses struct {
 	OverMax              string `json:"overMax,omitempty" doc:"A wager over the table maximum."`
 	BetMultiple          string `json:"betMultiple,omitempty" doc:"A BET that is not twice the Ante (RWS 5.3)."`
 	VoidReturned         string `json:"voidReturned,omitempty" doc:"Every wager of a void round is returned."`
+	// Side wagers.
+	SideWagers         string `json:"sideWagers,omitempty" doc:"Side and jackpot wagers are placed after the Ante (THB 3.5)."`
+	PairPlusFold       string `json:"pairPlusFold,omitempty" doc:"TCP: fold the Ante and play the Pair Plus."`
+	PairPlusOnly       string `json:"pairPlusOnly,omitempty" doc:"TCP: a Pair Plus only player."`
+	PairPlusNoQualify  string `json:"pairPlusNoQualify,omitempty" doc:"TCP: Pair Plus paid when the dealer does not qualify."`
+	PairPlusQualify    string `json:"pairPlusQualify,omitempty" doc:"TCP: Pair Plus paid when the dealer qualifies."`
+	AnteBonusNoQualify string `json:"anteBonusNoQualify,omitempty" doc:"TCP: Ante Bonus paid when the dealer does not qualify."`
+	AnteBonusQualify   string `json:"anteBonusQualify,omitempty" doc:"TCP: Ante Bonus paid when the dealer qualifies."`
 }
 
 // Ruleset is one version of one casino's rule document, as data.

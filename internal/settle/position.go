@@ -92,9 +92,9 @@ func (v *round) settlePosition(p *position, d *dealerEval, removed bool, irrs *[
 		if rs.Game == ruleset.GameThreeCard {
 			cat = e.v3.Category()
 		}
-		pr.Hand = &Hand{Cards: card.Format(p.cards), Category: cat.String(), Best: card.Format(e.best)}
+		pr.Hand = &Hand{Cards: formatCards(p.cards), Category: cat.String(), Best: formatCards(e.best)}
 		if rs.Hands.Progressive != rs.Hands.Main {
-			pr.Progressive = &Hand{Cards: card.Format(e.progBest), Category: e.progCat.String(), Best: card.Format(e.progBest)}
+			pr.Progressive = &Hand{Cards: formatCards(e.progBest), Category: e.progCat.String(), Best: formatCards(e.progBest)}
 		}
 	}
 	st := v.positionState(p, irrs)
@@ -271,16 +271,16 @@ func (v *round) decide(p *position, w ruleset.Wager, e *playerEval, d *dealerEva
 		if st.declined {
 			return decision{result: Lose, rules: v.declinedRules()}
 		}
-		clause := "3.12.5"
+		clause := c.PairPlusQualify
 		if !d.qualifies {
-			clause = "3.11.4"
+			clause = c.PairPlusNoQualify
 		}
 		rules := v.cites(clause, spec.PaytableRule, rulingR10)
 		if st.folded {
-			rules = append(rules, v.cite("3.9.1.1"))
+			rules = append(rules, v.cite(c.PairPlusFold))
 		}
 		if p.stake(ruleset.Ante) == 0 {
-			rules = append(rules, v.cite("3.9.3"))
+			rules = append(rules, v.cite(c.PairPlusOnly))
 		}
 		if en, ok := spec.Paytable.Lookup3(e.v3.Category()); ok {
 			return decision{result: Win, pay: en.Pay, rules: rules}
@@ -467,9 +467,9 @@ func (v *round) anteBonus(p *position, ante money.Amount, e *playerEval, d *deal
 	if !ok {
 		return Line{}, false
 	}
-	clause := "3.12.4"
+	clause := rs.Clauses.AnteBonusQualify
 	if !d.qualifies {
-		clause = "3.11.3"
+		clause = rs.Clauses.AnteBonusNoQualify
 	}
 	win, _ := en.Pay.Winnings(ante)
 	return Line{Wager: ruleset.AnteBonus, Stake: 0, Result: Win, Returned: win, Odds: en.Pay.String(),
@@ -490,13 +490,13 @@ func (v *round) applyLimits(p *position, w ruleset.Wager, stake money.Amount, ir
 			twice := 2 * p.stake(ruleset.Ante)
 			if settled > twice {
 				extra = append(extra, Line{Wager: w, Stake: settled - twice, Result: Returned, Returned: settled - twice,
-					Rules: v.cites("5.3.1", rulingR11)})
+					Rules: v.cites(spec.Multiple.Rule+".1", rulingR11)})
 				*irrs = append(*irrs, Irregularity{Code: "bet_not_twice_ante", Seat: p.Seat, Wager: w,
-					Message: "the BET is more than twice the Ante: the excess is returned", Rules: v.cites("5.3.1", rulingR11)})
+					Message: "the BET is more than twice the Ante: the excess is returned", Rules: v.cites(spec.Multiple.Rule+".1", rulingR11)})
 				settled = twice
 			} else if settled < twice {
 				*irrs = append(*irrs, Irregularity{Code: "bet_not_twice_ante", Seat: p.Seat, Wager: w,
-					Message: "the BET is less than twice the Ante: it settles on its own amount", Rules: v.cites("5.3.2", rulingR11)})
+					Message: "the BET is less than twice the Ante: it settles on its own amount", Rules: v.cites(spec.Multiple.Rule+".2", rulingR11)})
 			}
 		}
 	}

@@ -76,7 +76,12 @@ func (v *round) progressive(p *position, w *ruleset.WagerSpec, stake money.Amoun
 	}
 	base := v.cites(paid, w.PaytableRule)
 	if len(prizes) == 0 {
-		if st.declined && !rws && w.Hand != ruleset.DealerFiveDealt {
+		if st.declined && w.Hand != ruleset.DealerFiveDealt {
+			if rws {
+				// RWS 4.3, ruling R8: no jackpot through the service unless
+				// the cards are supplied, and these were not (or make none).
+				return Line{Wager: w.Name, Stake: stake, Result: Lose, Rules: append(append(base, st.foldRules...), rulingR14)}, nil
+			}
 			return Line{Wager: w.Name, Stake: stake, Result: Lose, Rules: append(v.declinedRules(), base...)}, nil
 		}
 		return Line{Wager: w.Name, Stake: stake, Result: Lose, Rules: append(base, rulingR14)}, nil

@@ -70,8 +70,9 @@ type Position struct {
 	// Seat is 1-7, in dealing order from the dealer's left.
 	Seat int `json:"seat" minimum:"1" maximum:"7" doc:"1-7, dealing order from the dealer's left."`
 	// Cards are the player's 5, 3 or 2 hole cards. They may be left out
-	// only for a hand that was not exposed.
-	Cards string `json:"cards,omitempty" maxLength:"200" doc:"The player's cards: 5 (stud), 3 (TCP), the 2 hole cards (THB). May be empty only when exposed is false."`
+	// only for a hand that was not exposed, or one folded with no wager
+	// its cards still decide (a jackpot, TCP Pair Plus).
+	Cards string `json:"cards,omitempty" maxLength:"200" doc:"The player's cards: 5 (stud), 3 (TCP), the 2 hole cards (THB). May be empty only when exposed is false, or for a folded hand with no jackpot or Pair Plus wager."`
 	// Wagers maps a wager name to its amount in minor units. A zero amount
 	// is no wager. A THB check is a missing turn or river.
 	Wagers map[string]money.Amount `json:"wagers" doc:"Wager name to amount in minor units: ante, bet, play, pairPlus, bonus, flop, turn, river, progressive (mbs-ssp-v4: progressivePlayer, progressiveDealer). A THB check is a missing turn/river; 0 is no wager."`

@@ -74,7 +74,19 @@ type dealerEval struct {
 	qualifies bool
 }
 
-func (v *round) cite(rule string) string { return v.rs.Cite(rule) }
+// cite is rs.Cite, remembered for the round: a settlement cites the same
+// few clauses many times.
+func (v *round) cite(rule string) string {
+	if c, ok := v.cited[rule]; ok {
+		return c
+	}
+	if v.cited == nil {
+		v.cited = make(map[string]string, 16)
+	}
+	c := v.rs.Cite(rule)
+	v.cited[rule] = c
+	return c
+}
 
 // cites cites each non-empty document rule; rulings pass through.
 func (v *round) cites(rules ...string) []string {
@@ -101,7 +113,7 @@ func (v *round) settle() Settlement {
 		Irregularities: []Irregularity{},
 	}
 	if len(v.community) > 0 {
-		s.Community = card.Format(v.community)
+		s.Community = formatCards(v.community)
 	}
 
 	// Ruling R12: what the cards themselves show.
@@ -129,7 +141,9 @@ func (v *round) settle() Settlement {
 	for i := range v.pos {
 		p := &v.pos[i]
 		n := len(p.cards)
-		if n == rs.Hands.PlayerCards || (n == 0 && !p.IsExposed()) {
+		if n == rs.Hands.PlayerCards || (n == 0 && (!p.IsExposed() || p.folds(rs))) {
+			// A hand not exposed, or folded, may come without its cards
+			// (validation refuses it when a wager still needs them).
 			continue
 		}
 		msg := "seat " + itoa(p.Seat) + " has " + itoa(n) + " cards, not " + itoa(rs.Hands.PlayerCards)
@@ -207,7 +221,7 @@ func (v *round) dealerHand(d *dealerEval) *DealerHand {
 	if rs.Game == ruleset.GameThreeCard {
 		cat = d.v3.Category()
 	}
-	dh := &DealerHand{Hand: Hand{Cards: card.Format(v.dealer), Category: cat.String(), Best: card.Format(d.best)},
+	dh := &DealerHand{Hand: Hand{Cards: formatCards(v.dealer), Category: cat.String(), Best: formatCards(d.best)},
 		Qualifies: d.qualifies}
 	switch rs.Qualifier.Kind {
 	case "none":
@@ -219,6 +233,20 @@ func (v *round) dealerHand(d *dealerEval) *DealerHand {
 		dh.Progressive = &Hand{Cards: dh.Cards, Category: dh.Category, Best: dh.Best}
 	}
 	return dh
+}
+
+// formatCards writes cards in canonical form separated by spaces, as
+// card.Format does, with one allocation.
+func formatCards(cards []card.Card) string {
+	b := make([]byte, 0, 3*len(cards))
+	for i, c := range cards {
+		if i > 0 {
+			b = append(b, ' ')
+		}
+		b = append(b, c.Rank().String()...)
+		b = append(b, c.Suit().String()...)
+	}
+	return string(b)
 }
 
 // sortDesc returns a copy of cards, highest rank first (suit breaks ties so

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strconv"
 
 	"github.com/tablesettle/tablesettle/internal/card"
 	"github.com/tablesettle/tablesettle/internal/money"
@@ -49,17 +50,42 @@ type round struct {
 	magic     card.Card
 	hasMagic  bool
 	pos       []position // sorted by seat
+	cited     map[string]string
 }
 
 // position is a validated Position.
 type position struct {
 	*Position
-	field string // "positions[i]"
+	idx   int // index in the request's positions, for field names
 	cards []card.Card
 	// stake of each wager placed, by ruleset.Wager.
 	stakes map[ruleset.Wager]money.Amount
 	// multiplier is THB's progressive multiplier, 1 elsewhere.
 	multiplier int
+}
+
+// folds reports whether the hand has folded: explicitly, by ruling R20 (an
+// Ante with no continuation wager), or by RWS 5.5 (walked away with the
+// BET decision to make).
+func (p *position) folds(rs *ruleset.Ruleset) bool {
+	if p.Folded {
+		return true
+	}
+	if p.stake(ruleset.Ante) == 0 || p.stake(continuation(rs.Game)) > 0 {
+		return false
+	}
+	return !p.Absent || rs.Casino == "RWS"
+}
+
+// f names a field of the position: f(".seat") is "positions[2].seat".
+func (p *position) f(suffix string) string {
+	return "positions[" + strconv.Itoa(p.idx) + "]" + suffix
+}
+
+func (p *position) wagerField(name string) string { return p.f(".wagers." + name) }
+
+func (p *position) wagerErr(w ruleset.Wager, value any, format string, args ...any) *FieldError {
+	return fieldErr(p.wagerField(string(w)), value, format, args...)
 }
 
 func (p *position) stake(w ruleset.Wager) money.Amount { return p.stakes[w] }
@@ -131,12 +157,12 @@ func validate(r *Round) (*round, error) {
 	for i := range r.Positions {
 		p := &v.pos[i]
 		p.Position = &r.Positions[i]
-		p.field = fmt.Sprintf("positions[%d]", i)
+		p.idx = i
 		if p.Seat < 1 || p.Seat > 7 {
-			return nil, fieldErr(p.field+".seat", p.Seat, "seat must be 1 to 7")
+			return nil, fieldErr(p.f(".seat"), p.Seat, "seat must be 1 to 7")
 		}
 		if seats[p.Seat] {
-			return nil, fieldErr(p.field+".seat", p.Seat, "two positions on seat %d", p.Seat)
+			return nil, fieldErr(p.f(".seat"), p.Seat, "two positions on seat %d", p.Seat)
 		}
 		seats[p.Seat] = true
 		if err := v.validatePosition(p); err != nil {
@@ -182,32 +208,41 @@ func (v *round) validatePosition(p *position) error {
 	rs := &v.rs
 	var err error
 	if p.cards, err = parseCards(p.Cards); err != nil {
-		return fieldErr(p.field+".cards", p.Cards, "%v", err)
+		return fieldErr(p.f(".cards"), p.Cards, "%v", err)
 	}
 	p.stakes = make(map[ruleset.Wager]money.Amount, len(p.Wagers))
 	for name, a := range p.Wagers {
-		f := p.field + ".wagers." + name
 		if !rs.Placeable(ruleset.Wager(name)) {
-			return fieldErr(f, name, "%s has no wager %q", rs.ID, name)
+			return fieldErr(p.wagerField(name), name, "%s has no wager %q", rs.ID, name)
 		}
 		if a < 0 {
-			return fieldErr(f, a, "a wager cannot be negative")
+			return fieldErr(p.wagerField(name), a, "a wager cannot be negative")
 		}
 		if a > MaxAmount {
-			return fieldErr(f, a, "%d minor units is beyond any table (at most %d)", a, MaxAmount)
+			return fieldErr(p.wagerField(name), a, "%d minor units is beyond any table (at most %d)", a, MaxAmount)
 		}
 		if a > 0 {
 			p.stakes[ruleset.Wager(name)] = a
 		}
 	}
 	if len(p.stakes) == 0 {
-		return fieldErr(p.field+".wagers", p.Wagers, "a position needs at least one wager")
+		return fieldErr(p.f(".wagers"), p.Wagers, "a position needs at least one wager")
 	}
 	if p.Folded && p.Absent {
-		return fieldErr(p.field+".absent", p.Absent, "a position cannot be both folded and absent")
+		return fieldErr(p.f(".absent"), p.Absent, "a position cannot be both folded and absent")
 	}
 	if p.Absent && !p.IsExposed() {
-		return fieldErr(p.field+".exposed", false, "an absent player cannot have declined the comparison")
+		return fieldErr(p.f(".exposed"), false, "an absent player cannot have declined the comparison")
+	}
+	if len(p.cards) == 0 && p.folds(rs) && p.IsExposed() {
+		// A folded hand's cards may be left out only if no wager it keeps
+		// is decided by them: the jackpot (ruling R9, R14) or TCP's Pair
+		// Plus (ruling R10).
+		for _, w := range rs.Wagers {
+			if p.stake(w.Name) > 0 && (w.Name == ruleset.PairPlus || (w.Progressive && w.Hand != ruleset.DealerFiveDealt)) {
+				return fieldErr(p.f(".cards"), p.Cards, "a folded hand keeps its %s, which its cards decide (ruling R9, R14): give the cards", w.Name)
+			}
+		}
 	}
 	ante := p.stake(ruleset.Ante)
 	cont := continuation(rs.Game)
@@ -216,29 +251,28 @@ func (v *round) validatePosition(p *position) error {
 		if s == 0 {
 			continue
 		}
-		f := p.field + ".wagers." + string(w.Name)
 		if w.Multiple.Of != "" { // a continuation wager: Bet, Play, Flop, Turn, River
 			if ante == 0 {
-				return fieldErr(f, s, "%s needs an ante (%s)", w.Name, rs.Cite(rs.Clauses.Continue))
+				return p.wagerErr(w.Name, s, "%s needs an ante (%s)", w.Name, rs.Cite(rs.Clauses.Continue))
 			}
 			if p.Folded {
-				return fieldErr(f, s, "a folded hand has no %s (%s)", w.Name, rs.Cite(rs.Clauses.Fold))
+				return p.wagerErr(w.Name, s, "a folded hand has no %s (%s)", w.Name, rs.Cite(rs.Clauses.Fold))
 			}
 			if w.Multiple.Fixed && s != ante*money.Amount(w.Multiple.Times) {
-				return fieldErr(f, s, "%s must be %d times the ante (%d), not %d (%s, ruling R20)",
+				return p.wagerErr(w.Name, s, "%s must be %d times the ante (%d), not %d (%s, ruling R20)",
 					w.Name, w.Multiple.Times, ante*money.Amount(w.Multiple.Times), s, rs.Cite(w.Multiple.Rule))
 			}
 			if (w.Name == ruleset.Turn || w.Name == ruleset.River) && p.stake(ruleset.Flop) == 0 {
-				return fieldErr(f, s, "%s needs a flop wager (%s)", w.Name, rs.Cite("3.9.2"))
+				return p.wagerErr(w.Name, s, "%s needs a flop wager (%s)", w.Name, rs.Cite(rs.Clauses.Continue))
 			}
 		}
 		if w.Name == ruleset.Bonus && ante == 0 {
-			return fieldErr(f, s, "a bonus wager needs an ante (%s)", rs.Cite("3.5"))
+			return p.wagerErr(w.Name, s, "a bonus wager needs an ante (%s)", rs.Cite(rs.Clauses.SideWagers))
 		}
 	}
 	p.multiplier = 1
 	if p.ProgressiveMultiplier != 0 {
-		f := p.field + ".progressiveMultiplier"
+		f := p.f(".progressiveMultiplier")
 		if rs.MaxProgressiveMultiplier == 0 {
 			return fieldErr(f, p.ProgressiveMultiplier, "%s has no progressive multiplier", rs.ID)
 		}
@@ -250,7 +284,7 @@ func (v *round) validatePosition(p *position) error {
 	if s := p.stake(ruleset.Progressive); s > 0 && rs.MaxProgressiveMultiplier > 0 {
 		// Ruling R17: the progressive stake is m times the minimum.
 		m := money.Amount(p.multiplier)
-		f := p.field + ".wagers.progressive"
+		f := p.wagerField("progressive")
 		if s%m != 0 {
 			return fieldErr(f, s, "a progressive wager of %d is not %d times a minimum (%s, ruling R17)", s, m, rs.Cite(rs.MultiplierRule))
 		}
@@ -260,7 +294,7 @@ func (v *round) validatePosition(p *position) error {
 		}
 	}
 	if p.Absent && rs.Clauses.Absent == "" && p.stake(cont) == 0 && p.stake(ruleset.Ante) > 0 {
-		return fieldErr(p.field+".absent", true, "%s has no rule for a player absent at the %s decision: settle the hand as folded or with its %s", rs.ID, cont, cont)
+		return fieldErr(p.f(".absent"), true, "%s has no rule for a player absent at the %s decision: settle the hand as folded or with its %s", rs.ID, cont, cont)
 	}
 	return nil
 }

@@ -3,6 +3,8 @@ package settle
 import (
 	"testing"
 
+	"github.com/tablesettle/tablesettle/internal/card"
+
 	"github.com/tablesettle/tablesettle/internal/money"
 )
 
@@ -116,5 +118,48 @@ func TestSettleDefaults(t *testing.T) {
 		Positions: []Position{{Seat: 1, Cards: "Ah Ad", Wagers: map[string]money.Amount{"ante": 1000, "flop": 2000}}}})
 	if err != nil || s.Currency != "USD" {
 		t.Errorf("USD THB: %v %s", err, s.Currency)
+	}
+}
+
+func TestFormatCardsIsCardFormat(t *testing.T) {
+	d := card.Deck()
+	if got, want := formatCards(d), card.Format(d); got != want {
+		t.Errorf("formatCards %q, card.Format %q", got, want)
+	}
+	if formatCards(nil) != "" {
+		t.Error("empty")
+	}
+}
+
+// A folded hand may come without its cards when no wager it keeps needs
+// them: the Ante is lost (3.9.1) and nothing else is decided.
+func TestFoldedHandWithoutCards(t *testing.T) {
+	s, err := Settle(Round{Ruleset: "mbs-megalink-ssp-v6", Dealer: dealerAK, Positions: []Position{folded(pos(1, "", "ante=1000"))}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := lines(s); got != "1 ante lose 1000>0\n" {
+		t.Errorf("lines %q", got)
+	}
+	// Ruling R20: an Ante alone has folded, with or without the flag.
+	s, err = Settle(Round{Ruleset: "mbs-megalink-thb-v9", Dealer: "Kh Qd", Community: thbBoard, Positions: []Position{pos(1, "", "ante=1000 bonus=500")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := lines(s); got != "1 ante lose 1000>0\n1 bonus lose 500>0\n" {
+		t.Errorf("lines %q", got)
+	}
+	for _, tc := range []struct{ id, wagers string }{
+		{"mbs-megalink-ssp-v6", "ante=1000 progressive=100"},
+		{"rws-mlp-csp-v2", "ante=1000 progressive=100"},
+	} {
+		_, err := Settle(Round{Ruleset: tc.id, Dealer: dealerAK, Positions: []Position{folded(pos(1, "", tc.wagers))}})
+		if fe, ok := AsFieldError(err); !ok || fe.Field != "positions[0].cards" {
+			t.Errorf("%s %s: %v, want a FieldError on positions[0].cards (ruling R9, R14)", tc.id, tc.wagers, err)
+		}
+	}
+	_, err = Settle(Round{Ruleset: "mbs-megalink-tcp-v6", Dealer: tcpDealerQ, Community: tcpCommunity, Positions: []Position{folded(pos(1, "", "ante=1000 pairPlus=500"))}})
+	if fe, ok := AsFieldError(err); !ok || fe.Field != "positions[0].cards" {
+		t.Errorf("TCP pair plus: %v", err)
 	}
 }

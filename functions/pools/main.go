@@ -1,0 +1,48 @@
+// Command pools is the Lambda function serving the progressive jackpot pool
+// operations of tablesettle (API Gateway HTTP API, payload 2.0). Built by
+// `make build` into dist/pools.zip as bootstrap for provided.al2023 on
+// arm64. It is the only function with table access: TABLESETTLE_TABLE names
+// the DynamoDB table.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/aws/aws-lambda-go/lambda"
+	"github.com/aws/aws-sdk-go-v2/config"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+
+	"github.com/tablesettle/tablesettle/internal/dynamo"
+	"github.com/tablesettle/tablesettle/internal/httpapi"
+	"github.com/tablesettle/tablesettle/internal/jackpot"
+	"github.com/tablesettle/tablesettle/internal/lambdaapp"
+)
+
+func main() {
+	h, err := handler(os.Getenv)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "pools:", err)
+		os.Exit(1)
+	}
+	lambda.Start(h)
+}
+
+// handler is built once, before the first event, and serves every event.
+func handler(getenv func(string) string) (lambdaapp.Handler, error) {
+	deps := lambdaapp.Deps(getenv)
+	table := getenv("TABLESETTLE_TABLE")
+	if table == "" {
+		return nil, errors.New("TABLESETTLE_TABLE (the DynamoDB table of the pools) is not set")
+	}
+	cfg, err := config.LoadDefaultConfig(context.Background())
+	if err != nil {
+		return nil, fmt.Errorf("aws configuration: %w", err)
+	}
+	store := dynamo.New(dynamodb.NewFromConfig(cfg), table)
+	deps.Pools = jackpot.NewService(store, time.Now, uint64(time.Now().UnixNano()))
+	return lambdaapp.New(deps, httpapi.GroupPools), nil
+}

@@ -1,0 +1,343 @@
+// Package tablegen builds the lookup tables of the fast hand evaluator in
+// package hand and writes them as Go source (hand/tables_gen.go, by `go
+// generate ./internal/hand`). A test in package hand rebuilds them and fails
+// if the committed file differs.
+//
+// The design is a perfect hash over rank multisets, after OMPEval (Henrik
+// Aalto): every card carries a 64-bit key, and the key of a hand is the sum
+// of its cards' keys.
+//
+//   - The low 32 bits are the sum of a per-rank multiplier (RankMultipliers)
+//     over the hand's cards. The multipliers are chosen so that every multiset
+//     of at most 7 ranks with at most 4 of a rank has its own sum (Build checks
+//     this), and every sum is below 2^25.
+//   - Bits 32-47 hold four 4-bit suit counters that start at 3: a suit with 5
+//     or more cards sets bit 3 of its counter, so one AND finds a flush.
+//
+// Without a flush the rank sum is hashed to a dense index with one
+// displacement per 2^RowShift-wide row of sums (Offsets), found greedily by
+// Build (first fit, fullest rows first). The result is a minimal perfect
+// hash: Ranks has exactly one entry per rank multiset of 5 to 7 cards.
+// With a flush, the 13-bit rank mask of the flush suit indexes Flush.
+//
+// The values stored are dense equivalence classes: 1 is the worst five-card
+// hand (7-5-4-3-2 of at least two suits), 7462 the Royal Flush, each class
+// a distinct five-card hand under rules 3.11-3.12 of the stud documents.
+package tablegen
+
+import (
+	"bytes"
+	"fmt"
+	"go/format"
+	"math/bits"
+	"slices"
+)
+
+// RankMultipliers are the per-rank addends of the rank part of a card key,
+// indexed by rank-2 (Two first). They are OMPEval's constants.
+var RankMultipliers = [13]uint32{0x2000, 0x8001, 0x11000, 0x3a000, 0x91000, 0x176005, 0x366000, 0x41a013, 0x47802e, 0x479068, 0x48c0e4, 0x48f211, 0x494493}
+
+// RowShift sets the width of a perfect-hash row: 2^RowShift rank sums.
+const RowShift = 11
+
+// NumRows is the number of perfect-hash rows: every rank sum is below 2^25.
+const NumRows = 1 << (25 - RowShift)
+
+// Categories, lowest first, as numbered by package hand.
+const (
+	catHighCard = iota + 1
+	catOnePair
+	catTwoPair
+	catThreeOfAKind
+	catStraight
+	catFlush
+	catFullHouse
+	catFourOfAKind
+	catStraightFlush
+	catRoyalFlush
+)
+
+// Tables are the evaluator's lookup tables.
+type Tables struct {
+	Offsets [NumRows]uint32 // per row: added (mod 2^32) to the rank sum
+	Ranks   []uint16        // class of each non-flush rank multiset of 5-7 cards
+	Flush   [8192]uint16    // class of the best flush in a 13-bit rank mask (5-7 bits set)
+	// CategoryFloor[c] is the lowest class of category c (index 1-10), and
+	// CategoryFloor[11] is one more than the highest class.
+	CategoryFloor [12]uint16
+}
+
+// structured is a hand's value as category<<20 then up to five 4-bit ranks
+// (2-14) in the order rule 3.12 compares them. Order-equivalent to the
+// rules; Build maps it to dense classes.
+func structured(cat int, ranks ...int) uint32 {
+	v := uint32(cat) << 20
+	shift := 16
+	for _, r := range ranks {
+		v |= uint32(r) << shift
+		shift -= 4
+	}
+	return v
+}
+
+// straightTop returns the top rank (2-14) of the highest straight in a
+// 13-bit rank mask (bit r-2 for rank r), 5 for the wheel A-2-3-4-5 (rule
+// 3.3.1.2, 3.12.4), or 0 if there is none.
+func straightTop(mask uint32) int {
+	for top := 14; top >= 6; top-- {
+		m := uint32(0x1f) << (top - 6)
+		if mask&m == m {
+			return top
+		}
+	}
+	const wheel = 1<<12 | 0xf
+	if mask&wheel == wheel {
+		return 5
+	}
+	return 0
+}
+
+// bestOfCounts is the best five-card hand, without a flush, that a multiset
+// of 5 to 7 ranks makes (counts[r-2] cards of rank r).
+func bestOfCounts(counts [13]int) uint32 {
+	var mask uint32
+	for i, n := range counts {
+		if n > 0 {
+			mask |= 1 << i
+		}
+	}
+	// ranksWith lists ranks (2-14), highest first, with at least n cards,
+	// skipping the ranks in skip.
+	ranksWith := func(n int, skip ...int) []int {
+		var out []int
+		for i := 12; i >= 0; i-- {
+			if counts[i] >= n && !slices.Contains(skip, i+2) {
+				out = append(out, i+2)
+			}
+		}
+		return out
+	}
+	if q := ranksWith(4); len(q) > 0 {
+		return structured(catFourOfAKind, q[0], ranksWith(1, q[0])[0])
+	}
+	if t := ranksWith(3); len(t) > 0 {
+		if p := ranksWith(2, t[0]); len(p) > 0 {
+			return structured(catFullHouse, t[0], p[0]) // 3.12.5
+		}
+	}
+	if top := straightTop(mask); top != 0 {
+		return structured(catStraight, top) // 3.12.4, 3.12.6
+	}
+	if t := ranksWith(3); len(t) > 0 {
+		k := ranksWith(1, t[0])
+		return structured(catThreeOfAKind, t[0], k[0], k[1])
+	}
+	if p := ranksWith(2); len(p) >= 2 {
+		return structured(catTwoPair, p[0], p[1], ranksWith(1, p[0], p[1])[0]) // 3.12.2
+	}
+	if p := ranksWith(2); len(p) == 1 {
+		k := ranksWith(1, p[0])
+		return structured(catOnePair, p[0], k[0], k[1], k[2]) // 3.12.3
+	}
+	k := ranksWith(1)
+	return structured(catHighCard, k[0], k[1], k[2], k[3], k[4])
+}
+
+// bestOfFlush is the best five-card hand in one suit holding the ranks of a
+// 13-bit mask with 5 to 7 bits set.
+func bestOfFlush(mask uint32) uint32 {
+	if top := straightTop(mask); top == 14 {
+		return structured(catRoyalFlush, 14)
+	} else if top != 0 {
+		return structured(catStraightFlush, top)
+	}
+	var k []int
+	for i := 12; i >= 0 && len(k) < 5; i-- {
+		if mask&(1<<i) != 0 {
+			k = append(k, i+2)
+		}
+	}
+	return structured(catFlush, k...)
+}
+
+// multisets calls f for every multiset of ranks with min to max cards and
+// at most 4 of a rank.
+func multisets(min, max int, f func(counts [13]int, n int)) {
+	var counts [13]int
+	var rec func(r, n int)
+	rec = func(r, n int) {
+		if r == 13 {
+			if n >= min {
+				f(counts, n)
+			}
+			return
+		}
+		for c := 0; c <= 4 && n+c <= max; c++ {
+			counts[r] = c
+			rec(r+1, n+c)
+		}
+		counts[r] = 0
+	}
+	rec(0, 0)
+}
+
+// RankSum is the rank part of the key of a multiset.
+func RankSum(counts [13]int) uint32 {
+	var k uint32
+	for i, n := range counts {
+		k += uint32(n) * RankMultipliers[i]
+	}
+	return k
+}
+
+// Build computes the tables. It fails if the multipliers do not give every
+// multiset its own sum below 2^25.
+func Build() (*Tables, error) {
+	// The 7462 five-card classes, in order.
+	var classes []uint32
+	multisets(5, 5, func(c [13]int, _ int) { classes = append(classes, bestOfCounts(c)) })
+	for m := uint32(0); m < 8192; m++ {
+		if bits.OnesCount32(m) == 5 {
+			classes = append(classes, bestOfFlush(m))
+		}
+	}
+	slices.Sort(classes)
+	classes = slices.Compact(classes)
+	class := func(s uint32) uint16 {
+		i, ok := slices.BinarySearch(classes, s)
+		if !ok {
+			panic(fmt.Sprintf("tablegen: hand %#x is no five-card class", s))
+		}
+		return uint16(i + 1)
+	}
+
+	t := &Tables{}
+	for c := 1; c <= 11; c++ {
+		i, _ := slices.BinarySearch(classes, uint32(c)<<20)
+		t.CategoryFloor[c] = uint16(i + 1)
+	}
+
+	// Rank multisets of 5-7 cards: their sums and classes.
+	type entry struct {
+		sum   uint32
+		class uint16
+	}
+	var entries []entry
+	seen := map[uint32]bool{}
+	var err error
+	multisets(5, 7, func(c [13]int, _ int) {
+		s := RankSum(c)
+		if seen[s] || s>>25 != 0 {
+			err = fmt.Errorf("tablegen: rank sum %#x repeated or out of range", s)
+		}
+		seen[s] = true
+		entries = append(entries, entry{s, class(bestOfCounts(c))})
+	})
+	if err != nil {
+		return nil, err
+	}
+
+	// Perfect hash: place rows, fullest first, at the lowest displacement
+	// where none of their columns collides.
+	rows := make([][]entry, NumRows)
+	for _, e := range entries {
+		rows[e.sum>>RowShift] = append(rows[e.sum>>RowShift], e)
+	}
+	order := make([]int, 0, NumRows)
+	for r := range rows {
+		if len(rows[r]) > 0 {
+			order = append(order, r)
+		}
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return len(rows[b]) - len(rows[a]) })
+	const colMask = 1<<RowShift - 1
+	used := make([]bool, 2*len(entries)+2<<RowShift)
+	firstFree := 0
+	table := make([]uint16, 0, len(entries))
+	for _, r := range order {
+		row := rows[r]
+		c0 := int(row[0].sum & colMask)
+		d := max(0, firstFree-c0)
+	search:
+		for ; ; d++ {
+			for _, e := range row {
+				if used[d+int(e.sum&colMask)] {
+					continue search
+				}
+			}
+			break
+		}
+		for _, e := range row {
+			i := d + int(e.sum&colMask)
+			used[i] = true
+			for len(table) <= i {
+				table = append(table, 0)
+			}
+			table[i] = e.class
+		}
+		for firstFree < len(used) && used[firstFree] {
+			firstFree++
+		}
+		t.Offsets[r] = uint32(d) - uint32(r)<<RowShift
+	}
+	t.Ranks = table
+
+	for m := uint32(0); m < 8192; m++ {
+		if n := bits.OnesCount32(m); n >= 5 && n <= 7 {
+			t.Flush[m] = class(bestOfFlush(m))
+		}
+	}
+	return t, nil
+}
+
+// Source is tables_gen.go for package hand, gofmt'd.
+func (t *Tables) Source() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteString("// Code generated by go generate (internal/hand/tablegen); DO NOT EDIT.\n\n")
+	b.WriteString("package hand\n\n")
+	b.WriteString("// cardKeys holds each card's key: the rank multiplier in the low 32 bits,\n")
+	b.WriteString("// 1 in its suit's 4-bit counter at bit 32+4*suit, and, in the second word,\n")
+	b.WriteString("// its bit in the per-suit rank masks (bit 16*suit + rank-2). Indexes 52-255\n")
+	b.WriteString("// are zero so that indexing by a card.Card needs no bounds check.\n")
+	b.WriteString("var cardKeys = [256]cardKey{\n")
+	for c := 0; c < 52; c++ {
+		r, s := c/4, c%4
+		fmt.Fprintf(&b, "\t{%#x, %#x},\n", uint64(RankMultipliers[r])|1<<(32+4*s), uint64(1)<<(16*s+r))
+	}
+	b.WriteString("}\n\n")
+	fmt.Fprintf(&b, "// categoryFloor[c] is the lowest Value of category c; [11] is one past the Royal Flush.\n")
+	fmt.Fprintf(&b, "var categoryFloor = [12]Value{")
+	for i, f := range t.CategoryFloor {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "%d", f)
+	}
+	b.WriteString("}\n\n")
+	fmt.Fprintf(&b, "// rankOffsets is the perfect-hash displacement of each 2^%d-wide row of rank sums.\n", RowShift)
+	fmt.Fprintf(&b, "var rankOffsets = [%d]uint32{", NumRows)
+	writeList(&b, t.Offsets[:], func(v uint32) string { return fmt.Sprintf("%#x", v) })
+	b.WriteString("}\n\n")
+	b.WriteString("// rankClasses is the class of each rank multiset of 5 to 7 cards without a flush.\n")
+	fmt.Fprintf(&b, "var rankClasses = [%d]uint16{", len(t.Ranks))
+	writeList(&b, t.Ranks, func(v uint16) string { return fmt.Sprint(v) })
+	b.WriteString("}\n\n")
+	b.WriteString("// flushClasses is the class of the best flush in a 13-bit rank mask of one suit.\n")
+	b.WriteString("var flushClasses = [8192]uint16{")
+	writeList(&b, t.Flush[:], func(v uint16) string { return fmt.Sprint(v) })
+	b.WriteString("}\n")
+	return format.Source(b.Bytes())
+}
+
+func writeList[T any](b *bytes.Buffer, vs []T, f func(T) string) {
+	for i, v := range vs {
+		if i%16 == 0 {
+			b.WriteString("\n\t")
+		} else {
+			b.WriteByte(' ')
+		}
+		b.WriteString(f(v))
+		b.WriteByte(',')
+	}
+	b.WriteString("\n")
+}

@@ -1,0 +1,113 @@
+package httpapi
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func doIrregular(t *testing.T, method, path, body string) (int, map[string]any) {
+	t.Helper()
+	h, _ := New(Deps{}, GroupIrregular)
+	req := httptest.NewRequest(method, path, strings.NewReader(body))
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	var out map[string]any
+	if err := json.Unmarshal(rec.Body.Bytes(), &out); err != nil {
+		t.Fatalf("%s %s: status %d, body not JSON: %s", method, path, rec.Code, rec.Body)
+	}
+	return rec.Code, out
+}
+
+func locations(out map[string]any) []string {
+	var locs []string
+	errs, _ := out["errors"].([]any)
+	for _, e := range errs {
+		m, _ := e.(map[string]any)
+		l, _ := m["location"].(string)
+		locs = append(locs, l)
+	}
+	return locs
+}
+
+func TestListIrregularities(t *testing.T) {
+	code, out := doIrregular(t, http.MethodGet, "/v1/rulesets/rws-mlp-csp-v2/irregularities", "")
+	if code != http.StatusOK {
+		t.Fatalf("status %d: %v", code, out)
+	}
+	if out["ruleset"] != "rws-mlp-csp-v2" || out["referTo"] != "Table Game Shift Manager" || out["referClause"] != "5.24" {
+		t.Errorf("header fields: %v %v %v", out["ruleset"], out["referTo"], out["referClause"])
+	}
+	var kinds []string
+	for _, k := range out["kinds"].([]any) {
+		kinds = append(kinds, k.(map[string]any)["kind"].(string))
+	}
+	for _, want := range []string{"power_failure", "jackpot_system_failure", "burnt_card_not_discarded", "player_absent", "duplicate_card", "other"} {
+		if !slices.Contains(kinds, want) {
+			t.Errorf("kind %s missing from %v", want, kinds)
+		}
+	}
+
+	refd, _ := out["referredKinds"].([]any)
+	if !slices.Contains(refd, any("multiple_hands_in_error")) || !slices.Contains(refd, any("hand_not_confidential")) {
+		t.Errorf("referredKinds %v: MBS 5.9/5.10 have no RWS counterpart", refd)
+	}
+	idx, _ := out["clauses"].(map[string]any)
+	if got, _ := idx["5.17"].([]any); !slices.Equal(got, []any{"jackpot_system_failure"}) {
+		t.Errorf("clauses[5.17] = %v", idx["5.17"])
+	}
+
+	code, out = doIrregular(t, http.MethodGet, "/v1/rulesets/nope/irregularities", "")
+	if code != http.StatusNotFound || !slices.Equal(locations(out), []string{"path.id"}) {
+		t.Errorf("unknown ruleset: %d %v", code, out)
+	}
+}
+
+// RWS 5.7.2 through HTTP, with the round exactly as sent to settle (its
+// other fields accepted and ignored).
+func TestDecideIrregularityRWS_5_7_2(t *testing.T) {
+	body := `{"ruleset":"rws-mlp-csp-v2","kind":"power_failure","facts":{"outcomeEstablished":false},
+	  "round":{"ruleset":"rws-mlp-csp-v2","roundId":"T7-0042","currency":"SGD","dealer":"As Kd 7h 7c 2s",
+	    "positions":[{"seat":1,"cards":"Qh Qs 9d 4c 3h","wagers":{"ante":2500,"bet":5000,"progressive":500},"folded":false}]}}`
+	code, out := doIrregular(t, http.MethodPost, "/v1/irregularities", body)
+	if code != http.StatusOK {
+		t.Fatalf("status %d: %v", code, out)
+	}
+	if out["action"] != "round_void" {
+		t.Errorf("action %v", out["action"])
+	}
+	st := out["settlement"].(map[string]any)
+	if st["totalReturned"].(float64) != 8000 || st["roundId"] != "T7-0042" || len(st["lines"].([]any)) != 3 {
+		t.Errorf("settlement %v", st)
+	}
+}
+
+func TestDecideIrregularityRefused(t *testing.T) {
+	for _, c := range []struct {
+		name, body string
+		locs       []string
+	}{
+		{"MissingFact", `{"ruleset":"mbs-megalink-ssp-v6","kind":"cards_exposed_in_deal","facts":{}}`, []string{"body.facts.cardsExposed"}},
+		{"UnknownKind", `{"ruleset":"mbs-megalink-ssp-v6","kind":"earthquake"}`, []string{"body.kind"}},
+		{"UnknownRuleset", `{"ruleset":"mbs-baccarat","kind":"other"}`, []string{"body.ruleset"}},
+		{"Contradiction", `{"ruleset":"mbs-megalink-ssp-v6","kind":"power_failure","facts":{"outcomeEstablished":true,"withdrawnSeats":[2]}}`, []string{"body.facts.withdrawnSeats"}},
+		{"WagerOfAnotherGame", `{"ruleset":"mbs-megalink-ssp-v6","kind":"foreign_card","round":{"positions":[{"seat":1,"wagers":{"pairPlus":100}}]}}`, []string{"body.round.positions[0].wagers.pairPlus"}},
+		{"RoundOfAnotherRuleset", `{"ruleset":"mbs-megalink-ssp-v6","kind":"foreign_card","round":{"ruleset":"rws-mlp-csp-v2","positions":[{"seat":1,"wagers":{"ante":100}}]}}`, []string{"body.round.ruleset"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			code, out := doIrregular(t, http.MethodPost, "/v1/irregularities", c.body)
+			if code != http.StatusUnprocessableEntity {
+				t.Fatalf("status %d: %v", code, out)
+			}
+			if got := locations(out); !slices.Equal(got, c.locs) {
+				t.Errorf("locations %q, want %q (%v)", got, c.locs, out)
+			}
+		})
+	}
+}

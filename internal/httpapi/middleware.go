@@ -1,0 +1,233 @@
+package httpapi
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"os"
+	"runtime/debug"
+	"strings"
+	"time"
+
+	"github.com/danielgtaylor/huma/v2"
+)
+
+// RequestIDHeader is the response header carrying the request id.
+const RequestIDHeader = "X-Request-Id"
+
+type requestIDKey struct{}
+type loggerKey struct{}
+
+// WithRequestID returns ctx carrying a request id given by the host (the
+// Lambda adapter puts API Gateway's requestContext.requestId here); the
+// middleware uses it instead of making one.
+func WithRequestID(ctx context.Context, id string) context.Context {
+	return context.WithValue(ctx, requestIDKey{}, id)
+}
+
+// RequestID returns the request id of ctx, or "" outside a request.
+func RequestID(ctx context.Context) string {
+	id, _ := ctx.Value(requestIDKey{}).(string)
+	return id
+}
+
+// Log returns the logger of the request in ctx, which adds its request id
+// to every line; outside a request, slog's default logger.
+func Log(ctx context.Context) *slog.Logger {
+	if l, ok := ctx.Value(loggerKey{}).(*slog.Logger); ok {
+		return l
+	}
+	return slog.Default()
+}
+
+// randomRequestID is the default request id: 128 random bits in hex.
+func randomRequestID() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:]) // crypto/rand.Read never returns an error (Go 1.24+)
+	return hex.EncodeToString(b[:])
+}
+
+// validClientID accepts a caller's X-Request-Id only when it is short and
+// plain, so that it cannot forge log lines or headers.
+func validClientID(s string) bool {
+	if s == "" || len(s) > 128 {
+		return false
+	}
+	for _, c := range s {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.') {
+			return false
+		}
+	}
+	return true
+}
+
+// Middleware wraps mux (the ServeMux huma registered on) with the
+// behaviour every operation shares: request id, access log, body limit,
+// problem+json for unknown routes and wrong methods, panic recovery and 5xx
+// sanitising.
+func Middleware(deps Deps, mux *http.ServeMux) http.Handler {
+	logger := deps.Logger
+	if logger == nil {
+		logger = slog.New(slog.NewJSONHandler(os.Stdout, nil))
+	}
+	newID := deps.NewRequestID
+	if newID == nil {
+		newID = randomRequestID
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		id := RequestID(r.Context())
+		if id == "" {
+			if c := r.Header.Get(RequestIDHeader); validClientID(c) {
+				id = c
+			} else {
+				id = newID()
+			}
+		}
+		log := logger.With("request_id", id)
+		ctx := context.WithValue(WithRequestID(r.Context(), id), loggerKey{}, log)
+		r = r.WithContext(ctx)
+		w.Header().Set(RequestIDHeader, id)
+		rec := &recorder{ResponseWriter: w, id: id}
+		_, route := mux.Handler(r)
+
+		defer func() {
+			if v := recover(); v != nil {
+				if v == http.ErrAbortHandler {
+					panic(v)
+				}
+				log.Error("panic", "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
+				if !rec.wroteHeader {
+					rec.WriteHeader(http.StatusInternalServerError)
+				}
+			}
+			if rec.swallowed.Len() > 0 {
+				log.Error("5xx body withheld from client", "status", rec.status, "body", rec.swallowed.String())
+			}
+			status := rec.status
+			if status == 0 {
+				status = http.StatusOK
+			}
+			log.Info("request", "method", r.Method, "path", r.URL.Path, "route", route,
+				"status", status, "bytes_in", r.ContentLength, "bytes_out", rec.bytes,
+				"duration_ms", float64(time.Since(start).Microseconds())/1000)
+		}()
+
+		if route == "" {
+			if allow := allowedMethods(mux, r); len(allow) > 0 {
+				rec.Header().Set("Allow", strings.Join(allow, ", "))
+				writeProblem(rec, http.StatusMethodNotAllowed, fmt.Sprintf("%s is not allowed on %s; use %s", r.Method, r.URL.Path, strings.Join(allow, " or ")))
+				return
+			}
+			writeProblem(rec, http.StatusNotFound, fmt.Sprintf("no operation at %s %s; the spec is at /openapi.yaml", r.Method, r.URL.Path))
+			return
+		}
+		if r.Body != nil && r.Body != http.NoBody {
+			if r.ContentLength > MaxBodyBytes {
+				writeProblem(rec, http.StatusRequestEntityTooLarge, fmt.Sprintf("request body is %d bytes; the limit is %d bytes (64 KiB)", r.ContentLength, MaxBodyBytes))
+				return
+			}
+			body, err := io.ReadAll(io.LimitReader(r.Body, MaxBodyBytes+1))
+			_ = r.Body.Close()
+			if err != nil {
+				log.Warn("request body unreadable", "err", err.Error())
+				writeProblem(rec, http.StatusBadRequest, "the request body could not be read")
+				return
+			}
+			if len(body) > MaxBodyBytes {
+				writeProblem(rec, http.StatusRequestEntityTooLarge, fmt.Sprintf("request body is over %d bytes (64 KiB)", MaxBodyBytes))
+				return
+			}
+			r.Body = io.NopCloser(bytes.NewReader(body))
+			r.ContentLength = int64(len(body))
+		}
+		mux.ServeHTTP(rec, r)
+	})
+}
+
+// allowedMethods lists the methods mux would route for r's path.
+func allowedMethods(mux *http.ServeMux, r *http.Request) []string {
+	var allow []string
+	for _, m := range []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete} {
+		probe := r.Clone(r.Context())
+		probe.Method = m
+		if _, p := mux.Handler(probe); p != "" {
+			allow = append(allow, m)
+		}
+	}
+	return allow
+}
+
+// problem is the RFC 9457 body written outside huma; it has the same shape
+// as huma.ErrorModel so that clients see one error type.
+func problemBody(status int, detail string, errs ...*huma.ErrorDetail) []byte {
+	b, _ := json.Marshal(&huma.ErrorModel{Type: ProblemType, Title: http.StatusText(status), Status: status, Detail: detail, Errors: errs})
+	return b
+}
+
+// writeProblem writes an RFC 9457 problem+json response.
+func writeProblem(w http.ResponseWriter, status int, detail string, errs ...*huma.ErrorDetail) {
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.Header().Del("Content-Length")
+	w.WriteHeader(status)
+	_, _ = w.Write(problemBody(status, detail, errs...))
+}
+
+// recorder notes the status and size of a response for the access log,
+// and replaces the body of every 5xx with a generic problem so that no
+// internal error text (an err.Error() an operation passed to huma, a
+// panic's value) ever reaches a client; the withheld body is logged.
+type recorder struct {
+	http.ResponseWriter
+	id          string
+	status      int
+	bytes       int
+	wroteHeader bool
+	swallow     bool
+	swallowed   bytes.Buffer
+}
+
+func (rec *recorder) WriteHeader(status int) {
+	if rec.wroteHeader {
+		return
+	}
+	rec.wroteHeader = true
+	rec.status = status
+	if status < 500 {
+		rec.ResponseWriter.WriteHeader(status)
+		return
+	}
+	h := rec.ResponseWriter.Header()
+	h.Set("Content-Type", "application/problem+json")
+	h.Del("Content-Length")
+	h.Del("Content-Encoding")
+	rec.ResponseWriter.WriteHeader(status)
+	n, _ := rec.ResponseWriter.Write(problemBody(status,
+		fmt.Sprintf("the service could not answer this request; quote request id %s when reporting it", rec.id)))
+	rec.bytes += n
+	rec.swallow = true
+}
+
+func (rec *recorder) Write(b []byte) (int, error) {
+	if !rec.wroteHeader {
+		rec.WriteHeader(http.StatusOK)
+	}
+	if rec.swallow {
+		if room := 2048 - rec.swallowed.Len(); room > 0 {
+			rec.swallowed.Write(b[:min(room, len(b))])
+		}
+		return len(b), nil
+	}
+	n, err := rec.ResponseWriter.Write(b)
+	rec.bytes += n
+	return n, err
+}
+
+// Unwrap lets http.ResponseController reach the underlying writer.
+func (rec *recorder) Unwrap() http.ResponseWriter { return rec.ResponseWriter }

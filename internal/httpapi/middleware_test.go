@@ -1,0 +1,251 @@
+package httpapi
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/danielgtaylor/huma/v2"
+)
+
+// testServer is New with every group plus operations that misbehave on
+// purpose, a log buffer and request ids that count up.
+func testServer(t *testing.T) (http.Handler, *bytes.Buffer) {
+	t.Helper()
+	var logs bytes.Buffer
+	n := 0
+	deps := Deps{
+		Logger:       slog.New(slog.NewJSONHandler(&logs, nil)),
+		NewRequestID: func() string { n++; return "test-" + string(rune('0'+n)) },
+	}
+	h, api := New(deps)
+	type echoIn struct {
+		Body struct {
+			Text string `json:"text"`
+		}
+	}
+	type echoOut struct {
+		Body struct {
+			Len int `json:"len"`
+		}
+	}
+	huma.Register(api, huma.Operation{OperationID: "test-panic", Method: http.MethodGet, Path: "/test/panic"},
+		func(ctx context.Context, _ *struct{}) (*struct{}, error) {
+			panic("secret internal state: db password hunter2")
+		})
+	huma.Register(api, huma.Operation{OperationID: "test-error", Method: http.MethodGet, Path: "/test/error"},
+		func(ctx context.Context, _ *struct{}) (*struct{}, error) {
+			return nil, errors.New("dial tcp 10.0.0.7:5432: secret internal detail")
+		})
+	huma.Register(api, huma.Operation{OperationID: "test-503", Method: http.MethodGet, Path: "/test/503"},
+		func(ctx context.Context, _ *struct{}) (*struct{}, error) {
+			return nil, huma.Error503ServiceUnavailable("store down", errors.New("secret internal detail"))
+		})
+	huma.Register(api, huma.Operation{OperationID: "test-echo", Method: http.MethodPost, Path: "/test/echo"},
+		func(ctx context.Context, in *echoIn) (*echoOut, error) {
+			out := &echoOut{}
+			out.Body.Len = len(in.Body.Text)
+			return out, nil
+		})
+	return h, &logs
+}
+
+type problem struct {
+	Type   string `json:"type"`
+	Title  string `json:"title"`
+	Status int    `json:"status"`
+	Detail string `json:"detail"`
+	Errors []struct {
+		Message  string `json:"message"`
+		Location string `json:"location"`
+	} `json:"errors"`
+}
+
+func do(t *testing.T, h http.Handler, method, path, contentType string, body []byte) *httptest.ResponseRecorder {
+	t.Helper()
+	req := httptest.NewRequest(method, path, bytes.NewReader(body))
+	if body == nil {
+		req = httptest.NewRequest(method, path, nil)
+	}
+	if contentType != "" {
+		req.Header.Set("Content-Type", contentType)
+	}
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, req)
+	return w
+}
+
+func decodeProblem(t *testing.T, w *httptest.ResponseRecorder) problem {
+	t.Helper()
+	if ct := w.Header().Get("Content-Type"); ct != "application/problem+json" {
+		t.Fatalf("Content-Type = %q, want application/problem+json (body %s)", ct, w.Body)
+	}
+	var p problem
+	if err := json.Unmarshal(w.Body.Bytes(), &p); err != nil {
+		t.Fatalf("body is not a problem: %v: %s", err, w.Body)
+	}
+	if p.Status != w.Code {
+		t.Errorf("problem status %d, response status %d", p.Status, w.Code)
+	}
+	return p
+}
+
+func echoBody(n int) []byte {
+	// {"text":"xxx..."} of exactly n bytes
+	return []byte(`{"text":"` + strings.Repeat("x", n-len(`{"text":""}`)) + `"}`)
+}
+
+func TestEveryErrorIsAProblem(t *testing.T) {
+	h, _ := testServer(t)
+	cases := []struct {
+		name, method, path, ct string
+		body                   []byte
+		status                 int
+		location               string // the field the problem must name, if any
+	}{
+		{"unknown route", "GET", "/v1/nope", "", nil, 404, ""},
+		{"root", "GET", "/", "", nil, 404, ""},
+		{"wrong method", "GET", "/v1/hands/evaluate", "", nil, 405, ""},
+		{"wrong content type", "POST", "/v1/hands/evaluate", "text/plain", []byte(`{"cards":"As Ks Qs Js Ts","game":"five_card"}`), 415, "body"},
+		{"unknown field", "POST", "/v1/hands/evaluate", "application/json", []byte(`{"cards":"As Ks Qs Js Ts","game":"five_card","extra":1}`), 422, "body.extra"},
+		{"malformed card", "POST", "/v1/hands/evaluate", "application/json", []byte(`{"cards":"As Ks Qs Js Xx","game":"five_card"}`), 422, "body.cards"},
+		{"broken json", "POST", "/v1/hands/evaluate", "application/json", []byte(`{"cards":`), 400, "body"},
+		{"body over 64 KiB by content length", "POST", "/test/echo", "application/json", echoBody(MaxBodyBytes + 1), 413, ""},
+		{"panic", "GET", "/test/panic", "", nil, 500, ""},
+		{"plain error", "GET", "/test/error", "", nil, 500, ""},
+		{"503 with internal error", "GET", "/test/503", "", nil, 503, ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			w := do(t, h, c.method, c.path, c.ct, c.body)
+			if w.Code != c.status {
+				t.Fatalf("status %d, want %d: %s", w.Code, c.status, w.Body)
+			}
+			p := decodeProblem(t, w)
+			if p.Type != "about:blank" {
+				t.Errorf("type %q, want about:blank", p.Type)
+			}
+			if p.Title != http.StatusText(c.status) {
+				t.Errorf("title %q", p.Title)
+			}
+			if c.location != "" {
+				found := false
+				for _, e := range p.Errors {
+					found = found || e.Location == c.location
+				}
+				if !found {
+					t.Errorf("no error names %s: %s", c.location, w.Body)
+				}
+			}
+			if c.status >= 500 && strings.Contains(w.Body.String(), "secret") {
+				t.Errorf("5xx shows internal text: %s", w.Body)
+			}
+			if w.Header().Get(RequestIDHeader) == "" {
+				t.Error("no request id")
+			}
+		})
+	}
+}
+
+func TestBodyLimitIs64KiB(t *testing.T) {
+	h, _ := testServer(t)
+	if w := do(t, h, "POST", "/test/echo", "application/json", echoBody(MaxBodyBytes)); w.Code != 200 {
+		t.Fatalf("a body of exactly 64 KiB: status %d: %s", w.Code, w.Body)
+	}
+	// A chunked body (no Content-Length) over the limit.
+	req := httptest.NewRequest("POST", "/test/echo", struct{ *bytes.Reader }{bytes.NewReader(echoBody(MaxBodyBytes + 1))})
+	req.ContentLength = -1
+	req.Header.Set("Content-Type", "application/json")
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, req)
+	if w.Code != 413 {
+		t.Fatalf("chunked body over 64 KiB: status %d", w.Code)
+	}
+	decodeProblem(t, w)
+}
+
+// Every operation registered with huma, whoever registers it, gets the
+// 64 KiB limit even without the middleware (e.g. under humatest).
+func TestEveryOperationHasTheBodyLimit(t *testing.T) {
+	_, api := New(Deps{})
+	for path, item := range api.OpenAPI().Paths {
+		for _, op := range []*huma.Operation{item.Get, item.Post, item.Put, item.Patch, item.Delete} {
+			if op == nil || op.RequestBody == nil {
+				continue
+			}
+			if op.MaxBodyBytes != MaxBodyBytes+1 {
+				t.Errorf("%s %s: MaxBodyBytes %d", op.Method, path, op.MaxBodyBytes)
+			}
+			if op.Responses["413"] == nil {
+				t.Errorf("%s %s: 413 not documented", op.Method, path)
+			}
+		}
+	}
+}
+
+func TestRequestIDAndAccessLog(t *testing.T) {
+	h, logs := testServer(t)
+	w := do(t, h, "POST", "/v1/hands/evaluate", "application/json", []byte(`{"cards":"As Ks Qs Js Ts","game":"five_card"}`))
+	if w.Code != 200 {
+		t.Fatalf("status %d: %s", w.Code, w.Body)
+	}
+	if got := w.Header().Get(RequestIDHeader); got != "test-1" {
+		t.Fatalf("request id %q, want test-1", got)
+	}
+	// The host's id (API Gateway's requestId) wins over the generator.
+	req := httptest.NewRequest("GET", "/v1/nope", nil)
+	req = req.WithContext(WithRequestID(req.Context(), "apigw-abc"))
+	w2 := httptest.NewRecorder()
+	h.ServeHTTP(w2, req)
+	if got := w2.Header().Get(RequestIDHeader); got != "apigw-abc" {
+		t.Fatalf("request id %q, want apigw-abc", got)
+	}
+	// A plain caller id is kept; a forged one is replaced.
+	for in, want := range map[string]string{"caller-42": "caller-42", "bad\nid": "test-2"} {
+		req := httptest.NewRequest("GET", "/v1/nope", nil)
+		req.Header.Set(RequestIDHeader, in)
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, req)
+		if got := w.Header().Get(RequestIDHeader); got != want {
+			t.Errorf("caller id %q: got %q, want %q", in, got, want)
+		}
+	}
+
+	var lines []map[string]any
+	for _, l := range bytes.Split(bytes.TrimSpace(logs.Bytes()), []byte("\n")) {
+		var m map[string]any
+		if err := json.Unmarshal(l, &m); err != nil {
+			t.Fatalf("log line is not JSON: %s", l)
+		}
+		lines = append(lines, m)
+	}
+	if len(lines) != 4 {
+		t.Fatalf("%d log lines, want one per request (4):\n%s", len(lines), logs)
+	}
+	first := lines[0]
+	if first["msg"] != "request" || first["request_id"] != "test-1" || first["status"] != float64(200) ||
+		first["route"] != "POST /v1/hands/evaluate" || first["method"] != "POST" {
+		t.Errorf("access log line: %v", first)
+	}
+}
+
+func TestPanicAndErrorsAreLoggedNotShown(t *testing.T) {
+	h, logs := testServer(t)
+	w := do(t, h, "GET", "/test/error", "", nil)
+	if strings.Contains(w.Body.String(), "10.0.0.7") {
+		t.Fatalf("internal text shown: %s", w.Body)
+	}
+	if !strings.Contains(logs.String(), "10.0.0.7") {
+		t.Errorf("withheld error not logged: %s", logs)
+	}
+	do(t, h, "GET", "/test/panic", "", nil)
+	if !strings.Contains(logs.String(), `"msg":"panic"`) || !strings.Contains(logs.String(), "hunter2") {
+		t.Errorf("panic not logged: %s", logs)
+	}
+}

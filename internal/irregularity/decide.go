@@ -1,0 +1,403 @@
+package irregularity
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/tablesettle/tablesettle/internal/money"
+)
+
+// maxAmount is the largest wager a round may carry, in minor units: the
+// bound settlement applies (settle.MaxAmount, checked by a test).
+const maxAmount money.Amount = 1_000_000_000_000
+
+// KindOther is the kind every ruleset has for an event its rules do not
+// name: it is referred to the shift manager.
+const KindOther = "other"
+
+// Decide answers the outcome rs prescribes for an event of the named kind
+// with the given facts (as decoded from JSON: bool, number, string, list of
+// numbers). With a round attached it also returns the wagers the outcome
+// settles. A kind another ruleset covers but rs does not is referred (MBS
+// 6.1, RWS 5.24); a kind no ruleset knows, and missing, mistyped or
+// contradicting facts, are an *Error.
+func Decide(rs *Ruleset, kind string, raw map[string]any, round *Round) (Outcome, error) {
+	k, ok := rs.Kind(kind)
+	if !ok {
+		if !knownKind(kind) {
+			return Outcome{}, &Error{Title: "unknown irregularity kind", Problems: []Problem{{
+				Field: "kind", Message: fmt.Sprintf("%q is not an irregularity kind; %s has: %s", kind, rs.ID, kindNames(rs)), Value: kind}}}
+		}
+		out := referral(rs, kind, fmt.Sprintf("%s has no rule for %s", rs.ID, kind))
+		if round != nil {
+			if probs := checkRound(rs, round, Facts{}); len(probs) > 0 {
+				return Outcome{}, &Error{Title: "the round cannot be read", Problems: probs}
+			}
+			out.Settlement = settlement(rs, &Case{Action: Referred}, Facts{}, round)
+		}
+		return out, nil
+	}
+	facts, probs := parseFacts(k, raw)
+	if len(probs) > 0 {
+		return Outcome{}, &Error{Title: "the facts of the irregularity are missing, mistyped or contradict each other", Problems: probs}
+	}
+	if round != nil {
+		probs := checkRound(rs, round, facts)
+		if len(probs) == 0 {
+			probs = checkRoundFacts(k, round, facts)
+		}
+		if len(probs) > 0 {
+			return Outcome{}, &Error{Title: "the round does not fit the reported irregularity", Problems: probs}
+		}
+	}
+	for i := range k.Cases {
+		c := &k.Cases[i]
+		if !all(c.When, facts) {
+			continue
+		}
+		out := outcomeOf(rs, k, c, facts, round)
+		if round != nil {
+			out.Settlement = settlement(rs, c, facts, round)
+		}
+		return out, nil
+	}
+	// The decision tables are exhaustive (a test enumerates every
+	// combination of facts), so this is reached only by a catalogue defect.
+	return Outcome{}, fmt.Errorf("irregularity: %s %s: no case matches facts %v", rs.ID, kind, facts)
+}
+
+func referral(rs *Ruleset, kind, why string) Outcome {
+	o := Outcome{Ruleset: rs.ID, Kind: kind, Covered: false, Action: Referred, ReferTo: rs.ReferTo, Rules: []string{}}
+	if rs.ReferClause != "" {
+		o.Rules = []string{rs.Cite(rs.ReferClause)}
+		o.Text = fmt.Sprintf("%s; referred for the decision of the %s (%s).", why, rs.ReferTo, rs.Cite(rs.ReferClause))
+	} else {
+		o.Text = fmt.Sprintf("%s, and the document has no general provision for what it does not cover: referred for the decision of the %s; the service does not guess.", why, rs.ReferTo)
+	}
+	return o
+}
+
+func outcomeOf(rs *Ruleset, k *Kind, c *Case, f Facts, r *Round) Outcome {
+	o := Outcome{
+		Ruleset: rs.ID, Kind: k.Name, Covered: c.Action != Referred, Action: c.Action, Text: c.Text,
+		Rules: cite(rs, c.Clauses, c.Rulings), Options: c.Options, OptionsTo: c.OptionsTo,
+		ReferTo: c.ReferTo, DecidedBy: c.DecidedBy,
+		// Voiding the current round never reopens an earlier one (MBS
+		// 5.1.2, SSP v4 5.1.2, RWS 5.8, 5.9).
+		PreviousRoundsStand:  c.PreviousRoundsStand || c.Action == RoundVoid,
+		DetectedBySettlement: k.DetectedBySettlement,
+	}
+	for _, sr := range c.Seats {
+		seats, ok := resolve(sr.Scope, f, r)
+		if !ok {
+			continue
+		}
+		for _, s := range seats {
+			o.Seats = append(o.Seats, SeatOutcome{Seat: s, Action: sr.Action, Wagers: wagerNames(sr.Wagers, f), Options: sr.Options,
+				Rules: cite(rs, sr.Clauses, sr.Rulings), Text: sr.Text})
+		}
+	}
+	// With the round attached, every player the options go to and who has
+	// not yet chosen is listed with them.
+	if c.OptionsTo != "" {
+		seats, _ := resolve(c.OptionsTo, f, r)
+		for _, s := range seats {
+			if slices.ContainsFunc(o.Seats, func(so SeatOutcome) bool { return so.Seat == s }) {
+				continue
+			}
+			o.Seats = append(o.Seats, SeatOutcome{Seat: s, Action: OfferOptions, Options: c.Options, Rules: o.Rules, Text: "to be offered the options"})
+		}
+	}
+	sort.SliceStable(o.Seats, func(i, j int) bool { return o.Seats[i].Seat < o.Seats[j].Seat })
+	return o
+}
+
+func cite(rs *Ruleset, clauses, rulings []string) []string {
+	out := make([]string, 0, len(clauses)+len(rulings))
+	for _, c := range clauses {
+		out = append(out, rs.Cite(c))
+	}
+	for _, r := range rulings {
+		out = append(out, "ruling "+r)
+	}
+	return out
+}
+
+func wagerNames(ws []string, f Facts) []string {
+	if len(ws) == 0 {
+		return nil
+	}
+	out := make([]string, len(ws))
+	for i, w := range ws {
+		if w == "$wager" {
+			w, _ = f["wager"].(string)
+		}
+		out[i] = w
+	}
+	return out
+}
+
+// resolve returns the seats a scope names. "all" and "others" need the
+// round; without one they do not resolve.
+func resolve(s Scope, f Facts, r *Round) ([]int, bool) {
+	seatsOf := func(n string) []int { v, _ := f[n].([]int); return v }
+	seat, hasSeat := f["seat"].(int)
+	switch s {
+	case ScopeSeat:
+		return []int{seat}, hasSeat
+	case ScopeAll, ScopeOthers:
+		if r == nil {
+			return nil, false
+		}
+		var out []int
+		for _, p := range r.Positions {
+			if s == ScopeOthers && p.Seat == seat {
+				continue
+			}
+			out = append(out, p.Seat)
+		}
+		sort.Ints(out)
+		return out, true
+	case ScopeWithdrawn, ScopeViewed, ScopeAdditional:
+		return seatsOf(string(s)), true
+	case ScopeUnviewed:
+		var out []int
+		for _, x := range seatsOf("seats") {
+			if !slices.Contains(seatsOf("viewedSeats"), x) {
+				out = append(out, x)
+			}
+		}
+		return out, true
+	case ScopeFirstDealt:
+		all := seatsOf("seats")
+		if len(all) == 0 {
+			return nil, false
+		}
+		return all[:1], true
+	case ScopeLaterDealt:
+		all := seatsOf("seats")
+		if len(all) == 0 {
+			return nil, false
+		}
+		return all[1:], true
+	case ScopeFirstSeen:
+		v, ok := f["firstViewedSeat"].(int)
+		return []int{v}, ok
+	}
+	return nil, false
+}
+
+// seatFacts are the facts that name seats of the round.
+var seatFacts = []string{"seat", "seats", "viewedSeats", "withdrawnSeats", "firstViewedSeat", "additionalSeats"}
+
+// checkRound checks the round itself and that every seat the facts name is
+// a position of it.
+func checkRound(rs *Ruleset, r *Round, f Facts) []Problem {
+	var probs []Problem
+	if !r.Currency.Valid() {
+		probs = append(probs, Problem{Field: "round.currency", Message: "not an ISO 4217 currency the service knows", Value: string(r.Currency)})
+	}
+	if len(r.Positions) == 0 {
+		probs = append(probs, Problem{Field: "round.positions", Message: "the round has no positions"})
+	}
+	seen := map[int]bool{}
+	for i, p := range r.Positions {
+		at := fmt.Sprintf("round.positions[%d]", i)
+		if p.Seat < 1 || p.Seat > 7 {
+			probs = append(probs, Problem{Field: at + ".seat", Message: "seat must be 1 to 7", Value: p.Seat})
+		} else if seen[p.Seat] {
+			probs = append(probs, Problem{Field: at + ".seat", Message: fmt.Sprintf("seat %d has two positions", p.Seat), Value: p.Seat})
+		}
+		seen[p.Seat] = true
+		names := make([]string, 0, len(p.Wagers))
+		for w := range p.Wagers {
+			names = append(names, w)
+		}
+		sort.Strings(names)
+		for _, w := range names {
+			if !slices.Contains(rs.Wagers, w) {
+				probs = append(probs, Problem{Field: at + ".wagers." + w, Message: fmt.Sprintf("%s has no %s wager (its wagers: %s)", rs.ID, w, strings.Join(rs.Wagers, ", ")), Value: p.Wagers[w]})
+			} else if p.Wagers[w] < 0 || p.Wagers[w] > maxAmount {
+				probs = append(probs, Problem{Field: at + ".wagers." + w, Message: fmt.Sprintf("a wager is 0 to %d minor units", maxAmount), Value: p.Wagers[w]})
+			}
+		}
+	}
+	for _, n := range seatFacts {
+		var named []int
+		switch v := f[n].(type) {
+		case int:
+			named = []int{v}
+		case []int:
+			named = v
+		}
+		for _, s := range named {
+			if !seen[s] {
+				probs = append(probs, Problem{Field: "facts." + n, Message: fmt.Sprintf("the round has no position at seat %d", s), Value: f[n]})
+			}
+		}
+	}
+	if w, ok := f["wager"].(string); ok && len(probs) == 0 {
+		seat := f["seat"].(int)
+		p := position(r, seat)
+		stake, has := p.Wagers[w]
+		if !has || stake == 0 {
+			probs = append(probs, Problem{Field: "facts.wager", Message: fmt.Sprintf("seat %d has no %s wager in the round", seat, w), Value: w})
+		} else if max, ok := f["maximum"].(int); ok && stake <= money.Amount(max) {
+			probs = append(probs, Problem{Field: "facts.maximum", Message: fmt.Sprintf("the %s wager of seat %d is %d, not over the maximum %d", w, seat, stake, max), Value: max})
+		} else if min, ok := f["minimum"].(int); ok && stake >= money.Amount(min) {
+			probs = append(probs, Problem{Field: "facts.minimum", Message: fmt.Sprintf("the %s wager of seat %d is %d, not under the minimum %d", w, seat, stake, min), Value: min})
+		}
+	}
+	if dir, ok := f["betComparedToTwiceAnte"].(string); ok && len(probs) == 0 {
+		seat := f["seat"].(int)
+		p := position(r, seat)
+		bet, twice := p.Wagers["bet"], 2*p.Wagers["ante"]
+		if (dir == "above" && bet <= twice) || (dir == "below" && bet >= twice) {
+			probs = append(probs, Problem{Field: "facts.betComparedToTwiceAnte", Message: fmt.Sprintf("seat %d bets %d against an ante of %d: not %s twice the ante", seat, bet, p.Wagers["ante"], dir), Value: dir})
+		}
+	}
+	return probs
+}
+
+// checkRoundFacts applies the kind's round checks.
+func checkRoundFacts(k *Kind, r *Round, f Facts) []Problem {
+	var probs []Problem
+	seat, ok := f["seat"].(int)
+	if !ok {
+		return nil
+	}
+	p := position(r, seat)
+	for _, rc := range k.RoundChecks {
+		if !all(rc.When, f) {
+			continue
+		}
+		for _, w := range rc.Wagers {
+			if placed := p.Wagers[w] > 0; placed != rc.Placed {
+				probs = append(probs, Problem{Field: "facts." + rc.Fact, Message: fmt.Sprintf("%s (seat %d: %s %s)", rc.Message, seat, w, map[bool]string{true: "placed", false: "not placed"}[placed]), Value: f[rc.Fact]})
+				break
+			}
+		}
+	}
+	return probs
+}
+
+func position(r *Round, seat int) Position {
+	for _, p := range r.Positions {
+		if p.Seat == seat {
+			return p
+		}
+	}
+	return Position{}
+}
+
+// settlement writes the lines the case decides on the round.
+func settlement(rs *Ruleset, c *Case, f Facts, r *Round) *Settlement {
+	st := &Settlement{RoundID: r.RoundID, Currency: r.Currency, Lines: []Line{}, Pending: []Pending{}}
+	decided := map[[2]string]bool{}
+	key := func(seat int, w string) [2]string { return [2]string{fmt.Sprint(seat), w} }
+	add := func(l Line) {
+		st.Lines = append(st.Lines, l)
+		st.TotalReturned += l.Returned
+		decided[key(l.Seat, l.Wager)] = true
+	}
+	// how and rest say how an undecided wager settles, and how much of it.
+	how := map[[2]string]string{}
+	rest := map[[2]string]money.Amount{}
+	if c.Action == RoundVoid {
+		for _, p := range r.Positions {
+			for _, w := range rs.Wagers {
+				if a := p.Wagers[w]; a > 0 {
+					add(Line{Seat: p.Seat, Wager: w, Stake: a, Result: "void", Returned: a, Rules: cite(rs, c.Clauses, c.Rulings)})
+				}
+			}
+		}
+	}
+	for _, sr := range c.Seats {
+		seats, _ := resolve(sr.Scope, f, r)
+		for _, seat := range seats {
+			p := position(r, seat)
+			ws := wagerNames(sr.Wagers, f)
+			if len(ws) == 0 {
+				ws = rs.Wagers
+			}
+			rules := cite(rs, sr.Clauses, sr.Rulings)
+			for _, w := range ws {
+				a, k := p.Wagers[w], key(seat, w)
+				if a <= 0 || decided[k] {
+					continue
+				}
+				var excess money.Amount
+				switch sr.Line {
+				case LineReturned:
+					add(Line{Seat: seat, Wager: w, Stake: a, Result: "returned", Returned: a, Rules: rules})
+					continue
+				case LineLose:
+					add(Line{Seat: seat, Wager: w, Stake: a, Result: "lose", Returned: 0, Net: -a, Rules: rules})
+					continue
+				case LineExcessMaximum:
+					excess = a - money.Amount(f["maximum"].(int))
+					how[k] = "as usual, at the table maximum"
+				case LineExcessTwiceAn:
+					excess = a - 2*p.Wagers["ante"]
+					how[k] = "as usual, at twice the Ante"
+				default:
+					if sr.Action == Referred {
+						how[k] = "as the " + rs.ReferTo + " decides"
+					} else {
+						how[k] = settlesText(sr.Action)
+					}
+				}
+				if excess > 0 {
+					st.Lines = append(st.Lines, Line{Seat: seat, Wager: w, Stake: excess, Result: "returned", Returned: excess, Rules: rules})
+					st.TotalReturned += excess
+					rest[k] = a - excess
+				}
+			}
+		}
+	}
+	for _, p := range r.Positions {
+		for _, w := range rs.Wagers {
+			a, k := p.Wagers[w], key(p.Seat, w)
+			if a <= 0 || decided[k] {
+				continue
+			}
+			h, ok := how[k]
+			if !ok {
+				h = settlesText(c.Action)
+				if c.Action == Referred {
+					h = "as the " + rs.ReferTo + " decides"
+				}
+			}
+			if v, ok := rest[k]; ok {
+				a = v
+			}
+			st.Pending = append(st.Pending, Pending{Seat: p.Seat, Wager: w, Stake: a, Settles: h})
+		}
+	}
+	sort.SliceStable(st.Lines, func(i, j int) bool {
+		if st.Lines[i].Seat != st.Lines[j].Seat {
+			return st.Lines[i].Seat < st.Lines[j].Seat
+		}
+		return slices.Index(rs.Wagers, st.Lines[i].Wager) < slices.Index(rs.Wagers, st.Lines[j].Wager)
+	})
+	sort.SliceStable(st.Pending, func(i, j int) bool { return st.Pending[i].Seat < st.Pending[j].Seat })
+	return st
+}
+
+func settlesText(a Action) string {
+	switch a {
+	case OfferOptions:
+		return "as the player chooses: returned if he withdraws, else as usual"
+	case DeemedFolded:
+		return "as usual, the hand folded"
+	case DeemedChecked:
+		return "as usual, the absent decisions checked"
+	case Referred:
+		return "as the shift manager decides"
+	case RoundStands:
+		return "as already settled"
+	}
+	return "as usual"
+}

@@ -1,0 +1,326 @@
+package irregularity
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+	"strings"
+)
+
+// FactType is the type of a fact's value.
+type FactType string
+
+// The fact types.
+const (
+	Bool  FactType = "bool"
+	Int   FactType = "int"
+	Enum  FactType = "enum"
+	Seats FactType = "seats" // a list of distinct seat numbers, 1-7
+)
+
+// Fact is one fact an event kind needs.
+type Fact struct {
+	Name     string   `json:"name"`
+	Type     FactType `json:"type" enum:"bool,int,enum,seats"`
+	Required bool     `json:"required"`
+	Values   []string `json:"values,omitempty"`
+	Min      int      `json:"min,omitempty"`
+	Max      int      `json:"max,omitempty"`
+	// SubsetOf names a Seats fact this one must be a subset of.
+	SubsetOf string `json:"subsetOf,omitempty"`
+	Doc      string `json:"doc"`
+}
+
+// Facts are the facts of one event, validated against their kind: bool,
+// int (as int), enum (as string) and seats (as sorted []int). An optional
+// fact that was not sent is absent.
+type Facts map[string]any
+
+// Problem is one thing wrong with a request: the field (a path such as
+// "facts.cardsExposed" or "round.positions[2].wagers.ante"), what is wrong
+// and the value received.
+type Problem struct {
+	Field   string
+	Message string
+	Value   any
+}
+
+// Error is a refused event: unknown kind, missing, mistyped or
+// contradicting facts, or a round that does not fit the facts. It is the
+// client's error, never a guess.
+type Error struct {
+	Title    string
+	Problems []Problem
+}
+
+func (e *Error) Error() string {
+	parts := make([]string, len(e.Problems))
+	for i, p := range e.Problems {
+		parts[i] = p.Field + ": " + p.Message
+	}
+	return e.Title + ": " + strings.Join(parts, "; ")
+}
+
+// parseFacts checks raw (as decoded from JSON) against the kind's facts.
+func parseFacts(k *Kind, raw map[string]any) (Facts, []Problem) {
+	var probs []Problem
+	out := Facts{}
+	names := make([]string, 0, len(raw))
+	for n := range raw {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		if !slices.ContainsFunc(k.Facts, func(f Fact) bool { return f.Name == n }) {
+			probs = append(probs, Problem{Field: "facts." + n, Message: fmt.Sprintf("%s is not a fact of kind %s (its facts: %s)", n, k.Name, factNames(k)), Value: raw[n]})
+		}
+	}
+	for _, f := range k.Facts {
+		v, ok := raw[f.Name]
+		if !ok || v == nil {
+			if f.Required {
+				probs = append(probs, Problem{Field: "facts." + f.Name, Message: fmt.Sprintf("required fact missing: %s", f.Doc)})
+			}
+			continue
+		}
+		val, msg := f.parse(v)
+		if msg != "" {
+			probs = append(probs, Problem{Field: "facts." + f.Name, Message: msg, Value: v})
+			continue
+		}
+		out[f.Name] = val
+	}
+	if len(probs) > 0 {
+		return nil, probs
+	}
+	for _, f := range k.Facts {
+		if f.SubsetOf == "" {
+			continue
+		}
+		sub, _ := out[f.Name].([]int)
+		sup, _ := out[f.SubsetOf].([]int)
+		for _, s := range sub {
+			if !slices.Contains(sup, s) {
+				probs = append(probs, Problem{Field: "facts." + f.Name, Message: fmt.Sprintf("seat %d is not one of facts.%s %v", s, f.SubsetOf, sup), Value: sub})
+			}
+		}
+	}
+	for _, c := range k.Contradictions {
+		if all(c.When, out) {
+			for _, n := range c.Facts {
+				probs = append(probs, Problem{Field: "facts." + n, Message: c.Message, Value: out[n]})
+			}
+		}
+	}
+	return out, probs
+}
+
+func factNames(k *Kind) string {
+	if len(k.Facts) == 0 {
+		return "none"
+	}
+	n := make([]string, len(k.Facts))
+	for i, f := range k.Facts {
+		n[i] = f.Name
+	}
+	return strings.Join(n, ", ")
+}
+
+// parse returns v as the fact's type, or a message saying why it is not.
+func (f Fact) parse(v any) (any, string) {
+	switch f.Type {
+	case Bool:
+		b, ok := v.(bool)
+		if !ok {
+			return nil, "must be true or false"
+		}
+		return b, ""
+	case Int:
+		n, ok := asInt(v)
+		if !ok {
+			return nil, "must be a whole number"
+		}
+		if n < f.Min || (f.Max != 0 && n > f.Max) {
+			return nil, fmt.Sprintf("must be %s", f.rangeText())
+		}
+		return n, ""
+	case Enum:
+		s, ok := v.(string)
+		if !ok || !slices.Contains(f.Values, s) {
+			return nil, "must be one of " + strings.Join(f.Values, ", ")
+		}
+		return s, ""
+	case Seats:
+		list, ok := v.([]any)
+		if !ok {
+			if ints, ok2 := v.([]int); ok2 {
+				for _, i := range ints {
+					list = append(list, i)
+				}
+				ok = true
+			}
+		}
+		if !ok {
+			return nil, "must be a list of seat numbers"
+		}
+		seats := make([]int, 0, len(list))
+		for _, e := range list {
+			n, ok := asInt(e)
+			if !ok || n < 1 || n > 7 {
+				return nil, "every seat must be a whole number from 1 to 7"
+			}
+			if slices.Contains(seats, n) {
+				return nil, fmt.Sprintf("seat %d is listed twice", n)
+			}
+			seats = append(seats, n)
+		}
+		if len(seats) < f.Min {
+			return nil, fmt.Sprintf("must list at least %d seats", f.Min)
+		}
+		sort.Ints(seats)
+		return seats, ""
+	}
+	return nil, "unknown fact type " + string(f.Type)
+}
+
+func (f Fact) rangeText() string {
+	if f.Max == 0 {
+		return fmt.Sprintf("at least %d", f.Min)
+	}
+	return fmt.Sprintf("from %d to %d", f.Min, f.Max)
+}
+
+func asInt(v any) (int, bool) {
+	switch n := v.(type) {
+	case int:
+		return n, true
+	case int64:
+		if n > math.MaxInt32 || n < math.MinInt32 {
+			return 0, false
+		}
+		return int(n), true
+	case float64:
+		if n != math.Trunc(n) || n > math.MaxInt32 || n < math.MinInt32 {
+			return 0, false
+		}
+		return int(n), true
+	case json.Number:
+		i, err := n.Int64()
+		if err != nil || i > math.MaxInt32 || i < math.MinInt32 {
+			return 0, false
+		}
+		return int(i), true
+	}
+	return 0, false
+}
+
+// Op is a condition's operator.
+type Op string
+
+// The operators.
+const (
+	OpIs       Op = "is"       // bool fact true
+	OpNot      Op = "not"      // bool fact false or absent
+	OpEq       Op = "eq"       // enum fact equals Value
+	OpAtLeast  Op = "atLeast"  // int fact >= N
+	OpAtMost   Op = "atMost"   // int fact <= N
+	OpNonEmpty Op = "nonEmpty" // seats fact lists at least one seat
+	OpHas      Op = "has"      // seats fact contains the int fact named by Value
+	OpGiven    Op = "given"    // an optional fact was sent
+)
+
+// Cond is one condition of a case or a contradiction.
+type Cond struct {
+	Fact  string `json:"fact"`
+	Op    Op     `json:"op"`
+	Value string `json:"value,omitempty"`
+	N     int    `json:"n,omitempty"`
+}
+
+// Is holds when the bool fact is true.
+func Is(f string) Cond { return Cond{Fact: f, Op: OpIs} }
+
+// Not holds when the bool fact is false (or was not sent).
+func Not(f string) Cond { return Cond{Fact: f, Op: OpNot} }
+
+// Eq holds when the enum fact equals v.
+func Eq(f, v string) Cond { return Cond{Fact: f, Op: OpEq, Value: v} }
+
+// AtLeast holds when the int fact is at least n.
+func AtLeast(f string, n int) Cond { return Cond{Fact: f, Op: OpAtLeast, N: n} }
+
+// AtMost holds when the int fact is at most n.
+func AtMost(f string, n int) Cond { return Cond{Fact: f, Op: OpAtMost, N: n} }
+
+// NonEmpty holds when the seats fact lists a seat.
+func NonEmpty(f string) Cond { return Cond{Fact: f, Op: OpNonEmpty} }
+
+// Has holds when the seats fact f lists the seat in the int fact seat.
+func Has(f, seat string) Cond { return Cond{Fact: f, Op: OpHas, Value: seat} }
+
+// Given holds when the optional fact was sent.
+func Given(f string) Cond { return Cond{Fact: f, Op: OpGiven} }
+
+func (c Cond) String() string {
+	switch c.Op {
+	case OpIs:
+		return c.Fact
+	case OpNot:
+		return "!" + c.Fact
+	case OpEq:
+		return c.Fact + "=" + c.Value
+	case OpAtLeast:
+		return fmt.Sprintf("%s>=%d", c.Fact, c.N)
+	case OpAtMost:
+		return fmt.Sprintf("%s<=%d", c.Fact, c.N)
+	case OpNonEmpty:
+		return c.Fact + " not empty"
+	case OpHas:
+		return c.Fact + " has " + c.Value
+	case OpGiven:
+		return c.Fact + " given"
+	}
+	return c.Fact + " ?" + string(c.Op)
+}
+
+func (c Cond) holds(f Facts) bool {
+	v, ok := f[c.Fact]
+	switch c.Op {
+	case OpIs:
+		b, _ := v.(bool)
+		return b
+	case OpNot:
+		b, _ := v.(bool)
+		return !b
+	case OpEq:
+		s, _ := v.(string)
+		return ok && s == c.Value
+	case OpAtLeast:
+		n, isInt := v.(int)
+		return isInt && n >= c.N
+	case OpAtMost:
+		n, isInt := v.(int)
+		return isInt && n <= c.N
+	case OpNonEmpty:
+		s, _ := v.([]int)
+		return len(s) > 0
+	case OpHas:
+		s, _ := v.([]int)
+		n, isInt := f[c.Value].(int)
+		return isInt && slices.Contains(s, n)
+	case OpGiven:
+		return ok
+	}
+	return false
+}
+
+func all(cs []Cond, f Facts) bool {
+	for _, c := range cs {
+		if !c.holds(f) {
+			return false
+		}
+	}
+	return true
+}
