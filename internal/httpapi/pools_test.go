@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -207,5 +208,40 @@ func TestRWSHeldThenReleased(t *testing.T) {
 	out := decodeBody[struct{ Paid []jackpot.Payout }](t, resp.Body.Bytes())
 	if len(out.Paid) != 1 || out.Paid[0].Amount != 10_000_086 {
 		t.Fatalf("release: %s", resp.Body)
+	}
+}
+
+// TestPoolsReadmeExample: the README's pools example works as written and
+// answers what the README says (Full House SGD 200 by the house, Royal
+// Flush SGD 100,001.73 from the pool, then the reset to SGD 100,000).
+func TestPoolsReadmeExample(t *testing.T) {
+	b, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Skip("README.md not found:", err)
+	}
+	s := string(b)
+	i := strings.Index(s, "<!-- section: pools -->")
+	if i < 0 {
+		t.Fatal("no pools section")
+	}
+	var bodies []string
+	for sec := s[i:]; len(bodies) < 2; {
+		start := strings.Index(sec, "-d '")
+		if start < 0 {
+			t.Fatal("the pools section has fewer than two request bodies")
+		}
+		end := strings.Index(sec[start+4:], "'")
+		bodies = append(bodies, sec[start+4:start+4+end])
+		sec = sec[start+4+end:]
+	}
+	api, _ := poolsAPI(t, nil)
+	if resp := api.Post("/v1/pools", strings.NewReader(bodies[0])); resp.Code != http.StatusCreated {
+		t.Fatalf("create: %d %s", resp.Code, resp.Body)
+	}
+	resp := api.Post("/v1/pools/megalink-sgd/rounds", "Idempotency-Key: T12-R1", strings.NewReader(bodies[1]))
+	res := decodeBody[jackpot.RoundResult](t, resp.Body.Bytes())
+	if resp.Code != http.StatusOK || len(res.Payouts) != 2 || res.Payouts[0].Amount != 20_000 || res.Payouts[0].Funding[0].Source != jackpot.SourceHouse ||
+		res.Payouts[1].Amount != 10_000_173 || res.Meters.Displayed != 10_000_000 {
+		t.Fatalf("README and answer disagree: %s", resp.Body)
 	}
 }
