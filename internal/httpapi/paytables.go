@@ -6,4 +6,5 @@ import "github.com/danielgtaylor/huma/v2"
 // operations (the "paytables" function).
 func registerPaytables(api huma.API, deps Deps) {
 	registerEvaluate(api)
+	registerAnalysis(api, deps)
 }

@@ -251,16 +251,31 @@ func Build() (*Tables, error) {
 	}
 	slices.SortStableFunc(order, func(a, b int) int { return len(rows[b]) - len(rows[a]) })
 	const colMask = 1<<RowShift - 1
-	used := make([]bool, 2*len(entries)+2<<RowShift)
-	firstFree := 0
+	size := 2*len(entries) + 2<<RowShift
+	used := make([]bool, size)
+	// next[i] leads to the lowest free slot at or after i (union-find with
+	// path halving), so that the search visits only displacements that put
+	// a row's first column on a free slot.
+	next := make([]int32, size+1)
+	for i := range next {
+		next[i] = int32(i)
+	}
+	free := func(i int) int {
+		for int(next[i]) != i {
+			next[i] = next[next[i]]
+			i = int(next[i])
+		}
+		return i
+	}
 	table := make([]uint16, 0, len(entries))
 	for _, r := range order {
 		row := rows[r]
 		c0 := int(row[0].sum & colMask)
-		d := max(0, firstFree-c0)
+		var d int
 	search:
-		for ; ; d++ {
-			for _, e := range row {
+		for f := free(c0); ; f = free(f + 1) {
+			d = f - c0
+			for _, e := range row[1:] {
 				if used[d+int(e.sum&colMask)] {
 					continue search
 				}
@@ -270,13 +285,11 @@ func Build() (*Tables, error) {
 		for _, e := range row {
 			i := d + int(e.sum&colMask)
 			used[i] = true
+			next[i] = int32(i + 1)
 			for len(table) <= i {
 				table = append(table, 0)
 			}
 			table[i] = e.class
-		}
-		for firstFree < len(used) && used[firstFree] {
-			firstFree++
 		}
 		t.Offsets[r] = uint32(d) - uint32(r)<<RowShift
 	}
