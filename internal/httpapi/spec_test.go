@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -43,14 +44,33 @@ func TestEveryRequestBodyHasAValidExample(t *testing.T) {
 			n++
 			name := fmt.Sprintf("%s %s", op.Method, path)
 			mt := op.RequestBody.Content["application/json"]
-			if mt == nil || mt.Example == nil {
+			if mt == nil || (mt.Example == nil && len(mt.Examples) == 0) {
 				t.Errorf("%s: request body has no example (give every required field an `example:` tag, or set one)", name)
 				continue
 			}
-			res := &huma.ValidateResult{}
-			huma.Validate(oapi.Components.Schemas, mt.Schema, huma.NewPathBuffer([]byte{}, 0), huma.ModeWriteToServer, mt.Example, res)
-			for _, e := range res.Errors {
-				t.Errorf("%s: example is not a valid request: %v", name, e)
+			examples := map[string]any{}
+			if mt.Example != nil {
+				examples["example"] = mt.Example
+			}
+			for k, ex := range mt.Examples {
+				examples[k] = ex.Value
+			}
+			for k, ex := range examples {
+				// Validate what a client would send: the example as JSON.
+				raw, err := json.Marshal(ex)
+				if err != nil {
+					t.Fatalf("%s: example %q: %v", name, k, err)
+				}
+				var decoded any
+				if err := json.Unmarshal(raw, &decoded); err != nil {
+					t.Fatalf("%s: example %q: %v", name, k, err)
+				}
+				ex = decoded
+				res := &huma.ValidateResult{}
+				huma.Validate(oapi.Components.Schemas, mt.Schema, huma.NewPathBuffer([]byte{}, 0), huma.ModeWriteToServer, ex, res)
+				for _, e := range res.Errors {
+					t.Errorf("%s: example %q is not a valid request: %v", name, k, e)
+				}
 			}
 		}
 	}
