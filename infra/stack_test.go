@@ -397,6 +397,11 @@ func TestRoutesAreSignedAndGoToTheirFunctions(t *testing.T) {
 			t.Errorf("unexpected route %q", k)
 		}
 	}
+	// internal/lambdaapp reads API Gateway HTTP API payload 2.0 events.
+	tpl.AllResourcesProperties(jsii.String("AWS::ApiGatewayV2::Integration"), map[string]any{
+		"IntegrationType":      "AWS_PROXY",
+		"PayloadFormatVersion": "2.0",
+	})
 	// No $default catch-all route that could bypass the list.
 	if _, ok := got["$default"]; ok {
 		t.Error("a $default route exists")
