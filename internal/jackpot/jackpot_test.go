@@ -379,7 +379,7 @@ func TestSettingsValidate(t *testing.T) {
 		{"mixed casinos (R7)", func(s *jackpot.Settings) { s.Rulesets = append(s.Rulesets, "rws-mlp-csp-v2") }, "rulesets[3]"},
 		{"unknown ruleset", func(s *jackpot.Settings) { s.Rulesets = []string{"x"} }, "rulesets[0]"},
 		{"zero unit", func(s *jackpot.Settings) { s.Unit = 0 }, "unit"},
-		{"rates over 100%", func(s *jackpot.Settings) { s.ReserveBP = 9000 }, "reserve_bp"},
+		{"rates over 100%", func(s *jackpot.Settings) { s.ReserveBP = 9000 }, "reserveBp"},
 		{"ceiling under reset", func(s *jackpot.Settings) { s.Ceiling = 5 }, "ceiling"},
 		{"currency", func(s *jackpot.Settings) { s.Currency = "XXX" }, "currency"},
 	}
