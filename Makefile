@@ -102,7 +102,7 @@ test-infra:
 LOAD_RATE     ?= 200
 LOAD_DURATION ?= 5s
 LOAD_SEED     ?= 1
-LOAD_SCENARIO ?= evaluate
+LOAD_SCENARIO ?= settle
 load:
 	@mkdir -p bin
 	$(GO) build -o bin/tablesettle ./cmd/tablesettle

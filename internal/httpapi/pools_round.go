@@ -12,7 +12,7 @@ import (
 // PoolRoundRequest is the body of POST /v1/pools/{id}/rounds: the round as
 // sent to settle, with the table that dealt it and when.
 type PoolRoundRequest struct {
-	settle.Round
+	SettleRequest
 	Table   string    `json:"table" minLength:"1" maxLength:"64" pattern:"^[A-Za-z0-9._:-]+$" example:"T12" doc:"The table's id: with roundId it names the round forever (a replay returns the first answer)."`
 	DealtAt time.Time `json:"dealtAt" doc:"When the table dealt the round (ruling R7: RWS pays major hits in dealt order; MBS records it for audit)."`
 }
@@ -22,7 +22,8 @@ type PoolRoundRequest struct {
 // progressive wagers (a returned or void progressive wager is not
 // accepted and does not contribute) and the jackpot hits.
 func jackpotRound(b PoolRoundRequest) (jackpot.Round, []string, error) {
-	st, err := settle.Settle(b.Round)
+	round := b.SettleRequest.round()
+	st, err := settle.Settle(round)
 	if err != nil {
 		if fe, ok := settle.AsFieldError(err); ok {
 			return jackpot.Round{}, nil, fieldErr("body."+fe.Field, fe.Msg, fe.Value)
