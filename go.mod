@@ -6,6 +6,7 @@ require (
 	github.com/aws/aws-lambda-go v1.55.1
 	github.com/aws/aws-sdk-go-v2 v1.47.7
 	github.com/aws/aws-sdk-go-v2/config v1.33.15
+	github.com/aws/aws-sdk-go-v2/service/dynamodb v1.73.1
 	github.com/awslabs/aws-lambda-go-api-proxy v0.16.2
 	github.com/danielgtaylor/huma/v2 v2.37.2
 	github.com/tsenart/vegeta/v12 v12.12.0
@@ -33,3 +34,5 @@ require (
 	golang.org/x/sync v0.19.0 // indirect
 	golang.org/x/text v0.34.0 // indirect
 )
+
+require github.com/aws/aws-sdk-go-v2/service/internal/endpoint-discovery v1.13.10 // indirect

@@ -24,7 +24,9 @@ var (
 	synthOnce sync.Once
 	synthTpl  assertions.Template
 	synthJSON map[string]any
-	synthErr  error
+	// synthUnreserved is a second stage with reservedConcurrency 0.
+	synthUnreserved assertions.Template
+	synthErr        error
 )
 
 // fakeDist writes a zip per function holding a placeholder bootstrap, so the
@@ -82,7 +84,17 @@ func template(t *testing.T) (assertions.Template, map[string]any) {
 			synthErr = err
 			return
 		}
+		// Both stacks exist before the first synthesis (the tree is frozen
+		// after it).
+		cfg0 := testConfig(dist)
+		cfg0.Stage, cfg0.ReservedConcurrency = "test0", 0
+		stack0, err := NewTablesettleStack(app, cfg0, nil)
+		if err != nil {
+			synthErr = err
+			return
+		}
 		synthTpl = assertions.Template_FromStack(stack, nil)
+		synthUnreserved = assertions.Template_FromStack(stack0, nil)
 		b, err := json.Marshal(synthTpl.ToJSON())
 		if err == nil {
 			err = json.Unmarshal(b, &synthJSON)
@@ -156,6 +168,14 @@ func TestFunctionsAreArmAl2023WithJSONLogsAndRetention(t *testing.T) {
 			t.Errorf("log group %s: DeletionPolicy %v, want Retain", id, g["DeletionPolicy"])
 		}
 	}
+}
+
+// reservedConcurrency 0 leaves the functions unreserved (no property).
+func TestReservedConcurrencyIsOptional(t *testing.T) {
+	template(t)
+	synthUnreserved.AllResourcesProperties(jsii.String("AWS::Lambda::Function"), map[string]any{
+		"ReservedConcurrentExecutions": assertions.Match_Absent(),
+	})
 }
 
 func TestOnlyPoolsFunctionKnowsTheTable(t *testing.T) {
@@ -377,6 +397,11 @@ func TestRoutesAreSignedAndGoToTheirFunctions(t *testing.T) {
 			t.Errorf("unexpected route %q", k)
 		}
 	}
+	// internal/lambdaapp reads API Gateway HTTP API payload 2.0 events.
+	tpl.AllResourcesProperties(jsii.String("AWS::ApiGatewayV2::Integration"), map[string]any{
+		"IntegrationType":      "AWS_PROXY",
+		"PayloadFormatVersion": "2.0",
+	})
 	// No $default catch-all route that could bypass the list.
 	if _, ok := got["$default"]; ok {
 		t.Error("a $default route exists")

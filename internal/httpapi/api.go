@@ -16,9 +16,12 @@ import (
 	"log/slog"
 	"net/http"
 	"reflect"
+	"strings"
 
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/danielgtaylor/huma/v2/adapters/humago"
+
+	"github.com/tablesettle/tablesettle/internal/jackpot"
 )
 
 // Version is the API's version as published in the spec.
@@ -37,6 +40,9 @@ type Deps struct {
 	// NewRequestID makes a request id when the host (API Gateway) gave
 	// none. Nil means 128 random bits in hex.
 	NewRequestID func() string
+	// Pools applies rounds to the progressive pools (nil: the pools
+	// operations answer 503).
+	Pools *jackpot.Service
 }
 
 // Group names a set of operations served together by one Lambda function.
@@ -56,6 +62,7 @@ var AllGroups = []Group{GroupPaytables, GroupSettle, GroupPools, GroupIrregular}
 // Config is the huma configuration shared by every host.
 func Config() huma.Config {
 	cfg := huma.DefaultConfig("tablesettle", Version)
+	cfg.Components.Schemas = huma.NewMapRegistry("#/components/schemas/", schemaName)
 	// No $schema links in bodies: clients generated from the spec should see
 	// exactly the documented fields.
 	cfg.CreateHooks = nil
@@ -87,6 +94,28 @@ func problemType(_ huma.Context, _ string, v any) (any, error) {
 		p.Type = ProblemType
 	}
 	return v, nil
+}
+
+// schemaName names the spec's schemas. Types of this package keep their
+// names; a domain type used directly in a response is prefixed with its
+// package (ruleset.Pay is RulesetPay, irregularity.Ruleset is
+// IrregularityRuleset), so that two packages' types of the same name never
+// collide in the one spec every group shares (huma panics on a collision).
+func schemaName(t reflect.Type, hint string) string {
+	name := huma.DefaultSchemaNamer(t, hint)
+	for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice || t.Kind() == reflect.Array || t.Kind() == reflect.Map {
+		t = t.Elem()
+	}
+	const module = "github.com/tablesettle/tablesettle/internal/"
+	pkg, ok := strings.CutPrefix(t.PkgPath(), module)
+	if !ok || pkg == "httpapi" || t.Name() == "" {
+		return name
+	}
+	prefix := strings.ToUpper(pkg[:1]) + pkg[1:]
+	if strings.HasPrefix(name, prefix) {
+		return name
+	}
+	return prefix + name
 }
 
 // everyOperation applies the limits every operation shares, whoever

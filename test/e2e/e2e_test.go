@@ -50,10 +50,10 @@ func TestEvaluateHands(t *testing.T) {
 		category    string
 		best        string
 	}{
-		{"SSP v6 3.11 high card", "8C TS KC 9H 4S", client.FiveCard, "high_card", "Kc Ts 9h 8c 4s"},
-		{"SSP v6 3.11 royal flush", "Ts Js Qs Ks As", client.FiveCard, "royal_flush", "As Ks Qs Js Ts"},
-		{"TCP v6 3.14 straight beats flush", "2h 3d 4c", client.ThreeCard, "straight", "4c 3d 2h"},
-		{"THB v9 3.10 best five of seven", "As Ks 2d 7c Qs Js Ts", client.Holdem, "royal_flush", "As Ks Qs Js Ts"},
+		{"SSP v6 3.11 high card", "8C TS KC 9H 4S", client.EvaluateRequestGame("five_card"), "high_card", "Kc Ts 9h 8c 4s"},
+		{"SSP v6 3.11 royal flush", "Ts Js Qs Ks As", client.EvaluateRequestGame("five_card"), "royal_flush", "As Ks Qs Js Ts"},
+		{"TCP v6 3.14 straight beats flush", "2h 3d 4c", client.EvaluateRequestGame("three_card"), "straight", "4c 3d 2h"},
+		{"THB v9 3.10 best five of seven", "As Ks 2d 7c Qs Js Ts", client.EvaluateRequestGame("holdem"), "royal_flush", "As Ks Qs Js Ts"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -78,7 +78,7 @@ func TestEvaluateHands(t *testing.T) {
 // problem the generated client decodes, naming the field.
 func TestMalformedCardIsAProblem(t *testing.T) {
 	c := startServer(t)
-	resp, err := c.EvaluateHandWithResponse(context.Background(), client.EvaluateRequest{Cards: "As Ks Qs Js 1x", Game: client.FiveCard})
+	resp, err := c.EvaluateHandWithResponse(context.Background(), client.EvaluateRequest{Cards: "As Ks Qs Js 1x", Game: client.EvaluateRequestGame("five_card")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,5 +97,140 @@ func TestMalformedCardIsAProblem(t *testing.T) {
 	}
 	if r2.StatusCode() != 413 || r2.ApplicationproblemJSON413 == nil {
 		t.Fatalf("oversize: status %d: %s", r2.StatusCode(), r2.Body)
+	}
+}
+
+// sevenSeats is a full table of Megalink Singapore Stud Poker (SSP v6):
+// the dealer qualifies with Ace-King high (3.10.2), every seat has an
+// Ante and a Bet of twice the Ante (1.1.2), two seats a progressive wager.
+func sevenSeats() client.SettleRequest {
+	pos := []client.SettlePosition{
+		{Seat: 1, Cards: ptr("Qh Qd Qs 9c 9d"), Wagers: map[string]int64{"ante": 1000, "bet": 2000, "progressive": 100}},
+		{Seat: 2, Cards: ptr("2h 3h 4h 5h 6h"), Wagers: map[string]int64{"ante": 1000, "bet": 2000}},
+		{Seat: 3, Cards: ptr("Kc Qc 8s 5d 3d"), Wagers: map[string]int64{"ante": 1000, "bet": 2000}},
+		{Seat: 4, Cards: ptr("Jc Jd Js Jh 2c"), Wagers: map[string]int64{"ante": 1000, "bet": 2000, "progressive": 100}},
+		{Seat: 5, Cards: ptr("Td 8d 7d 6d 4d"), Wagers: map[string]int64{"ante": 1000, "bet": 2000}},
+		{Seat: 6, Cards: ptr("Ac Ad 6s 6c 3c"), Wagers: map[string]int64{"ante": 1000, "bet": 2000}},
+		{Seat: 7, Cards: ptr("Ah Kh Ts 9s 4s"), Wagers: map[string]int64{"ante": 1000, "bet": 2000}},
+	}
+	return client.SettleRequest{Ruleset: "mbs-megalink-ssp-v6", RoundId: "T12-000777", Currency: ptr("SGD"),
+		Dealer: "As Kd 7h 4c 2s", Positions: &pos}
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// TestSettleSevenSeats checks every amount the generated client decodes,
+// seat by seat, against the paytables of mbs-megalink-ssp-v6.
+func TestSettleSevenSeats(t *testing.T) {
+	c := startServer(t)
+	resp, err := c.SettleRoundWithResponse(context.Background(), sevenSeats())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.StatusCode() != 200 || resp.JSON200 == nil {
+		t.Fatalf("status %d: %s", resp.StatusCode(), resp.Body)
+	}
+	s := resp.JSON200
+	// Returned per seat, per wager (stake included, ruling R2).
+	want := map[int64]map[string]int64{
+		1: {"ante": 2000, "bet": 16000, "progressive": 20000},  // full house: 4.1.1 1 to 1, 4.1.2 7 to 1, 4.2 $200
+		2: {"ante": 2000, "bet": 102000},                       // straight flush: 4.1.2 50 to 1
+		3: {"ante": 0, "bet": 0},                               // king high loses to ace-king (3.10.3.2)
+		4: {"ante": 2000, "bet": 42000, "progressive": 200000}, // four of a kind: 4.1.2 20 to 1, 4.2 $2,000
+		5: {"ante": 2000, "bet": 12000},                        // flush: 5 to 1
+		6: {"ante": 2000, "bet": 6000},                         // two pairs: 2 to 1
+		7: {"ante": 2000, "bet": 4000},                         // ace-king-ten beats ace-king-seven: one pair or lower, 1 to 1
+	}
+	if s.Positions == nil || len(*s.Positions) != 7 {
+		t.Fatalf("want 7 positions: %s", resp.Body)
+	}
+	for _, p := range *s.Positions {
+		if p.Lines == nil {
+			t.Fatalf("seat %d: no lines", p.Seat)
+		}
+		for _, l := range *p.Lines {
+			w, ok := want[p.Seat][l.Wager]
+			if !ok {
+				t.Errorf("seat %d: unexpected line %s", p.Seat, l.Wager)
+				continue
+			}
+			if l.Returned != w {
+				t.Errorf("seat %d %s: returned %d, want %d (%s)", p.Seat, l.Wager, l.Returned, w, resp.Body)
+			}
+			if l.Rules == nil || len(*l.Rules) == 0 {
+				t.Errorf("seat %d %s: no rule cited", p.Seat, l.Wager)
+			}
+			delete(want[p.Seat], l.Wager)
+		}
+	}
+	for seat, left := range want {
+		if len(left) > 0 {
+			t.Errorf("seat %d: no line for %v", seat, left)
+		}
+	}
+	if s.Totals.Staked != 21200 || s.Totals.Returned != 414000 || s.Totals.HouseNet != -392800 {
+		t.Errorf("totals %+v, want staked 21200, returned 414000, houseNet -392800", s.Totals)
+	}
+}
+
+// A wager that breaks ruling R20 (an MBS Bet must be twice the Ante) is a
+// problem naming the field.
+func TestSettleBadBetIsAProblem(t *testing.T) {
+	c := startServer(t)
+	req := sevenSeats()
+	(*req.Positions)[2].Wagers["bet"] = 1500
+	resp, err := c.SettleRoundWithResponse(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.StatusCode() != 422 {
+		t.Fatalf("status %d: %s", resp.StatusCode(), resp.Body)
+	}
+	if !strings.Contains(string(resp.Body), `"location":"body.positions[2].wagers.bet"`) {
+		t.Errorf("problem does not name body.positions[2].wagers.bet: %s", resp.Body)
+	}
+}
+
+func TestRulesets(t *testing.T) {
+	c := startServer(t)
+	list, err := c.ListRulesetsWithResponse(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if list.StatusCode() != 200 || list.JSON200 == nil || len(list.JSON200.Rulesets) != 5 {
+		t.Fatalf("status %d: %s", list.StatusCode(), list.Body)
+	}
+	one, err := c.GetRulesetWithResponse(context.Background(), "mbs-megalink-thb-v9")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if one.StatusCode() != 200 || one.JSON200 == nil {
+		t.Fatalf("status %d: %s", one.StatusCode(), one.Body)
+	}
+	rs := one.JSON200
+	// THB v9: version 9 in force 2023-07-04 07:00 Singapore time; 4.2 pays "for 1".
+	if rs.Document.Version != 9 || !rs.Document.InForce.Equal(time.Date(2023, 7, 4, 7, 0, 0, 0, time.FixedZone("SGT", 8*3600))) {
+		t.Errorf("document %+v", rs.Document)
+	}
+	found := false
+	for _, w := range rs.Wagers {
+		for _, l := range w.Paytable {
+			if w.Name == "progressive" && l.Hand == "four_of_a_kind" {
+				found = true
+				if l.Pays.AsWritten != "400 for 1" || l.Rule != "mbs-megalink-thb-v9 4.2" {
+					t.Errorf("THB v9 4.2 four of a kind: %+v", l)
+				}
+			}
+		}
+	}
+	if !found {
+		t.Error("no progressive four of a kind line")
+	}
+	missing, err := c.GetRulesetWithResponse(context.Background(), "mbs-thb-v1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if missing.StatusCode() != 404 || !strings.Contains(string(missing.Body), `"location":"path.id"`) {
+		t.Errorf("unknown id: status %d: %s", missing.StatusCode(), missing.Body)
 	}
 }

@@ -172,8 +172,10 @@ func TestAttackAgainstLoopbackServer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rep.Requests != 20 {
-		t.Errorf("%d requests, want 20 (100/s for 200ms)", rep.Requests)
+	// 100/s for 200 ms is 20 requests; a starved machine may send fewer
+	// before the attack's time is up, never more.
+	if rep.Requests < 1 || rep.Requests > 20 {
+		t.Errorf("%d requests, want 1 to 20 (100/s for 200ms)", rep.Requests)
 	}
 	mism := 0
 	for k, n := range rep.Errors {

@@ -64,7 +64,7 @@ func parseFlags(args []string, stderr io.Writer) (Options, error) {
 	fs.SetOutput(stderr)
 	fs.StringVar(&o.URL, "url", "http://127.0.0.1:8080", "base URL of a local server (loopback only)")
 	fs.StringVar(&o.StageURL, "stage-url", "", "base URL of a deployed stage (the stack's ApiUrl output); the only way to target a non-loopback host")
-	fs.StringVar(&o.Scenario, "scenario", "evaluate", "what to send: "+strings.Join(scenarioNames(), ", "))
+	fs.StringVar(&o.Scenario, "scenario", "settle", "what to send: "+strings.Join(scenarioNames(), ", "))
 	fs.IntVar(&o.Rate, "rate", 200, "requests per second")
 	fs.DurationVar(&o.Duration, "duration", 5*time.Second, "how long to attack (at most 10m)")
 	fs.Uint64Var(&o.Seed, "seed", 1, "seed of the generated requests: the same seed sends the same requests")
