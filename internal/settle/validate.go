@@ -244,7 +244,7 @@ func (v *round) validateUnit() error {
 	case u < 0 || u > MaxAmount:
 		return fieldErr("progressiveUnit", u, "the progressive pool's unit (ruling R22) must be 1 to %d minor units", MaxAmount)
 	case !unitGoverned(rs):
-		return fieldErr("progressiveUnit", u, "%s has no progressive pool unit: its jackpot wagers are credits paid at odds (%s, %s)", rs.ID, rs.Cite("3.5"), rs.Cite("4.2"))
+		return fieldErr("progressiveUnit", u, "%s has no progressive pool unit: its jackpot wagers are credits (%s) paid at odds (ruling R22)", rs.ID, rs.Cite(rs.Clauses.SideWagers))
 	}
 	spec, _ := rs.Wager(ruleset.Progressive)
 	for _, e := range spec.Paytable {
