@@ -244,41 +244,39 @@ func asStrings(v any) []string {
 	return nil
 }
 
-// contractTableActions is CONTRACTS.md's list, sorted: the pools
-// function's policy grants exactly these.
-func contractTableActions() []string {
-	want := []string{
-		"dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem",
-		"dynamodb:Query", "dynamodb:TransactWriteItems", "dynamodb:ConditionCheckItem",
+// storeTableActions is the list the pool store keeps beside its code
+// (internal/dynamo/doc.go, var IAMActions), sorted: the actions it performs
+// at run time, PutItem included for the Puts inside its transactions. The
+// pools function's policy grants exactly these: no more (least privilege),
+// no fewer (the store would be refused in production).
+func storeTableActions(t *testing.T) []string {
+	t.Helper()
+	doc, err := os.ReadFile(filepath.Join("..", "internal", "dynamo", "doc.go"))
+	if err != nil {
+		t.Fatalf("the pool store's action list: %v", err)
+	}
+	src := string(doc)
+	start := strings.Index(src, "var IAMActions = []string{")
+	if start < 0 {
+		t.Fatal("internal/dynamo/doc.go has no var IAMActions = []string{...}")
+	}
+	end := strings.Index(src[start:], "}")
+	want := dynamoAction.FindAllString(src[start:start+end], -1)
+	if len(want) == 0 {
+		t.Fatal("internal/dynamo/doc.go lists no dynamodb: action")
 	}
 	sort.Strings(want)
-	return want
+	return slices.Compact(want)
 }
 
 var dynamoAction = regexp.MustCompile(`dynamodb:[A-Z][A-Za-z]+`)
 
-// The pool store documents the actions it performs in internal/dynamo/doc.go
-// (CONTRACTS.md). The policy must cover every one of them, and, since a Put
-// inside TransactWriteItems is authorised as dynamodb:PutItem (an Update as
-// UpdateItem, a ConditionCheck as ConditionCheckItem: "Using IAM with
-// DynamoDB transactions", DynamoDB developer guide), PutItem too whenever
-// the store writes through transactions.
-func TestPolicyCoversWhatThePoolStoreUses(t *testing.T) {
-	doc, err := os.ReadFile(filepath.Join("..", "internal", "dynamo", "doc.go"))
-	if err != nil {
-		t.Skip("internal/dynamo/doc.go not in this tree yet")
-	}
-	used := dynamoAction.FindAllString(string(doc), -1)
-	if len(used) == 0 {
-		t.Fatal("internal/dynamo/doc.go lists no dynamodb: action")
-	}
-	if slices.Contains(used, "dynamodb:TransactWriteItems") {
-		used = append(used, "dynamodb:PutItem")
-	}
-	for _, a := range used {
-		if !slices.Contains(PoolTableActions, a) {
-			t.Errorf("the pool store uses %s (internal/dynamo/doc.go) but the policy does not grant it", a)
-		}
+// PoolTableActions is the store's own list, exactly.
+func TestPolicyIsWhatThePoolStoreUses(t *testing.T) {
+	got := slices.Clone(PoolTableActions)
+	sort.Strings(got)
+	if want := storeTableActions(t); !slices.Equal(got, want) {
+		t.Errorf("PoolTableActions %v, the pool store uses exactly %v (internal/dynamo/doc.go)", got, want)
 	}
 }
 
@@ -297,7 +295,7 @@ func TestTablePolicyIsExactlyTheContractActions(t *testing.T) {
 	roleAttr := props(resources(raw, "AWS::Lambda::Function")[ids["pools"]])["Role"].(map[string]any)["Fn::GetAtt"].([]any)
 	poolsRole, _ := json.Marshal(map[string]any{"Ref": roleAttr[0]})
 
-	want := contractTableActions()
+	want := storeTableActions(t)
 	found := 0
 	for pid, p := range resources(raw, "AWS::IAM::Policy") {
 		doc := props(p)["PolicyDocument"].(map[string]any)
@@ -321,7 +319,7 @@ func TestTablePolicyIsExactlyTheContractActions(t *testing.T) {
 			got := slices.Clone(actions)
 			sort.Strings(got)
 			if !slices.Equal(got, want) {
-				t.Errorf("policy %s: table actions %v, want exactly %v (CONTRACTS.md)", pid, got, want)
+				t.Errorf("policy %s: table actions %v, want exactly %v (internal/dynamo/doc.go)", pid, got, want)
 			}
 			if s["Effect"] != "Allow" || s["NotAction"] != nil || s["NotResource"] != nil {
 				t.Errorf("policy %s: statement %v: want a plain Allow", pid, s)
