@@ -17,7 +17,9 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/tablesettle/tablesettle/internal/filestore"
 	"github.com/tablesettle/tablesettle/internal/httpapi"
+	"github.com/tablesettle/tablesettle/internal/jackpot"
 	"github.com/tablesettle/tablesettle/internal/lambdaapp"
 )
 
@@ -44,11 +46,16 @@ func run(args []string) error {
 func serve(args []string) error {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on")
+	data := fs.String("data", ".tablesettle", "directory of the embedded store (pools survive restarts)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	logger := lambdaapp.Logger(os.Stdout, os.Getenv("LOG_LEVEL"))
-	handler, _ := httpapi.New(httpapi.Deps{Logger: logger})
+	pools, err := filestore.Open(*data)
+	if err != nil {
+		return err
+	}
+	handler, _ := httpapi.New(httpapi.Deps{Logger: logger, Pools: jackpot.NewService(pools, time.Now, uint64(time.Now().UnixNano()))})
 	srv := &http.Server{Addr: *addr, Handler: handler, ReadHeaderTimeout: 10 * time.Second}
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)

@@ -6,12 +6,19 @@
 package main
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"os"
+	"time"
 
 	"github.com/aws/aws-lambda-go/lambda"
+	"github.com/aws/aws-sdk-go-v2/config"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
+	"github.com/tablesettle/tablesettle/internal/dynamo"
 	"github.com/tablesettle/tablesettle/internal/httpapi"
+	"github.com/tablesettle/tablesettle/internal/jackpot"
 	"github.com/tablesettle/tablesettle/internal/lambdaapp"
 )
 
@@ -27,9 +34,15 @@ func main() {
 // handler is built once, before the first event, and serves every event.
 func handler(getenv func(string) string) (lambdaapp.Handler, error) {
 	deps := lambdaapp.Deps(getenv)
-	// SEAM(pools): build the DynamoDB store of internal/dynamo here, once,
-	// on the table named by getenv("TABLESETTLE_TABLE"), and put it in deps
-	// (the field httpapi.Deps gets for the pools operations). Return its
-	// configuration error rather than exiting.
+	table := getenv("TABLESETTLE_TABLE")
+	if table == "" {
+		return nil, errors.New("TABLESETTLE_TABLE (the DynamoDB table of the pools) is not set")
+	}
+	cfg, err := config.LoadDefaultConfig(context.Background())
+	if err != nil {
+		return nil, fmt.Errorf("aws configuration: %w", err)
+	}
+	store := dynamo.New(dynamodb.NewFromConfig(cfg), table)
+	deps.Pools = jackpot.NewService(store, time.Now, uint64(time.Now().UnixNano()))
 	return lambdaapp.New(deps, httpapi.GroupPools), nil
 }

@@ -33,12 +33,6 @@ func (v Value) Category() Category {
 	return c
 }
 
-// cardKey is a card's part of a hand key: see package tablegen.
-type cardKey struct {
-	key  uint64 // rank multiplier + 1<<(32+4*suit)
-	mask uint64 // 1<<(16*suit + rank-2)
-}
-
 const (
 	// suitBias starts each 4-bit suit counter at 3, so that a fifth card of
 	// a suit sets the counter's bit 3.
@@ -49,42 +43,78 @@ const (
 	rowShift = 11
 )
 
-// lookup ranks a hand from the sum of its cards' keys (plus suitBias) and
-// the OR of their masks. The hand must hold 5 to 7 distinct valid cards.
-func lookup(key, mask uint64) Value {
-	if f := key & flushBits; f != 0 {
-		// The flush suit s has its flag at bit 35+4s; its ranks are at 16s.
-		shift := uint(bits.TrailingZeros64(f)-35) * 4
-		return Value(flushClasses[(mask>>shift)&0x1fff])
-	}
+// rankLookup ranks a hand without a flush by the rank sum in the low 32
+// bits of its key: one perfect-hash displacement, one table entry.
+func rankLookup(key uint64) Value {
 	r := uint32(key)
-	return Value(rankClasses[r+rankOffsets[(r>>rowShift)&uint32(len(rankOffsets)-1)]])
+	i := r + rankOffsets[(r>>rowShift)&uint32(len(rankOffsets)-1)]
+	return Value(rankClasses[i&uint32(len(rankClasses)-1)])
 }
+
+// flushLookup ranks a hand whose key shows a flush, from the OR of its
+// cards' masks. The flush suit s has its flag at bit 35+4s and its ranks at
+// bit 16s. A flush is the rare case (3% of seven-card hands), so the masks
+// are only gathered then.
+func flushLookup(key, mask uint64) Value {
+	shift := uint(bits.TrailingZeros64(key&flushBits)-35) * 4
+	return Value(flushClasses[(mask>>shift)&0x1fff])
+}
+
+// The fixed-size evaluators add the cards' keys and look the sum up; they
+// gather the flush masks only when the key shows five cards of one suit.
+// Their cards are separate arguments, so that they travel in registers: an
+// array argument is copied through the stack, and reading it back byte by
+// byte stalls store-to-load forwarding (Eval7 ran 3x slower that way).
 
 // Eval5 ranks five distinct cards under rules 3.11-3.12.
 func Eval5(c0, c1, c2, c3, c4 card.Card) Value {
-	k0, k1, k2, k3, k4 := &cardKeys[c0], &cardKeys[c1], &cardKeys[c2], &cardKeys[c3], &cardKeys[c4]
-	return lookup(suitBias+k0.key+k1.key+k2.key+k3.key+k4.key,
-		k0.mask|k1.mask|k2.mask|k3.mask|k4.mask)
+	key := suitBias + cardKeys[c0] + cardKeys[c1] + cardKeys[c2] + cardKeys[c3] + cardKeys[c4]
+	if key&flushBits != 0 {
+		return flush5(key, c0, c1, c2, c3, c4)
+	}
+	return rankLookup(key)
+}
+
+//go:noinline
+func flush5(key uint64, c0, c1, c2, c3, c4 card.Card) Value {
+	return flushLookup(key, cardMasks[c0]|cardMasks[c1]|cardMasks[c2]|cardMasks[c3]|cardMasks[c4])
 }
 
 // Eval6 ranks the best five of six distinct cards.
 func Eval6(c0, c1, c2, c3, c4, c5 card.Card) Value {
-	k0, k1, k2, k3, k4, k5 := &cardKeys[c0], &cardKeys[c1], &cardKeys[c2], &cardKeys[c3], &cardKeys[c4], &cardKeys[c5]
-	return lookup(suitBias+k0.key+k1.key+k2.key+k3.key+k4.key+k5.key,
-		k0.mask|k1.mask|k2.mask|k3.mask|k4.mask|k5.mask)
+	key := suitBias + cardKeys[c0] + cardKeys[c1] + cardKeys[c2] + cardKeys[c3] + cardKeys[c4] + cardKeys[c5]
+	if key&flushBits != 0 {
+		return flush6(key, c0, c1, c2, c3, c4, c5)
+	}
+	return rankLookup(key)
+}
+
+//go:noinline
+func flush6(key uint64, c0, c1, c2, c3, c4, c5 card.Card) Value {
+	return flushLookup(key, cardMasks[c0]|cardMasks[c1]|cardMasks[c2]|cardMasks[c3]|cardMasks[c4]|cardMasks[c5])
 }
 
 // Eval7 ranks the best five of seven distinct cards (THB v9 3.10: the two
 // hole cards and the five community cards).
-//
-// The cards are separate arguments, like Eval5's, so that they travel in
-// registers: an array argument is copied through the stack, and reading it
-// back byte by byte stalls store-to-load forwarding (about 3x slower).
 func Eval7(c0, c1, c2, c3, c4, c5, c6 card.Card) Value {
-	k0, k1, k2, k3, k4, k5, k6 := &cardKeys[c0], &cardKeys[c1], &cardKeys[c2], &cardKeys[c3], &cardKeys[c4], &cardKeys[c5], &cardKeys[c6]
-	return lookup(suitBias+k0.key+k1.key+k2.key+k3.key+k4.key+k5.key+k6.key,
-		k0.mask|k1.mask|k2.mask|k3.mask|k4.mask|k5.mask|k6.mask)
+	key := suitBias + cardKeys[c0] + cardKeys[c1] + cardKeys[c2] + cardKeys[c3] + cardKeys[c4] + cardKeys[c5] + cardKeys[c6]
+	if key&flushBits != 0 {
+		return flush7(key, c0, c1, c2, c3, c4, c5, c6)
+	}
+	return rankLookup(key)
+}
+
+//go:noinline
+func flush7(key uint64, c0, c1, c2, c3, c4, c5, c6 card.Card) Value {
+	return flushLookup(key, cardMasks[c0]|cardMasks[c1]|cardMasks[c2]|cardMasks[c3]|cardMasks[c4]|cardMasks[c5]|cardMasks[c6])
+}
+
+// evalSum ranks a hand from its key sum (with suitBias) and mask OR.
+func evalSum(key, mask uint64) Value {
+	if key&flushBits != 0 {
+		return flushLookup(key, mask)
+	}
+	return rankLookup(key)
 }
 
 // EvalMask ranks the best five of the 5 to 7 cards in s; it returns the
@@ -95,11 +125,11 @@ func EvalMask(s card.Set) Value {
 	}
 	key, mask := uint64(suitBias), uint64(0)
 	for m := uint64(s); m != 0; m &= m - 1 {
-		k := &cardKeys[uint8(bits.TrailingZeros64(m))]
-		key += k.key
-		mask |= k.mask
+		c := uint8(bits.TrailingZeros64(m))
+		key += cardKeys[c]
+		mask |= cardMasks[c]
 	}
-	return lookup(key, mask)
+	return evalSum(key, mask)
 }
 
 // EvalHand ranks a five-card hand given as a slice; it panics unless
@@ -116,11 +146,10 @@ func EvalHand(cards []card.Card) Value {
 func evalN(cards []card.Card) Value {
 	key, mask := uint64(suitBias), uint64(0)
 	for _, c := range cards {
-		k := &cardKeys[c]
-		key += k.key
-		mask |= k.mask
+		key += cardKeys[c]
+		mask |= cardMasks[c]
 	}
-	return lookup(key, mask)
+	return evalSum(key, mask)
 }
 
 // Best returns the best five-card hand that can be made from 5 to 7

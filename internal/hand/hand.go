@@ -3,11 +3,18 @@
 // five-card document), the best five of six or seven cards (THB v9
 // 3.10-3.12), and three-card hands (TCP v6 3.14-3.15).
 //
-// Every evaluation returns a Value: one integer whose order is exactly the
-// rules' order of hands. A higher Value beats a lower one and equal Values
-// are a stand-off (3.12.1). A Value is only to be compared with another of
-// the same kind (five-card with five-card, three-card with three-card) and
-// asked for its Category; its bits are not a stable format.
+// Every evaluation returns one integer whose order is exactly the rules'
+// order of hands: a higher value beats a lower one and equal values are a
+// stand-off (3.12.1). A five-card Value (also the best five of six or
+// seven) is the hand's equivalence class, 1 (7-5-4-3-2 offsuit) to 7462
+// (Royal Flush); a three-card Value3 has its own scale. Compare a value
+// only with another of the same kind, and ask it for its Category.
+//
+// Eval5, Eval6 and Eval7 are table-driven (see package tablegen): a few
+// nanoseconds and no allocation per hand. The cards given to any evaluator
+// must be valid and distinct; the API and settlement check that first.
+// Best panics otherwise; the others never panic but return a meaningless
+// value.
 package hand
 
 import "fmt"

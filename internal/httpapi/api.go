@@ -20,6 +20,8 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/danielgtaylor/huma/v2/adapters/humago"
+
+	"github.com/tablesettle/tablesettle/internal/jackpot"
 )
 
 // Version is the API's version as published in the spec.
@@ -38,6 +40,9 @@ type Deps struct {
 	// NewRequestID makes a request id when the host (API Gateway) gave
 	// none. Nil means 128 random bits in hex.
 	NewRequestID func() string
+	// Pools applies rounds to the progressive pools (nil: the pools
+	// operations answer 503).
+	Pools *jackpot.Service
 }
 
 // Group names a set of operations served together by one Lambda function.

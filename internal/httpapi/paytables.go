@@ -18,6 +18,7 @@ import (
 func registerPaytables(api huma.API, deps Deps) {
 	registerRulesets(api)
 	registerEvaluate(api)
+	registerAnalysis(api, deps)
 }
 
 // The rulesets as the API publishes them. These types are the API's

@@ -1,6 +1,409 @@
 package httpapi
 
-import "github.com/danielgtaylor/huma/v2"
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/danielgtaylor/huma/v2"
+
+	"github.com/tablesettle/tablesettle/internal/jackpot"
+	"github.com/tablesettle/tablesettle/internal/money"
+)
+
+// PoolSettings is the body of a pool's settings.
+type PoolSettings struct {
+	Currency       money.Currency    `json:"currency" example:"SGD" doc:"ISO 4217 code of every amount of the pool."`
+	Rulesets       []string          `json:"rulesets" minItems:"1" example:"[\"mbs-megalink-ssp-v6\",\"mbs-megalink-tcp-v6\"]" doc:"The rulesets whose tables the pool links; all of one casino (ruling R7)."`
+	Unit           money.Amount      `json:"unit" minimum:"1" example:"500" doc:"The progressive wager unit in minor units (ruling R22): SSP v6, TCP v6 and RWS take exactly one unit, THB 1-5 units (R17), SSP v4 whole credits."`
+	ContributionBP money.BasisPoints `json:"contributionBp" minimum:"0" maximum:"10000" example:"1733" doc:"Basis points of each accepted progressive wager credited to the displayed meter (to the overflow meter past the ceiling). Fractions below the minor unit are carried, never dropped."`
+	ReserveBP      money.BasisPoints `json:"reserveBp" minimum:"0" maximum:"10000" example:"517" doc:"Basis points of each accepted progressive wager credited to the reserve meter, which funds resets after the overflow (ruling R21)."`
+	Reset          money.Amount      `json:"reset" minimum:"1" example:"10000000" doc:"The amount the pool restarts from after a Royal Flush (ruling R3), in minor units."`
+	Ceiling        money.Amount      `json:"ceiling,omitempty" minimum:"0" example:"0" doc:"The displayed meter's cap (0: none); contributions past it go to the overflow meter."`
+	SettleWindowMS int64             `json:"settleWindowMs,omitempty" minimum:"0" maximum:"600000" example:"5000" doc:"RWS only: how long a major hit is held so that a hand dealt earlier at another table but reported later is paid first (ruling R7). Default 5000."`
+}
+
+func (s PoolSettings) domain() jackpot.Settings {
+	return jackpot.Settings{Currency: s.Currency, Rulesets: s.Rulesets, Unit: s.Unit, ContributionBP: s.ContributionBP,
+		ReserveBP: s.ReserveBP, Reset: s.Reset, Ceiling: s.Ceiling, SettleWindowMS: s.SettleWindowMS}
+}
+
+func settingsView(s jackpot.Settings) PoolSettings {
+	return PoolSettings{Currency: s.Currency, Rulesets: append([]string{}, s.Rulesets...), Unit: s.Unit, ContributionBP: s.ContributionBP,
+		ReserveBP: s.ReserveBP, Reset: s.Reset, Ceiling: s.Ceiling, SettleWindowMS: s.SettleWindowMS}
+}
+
+// CreatePoolRequest is the body of POST /v1/pools.
+type CreatePoolRequest struct {
+	ID string `json:"id" minLength:"1" maxLength:"64" pattern:"^[A-Za-z0-9._:-]+$" example:"megalink-sgd-1" doc:"The pool's id."`
+	PoolSettings
+	By string `json:"by" minLength:"1" maxLength:"200" example:"ops:alice" doc:"Who opens the pool (recorded in the ledger's opening entry)."`
+}
+
+// PendingView is a recorded settings change waiting for the next reset.
+type PendingView struct {
+	By       string       `json:"by"`
+	At       time.Time    `json:"at"`
+	Reason   string       `json:"reason,omitempty"`
+	Settings PoolSettings `json:"settings"`
+}
+
+// PoolView is a pool as the API shows it.
+type PoolView struct {
+	ID       string       `json:"id"`
+	Casino   string       `json:"casino" enum:"mbs,rws"`
+	Settings PoolSettings `json:"settings"`
+	// Pending takes effect after the next reset, never mid-cycle.
+	Pending  *PendingView        `json:"pending,omitempty" doc:"A recorded settings change; it takes effect after the next reset, never mid-cycle."`
+	Meters   jackpot.Meters      `json:"meters" doc:"Displayed, reserve and overflow meters, carried fractions (1/10000 of the minor unit), accepted wagers, hits and amounts paid per category."`
+	LastHits []jackpot.HitRecord `json:"lastHits" doc:"The last 25 hits, oldest first."`
+	Held     []jackpot.HeldHit   `json:"held" doc:"RWS major hits held for the settle window (ruling R7); paid by the next commit after payAfter."`
+	Version  int64               `json:"version"`
+	Entries  int64               `json:"ledgerEntries"`
+	Created  time.Time           `json:"createdAt"`
+	Updated  time.Time           `json:"updatedAt"`
+}
+
+func poolView(p jackpot.Pool) PoolView {
+	v := PoolView{ID: p.ID, Casino: string(p.Settings.Casino()), Settings: settingsView(p.Settings), Meters: p.Meters,
+		LastHits: p.LastHits, Held: p.Held, Version: p.Version, Entries: p.Seq, Created: p.CreatedAt, Updated: p.UpdatedAt}
+	if v.LastHits == nil {
+		v.LastHits = []jackpot.HitRecord{}
+	}
+	if v.Held == nil {
+		v.Held = []jackpot.HeldHit{}
+	}
+	if p.Pending != nil {
+		v.Pending = &PendingView{By: p.Pending.By, At: p.Pending.At, Reason: p.Pending.Reason, Settings: settingsView(p.Pending.Settings)}
+	}
+	return v
+}
+
+// PatchPoolRequest is the body of PATCH /v1/pools/{id}: the fields to
+// change; the others keep their values.
+type PatchPoolRequest struct {
+	Rulesets       []string           `json:"rulesets,omitempty"`
+	Unit           *money.Amount      `json:"unit,omitempty"`
+	ContributionBP *money.BasisPoints `json:"contributionBp,omitempty"`
+	ReserveBP      *money.BasisPoints `json:"reserveBp,omitempty"`
+	Reset          *money.Amount      `json:"reset,omitempty"`
+	Ceiling        *money.Amount      `json:"ceiling,omitempty"`
+	SettleWindowMS *int64             `json:"settleWindowMs,omitempty"`
+	By             string             `json:"by" minLength:"1" maxLength:"200" doc:"Who changes the settings (recorded)."`
+	Reason         string             `json:"reason,omitempty" maxLength:"500"`
+}
+
+// AdjustmentRequest is the body of POST /v1/pools/{id}/adjustments.
+type AdjustmentRequest struct {
+	Meter  string       `json:"meter" enum:"displayed,reserve,overflow"`
+	Amount money.Amount `json:"amount" doc:"Signed amount in minor units; a meter never goes below zero."`
+	By     string       `json:"by" minLength:"1" maxLength:"200" doc:"Who signs the adjustment."`
+	Reason string       `json:"reason" minLength:"1" maxLength:"500"`
+}
+
+// LedgerPage is one page of a pool's ledger, oldest first.
+type LedgerPage struct {
+	Entries []jackpot.Entry `json:"entries"`
+	// Next is the after to ask for the next page; absent on the last page.
+	Next *int64 `json:"next,omitempty"`
+}
+
+type createPoolInput struct {
+	Body CreatePoolRequest
+}
+type poolOutput struct {
+	Body PoolView
+}
+type poolIDInput struct {
+	ID string `path:"id" maxLength:"64"`
+}
+type patchPoolInput struct {
+	ID   string `path:"id" maxLength:"64"`
+	Body PatchPoolRequest
+}
+type adjustInput struct {
+	ID   string `path:"id" maxLength:"64"`
+	Body AdjustmentRequest
+}
+type ledgerInput struct {
+	ID    string `path:"id" maxLength:"64"`
+	After int64  `query:"after" minimum:"0" doc:"Return entries after this sequence number (0: from the start)."`
+	Limit int    `query:"limit" minimum:"1" maximum:"1000" default:"100"`
+}
+type ledgerOutput struct {
+	Body LedgerPage
+}
+type roundInput struct {
+	ID             string `path:"id" maxLength:"64"`
+	IdempotencyKey string `header:"Idempotency-Key" maxLength:"255" doc:"Optional: a request with the same key again returns the first answer unchanged; with a different body it is refused (409)."`
+	Body           PoolRoundRequest
+}
+type roundOutput struct {
+	Replayed bool `header:"Idempotent-Replayed" doc:"true when this is the first answer to the same round, returned again."`
+	Body     jackpot.RoundResult
+}
+type reconcileOutput struct {
+	Body jackpot.Reconciliation
+}
+type releaseOutput struct {
+	Body struct {
+		Paid []jackpot.Payout `json:"paid"`
+		Pool PoolView         `json:"pool"`
+	}
+}
 
 // registerPools adds the pools operations (the "pools" function).
-func registerPools(api huma.API, deps Deps) {}
+func registerPools(api huma.API, deps Deps) {
+	svc := deps.Pools
+	tags := []string{"Pools"}
+	huma.Register(api, huma.Operation{
+		OperationID: "create-pool", Method: http.MethodPost, Path: "/v1/pools", DefaultStatus: http.StatusCreated,
+		Summary:     "Open a progressive pool",
+		Description: "Opens a linked progressive pool at its reset amount; the first seed is funded by the house and recorded as the opening ledger entry (ruling R21).",
+		Tags:        tags,
+	}, func(ctx context.Context, in *createPoolInput) (*poolOutput, error) {
+		if svc == nil {
+			return nil, poolsUnavailable()
+		}
+		p, err := svc.Create(ctx, in.Body.ID, in.Body.PoolSettings.domain(), in.Body.By)
+		if err != nil {
+			return nil, poolError(err, "body.")
+		}
+		return &poolOutput{Body: poolView(p)}, nil
+	})
+	huma.Register(api, huma.Operation{
+		OperationID: "get-pool", Method: http.MethodGet, Path: "/v1/pools/{id}",
+		Summary: "A pool's settings and meters", Tags: tags,
+	}, func(ctx context.Context, in *poolIDInput) (*poolOutput, error) {
+		if svc == nil {
+			return nil, poolsUnavailable()
+		}
+		p, err := svc.Get(ctx, in.ID)
+		if err != nil {
+			return nil, poolError(err, "path.")
+		}
+		return &poolOutput{Body: poolView(p)}, nil
+	})
+	huma.Register(api, huma.Operation{
+		OperationID: "change-pool-settings", Method: http.MethodPatch, Path: "/v1/pools/{id}",
+		RequestBody: bodyExample(map[string]any{"contributionBp": 2000, "by": "ops:bob", "reason": "new contribution rate approved"}),
+		Summary:     "Change a pool's settings (after the next reset)",
+		Description: "Records the change (who, when, old, new) in the ledger; it takes effect after the pool's next reset, never mid-cycle.",
+		Tags:        tags,
+	}, func(ctx context.Context, in *patchPoolInput) (*poolOutput, error) {
+		if svc == nil {
+			return nil, poolsUnavailable()
+		}
+		cur, err := svc.Get(ctx, in.ID)
+		if err != nil {
+			return nil, poolError(err, "path.")
+		}
+		s := cur.Settings
+		if cur.Pending != nil {
+			s = cur.Pending.Settings
+		}
+		b := in.Body
+		if b.Rulesets != nil {
+			s.Rulesets = b.Rulesets
+		}
+		if b.Unit != nil {
+			s.Unit = *b.Unit
+		}
+		if b.ContributionBP != nil {
+			s.ContributionBP = *b.ContributionBP
+		}
+		if b.ReserveBP != nil {
+			s.ReserveBP = *b.ReserveBP
+		}
+		if b.Reset != nil {
+			s.Reset = *b.Reset
+		}
+		if b.Ceiling != nil {
+			s.Ceiling = *b.Ceiling
+		}
+		if b.SettleWindowMS != nil {
+			s.SettleWindowMS = *b.SettleWindowMS
+		}
+		p, err := svc.ChangeSettings(ctx, in.ID, s, b.By, b.Reason)
+		if err != nil {
+			return nil, poolError(err, "body.")
+		}
+		return &poolOutput{Body: poolView(p)}, nil
+	})
+	huma.Register(api, huma.Operation{
+		OperationID: "adjust-pool", Method: http.MethodPost, Path: "/v1/pools/{id}/adjustments",
+		RequestBody: bodyExample(map[string]any{"meter": "reserve", "amount": 50000, "by": "ops:carol", "reason": "reserve top-up approved by finance"}),
+		Summary:     "Adjust a meter (recorded and signed)",
+		Description: "The meters move only by a contribution, a hit, or a recorded, signed adjustment like this one.",
+		Tags:        tags,
+	}, func(ctx context.Context, in *adjustInput) (*poolOutput, error) {
+		if svc == nil {
+			return nil, poolsUnavailable()
+		}
+		p, err := svc.Adjust(ctx, in.ID, jackpot.Adjustment{Meter: in.Body.Meter, Amount: in.Body.Amount, By: in.Body.By, Reason: in.Body.Reason})
+		if err != nil {
+			return nil, poolError(err, "body.")
+		}
+		return &poolOutput{Body: poolView(p)}, nil
+	})
+	huma.Register(api, huma.Operation{
+		OperationID: "pool-ledger", Method: http.MethodGet, Path: "/v1/pools/{id}/ledger",
+		Summary: "A pool's ledger, oldest first", Tags: tags,
+	}, func(ctx context.Context, in *ledgerInput) (*ledgerOutput, error) {
+		if svc == nil {
+			return nil, poolsUnavailable()
+		}
+		limit := in.Limit
+		if limit <= 0 {
+			limit = 100
+		}
+		es, err := svc.Ledger(ctx, in.ID, in.After, limit)
+		if err != nil {
+			return nil, poolError(err, "path.")
+		}
+		out := &ledgerOutput{Body: LedgerPage{Entries: es}}
+		if len(es) == limit {
+			next := es[len(es)-1].Seq
+			out.Body.Next = &next
+		}
+		return out, nil
+	})
+	huma.Register(api, huma.Operation{
+		OperationID: "apply-pool-round", Method: http.MethodPost, Path: "/v1/pools/{id}/rounds",
+		RequestBody: bodyExample(map[string]any{
+			"ruleset": "mbs-megalink-ssp-v6", "table": "T12", "roundId": "R1", "dealtAt": "2026-03-01T20:00:00Z", "dealer": "2d 3d 5h 8c 9s",
+			"positions": []any{
+				map[string]any{"seat": 1, "cards": "Kc Kh Kd Ac Ah", "wagers": map[string]any{"ante": 1000, "bet": 2000, "progressive": 500}},
+				map[string]any{"seat": 3, "cards": "Ts Js Qs Ks As", "wagers": map[string]any{"ante": 1000, "bet": 2000, "progressive": 500}},
+			}}),
+		Summary: "Apply a round to a pool, exactly once",
+		Description: "Takes the round as sent to POST /v1/rounds/settle plus its table and dealtAt. Settles it and evaluates the progressive hands from the cards (ruling R14), applies the round's contributions (R4), then its hits " +
+			"(R3; R5 at MBS, R6 and R7 at RWS), and answers every jackpot payout with its amount, its sources and the meters after. " +
+			"The same table and round id again returns the first answer unchanged; with a different body, 409. " +
+			"If the store cannot confirm the write: 503, nothing half-applied; retry.",
+		Tags: tags,
+	}, func(ctx context.Context, in *roundInput) (*roundOutput, error) {
+		if svc == nil {
+			return nil, poolsUnavailable()
+		}
+		r, locs, err := jackpotRound(in.Body)
+		if err != nil {
+			return nil, err
+		}
+		body, _ := json.Marshal(in.Body)
+		sum := sha256.Sum256(body)
+		res, replayed, err := svc.ApplyRound(ctx, in.ID, r, in.IdempotencyKey, hex.EncodeToString(sum[:]))
+		if err != nil {
+			return nil, poolError(requestField(err, locs), "body.")
+		}
+		return &roundOutput{Replayed: replayed, Body: res}, nil
+	})
+	huma.Register(api, huma.Operation{
+		OperationID: "release-held-hits", Method: http.MethodPost, Path: "/v1/pools/{id}/release",
+		Summary:     "Pay the held RWS hits that are due",
+		Description: "Pays every held major hit whose settle window has passed (and any held hand dealt before one of them), in dealt order, each from the pool as it stands (rulings R7, R21). Any round applied to the pool does the same first.",
+		Tags:        tags,
+	}, func(ctx context.Context, in *poolIDInput) (*releaseOutput, error) {
+		if svc == nil {
+			return nil, poolsUnavailable()
+		}
+		p, paid, err := svc.Release(ctx, in.ID)
+		if err != nil {
+			return nil, poolError(err, "path.")
+		}
+		out := &releaseOutput{}
+		out.Body.Paid = paid
+		if out.Body.Paid == nil {
+			out.Body.Paid = []jackpot.Payout{}
+		}
+		out.Body.Pool = poolView(p)
+		return out, nil
+	})
+	huma.Register(api, huma.Operation{
+		OperationID: "reconcile-pool", Method: http.MethodGet, Path: "/v1/pools/{id}/reconcile",
+		Summary:     "Rebuild a pool's meters from its ledger",
+		Description: "Replays the whole ledger and reports every meter that differs, and every entry that does not add up.",
+		Tags:        tags,
+	}, func(ctx context.Context, in *poolIDInput) (*reconcileOutput, error) {
+		if svc == nil {
+			return nil, poolsUnavailable()
+		}
+		rec, err := svc.Reconcile(ctx, in.ID)
+		if err != nil {
+			return nil, poolError(err, "path.")
+		}
+		if rec.Differences == nil {
+			rec.Differences = []jackpot.Difference{}
+		}
+		if rec.Problems == nil {
+			rec.Problems = []string{}
+		}
+		return &reconcileOutput{Body: rec}, nil
+	})
+}
+
+// requestField rewrites a round error's field "wagers[i]..." to where the
+// request carries that wager.
+func requestField(err error, locs []string) error {
+	var e *jackpot.Error
+	if !errors.As(err, &e) || !strings.HasPrefix(e.Field, "wagers[") {
+		return err
+	}
+	var i int
+	if _, scanErr := fmt.Sscanf(e.Field, "wagers[%d]", &i); scanErr != nil || i < 0 || i >= len(locs) {
+		return err
+	}
+	c := *e
+	c.Field = strings.TrimPrefix(locs[i], "body.")
+	return &c
+}
+
+// bodyExample is a request body with a whole-body example (the spec's
+// clients and docs show it; a test checks it is a valid request).
+func bodyExample(ex any) *huma.RequestBody {
+	return &huma.RequestBody{Content: map[string]*huma.MediaType{"application/json": {Example: ex}}}
+}
+
+func poolsUnavailable() error {
+	return huma.ErrorWithHeaders(huma.Error503ServiceUnavailable("progressive unavailable: no pool store is configured"),
+		http.Header{"Retry-After": {"1"}})
+}
+
+// poolError maps the jackpot package's errors to problem+json; a 5xx never
+// shows the cause.
+func poolError(err error, loc string) error {
+	var e *jackpot.Error
+	if !errors.As(err, &e) {
+		return huma.ErrorWithHeaders(huma.Error503ServiceUnavailable("progressive unavailable: retry the request"), http.Header{"Retry-After": {"1"}})
+	}
+	detail := func() error {
+		l := strings.TrimSuffix(loc, ".")
+		if e.Field != "" {
+			l = loc + e.Field
+			if strings.HasPrefix(e.Field, "header.") {
+				l = e.Field
+			}
+		}
+		return &huma.ErrorDetail{Location: l, Message: e.Msg}
+	}
+	switch e.Kind {
+	case jackpot.Invalid:
+		return huma.Error422UnprocessableEntity(e.Msg, detail())
+	case jackpot.NotFound:
+		return huma.Error404NotFound(e.Msg)
+	case jackpot.Exists, jackpot.Mismatch:
+		return huma.Error409Conflict(e.Msg, detail())
+	}
+	return huma.ErrorWithHeaders(huma.Error503ServiceUnavailable("progressive unavailable: the store could not confirm the write; nothing was half-applied, retry the request"),
+		http.Header{"Retry-After": {"1"}})
+}
+
+func fieldErr(loc, msg string, v any) error {
+	return huma.Error422UnprocessableEntity(msg, &huma.ErrorDetail{Location: loc, Message: msg, Value: v})
+}

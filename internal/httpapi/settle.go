@@ -140,9 +140,6 @@ type settleOutput struct {
 	Body SettleResponse
 }
 
-// settleMaxBody bounds the request: seven positions need a few KiB.
-const settleMaxBody = 64 * 1024
-
 // registerSettle adds the settle operations (the "settle" function).
 func registerSettle(api huma.API, deps Deps) {
 	huma.Register(api, huma.Operation{
@@ -155,8 +152,7 @@ func registerSettle(api huma.API, deps Deps) {
 			"the cards), the irregularities the cards show, and the round's totals. Amounts are integers of the currency's minor " +
 			"unit. Percentage-of-the-pool prizes are reported as eligibility for the pools service; fixed and odds prizes are paid " +
 			"on the lines (rulings R2, R3). Stateless.",
-		Tags:         []string{"Settlement"},
-		MaxBodyBytes: settleMaxBody,
+		Tags: []string{"Settlement"},
 		RequestBody: &huma.RequestBody{
 			Required: true,
 			Content: map[string]*huma.MediaType{"application/json": {

@@ -17,17 +17,10 @@ func settleAPI(t *testing.T) humatest.TestAPI {
 	return api
 }
 
-type problem struct {
-	Status int `json:"status"`
-	Errors []struct {
-		Location string `json:"location"`
-		Message  string `json:"message"`
-	} `json:"errors"`
-}
-
-func decodeProblem(t *testing.T, body string) problem {
+// decodeProblemBody reads a problem+json body (the type is in middleware_test.go).
+func decodeProblemBody(t *testing.T, body string) problemDoc {
 	t.Helper()
-	var p problem
+	var p problemDoc
 	if err := json.Unmarshal([]byte(body), &p); err != nil {
 		t.Fatalf("not a problem: %s", body)
 	}
@@ -107,7 +100,7 @@ func TestSettleEndpointErrors(t *testing.T) {
 			if ct := resp.Header().Get("Content-Type"); !strings.Contains(ct, "problem+json") {
 				t.Errorf("content type %q", ct)
 			}
-			p := decodeProblem(t, resp.Body.String())
+			p := decodeProblemBody(t, resp.Body.String())
 			found := false
 			for _, e := range p.Errors {
 				if e.Location == tc.location {
@@ -123,7 +116,7 @@ func TestSettleEndpointErrors(t *testing.T) {
 
 func TestSettleEndpointOversizeBody(t *testing.T) {
 	api := settleAPI(t)
-	big := `{"ruleset":"mbs-megalink-ssp-v6","roundId":"` + strings.Repeat("x", settleMaxBody) + `"}`
+	big := `{"ruleset":"mbs-megalink-ssp-v6","roundId":"` + strings.Repeat("x", MaxBodyBytes) + `"}`
 	resp := api.Post("/v1/rounds/settle", strings.NewReader(big))
 	if resp.Code != http.StatusRequestEntityTooLarge {
 		t.Fatalf("status %d: %.200s", resp.Code, resp.Body)

@@ -1,0 +1,341 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+
+	"github.com/aws/aws-cdk-go/awscdk/v2"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awsapigatewayv2"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awsapigatewayv2authorizers"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awsapigatewayv2integrations"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awscloudwatch"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awscloudwatchactions"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awsdynamodb"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awsiam"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awslambda"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awslogs"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awssns"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awssnssubscriptions"
+	"github.com/aws/constructs-go/constructs/v10"
+	"github.com/aws/jsii-runtime-go"
+)
+
+// PoolTableActions is exactly what the pools function may do on the pools
+// table (CONTRACTS.md: "The pools function's IAM needs exactly: ..."). It is
+// written out action by action, never as a wildcard or through
+// GrantReadWriteData, which would add BatchWriteItem, DeleteItem, Scan and
+// more that the function never calls.
+var PoolTableActions = []string{
+	"dynamodb:GetItem",
+	"dynamodb:PutItem",
+	"dynamodb:UpdateItem",
+	"dynamodb:Query",
+	"dynamodb:TransactWriteItems",
+	"dynamodb:ConditionCheckItem",
+}
+
+// FunctionSpec is one Lambda function of the API: its name (functions/<name>,
+// dist/<name>.zip), its memory and timeout, and whether it uses the table.
+//
+// Memory and timeout, why:
+//   - Lambda gives CPU in proportion to memory (one full vCPU at 1,769 MB).
+//     A Go binary on provided.al2023 uses 20-30 MB resident, so memory is
+//     bought for CPU, not for space.
+//   - settle, pools, irregularities do microseconds to a few milliseconds of
+//     work per request (one round's hand evaluations, one DynamoDB
+//     transaction). 512 MB (~0.29 vCPU) keeps a cold start of the Go binary
+//     near 100 ms and the warm duration in single-digit milliseconds; below
+//     that, the JSON decode/encode of a 7-seat round starts to be CPU-bound.
+//     A 10 s timeout is far beyond any sane request and stops a hung
+//     DynamoDB call from holding concurrency.
+//   - paytables also serves /v1/paytables/analyze and
+//     /v1/rulesets/{id}/analysis, exhaustive enumerations over card
+//     combinations: CPU-bound seconds, so 1,769 MB (one whole vCPU) and 29 s,
+//     just under the HTTP API's 30 s integration ceiling.
+type FunctionSpec struct {
+	Name       string
+	MemoryMB   float64
+	TimeoutSec float64
+	UsesTable  bool
+}
+
+// Functions are the four Lambda functions (CONTRACTS.md "Lambda functions").
+var Functions = []FunctionSpec{
+	{Name: "paytables", MemoryMB: 1769, TimeoutSec: 29},
+	{Name: "settle", MemoryMB: 512, TimeoutSec: 10},
+	{Name: "pools", MemoryMB: 512, TimeoutSec: 10, UsesTable: true},
+	{Name: "irregularities", MemoryMB: 512, TimeoutSec: 10},
+}
+
+// Route is one HTTP API route: method ("ANY" for every method), path, and the
+// function it goes to.
+type Route struct {
+	Method   awsapigatewayv2.HttpMethod
+	Path     string
+	Function string
+}
+
+// Routes are CONTRACTS.md's routes, all under /v1. API Gateway matches the
+// most specific route first, so GET /v1/rulesets/{id}/irregularities goes to
+// irregularities even though GET /v1/rulesets/{id} exists (the stack test
+// checks that it does).
+var Routes = []Route{
+	{awsapigatewayv2.HttpMethod_GET, "/v1/rulesets", "paytables"},
+	{awsapigatewayv2.HttpMethod_GET, "/v1/rulesets/{id}", "paytables"},
+	{awsapigatewayv2.HttpMethod_GET, "/v1/rulesets/{id}/analysis", "paytables"},
+	{awsapigatewayv2.HttpMethod_POST, "/v1/paytables/analyze", "paytables"},
+	{awsapigatewayv2.HttpMethod_POST, "/v1/hands/evaluate", "paytables"},
+	{awsapigatewayv2.HttpMethod_POST, "/v1/rounds/settle", "settle"},
+	{awsapigatewayv2.HttpMethod_ANY, "/v1/pools", "pools"},
+	{awsapigatewayv2.HttpMethod_ANY, "/v1/pools/{proxy+}", "pools"},
+	{awsapigatewayv2.HttpMethod_GET, "/v1/rulesets/{id}/irregularities", "irregularities"},
+	{awsapigatewayv2.HttpMethod_POST, "/v1/irregularities", "irregularities"},
+}
+
+// AccessLogFormat is the API's access log record: JSON, one per request.
+const AccessLogFormat = `{"requestId":"$context.requestId","requestTime":"$context.requestTimeEpoch",` +
+	`"routeKey":"$context.routeKey","status":"$context.status","caller":"$context.identity.userArn",` +
+	`"sourceIp":"$context.identity.sourceIp","responseLength":"$context.responseLength",` +
+	`"latencyMs":"$context.responseLatency","integrationLatencyMs":"$context.integrationLatency",` +
+	`"integrationError":"$context.integrationErrorMessage"}`
+
+// StageConfig is everything that varies between stages. main.go reads it
+// from CDK context (-c stage=prod -c reservedConcurrency=50 ...).
+type StageConfig struct {
+	// Stage names the stage: dev, staging, prod. Lower-case letters, digits
+	// and dashes; it goes into the stack name and every resource's name.
+	Stage string
+	// DistDir holds <name>.zip for each function (make build writes dist/).
+	DistDir string
+	// ReservedConcurrency, when > 0, reserves (and caps) that many concurrent
+	// executions for each function, so one stage or one function cannot
+	// starve the others in the account. 0 leaves the functions unreserved.
+	ReservedConcurrency float64
+	// LogRetention is how long function logs are kept.
+	LogRetention awslogs.RetentionDays
+	// ThrottleRate and ThrottleBurst bound the stage's request rate
+	// (requests per second, steady and burst) before API Gateway answers 429.
+	ThrottleRate  float64
+	ThrottleBurst float64
+	// AlarmEmail, when set, subscribes that address to the alarm topic.
+	AlarmEmail string
+}
+
+var stageName = regexp.MustCompile(`^[a-z][a-z0-9-]{0,19}$`)
+
+// Validate says what is wrong with c, naming the context key.
+func (c StageConfig) Validate() error {
+	if !stageName.MatchString(c.Stage) {
+		return fmt.Errorf("context stage=%q: want 1-20 lower-case letters, digits or dashes, starting with a letter", c.Stage)
+	}
+	if c.DistDir == "" {
+		return fmt.Errorf("context distDir: empty")
+	}
+	for _, f := range Functions {
+		zip := filepath.Join(c.DistDir, f.Name+".zip")
+		if _, err := os.Stat(zip); err != nil {
+			return fmt.Errorf("context distDir=%q: no %s.zip (run make build first): %v", c.DistDir, f.Name, err)
+		}
+	}
+	if c.ReservedConcurrency < 0 {
+		return fmt.Errorf("context reservedConcurrency=%v: must be >= 0", c.ReservedConcurrency)
+	}
+	if c.ThrottleRate <= 0 || c.ThrottleBurst <= 0 {
+		return fmt.Errorf("context throttleRate=%v throttleBurst=%v: both must be > 0", c.ThrottleRate, c.ThrottleBurst)
+	}
+	return nil
+}
+
+// StackName is the CloudFormation stack name of a stage.
+func StackName(stage string) string { return "tablesettle-" + stage }
+
+// NewTablesettleStack defines one stage of tablesettle.
+func NewTablesettleStack(scope constructs.Construct, cfg StageConfig, props *awscdk.StackProps) (awscdk.Stack, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	if props == nil {
+		props = &awscdk.StackProps{}
+	}
+	if props.Description == nil {
+		props.Description = jsii.String("tablesettle settlement and paytable API, stage " + cfg.Stage)
+	}
+	stack := awscdk.NewStack(scope, jsii.String(StackName(cfg.Stage)), props)
+	awscdk.Tags_Of(stack).Add(jsii.String("app"), jsii.String("tablesettle"), nil)
+	awscdk.Tags_Of(stack).Add(jsii.String("stage"), jsii.String(cfg.Stage), nil)
+
+	// The pools table. Key schema fixed by CONTRACTS.md; the item layout
+	// inside it belongs to internal/dynamo. It holds jackpot pool balances,
+	// i.e. money: point-in-time recovery, deletion protection, and RETAIN so
+	// that deleting a stage's stack never deletes a pool.
+	table := awsdynamodb.NewTable(stack, jsii.String("PoolsTable"), &awsdynamodb.TableProps{
+		PartitionKey: &awsdynamodb.Attribute{Name: jsii.String("pk"), Type: awsdynamodb.AttributeType_STRING},
+		SortKey:      &awsdynamodb.Attribute{Name: jsii.String("sk"), Type: awsdynamodb.AttributeType_STRING},
+		BillingMode:  awsdynamodb.BillingMode_PAY_PER_REQUEST,
+		PointInTimeRecoverySpecification: &awsdynamodb.PointInTimeRecoverySpecification{
+			PointInTimeRecoveryEnabled: jsii.Bool(true),
+		},
+		DeletionProtection: jsii.Bool(true),
+		// AWS-managed KMS key (aws/dynamodb): encrypted at rest with a key
+		// whose use CloudTrail records, and no key policy for the function
+		// role to need.
+		Encryption:    awsdynamodb.TableEncryption_AWS_MANAGED,
+		RemovalPolicy: awscdk.RemovalPolicy_RETAIN,
+	})
+
+	alarmTopic := awssns.NewTopic(stack, jsii.String("AlarmTopic"), &awssns.TopicProps{
+		DisplayName: jsii.String("tablesettle " + cfg.Stage + " alarms"),
+		EnforceSSL:  jsii.Bool(true),
+	})
+	if cfg.AlarmEmail != "" {
+		alarmTopic.AddSubscription(awssnssubscriptions.NewEmailSubscription(jsii.String(cfg.AlarmEmail), nil))
+	}
+	alarmAction := awscloudwatchactions.NewSnsAction(alarmTopic)
+	alarm := func(id, desc string, metric awscloudwatch.IMetric, threshold float64) {
+		a := awscloudwatch.NewAlarm(stack, jsii.String(id), &awscloudwatch.AlarmProps{
+			AlarmName:          jsii.String(fmt.Sprintf("tablesettle-%s-%s", cfg.Stage, id)),
+			AlarmDescription:   jsii.String(desc),
+			Metric:             metric,
+			Threshold:          jsii.Number(threshold),
+			EvaluationPeriods:  jsii.Number(1),
+			DatapointsToAlarm:  jsii.Number(1),
+			ComparisonOperator: awscloudwatch.ComparisonOperator_GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+			TreatMissingData:   awscloudwatch.TreatMissingData_NOT_BREACHING,
+		})
+		a.AddAlarmAction(alarmAction)
+		a.AddOkAction(alarmAction)
+	}
+	period := awscdk.Duration_Minutes(jsii.Number(5))
+
+	fns := map[string]awslambda.Function{}
+	for _, spec := range Functions {
+		logs := awslogs.NewLogGroup(stack, jsii.String(spec.Name+"Logs"), &awslogs.LogGroupProps{
+			Retention: cfg.LogRetention,
+			// Logs record why money was paid: they outlive the stack.
+			RemovalPolicy: awscdk.RemovalPolicy_RETAIN,
+		})
+		env := map[string]*string{"LOG_LEVEL": jsii.String("info")}
+		if spec.UsesTable {
+			env["TABLESETTLE_TABLE"] = table.TableName()
+		}
+		fnProps := &awslambda.FunctionProps{
+			FunctionName: jsii.String(fmt.Sprintf("tablesettle-%s-%s", cfg.Stage, spec.Name)),
+			Description:  jsii.String("tablesettle " + spec.Name + " (" + cfg.Stage + ")"),
+			Runtime:      awslambda.Runtime_PROVIDED_AL2023(),
+			Architecture: awslambda.Architecture_ARM_64(),
+			Handler:      jsii.String("bootstrap"),
+			Code:         awslambda.Code_FromAsset(jsii.String(filepath.Join(cfg.DistDir, spec.Name+".zip")), nil),
+			MemorySize:   jsii.Number(spec.MemoryMB),
+			Timeout:      awscdk.Duration_Seconds(jsii.Number(spec.TimeoutSec)),
+			Environment:  &env,
+			// Structured logs: the Lambda platform writes JSON records and
+			// the function's slog JSON lines pass through as JSON.
+			LoggingFormat:         awslambda.LoggingFormat_JSON,
+			ApplicationLogLevelV2: awslambda.ApplicationLogLevel_INFO,
+			SystemLogLevelV2:      awslambda.SystemLogLevel_WARN,
+			LogGroup:              logs,
+		}
+		if cfg.ReservedConcurrency > 0 {
+			fnProps.ReservedConcurrentExecutions = jsii.Number(cfg.ReservedConcurrency)
+		}
+		fn := awslambda.NewFunction(stack, jsii.String(spec.Name+"Function"), fnProps)
+		if spec.UsesTable {
+			fn.AddToRolePolicy(awsiam.NewPolicyStatement(&awsiam.PolicyStatementProps{
+				Sid:       jsii.String("PoolsTable"),
+				Effect:    awsiam.Effect_ALLOW,
+				Actions:   jsii.Strings(PoolTableActions...),
+				Resources: jsii.Strings(*table.TableArn()),
+			}))
+		}
+		fns[spec.Name] = fn
+
+		alarm(spec.Name+"Errors", "tablesettle "+spec.Name+": the function failed (unhandled error, panic or timeout) at least once in 5 minutes",
+			fn.MetricErrors(&awscloudwatch.MetricOptions{Period: period, Statistic: jsii.String("Sum")}), 1)
+		alarm(spec.Name+"Throttles", "tablesettle "+spec.Name+": Lambda throttled invocations (concurrency exhausted) in 5 minutes",
+			fn.MetricThrottles(&awscloudwatch.MetricOptions{Period: period, Statistic: jsii.String("Sum")}), 1)
+	}
+
+	// Every route is signed with SigV4 by the cage and table software and
+	// authorised by IAM: the caller's role needs execute-api:Invoke on the
+	// route. No route is open.
+	iam := awsapigatewayv2authorizers.NewHttpIamAuthorizer()
+	api := awsapigatewayv2.NewHttpApi(stack, jsii.String("Api"), &awsapigatewayv2.HttpApiProps{
+		ApiName:            jsii.String("tablesettle-" + cfg.Stage),
+		Description:        jsii.String("tablesettle API, stage " + cfg.Stage),
+		DefaultAuthorizer:  iam,
+		CreateDefaultStage: jsii.Bool(false),
+	})
+	stage := awsapigatewayv2.NewHttpStage(stack, jsii.String("DefaultStage"), &awsapigatewayv2.HttpStageProps{
+		HttpApi:    api,
+		StageName:  jsii.String("$default"),
+		AutoDeploy: jsii.Bool(true),
+		Throttle: &awsapigatewayv2.ThrottleSettings{
+			RateLimit:  jsii.Number(cfg.ThrottleRate),
+			BurstLimit: jsii.Number(cfg.ThrottleBurst),
+		},
+	})
+	// Access log: one JSON record per request, naming the IAM caller that
+	// signed it, so every settlement can be traced to who asked for it.
+	accessLogs := awslogs.NewLogGroup(stack, jsii.String("ApiAccessLogs"), &awslogs.LogGroupProps{
+		Retention:     cfg.LogRetention,
+		RemovalPolicy: awscdk.RemovalPolicy_RETAIN,
+	})
+	stage.Node().DefaultChild().(awsapigatewayv2.CfnStage).SetAccessLogSettings(&awsapigatewayv2.CfnStage_AccessLogSettingsProperty{
+		DestinationArn: accessLogs.LogGroupArn(),
+		Format:         jsii.String(AccessLogFormat),
+	})
+	integrations := map[string]awsapigatewayv2integrations.HttpLambdaIntegration{}
+	for _, spec := range Functions {
+		integrations[spec.Name] = awsapigatewayv2integrations.NewHttpLambdaIntegration(
+			jsii.String(spec.Name+"Integration"), fns[spec.Name], nil)
+	}
+	for _, r := range Routes {
+		if _, ok := fns[r.Function]; !ok {
+			return nil, fmt.Errorf("route %s %s: no function %q", r.Method, r.Path, r.Function)
+		}
+		api.AddRoutes(&awsapigatewayv2.AddRoutesOptions{
+			Path:        jsii.String(r.Path),
+			Methods:     &[]awsapigatewayv2.HttpMethod{r.Method},
+			Integration: integrations[r.Function],
+			Authorizer:  iam,
+		})
+	}
+
+	// 5xx rate of the whole API: the share of requests answered 5xx, in
+	// percent, over 5 minutes. 1% means a real fault (the service never
+	// answers 5xx for bad input: that is 4xx by design).
+	alarm("Api5xxRate", "tablesettle API: 1% or more of requests answered 5xx in 5 minutes",
+		awscloudwatch.NewMathExpression(&awscloudwatch.MathExpressionProps{
+			Expression: jsii.String("IF(requests > 0, 100 * errors / requests, 0)"),
+			Label:      jsii.String("5xx rate (%)"),
+			Period:     period,
+			UsingMetrics: &map[string]awscloudwatch.IMetric{
+				"errors":   api.MetricServerError(&awscloudwatch.MetricOptions{Period: period, Statistic: jsii.String("Sum")}),
+				"requests": api.MetricCount(&awscloudwatch.MetricOptions{Period: period, Statistic: jsii.String("Sum")}),
+			},
+		}), 1)
+
+	// DynamoDB system errors (HTTP 500s from DynamoDB itself) on every
+	// operation the pools function uses.
+	alarm("PoolsTableSystemErrors", "tablesettle pools table: DynamoDB system errors in 5 minutes",
+		table.MetricSystemErrorsForOperations(&awsdynamodb.SystemErrorsForOperationsMetricOptions{
+			Period: period,
+			Operations: &[]awsdynamodb.Operation{
+				awsdynamodb.Operation_GET_ITEM,
+				awsdynamodb.Operation_PUT_ITEM,
+				awsdynamodb.Operation_UPDATE_ITEM,
+				awsdynamodb.Operation_QUERY,
+				awsdynamodb.Operation_TRANSACT_WRITE_ITEMS,
+			},
+		}), 1)
+
+	awscdk.NewCfnOutput(stack, jsii.String("ApiUrl"), &awscdk.CfnOutputProps{
+		Value:       api.ApiEndpoint(),
+		Description: jsii.String("base URL of the stage; requests must be SigV4-signed for execute-api"),
+	})
+	awscdk.NewCfnOutput(stack, jsii.String("PoolsTableName"), &awscdk.CfnOutputProps{Value: table.TableName()})
+	awscdk.NewCfnOutput(stack, jsii.String("AlarmTopicArn"), &awscdk.CfnOutputProps{Value: alarmTopic.TopicArn()})
+	return stack, nil
+}

@@ -1,0 +1,476 @@
+package main
+
+import (
+	"archive/zip"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/aws/aws-cdk-go/awscdk/v2"
+	"github.com/aws/aws-cdk-go/awscdk/v2/assertions"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awslogs"
+	"github.com/aws/jsii-runtime-go"
+)
+
+// One synthesis serves every test: starting the jsii runtime and
+// synthesizing costs seconds, and the template is the same.
+var (
+	synthOnce sync.Once
+	synthTpl  assertions.Template
+	synthJSON map[string]any
+	synthErr  error
+)
+
+// fakeDist writes a zip per function holding a placeholder bootstrap, so the
+// tests need neither make build nor a cross compiler.
+func fakeDist(dir string) error {
+	for _, f := range Functions {
+		out, err := os.Create(filepath.Join(dir, f.Name+".zip"))
+		if err != nil {
+			return err
+		}
+		zw := zip.NewWriter(out)
+		w, err := zw.Create("bootstrap")
+		if err == nil {
+			_, err = w.Write([]byte("#!/bin/sh\n"))
+		}
+		if err == nil {
+			err = zw.Close()
+		}
+		if cerr := out.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func testConfig(dist string) StageConfig {
+	return StageConfig{
+		Stage: "test", DistDir: dist, ReservedConcurrency: 25,
+		LogRetention: awslogs.RetentionDays_ONE_YEAR, ThrottleRate: 500, ThrottleBurst: 1000,
+	}
+}
+
+func template(t *testing.T) (assertions.Template, map[string]any) {
+	t.Helper()
+	synthOnce.Do(func() {
+		dist, err := os.MkdirTemp("", "tablesettle-dist-")
+		if err != nil {
+			synthErr = err
+			return
+		}
+		if synthErr = fakeDist(dist); synthErr != nil {
+			return
+		}
+		outdir, err := os.MkdirTemp("", "tablesettle-cdkout-")
+		if err != nil {
+			synthErr = err
+			return
+		}
+		app := awscdk.NewApp(&awscdk.AppProps{Outdir: jsii.String(outdir)})
+		stack, err := NewTablesettleStack(app, testConfig(dist), nil)
+		if err != nil {
+			synthErr = err
+			return
+		}
+		synthTpl = assertions.Template_FromStack(stack, nil)
+		b, err := json.Marshal(synthTpl.ToJSON())
+		if err == nil {
+			err = json.Unmarshal(b, &synthJSON)
+		}
+		synthErr = err
+	})
+	if synthErr != nil {
+		t.Fatal(synthErr)
+	}
+	return synthTpl, synthJSON
+}
+
+// resources returns the template's resources of one type, by logical id.
+func resources(tpl map[string]any, typ string) map[string]map[string]any {
+	out := map[string]map[string]any{}
+	for id, r := range tpl["Resources"].(map[string]any) {
+		res := r.(map[string]any)
+		if res["Type"] == typ {
+			out[id] = res
+		}
+	}
+	return out
+}
+
+func props(r map[string]any) map[string]any { return r["Properties"].(map[string]any) }
+
+// functionIDs maps function name (paytables, ...) to its logical id, by the
+// FunctionName the stack gives it.
+func functionIDs(t *testing.T, tpl map[string]any) map[string]string {
+	t.Helper()
+	ids := map[string]string{}
+	for id, r := range resources(tpl, "AWS::Lambda::Function") {
+		name, _ := props(r)["FunctionName"].(string)
+		ids[strings.TrimPrefix(name, "tablesettle-test-")] = id
+	}
+	if len(ids) != len(Functions) {
+		t.Fatalf("functions by name: %v, want %d", ids, len(Functions))
+	}
+	return ids
+}
+
+func TestFunctionsAreArmAl2023WithJSONLogsAndRetention(t *testing.T) {
+	tpl, raw := template(t)
+	tpl.ResourceCountIs(jsii.String("AWS::Lambda::Function"), jsii.Number(4))
+	for _, f := range Functions {
+		tpl.HasResourceProperties(jsii.String("AWS::Lambda::Function"), map[string]any{
+			"FunctionName":                 "tablesettle-test-" + f.Name,
+			"Runtime":                      "provided.al2023",
+			"Architectures":                []any{"arm64"},
+			"Handler":                      "bootstrap",
+			"MemorySize":                   f.MemoryMB,
+			"Timeout":                      f.TimeoutSec,
+			"ReservedConcurrentExecutions": 25,
+			"LoggingConfig": assertions.Match_ObjectLike(&map[string]any{
+				"LogFormat": "JSON",
+				"LogGroup":  assertions.Match_AnyValue(),
+			}),
+		})
+	}
+	// Every function logs to its own group, and the API to one more, all
+	// with the configured retention.
+	groups := resources(raw, "AWS::Logs::LogGroup")
+	if len(groups) != len(Functions)+1 {
+		t.Fatalf("%d log groups, want %d", len(groups), len(Functions)+1)
+	}
+	for id, g := range groups {
+		if got := props(g)["RetentionInDays"]; got != float64(365) {
+			t.Errorf("log group %s: RetentionInDays %v, want 365", id, got)
+		}
+		if g["DeletionPolicy"] != "Retain" {
+			t.Errorf("log group %s: DeletionPolicy %v, want Retain", id, g["DeletionPolicy"])
+		}
+	}
+}
+
+func TestOnlyPoolsFunctionKnowsTheTable(t *testing.T) {
+	_, raw := template(t)
+	ids := functionIDs(t, raw)
+	fns := resources(raw, "AWS::Lambda::Function")
+	for name, id := range ids {
+		env, _ := props(fns[id])["Environment"].(map[string]any)
+		vars, _ := env["Variables"].(map[string]any)
+		_, has := vars["TABLESETTLE_TABLE"]
+		if has != (name == "pools") {
+			t.Errorf("%s: TABLESETTLE_TABLE set = %v, want %v (CONTRACTS.md: pools function only)", name, has, name == "pools")
+		}
+	}
+}
+
+// The table's key schema is CONTRACTS.md's: pk (S) hash, sk (S) range,
+// on-demand, no GSI; it holds money, so PITR, deletion protection, RETAIN.
+func TestPoolsTable(t *testing.T) {
+	tpl, raw := template(t)
+	tpl.ResourceCountIs(jsii.String("AWS::DynamoDB::Table"), jsii.Number(1))
+	tpl.HasResource(jsii.String("AWS::DynamoDB::Table"), map[string]any{
+		"DeletionPolicy":      "Retain",
+		"UpdateReplacePolicy": "Retain",
+		"Properties": map[string]any{
+			"KeySchema": []any{
+				map[string]any{"AttributeName": "pk", "KeyType": "HASH"},
+				map[string]any{"AttributeName": "sk", "KeyType": "RANGE"},
+			},
+			"AttributeDefinitions": []any{
+				map[string]any{"AttributeName": "pk", "AttributeType": "S"},
+				map[string]any{"AttributeName": "sk", "AttributeType": "S"},
+			},
+			"BillingMode":                      "PAY_PER_REQUEST",
+			"PointInTimeRecoverySpecification": map[string]any{"PointInTimeRecoveryEnabled": true},
+			"DeletionProtectionEnabled":        true,
+			"SSESpecification":                 map[string]any{"SSEEnabled": true},
+			"GlobalSecondaryIndexes":           assertions.Match_Absent(),
+		},
+	})
+	for id, tbl := range resources(raw, "AWS::DynamoDB::Table") {
+		if _, ok := props(tbl)["ProvisionedThroughput"]; ok {
+			t.Errorf("table %s has ProvisionedThroughput; want on-demand only", id)
+		}
+	}
+}
+
+// refersTo says whether v (a CloudFormation value) mentions logical id.
+func refersTo(v any, id string) bool {
+	b, _ := json.Marshal(v)
+	return strings.Contains(string(b), `"`+id+`"`)
+}
+
+func asStrings(v any) []string {
+	switch x := v.(type) {
+	case string:
+		return []string{x}
+	case []any:
+		var out []string
+		for _, e := range x {
+			s, _ := e.(string)
+			out = append(out, s)
+		}
+		return out
+	}
+	return nil
+}
+
+// contractTableActions is CONTRACTS.md's list, sorted: the pools
+// function's policy grants exactly these.
+func contractTableActions() []string {
+	want := []string{
+		"dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem",
+		"dynamodb:Query", "dynamodb:TransactWriteItems", "dynamodb:ConditionCheckItem",
+	}
+	sort.Strings(want)
+	return want
+}
+
+var dynamoAction = regexp.MustCompile(`dynamodb:[A-Z][A-Za-z]+`)
+
+// The pool store documents the actions it performs in internal/dynamo/doc.go
+// (CONTRACTS.md). The policy must cover every one of them, and, since a Put
+// inside TransactWriteItems is authorised as dynamodb:PutItem (an Update as
+// UpdateItem, a ConditionCheck as ConditionCheckItem: "Using IAM with
+// DynamoDB transactions", DynamoDB developer guide), PutItem too whenever
+// the store writes through transactions.
+func TestPolicyCoversWhatThePoolStoreUses(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join("..", "internal", "dynamo", "doc.go"))
+	if err != nil {
+		t.Skip("internal/dynamo/doc.go not in this tree yet")
+	}
+	used := dynamoAction.FindAllString(string(doc), -1)
+	if len(used) == 0 {
+		t.Fatal("internal/dynamo/doc.go lists no dynamodb: action")
+	}
+	if slices.Contains(used, "dynamodb:TransactWriteItems") {
+		used = append(used, "dynamodb:PutItem")
+	}
+	for _, a := range used {
+		if !slices.Contains(PoolTableActions, a) {
+			t.Errorf("the pool store uses %s (internal/dynamo/doc.go) but the policy does not grant it", a)
+		}
+	}
+}
+
+// Least privilege: every statement that touches the table grants exactly
+// PoolTableActions, on the table only, with no wildcard, and only to the
+// pools function's role; no other role has any DynamoDB action at all.
+func TestTablePolicyIsExactlyTheContractActions(t *testing.T) {
+	_, raw := template(t)
+	tables := resources(raw, "AWS::DynamoDB::Table")
+	var tableID string
+	for id := range tables {
+		tableID = id
+	}
+	ids := functionIDs(t, raw)
+	// The function's Role is {"Fn::GetAtt": [roleID, "Arn"]}; policies name it {"Ref": roleID}.
+	roleAttr := props(resources(raw, "AWS::Lambda::Function")[ids["pools"]])["Role"].(map[string]any)["Fn::GetAtt"].([]any)
+	poolsRole, _ := json.Marshal(map[string]any{"Ref": roleAttr[0]})
+
+	want := contractTableActions()
+	found := 0
+	for pid, p := range resources(raw, "AWS::IAM::Policy") {
+		doc := props(p)["PolicyDocument"].(map[string]any)
+		for _, st := range doc["Statement"].([]any) {
+			s := st.(map[string]any)
+			actions := asStrings(s["Action"])
+			dynamo := false
+			for _, a := range actions {
+				if strings.Contains(a, "*") {
+					t.Errorf("policy %s: wildcard action %q", pid, a)
+				}
+				if strings.HasPrefix(a, "dynamodb:") {
+					dynamo = true
+				}
+			}
+			touchesTable := refersTo(s["Resource"], tableID)
+			if !dynamo && !touchesTable {
+				continue
+			}
+			found++
+			got := slices.Clone(actions)
+			sort.Strings(got)
+			if !slices.Equal(got, want) {
+				t.Errorf("policy %s: table actions %v, want exactly %v (CONTRACTS.md)", pid, got, want)
+			}
+			if s["Effect"] != "Allow" || s["NotAction"] != nil || s["NotResource"] != nil {
+				t.Errorf("policy %s: statement %v: want a plain Allow", pid, s)
+			}
+			res, _ := json.Marshal(s["Resource"])
+			if wantRes := `{"Fn::GetAtt":["` + tableID + `","Arn"]}`; string(res) != wantRes {
+				t.Errorf("policy %s: Resource %s, want the table ARN %s only", pid, res, wantRes)
+			}
+			roles, _ := json.Marshal(props(p)["Roles"])
+			if string(roles) != "["+string(poolsRole)+"]" {
+				t.Errorf("policy %s: attached to %s, want only the pools role %s", pid, roles, poolsRole)
+			}
+		}
+	}
+	if found != 1 {
+		t.Errorf("%d statements touch the table, want exactly 1 (the pools function's)", found)
+	}
+	// No inline policies or managed policies with DynamoDB hidden in roles.
+	for rid, r := range resources(raw, "AWS::IAM::Role") {
+		if b, _ := json.Marshal(r); strings.Contains(string(b), "dynamodb") {
+			t.Errorf("role %s mentions dynamodb outside the one policy: %s", rid, b)
+		}
+	}
+}
+
+// Every route requires IAM (SigV4) authorization, and the routes are exactly
+// CONTRACTS.md's, each to its function; GET /v1/rulesets/{id}/irregularities
+// goes to irregularities, not to paytables' GET /v1/rulesets/{id}.
+func TestRoutesAreSignedAndGoToTheirFunctions(t *testing.T) {
+	tpl, raw := template(t)
+	tpl.ResourceCountIs(jsii.String("AWS::ApiGatewayV2::Route"), jsii.Number(float64(len(Routes))))
+	ids := functionIDs(t, raw)
+	integrations := resources(raw, "AWS::ApiGatewayV2::Integration")
+	got := map[string]string{} // route key -> function name
+	for rid, r := range resources(raw, "AWS::ApiGatewayV2::Route") {
+		p := props(r)
+		key, _ := p["RouteKey"].(string)
+		if p["AuthorizationType"] != "AWS_IAM" {
+			t.Errorf("route %s (%s): AuthorizationType %v, want AWS_IAM", rid, key, p["AuthorizationType"])
+		}
+		var fn string
+		for iid, in := range integrations {
+			if !refersTo(p["Target"], iid) {
+				continue
+			}
+			for name, fid := range ids {
+				if refersTo(props(in)["IntegrationUri"], fid) {
+					fn = name
+				}
+			}
+		}
+		got[key] = fn
+	}
+	want := map[string]string{
+		"GET /v1/rulesets":                     "paytables",
+		"GET /v1/rulesets/{id}":                "paytables",
+		"GET /v1/rulesets/{id}/analysis":       "paytables",
+		"POST /v1/paytables/analyze":           "paytables",
+		"POST /v1/hands/evaluate":              "paytables",
+		"POST /v1/rounds/settle":               "settle",
+		"ANY /v1/pools":                        "pools",
+		"ANY /v1/pools/{proxy+}":               "pools",
+		"GET /v1/rulesets/{id}/irregularities": "irregularities",
+		"POST /v1/irregularities":              "irregularities",
+	}
+	for k, fn := range want {
+		if got[k] != fn {
+			t.Errorf("route %q goes to %q, want %q", k, got[k], fn)
+		}
+	}
+	for k := range got {
+		if _, ok := want[k]; !ok {
+			t.Errorf("unexpected route %q", k)
+		}
+	}
+	// No $default catch-all route that could bypass the list.
+	if _, ok := got["$default"]; ok {
+		t.Error("a $default route exists")
+	}
+	// The access log is JSON and names the signing IAM principal.
+	for id, st := range resources(raw, "AWS::ApiGatewayV2::Stage") {
+		als, _ := props(st)["AccessLogSettings"].(map[string]any)
+		format, _ := als["Format"].(string)
+		var rec map[string]string
+		if err := json.Unmarshal([]byte(format), &rec); err != nil {
+			t.Errorf("stage %s: access log format is not JSON: %v", id, err)
+		}
+		if rec["caller"] != "$context.identity.userArn" || rec["status"] != "$context.status" {
+			t.Errorf("stage %s: access log record %v lacks the caller or the status", id, rec)
+		}
+		if als["DestinationArn"] == nil {
+			t.Errorf("stage %s: access log has no destination", id)
+		}
+	}
+	tpl.HasResourceProperties(jsii.String("AWS::ApiGatewayV2::Stage"), map[string]any{
+		"StageName":  "$default",
+		"AutoDeploy": true,
+		"DefaultRouteSettings": map[string]any{
+			"ThrottlingRateLimit":  500,
+			"ThrottlingBurstLimit": 1000,
+		},
+	})
+}
+
+// Alarms: API 5xx rate, and per function errors and throttles, and DynamoDB
+// system errors; every alarm notifies the topic.
+func TestAlarms(t *testing.T) {
+	_, raw := template(t)
+	alarms := resources(raw, "AWS::CloudWatch::Alarm")
+	var metrics []string
+	for id, a := range alarms {
+		b, _ := json.Marshal(a)
+		s := string(b)
+		for _, m := range []string{`"MetricName":"5xx"`, `"MetricName":"Throttles"`, `"MetricName":"Errors"`, `"MetricName":"SystemErrors"`} {
+			if strings.Contains(s, m) {
+				metrics = append(metrics, m)
+			}
+		}
+		p := props(a)
+		if len(asAny(p["AlarmActions"])) == 0 {
+			t.Errorf("alarm %s has no action", id)
+		}
+	}
+	count := func(m string) (n int) {
+		for _, x := range metrics {
+			if x == m {
+				n++
+			}
+		}
+		return n
+	}
+	if n := count(`"MetricName":"5xx"`); n != 1 {
+		t.Errorf("%d alarms on API 5xx, want 1", n)
+	}
+	if n := count(`"MetricName":"Throttles"`); n != len(Functions) {
+		t.Errorf("%d throttle alarms, want %d", n, len(Functions))
+	}
+	if n := count(`"MetricName":"Errors"`); n != len(Functions) {
+		t.Errorf("%d Lambda error alarms, want %d", n, len(Functions))
+	}
+	if n := count(`"MetricName":"SystemErrors"`); n != 1 {
+		t.Errorf("%d DynamoDB system error alarms, want 1", n)
+	}
+}
+
+func asAny(v any) []any { x, _ := v.([]any); return x }
+
+func TestConfigFromContext(t *testing.T) {
+	dist := t.TempDir()
+	if err := fakeDist(dist); err != nil {
+		t.Fatal(err)
+	}
+	ctx := func(m map[string]any) func(string) any { return func(k string) any { return m[k] } }
+	cfg, err := ConfigFromContext(ctx(map[string]any{"stage": "prod", "distDir": dist, "reservedConcurrency": "50", "logRetentionDays": 731.0}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Stage != "prod" || cfg.ReservedConcurrency != 50 || cfg.LogRetention != awslogs.RetentionDays_TWO_YEARS || cfg.ThrottleRate != 500 {
+		t.Errorf("cfg = %+v", cfg)
+	}
+	for _, bad := range []map[string]any{
+		{"stage": "Prod", "distDir": dist},
+		{"stage": "prod", "distDir": t.TempDir()}, // no zips
+		{"stage": "prod", "distDir": dist, "reservedConcurrency": "-1"},
+		{"stage": "prod", "distDir": dist, "logRetentionDays": "42"},
+		{"stage": "prod", "distDir": dist, "throttleRate": "x"},
+	} {
+		if _, err := ConfigFromContext(ctx(bad)); err == nil {
+			t.Errorf("ConfigFromContext(%v): no error", bad)
+		}
+	}
+}

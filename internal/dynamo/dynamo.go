@@ -1,0 +1,291 @@
+// Package dynamo is the DynamoDB jackpot.Store used in production.
+//
+// One table, partition key pk (S) and sort key sk (S). A pool lives in one
+// partition, pk = "POOL#<id>":
+//
+//	sk "POOL"                  the pool: settings, meters, held hits (doc), version
+//	sk "LEDGER#<seq, 19 digits>" one ledger entry (doc), oldest first by sk
+//	sk "REC#<key>"             a round record: round/<table>/<round> or key/<sha256 of Idempotency-Key>
+//
+// Every item carries the attribute pool (the pool id; a DynamoDB reserved
+// word, so expressions name it through ExpressionAttributeNames). A commit
+// is one TransactWriteItems: the pool, conditional on its version; every
+// new ledger entry and round record, each conditional on not existing. A
+// condition that fails means another writer won (jackpot.ErrConflict);
+// anything else is an unconfirmed write (the service answers 503).
+package dynamo
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/tablesettle/tablesettle/internal/jackpot"
+)
+
+// API is the part of the DynamoDB client the store uses (see doc.go for
+// the IAM actions).
+type API interface {
+	GetItem(ctx context.Context, in *dynamodb.GetItemInput, opts ...func(*dynamodb.Options)) (*dynamodb.GetItemOutput, error)
+	Query(ctx context.Context, in *dynamodb.QueryInput, opts ...func(*dynamodb.Options)) (*dynamodb.QueryOutput, error)
+	TransactWriteItems(ctx context.Context, in *dynamodb.TransactWriteItemsInput, opts ...func(*dynamodb.Options)) (*dynamodb.TransactWriteItemsOutput, error)
+}
+
+// Store is the DynamoDB jackpot.Store.
+type Store struct {
+	api   API
+	table string
+}
+
+var _ jackpot.Store = (*Store)(nil)
+
+// New returns a store on table through api.
+func New(api API, table string) *Store { return &Store{api: api, table: table} }
+
+// MaxItems is the most items one TransactWriteItems may write.
+const MaxItems = 100
+
+const (
+	attrPK      = "pk"
+	attrSK      = "sk"
+	attrPool    = "pool"
+	attrVersion = "version"
+	attrDoc     = "doc"
+	attrSeq     = "seq"
+	skPool      = "POOL"
+)
+
+func pk(id string) string               { return "POOL#" + id }
+func skLedger(seq int64) string         { return fmt.Sprintf("LEDGER#%019d", seq) }
+func skRecord(key string) string        { return "REC#" + key }
+func str(s string) types.AttributeValue { return &types.AttributeValueMemberS{Value: s} }
+func num(n int64) types.AttributeValue {
+	return &types.AttributeValueMemberN{Value: strconv.FormatInt(n, 10)}
+}
+
+func key(id, sk string) map[string]types.AttributeValue {
+	return map[string]types.AttributeValue{attrPK: str(pk(id)), attrSK: str(sk)}
+}
+
+func item(id, sk string, doc any, extra map[string]types.AttributeValue) (map[string]types.AttributeValue, error) {
+	b, err := json.Marshal(doc)
+	if err != nil {
+		return nil, err
+	}
+	it := key(id, sk)
+	it[attrPool] = str(id)
+	it[attrDoc] = str(string(b))
+	for k, v := range extra {
+		it[k] = v
+	}
+	return it, nil
+}
+
+func decode[T any](it map[string]types.AttributeValue) (T, error) {
+	var out T
+	d, ok := it[attrDoc].(*types.AttributeValueMemberS)
+	if !ok {
+		return out, errors.New("dynamo: item without a doc")
+	}
+	err := json.Unmarshal([]byte(d.Value), &out)
+	return out, err
+}
+
+// notExists is the condition of an item that must be new.
+func notExists(it map[string]types.AttributeValue, table string) types.TransactWriteItem {
+	return types.TransactWriteItem{Put: &types.Put{TableName: aws.String(table), Item: it,
+		ConditionExpression:      aws.String("attribute_not_exists(#pk)"),
+		ExpressionAttributeNames: map[string]string{"#pk": attrPK}}}
+}
+
+// CreatePool implements jackpot.Store.
+func (s *Store) CreatePool(ctx context.Context, p jackpot.Pool, entries []jackpot.Entry) error {
+	it, err := item(p.ID, skPool, p, map[string]types.AttributeValue{attrVersion: num(p.Version)})
+	if err != nil {
+		return err
+	}
+	tx := []types.TransactWriteItem{notExists(it, s.table)}
+	for _, e := range entries {
+		eit, err := item(p.ID, skLedger(e.Seq), e, map[string]types.AttributeValue{attrSeq: num(e.Seq)})
+		if err != nil {
+			return err
+		}
+		tx = append(tx, notExists(eit, s.table))
+	}
+	_, err = s.api.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: tx})
+	if conflict(err) {
+		// Either the pool exists, or this very request landed before and
+		// its answer was lost; both mean the pool is there.
+		return jackpot.ErrExists
+	}
+	if err != nil {
+		return fmt.Errorf("dynamo: create pool %s: %w", p.ID, err)
+	}
+	return nil
+}
+
+// Pool implements jackpot.Store.
+func (s *Store) Pool(ctx context.Context, id string) (jackpot.Pool, error) {
+	out, err := s.api.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String(s.table), Key: key(id, skPool), ConsistentRead: aws.Bool(true)})
+	if err != nil {
+		return jackpot.Pool{}, fmt.Errorf("dynamo: get pool %s: %w", id, err)
+	}
+	if out.Item == nil {
+		return jackpot.Pool{}, jackpot.ErrNotFound
+	}
+	return decode[jackpot.Pool](out.Item)
+}
+
+// Ledger implements jackpot.Store.
+func (s *Store) Ledger(ctx context.Context, id string, after int64, limit int) ([]jackpot.Entry, error) {
+	out := []jackpot.Entry{}
+	if limit <= 0 {
+		return out, nil
+	}
+	if after < 0 {
+		after = 0
+	}
+	in := &dynamodb.QueryInput{
+		TableName:                 aws.String(s.table),
+		KeyConditionExpression:    aws.String("#pk = :pk AND #sk BETWEEN :from AND :to"),
+		ExpressionAttributeNames:  map[string]string{"#pk": attrPK, "#sk": attrSK},
+		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": str(pk(id)), ":from": str(skLedger(after + 1)), ":to": str("LEDGER#9999999999999999999")},
+		ConsistentRead:            aws.Bool(true),
+	}
+	for len(out) < limit {
+		in.Limit = aws.Int32(int32(min(limit-len(out), 1000)))
+		page, err := s.api.Query(ctx, in)
+		if err != nil {
+			return nil, fmt.Errorf("dynamo: ledger of %s: %w", id, err)
+		}
+		for _, it := range page.Items {
+			e, err := decode[jackpot.Entry](it)
+			if err != nil {
+				return nil, fmt.Errorf("dynamo: ledger of %s: %w", id, err)
+			}
+			out = append(out, e)
+		}
+		if len(page.LastEvaluatedKey) == 0 {
+			break
+		}
+		in.ExclusiveStartKey = page.LastEvaluatedKey
+	}
+	return out, nil
+}
+
+// Record implements jackpot.Store.
+func (s *Store) Record(ctx context.Context, pool, k string) (jackpot.RoundRecord, error) {
+	out, err := s.api.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String(s.table), Key: key(pool, skRecord(k)), ConsistentRead: aws.Bool(true)})
+	if err != nil {
+		return jackpot.RoundRecord{}, fmt.Errorf("dynamo: round record %s of %s: %w", k, pool, err)
+	}
+	if out.Item == nil {
+		return jackpot.RoundRecord{}, jackpot.ErrNotFound
+	}
+	return decode[jackpot.RoundRecord](out.Item)
+}
+
+// Commit implements jackpot.Store: one TransactWriteItems, conditional on
+// the pool's version (the reserved word pool is named through #pool).
+func (s *Store) Commit(ctx context.Context, c jackpot.Commit) error {
+	id := c.Pool.ID
+	if c.Pool.Version != c.PrevVersion+1 {
+		return jackpot.ErrConflict
+	}
+	n := 1 + len(c.Entries) + len(c.Records)
+	if n > MaxItems {
+		return fmt.Errorf("dynamo: commit to %s writes %d items, more than one transaction's %d", id, n, MaxItems)
+	}
+	pit, err := item(id, skPool, c.Pool, map[string]types.AttributeValue{attrVersion: num(c.Pool.Version)})
+	if err != nil {
+		return err
+	}
+	tx := make([]types.TransactWriteItem, 0, n)
+	tx = append(tx, types.TransactWriteItem{Put: &types.Put{TableName: aws.String(s.table), Item: pit,
+		ConditionExpression:       aws.String("#version = :prev AND #pool = :id"),
+		ExpressionAttributeNames:  map[string]string{"#version": attrVersion, "#pool": attrPool},
+		ExpressionAttributeValues: map[string]types.AttributeValue{":prev": num(c.PrevVersion), ":id": str(id)}}})
+	for _, e := range c.Entries {
+		eit, err := item(id, skLedger(e.Seq), e, map[string]types.AttributeValue{attrSeq: num(e.Seq)})
+		if err != nil {
+			return err
+		}
+		tx = append(tx, notExists(eit, s.table))
+	}
+	for _, r := range c.Records {
+		rit, err := item(id, skRecord(r.Key), r, nil)
+		if err != nil {
+			return err
+		}
+		tx = append(tx, notExists(rit, s.table))
+	}
+	_, err = s.api.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: tx})
+	if conflict(err) {
+		return jackpot.ErrConflict
+	}
+	if err != nil {
+		return fmt.Errorf("dynamo: commit to %s: %w", id, err)
+	}
+	return nil
+}
+
+// conflict reports whether err is a transaction cancelled only because a
+// condition failed or another transaction held an item: a lost race, to
+// be retried on a fresh read.
+func conflict(err error) bool {
+	var tce *types.TransactionCanceledException
+	if !errors.As(err, &tce) {
+		var tc *types.TransactionConflictException
+		return errors.As(err, &tc)
+	}
+	found := false
+	for _, r := range tce.CancellationReasons {
+		code := aws.ToString(r.Code)
+		switch code {
+		case "", "None":
+		case "ConditionalCheckFailed", "TransactionConflict":
+			found = true
+		default:
+			return false
+		}
+	}
+	return found
+}
+
+// CreateTable creates the table with the key schema the infra defines
+// (pk S, sk S, on-demand) and waits until it is active. Tests and local
+// development use it; the Lambda function never does.
+func CreateTable(ctx context.Context, client *dynamodb.Client, table string) error {
+	_, err := client.CreateTable(ctx, &dynamodb.CreateTableInput{
+		TableName:            aws.String(table),
+		BillingMode:          types.BillingModePayPerRequest,
+		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String(attrPK), AttributeType: types.ScalarAttributeTypeS}, {AttributeName: aws.String(attrSK), AttributeType: types.ScalarAttributeTypeS}},
+		KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String(attrPK), KeyType: types.KeyTypeHash}, {AttributeName: aws.String(attrSK), KeyType: types.KeyTypeRange}},
+	})
+	if err != nil {
+		var inUse *types.ResourceInUseException
+		if !errors.As(err, &inUse) {
+			return fmt.Errorf("dynamo: create table %s: %w", table, err)
+		}
+	}
+	w := dynamodb.NewTableExistsWaiter(client)
+	return w.Wait(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(table)}, 30e9)
+}
+
+// LocalClient is a client for DynamoDB Local at endpoint (http://127.0.0.1:PORT)
+// with fake static credentials and region.
+func LocalClient(endpoint string) *dynamodb.Client {
+	return dynamodb.New(dynamodb.Options{
+		Region:       "us-east-1",
+		BaseEndpoint: aws.String(endpoint),
+		Credentials: aws.CredentialsProviderFunc(func(context.Context) (aws.Credentials, error) {
+			return aws.Credentials{AccessKeyID: "local", SecretAccessKey: "local", Source: "tablesettle-local"}, nil
+		}),
+	})
+}

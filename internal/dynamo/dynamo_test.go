@@ -1,0 +1,271 @@
+package dynamo_test
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+
+	"github.com/tablesettle/tablesettle/internal/dynamo"
+	"github.com/tablesettle/tablesettle/internal/jackpot"
+	"github.com/tablesettle/tablesettle/internal/jackpot/jackpottest"
+)
+
+// endpoint returns DynamoDB Local's endpoint. Under make test
+// (TABLESETTLE_REQUIRE_DDB=1) a missing endpoint fails the test; a plain
+// go test without DynamoDB Local skips it.
+func endpoint(t testing.TB) string {
+	t.Helper()
+	ep := os.Getenv("DYNAMODB_ENDPOINT")
+	if ep == "" {
+		if os.Getenv("TABLESETTLE_REQUIRE_DDB") != "" {
+			t.Fatal("DYNAMODB_ENDPOINT is not set: run through test/dynamodb-local.sh (make test does)")
+		}
+		t.Skip("DynamoDB Local not running: make test starts it (test/dynamodb-local.sh)")
+	}
+	return ep
+}
+
+var tables atomic.Int64
+
+// newTable creates a fresh table on DynamoDB Local.
+func newTable(t testing.TB, ep string) string {
+	t.Helper()
+	name := fmt.Sprintf("tablesettle-test-%d-%d", time.Now().UnixNano(), tables.Add(1))
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	if err := dynamo.CreateTable(ctx, dynamo.LocalClient(ep), name); err != nil {
+		t.Fatal(err)
+	}
+	return name
+}
+
+func TestContract(t *testing.T) {
+	ep := endpoint(t)
+	client := dynamo.LocalClient(ep)
+	jackpottest.Run(t, func(t *testing.T) jackpot.Store {
+		return dynamo.New(client, newTable(t, ep))
+	}, jackpottest.Scale{Writers: 8, Rounds: 400})
+}
+
+// lossyAPI sends every transaction to DynamoDB and then, for the ones the
+// predicate picks, loses the answer: the write landed but the caller sees
+// a timeout, as when the network fails between the attempt and the answer.
+type lossyAPI struct {
+	dynamo.API
+	n    atomic.Int64
+	lose func(n int64) bool
+}
+
+func (l *lossyAPI) TransactWriteItems(ctx context.Context, in *dynamodb.TransactWriteItemsInput, opts ...func(*dynamodb.Options)) (*dynamodb.TransactWriteItemsOutput, error) {
+	out, err := l.API.TransactWriteItems(ctx, in, opts...)
+	if l.lose(l.n.Add(1)) {
+		return nil, fmt.Errorf("read tcp 127.0.0.1: i/o timeout: %w", context.DeadlineExceeded)
+	}
+	return out, err
+}
+
+// TestLostAnswers: the DynamoDB client fails after the transaction was sent
+// (every third commit). The service either finds its round record and
+// answers, or answers 503; the tables' retries then get the first answer;
+// every round is applied exactly once and the ledger reconciles.
+func TestLostAnswers(t *testing.T) {
+	ep := endpoint(t)
+	ctx := context.Background()
+	table := newTable(t, ep)
+	lossy := &lossyAPI{API: dynamo.LocalClient(ep), lose: func(n int64) bool { return n%3 == 2 }}
+	clock := jackpottest.NewClock(jackpottest.T0)
+	svc := jackpot.NewService(dynamo.New(lossy, table), clock.Now, 5)
+	if _, err := svc.Create(ctx, "p", jackpottest.MBSSettings(), "ops"); err != nil {
+		t.Fatal(err)
+	}
+	const rounds = 60
+	answers := map[int]jackpot.RoundResult{}
+	for pass := 0; len(answers) < rounds && pass < 10; pass++ {
+		for i := range rounds {
+			if _, ok := answers[i]; ok {
+				continue
+			}
+			var hits []jackpot.Hit
+			if i%10 == 7 {
+				hits = append(hits, jackpottest.StraightFlush("mbs-megalink-ssp-v6", 1, 1, 500))
+			}
+			r := jackpottest.RoundOf("mbs-megalink-ssp-v6", "t1", fmt.Sprint(i), jackpottest.T0, 500, []int{1, 2}, hits...)
+			res, _, err := svc.ApplyRound(ctx, "p", r, "", "")
+			if err != nil {
+				if jackpot.KindOf(err) != jackpot.Unavailable {
+					t.Fatalf("round %d: %v", i, err)
+				}
+				continue
+			}
+			answers[i] = res
+		}
+	}
+	if len(answers) != rounds {
+		t.Fatalf("%d of %d rounds confirmed", len(answers), rounds)
+	}
+	p, _ := svc.Get(ctx, "p")
+	if p.Meters.Wagers != 2*rounds || p.Meters.Hits["straight_flush"].Count != rounds/10 {
+		t.Fatalf("wagers %d, straight flushes %d: a round was lost or applied twice", p.Meters.Wagers, p.Meters.Hits["straight_flush"].Count)
+	}
+	jackpottest.MustReconcile(t, svc, "p")
+}
+
+// TestDynamoDBLocalStoppedMidRun stops DynamoDB Local (its own instance,
+// on disk) while four writers apply rounds, then starts it again: every
+// round ends applied once or not at all, the retries finish the rest, and
+// the ledger reconciles.
+func TestDynamoDBLocalStoppedMidRun(t *testing.T) {
+	endpoint(t)
+	jar := os.Getenv("DYNAMODB_LOCAL_JAR")
+	if jar == "" {
+		t.Fatal("DYNAMODB_LOCAL_JAR is not set: run through test/dynamodb-local.sh")
+	}
+	dbDir := t.TempDir()
+	port := freePort(t)
+	ep := fmt.Sprintf("http://127.0.0.1:%d", port)
+	stop := startLocal(t, jar, dbDir, port)
+	defer func() { stop() }()
+	ctx := context.Background()
+	table := newTable(t, ep)
+	client := dynamodb.New(dynamodb.Options{}, func(o *dynamodb.Options) {
+		*o = dynamo.LocalClient(ep).Options()
+		o.RetryMaxAttempts = 1
+		o.HTTPClient = &http.Client{Timeout: 2 * time.Second}
+	})
+	clock := jackpottest.NewClock(jackpottest.T0)
+	svc := jackpot.NewService(dynamo.New(client, table), clock.Now, 9)
+	if _, err := svc.Create(ctx, "p", jackpottest.MBSSettings(), "ops"); err != nil {
+		t.Fatal(err)
+	}
+	const rounds = 120
+	round := func(i int) jackpot.Round {
+		var hits []jackpot.Hit
+		if i%17 == 3 {
+			hits = append(hits, jackpottest.Royal("mbs-megalink-ssp-v6", 2, 2, 500))
+		}
+		return jackpottest.RoundOf("mbs-megalink-ssp-v6", fmt.Sprintf("t%d", i%4), fmt.Sprint(i), jackpottest.T0, 500, []int{1, 2, 3}, hits...)
+	}
+	var confirmed sync.Map
+	var unavailable atomic.Int64
+	var done atomic.Int64
+	var wg sync.WaitGroup
+	jobs := make(chan int)
+	for range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range jobs {
+				res, _, err := svc.ApplyRound(ctx, "p", round(i), "", "")
+				done.Add(1)
+				switch {
+				case err == nil:
+					confirmed.Store(i, res)
+				case jackpot.KindOf(err) == jackpot.Unavailable:
+					unavailable.Add(1)
+				default:
+					t.Errorf("round %d: %v", i, err)
+				}
+			}
+		}()
+	}
+	restarted := make(chan struct{})
+	go func() {
+		defer close(restarted)
+		for done.Load() < 30 {
+			time.Sleep(5 * time.Millisecond)
+		}
+		stop() // mid-run
+		time.Sleep(500 * time.Millisecond)
+		stop = startLocal(t, jar, dbDir, port)
+	}()
+	for i := range rounds {
+		jobs <- i
+	}
+	close(jobs)
+	wg.Wait()
+	<-restarted
+	if unavailable.Load() == 0 {
+		t.Log("no round met the stopped DynamoDB Local (it restarted too fast)")
+	}
+	// The tables retry every round not confirmed; confirmed ones answer
+	// their first answer again.
+	for i := range rounds {
+		var res jackpot.RoundResult
+		var err error
+		for try := 0; try < 20; try++ {
+			if res, _, err = svc.ApplyRound(ctx, "p", round(i), "", ""); err == nil {
+				break
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+		if err != nil {
+			t.Fatalf("round %d after restart: %v", i, err)
+		}
+		if first, ok := confirmed.Load(i); ok && fmt.Sprint(first) != fmt.Sprint(res) {
+			t.Fatalf("round %d: the replay's answer differs from the first", i)
+		}
+	}
+	p, err := svc.Get(ctx, "p")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Meters.Wagers != 3*rounds {
+		t.Fatalf("wagers %d, want %d: a round was lost or applied twice", p.Meters.Wagers, 3*rounds)
+	}
+	jackpottest.MustReconcile(t, svc, "p")
+	t.Logf("%d answers were 503 while DynamoDB Local was down", unavailable.Load())
+}
+
+func freePort(t testing.TB) int {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port
+}
+
+// startLocal starts DynamoDB Local on port with its data in dbDir and
+// returns a function that stops it (idempotent).
+func startLocal(t testing.TB, jar, dbDir string, port int) func() {
+	t.Helper()
+	cmd := exec.Command("java", "-Djava.library.path="+filepath.Join(filepath.Dir(jar), "DynamoDBLocal_lib"), "-jar", jar,
+		"-sharedDb", "-dbPath", dbDir, "-port", fmt.Sprint(port))
+	cmd.Dir = dbDir
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	var once sync.Once
+	stop := func() {
+		once.Do(func() {
+			_ = cmd.Process.Kill()
+			_, _ = cmd.Process.Wait()
+		})
+	}
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		c, err := net.DialTimeout("tcp", fmt.Sprintf("127.0.0.1:%d", port), 200*time.Millisecond)
+		if err == nil {
+			c.Close()
+			break
+		}
+		if time.Now().After(deadline) {
+			stop()
+			t.Fatal("DynamoDB Local did not start")
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	t.Cleanup(stop)
+	return stop
+}

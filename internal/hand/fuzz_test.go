@@ -1,0 +1,119 @@
+package hand
+
+import (
+	"testing"
+
+	"github.com/tablesettle/tablesettle/internal/card"
+)
+
+// cardsFrom turns fuzz bytes into up to seven distinct cards (byte mod 52,
+// repeats skipped).
+func cardsFrom(data []byte) []card.Card {
+	var s card.Set
+	var out []card.Card
+	for _, b := range data {
+		c := card.Card(b % card.NumCards)
+		if !s.Has(c) {
+			s = s.Add(c)
+			out = append(out, c)
+			if len(out) == 7 {
+				break
+			}
+		}
+	}
+	return out
+}
+
+// FuzzEval: for any five to seven distinct cards, the table-driven
+// evaluators equal the reference evaluator (every five-card subset tried),
+// in any order of the cards.
+func FuzzEval(f *testing.F) {
+	for _, s := range []string{"As Ks Qs Js Ts 9s 8s", "2c 2d 2h 2s 3c 3d 3h", "Ah 2h 3h 4h 5d 6c 7s", "Kc Kh Kd 7s 2h", "9h 8h 7d 6h 2h 5c"} {
+		var b []byte
+		for _, c := range card.MustParseList(s) {
+			b = append(b, byte(c))
+		}
+		f.Add(b)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		h := cardsFrom(data)
+		if len(h) < 5 {
+			return
+		}
+		want := refClass(refBest(h))
+		var got Value
+		var s card.Set
+		for _, c := range h {
+			s = s.Add(c)
+		}
+		switch len(h) {
+		case 5:
+			got = Eval5(h[0], h[1], h[2], h[3], h[4])
+		case 6:
+			got = Eval6(h[0], h[1], h[2], h[3], h[4], h[5])
+		case 7:
+			got = Eval7(h[0], h[1], h[2], h[3], h[4], h[5], h[6])
+			if r := Eval7(h[6], h[5], h[4], h[3], h[2], h[1], h[0]); r != got {
+				t.Fatalf("%s: order changes the value: %d vs %d", card.Format(h), got, r)
+			}
+		}
+		if got != want || EvalMask(s) != want {
+			t.Fatalf("%s: fast %d, EvalMask %d, reference %d", card.Format(h), got, EvalMask(s), want)
+		}
+		if v, _ := Best(h); v != want {
+			t.Fatalf("%s: Best %d, reference %d", card.Format(h), v, want)
+		}
+	})
+}
+
+// The fixed-size evaluators are total: repeated or invalid cards (a caller's
+// bug: the API and settlement reject them first) give a meaningless value,
+// never a panic. Such hands hash outside the rank table's 73,775 entries
+// (checked below, so the test exercises the guard); the table is padded to a
+// power of two and the index masked.
+func TestEvalNeverPanics(t *testing.T) {
+	outside := 0
+	check := func(cs ...card.Card) {
+		key := uint64(suitBias)
+		for _, c := range cs {
+			key += cardKeys[c]
+		}
+		r := uint32(key)
+		if key&flushBits == 0 && r+rankOffsets[(r>>rowShift)&uint32(len(rankOffsets)-1)] >= numRankClasses {
+			outside++
+		}
+		switch len(cs) {
+		case 5:
+			Eval5(cs[0], cs[1], cs[2], cs[3], cs[4])
+		case 7:
+			Eval7(cs[0], cs[1], cs[2], cs[3], cs[4], cs[5], cs[6])
+		}
+	}
+	for c := 0; c < 256; c++ {
+		x, y := card.Card(c), card.Card(255-c)
+		check(x, x, x, x, x)
+		check(x, y, x, y, x, y, x)
+		check(x, x+1, x+2, x+3, x, x+1, x+2) // one rank five to seven times
+		check(x, x+1, x+2, x+3, x+4)
+	}
+	if outside == 0 {
+		t.Fatal("no input hashed outside the table: the test does not exercise the guard")
+	}
+	t.Logf("%d inputs hashed outside the table", outside)
+}
+
+func FuzzEvalNeverPanics(f *testing.F) {
+	f.Add([]byte{0, 0, 0, 0, 0, 0, 0})
+	f.Add([]byte{255, 52, 51, 0, 4, 8, 12})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var c [7]card.Card
+		for i := range c {
+			if i < len(data) {
+				c[i] = card.Card(data[i])
+			}
+		}
+		Eval5(c[0], c[1], c[2], c[3], c[4])
+		Eval6(c[0], c[1], c[2], c[3], c[4], c[5])
+		Eval7(c[0], c[1], c[2], c[3], c[4], c[5], c[6])
+	})
+}

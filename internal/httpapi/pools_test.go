@@ -1,0 +1,247 @@
+package httpapi
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/danielgtaylor/huma/v2/humatest"
+
+	"github.com/tablesettle/tablesettle/internal/filestore"
+	"github.com/tablesettle/tablesettle/internal/jackpot"
+	"github.com/tablesettle/tablesettle/internal/jackpot/jackpottest"
+)
+
+func poolsAPI(t *testing.T, st jackpot.Store) (humatest.TestAPI, *jackpottest.Clock) {
+	t.Helper()
+	if st == nil {
+		var err error
+		if st, err = filestore.Open(t.TempDir()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	clock := jackpottest.NewClock(jackpottest.T0)
+	_, api := humatest.New(t, Config())
+	Register(api, Deps{Pools: jackpot.NewService(st, clock.Now, 1)}, GroupPools)
+	return api, clock
+}
+
+func decodeBody[T any](t *testing.T, b []byte) T {
+	t.Helper()
+	var v T
+	if err := json.Unmarshal(b, &v); err != nil {
+		t.Fatalf("%v: %s", err, b)
+	}
+	return v
+}
+
+const createMBS = `{"id":"megalink","currency":"SGD","rulesets":["mbs-megalink-ssp-v6","mbs-megalink-tcp-v6","mbs-ssp-v4"],
+  "unit":500,"contributionBp":1733,"reserveBp":517,"reset":10000000,"by":"ops:alice"}`
+
+func TestPoolLifecycle(t *testing.T) {
+	api, _ := poolsAPI(t, nil)
+	resp := api.Post("/v1/pools", strings.NewReader(createMBS))
+	if resp.Code != http.StatusCreated {
+		t.Fatalf("create: %d %s", resp.Code, resp.Body)
+	}
+	if resp := api.Post("/v1/pools", strings.NewReader(createMBS)); resp.Code != http.StatusConflict {
+		t.Fatalf("create twice: %d", resp.Code)
+	}
+	if resp := api.Get("/v1/pools/nope"); resp.Code != http.StatusNotFound {
+		t.Fatalf("unknown pool: %d", resp.Code)
+	}
+	// SSP v6: seat 3 holds a Royal Flush, seat 1 a Full House (SGD 200 by
+	// the house, 4.2), seat 2 nothing.
+	round := `{"ruleset":"mbs-megalink-ssp-v6","table":"T12","roundId":"R1","dealtAt":"2026-03-01T20:00:00Z","dealer":"2d 3d 5h 8c 9s",
+	  "positions":[{"seat":1,"cards":"Kc Kh Kd Ac Ah","wagers":{"ante":1000,"bet":2000,"progressive":500}},
+	               {"seat":2,"cards":"2c 7d 9h Jd 4c","wagers":{"ante":1000,"progressive":500}},
+	               {"seat":3,"cards":"Ts Js Qs Ks AS","wagers":{"ante":1000,"bet":2000,"progressive":500}}]}`
+	resp = api.Post("/v1/pools/megalink/rounds", strings.NewReader(round))
+	if resp.Code != http.StatusOK {
+		t.Fatalf("round: %d %s", resp.Code, resp.Body)
+	}
+	first := resp.Body.String()
+	res := decodeBody[jackpot.RoundResult](t, resp.Body.Bytes())
+	// 3 x 500 x 17.33% = 259.95 -> 259 credited; the Royal takes 10,000,259.
+	if len(res.Payouts) != 2 || res.Payouts[0].Category != "full_house" || res.Payouts[0].Amount != 20_000 ||
+		res.Payouts[1].Category != "royal_flush" || res.Payouts[1].Amount != 10_000_259 || res.Meters.Displayed != 10_000_000 {
+		t.Fatalf("payouts %s", first)
+	}
+	// Replay: the first answer, unchanged.
+	resp = api.Post("/v1/pools/megalink/rounds", strings.NewReader(round))
+	if resp.Code != http.StatusOK || resp.Body.String() != first || resp.Header().Get("Idempotent-Replayed") != "true" {
+		t.Fatalf("replay: %d %q %s", resp.Code, resp.Header().Get("Idempotent-Replayed"), resp.Body)
+	}
+	// Same ids, different body: 409.
+	other := strings.Replace(round, `"progressive":500}}]`, `"progressive":500}},{"seat":4,"cards":"6c 6h 7c 8d Qh","wagers":{"ante":1000,"progressive":500}}]`, 1)
+	if resp := api.Post("/v1/pools/megalink/rounds", strings.NewReader(other)); resp.Code != http.StatusConflict {
+		t.Fatalf("different body: %d %s", resp.Code, resp.Body)
+	}
+	// R22: a stake other than the unit is refused, naming the field.
+	bad := `{"ruleset":"mbs-megalink-ssp-v6","table":"T12","roundId":"R2","dealtAt":"2026-03-01T20:00:00Z","dealer":"2d 3d 5h 8c 9s",
+	  "positions":[{"seat":1,"cards":"Kc Kh Kd As Ah","wagers":{"ante":1000,"progressive":1000}}]}`
+	resp = api.Post("/v1/pools/megalink/rounds", strings.NewReader(bad))
+	if resp.Code != http.StatusUnprocessableEntity || !strings.Contains(resp.Body.String(), "body.positions[0].wagers.progressive") {
+		t.Fatalf("bad stake: %d %s", resp.Code, resp.Body)
+	}
+	// R12: a repeated card voids the round; it never reaches the pool.
+	dup := `{"ruleset":"mbs-megalink-ssp-v6","table":"T12","roundId":"R3","dealtAt":"2026-03-01T20:00:00Z","dealer":"2d 3d 5h 8c 9s",
+	  "positions":[{"seat":1,"cards":"Kc Kh Kd As Ah","wagers":{"ante":1000,"progressive":500}},{"seat":2,"cards":"Kc 7d 9h Js 4c","wagers":{"ante":1000,"progressive":500}}]}`
+	resp = api.Post("/v1/pools/megalink/rounds", strings.NewReader(dup))
+	if void := decodeBody[jackpot.RoundResult](t, resp.Body.Bytes()); resp.Code != http.StatusOK || void.Contribution.Wagers != 0 || len(void.Payouts) != 0 {
+		t.Fatalf("duplicate card: the round is void and nothing reaches the pool: %d %s", resp.Code, resp.Body)
+	}
+	// Idempotency-Key.
+	r4 := `{"ruleset":"mbs-megalink-tcp-v6","table":"T7","roundId":"R4","dealtAt":"2026-03-01T20:00:00Z","dealer":"2h 5c 9d","community":"9s 8s",
+	  "positions":[{"seat":2,"cards":"Ts Js Qs","wagers":{"ante":1000,"play":1000,"progressive":500}}]}`
+	resp = api.Post("/v1/pools/megalink/rounds", "Idempotency-Key: k-1", strings.NewReader(r4))
+	sf := decodeBody[jackpot.RoundResult](t, resp.Body.Bytes())
+	// TCP 4.4: the player's 3 + 2 community make a Straight Flush: 10% of
+	// 10,000,087 (500 x 17.33% = 86.65 + the 0.95 carried = 87.60 -> 87).
+	if resp.Code != http.StatusOK || len(sf.Payouts) != 1 || sf.Payouts[0].Category != "straight_flush" || sf.Payouts[0].Amount != 1_000_008 {
+		t.Fatalf("TCP straight flush: %d %s", resp.Code, resp.Body)
+	}
+	r5 := strings.Replace(r4, `"R4"`, `"R5"`, 1)
+	if resp := api.Post("/v1/pools/megalink/rounds", "Idempotency-Key: k-1", strings.NewReader(r5)); resp.Code != http.StatusConflict {
+		t.Fatalf("key reused: %d %s", resp.Code, resp.Body)
+	}
+	// PATCH: recorded, pending until the next reset.
+	resp = api.Patch("/v1/pools/megalink", strings.NewReader(`{"contributionBp":2000,"by":"ops:bob","reason":"approved"}`))
+	pv := decodeBody[PoolView](t, resp.Body.Bytes())
+	if resp.Code != http.StatusOK || pv.Settings.ContributionBP != 1733 || pv.Pending == nil || pv.Pending.Settings.ContributionBP != 2000 {
+		t.Fatalf("patch: %d %s", resp.Code, resp.Body)
+	}
+	// Ledger: paginated, oldest first.
+	resp = api.Get("/v1/pools/megalink/ledger?limit=3")
+	page := decodeBody[LedgerPage](t, resp.Body.Bytes())
+	if len(page.Entries) != 3 || page.Entries[0].Kind != jackpot.KindOpening || page.Next == nil || *page.Next != 3 {
+		t.Fatalf("ledger page: %s", resp.Body)
+	}
+	resp = api.Get("/v1/pools/megalink/ledger?after=3&limit=100")
+	page = decodeBody[LedgerPage](t, resp.Body.Bytes())
+	if len(page.Entries) == 0 || page.Entries[0].Seq != 4 || page.Next != nil {
+		t.Fatalf("ledger page 2: %s", resp.Body)
+	}
+	resp = api.Get("/v1/pools/megalink/reconcile")
+	rec := decodeBody[jackpot.Reconciliation](t, resp.Body.Bytes())
+	if resp.Code != http.StatusOK || !rec.OK {
+		t.Fatalf("reconcile: %s", resp.Body)
+	}
+}
+
+// TestSSPv4DealerHandShared: ruling R22 — an SSP v4 dealer-hand hit is won
+// by every dealer-hand wager at the table, and R5 shares it.
+func TestSSPv4DealerHandShared(t *testing.T) {
+	api, _ := poolsAPI(t, nil)
+	api.Post("/v1/pools", strings.NewReader(createMBS))
+	round := `{"ruleset":"mbs-ssp-v4","table":"T1","roundId":"R1","dealtAt":"2026-03-01T20:00:00Z","dealer":"Th Jh Qh Kh Ah",
+	  "magicCard":"2s","luckyPlayerSeat":7,"luckyDealer":false,
+	  "positions":[{"seat":1,"cards":"2c 7d 9h Js 4c","wagers":{"ante":1000,"bet":2000,"progressiveDealer":500}},
+	               {"seat":2,"cards":"3c 8d 9c Jd 5c","wagers":{"ante":1000,"bet":2000,"progressiveDealer":1000}}]}`
+	resp := api.Post("/v1/pools/megalink/rounds", strings.NewReader(round))
+	res := decodeBody[jackpot.RoundResult](t, resp.Body.Bytes())
+	// 1500 x 17.33% = 259.95 -> 259; (10,000,259 + 10,000,000) / 2 = 10,000,129 each, 1 left in
+	// the pool; the second share is 129 from the pool, 77 from the reserve and 9,999,923 from the house.
+	if resp.Code != http.StatusOK || len(res.Payouts) != 2 || res.Payouts[0].Amount != 10_000_129 || res.Payouts[1].Amount != 10_000_129 ||
+		res.Payouts[1].HouseFunded != 9_999_923 || res.Meters.Displayed != 10_000_001 {
+		t.Fatalf("%d %s", resp.Code, resp.Body)
+	}
+}
+
+type downStore struct{ jackpot.Store }
+
+func (downStore) Commit(context.Context, jackpot.Commit) error {
+	return errors.New("dial tcp 10.0.0.1:443: i/o timeout (secret detail)")
+}
+func (downStore) Record(context.Context, string, string) (jackpot.RoundRecord, error) {
+	return jackpot.RoundRecord{}, jackpot.ErrNotFound
+}
+
+// TestStoreDownIs503: the store cannot confirm the write -> 503
+// "progressive unavailable", and the cause is never shown.
+func TestStoreDownIs503(t *testing.T) {
+	st, _ := filestore.Open(t.TempDir())
+	api, _ := poolsAPI(t, st)
+	api.Post("/v1/pools", strings.NewReader(createMBS))
+	api2, _ := poolsAPI(t, downStore{st})
+	round := `{"ruleset":"mbs-megalink-ssp-v6","table":"T12","roundId":"R1","dealtAt":"2026-03-01T20:00:00Z","dealer":"2d 3d 5h 8c 9s",
+	  "positions":[{"seat":1,"cards":"Kc Kh Kd As Ah","wagers":{"ante":1000,"progressive":500}}]}`
+	resp := api2.Post("/v1/pools/megalink/rounds", strings.NewReader(round))
+	if resp.Code != http.StatusServiceUnavailable || !strings.Contains(resp.Body.String(), "progressive unavailable") ||
+		strings.Contains(resp.Body.String(), "secret") || resp.Header().Get("Retry-After") == "" {
+		t.Fatalf("%d %v %s", resp.Code, resp.Header(), resp.Body)
+	}
+	resp = api.Get("/v1/pools/megalink")
+	pv := decodeBody[PoolView](t, resp.Body.Bytes())
+	if pv.Meters.Wagers != 0 || pv.Version != 1 {
+		t.Fatalf("nothing half-applied: %s", resp.Body)
+	}
+}
+
+// TestRWSHeldThenReleased: R7 over HTTP — the round answers "held", and the
+// release after the window pays it.
+func TestRWSHeldThenReleased(t *testing.T) {
+	api, clock := poolsAPI(t, nil)
+	resp := api.Post("/v1/pools", strings.NewReader(`{"id":"rws","currency":"SGD","rulesets":["rws-mlp-csp-v2"],"unit":500,
+	  "contributionBp":1733,"reserveBp":517,"reset":10000000,"by":"ops"}`))
+	if resp.Code != http.StatusCreated || decodeBody[PoolView](t, resp.Body.Bytes()).Settings.SettleWindowMS != 5000 {
+		t.Fatalf("create: %s", resp.Body)
+	}
+	round := `{"ruleset":"rws-mlp-csp-v2","table":"T1","roundId":"R1","dealtAt":"2026-03-01T20:00:00Z","dealer":"2d 3d 5h 8c 9s",
+	  "positions":[{"seat":4,"cards":"Ts Js Qs Ks As","wagers":{"ante":1000,"bet":2000,"progressive":500}}]}`
+	resp = api.Post("/v1/pools/rws/rounds", strings.NewReader(round))
+	res := decodeBody[jackpot.RoundResult](t, resp.Body.Bytes())
+	if len(res.Payouts) != 1 || res.Payouts[0].Status != "held" || res.Payouts[0].PayAfter == nil {
+		t.Fatalf("held: %s", resp.Body)
+	}
+	resp = api.Post("/v1/pools/rws/release")
+	if out := decodeBody[struct{ Paid []jackpot.Payout }](t, resp.Body.Bytes()); len(out.Paid) != 0 {
+		t.Fatalf("paid inside the window: %s", resp.Body)
+	}
+	clock.Advance(5 * time.Second)
+	resp = api.Post("/v1/pools/rws/release")
+	out := decodeBody[struct{ Paid []jackpot.Payout }](t, resp.Body.Bytes())
+	if len(out.Paid) != 1 || out.Paid[0].Amount != 10_000_086 {
+		t.Fatalf("release: %s", resp.Body)
+	}
+}
+
+// TestPoolsReadmeExample: the README's pools example works as written and
+// answers what the README says (Full House SGD 200 by the house, Royal
+// Flush SGD 100,001.73 from the pool, then the reset to SGD 100,000).
+func TestPoolsReadmeExample(t *testing.T) {
+	b, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Skip("README.md not found:", err)
+	}
+	s := string(b)
+	i := strings.Index(s, "<!-- section: pools -->")
+	if i < 0 {
+		t.Fatal("no pools section")
+	}
+	var bodies []string
+	for sec := s[i:]; len(bodies) < 2; {
+		start := strings.Index(sec, "-d '")
+		if start < 0 {
+			t.Fatal("the pools section has fewer than two request bodies")
+		}
+		end := strings.Index(sec[start+4:], "'")
+		bodies = append(bodies, sec[start+4:start+4+end])
+		sec = sec[start+4+end:]
+	}
+	api, _ := poolsAPI(t, nil)
+	if resp := api.Post("/v1/pools", strings.NewReader(bodies[0])); resp.Code != http.StatusCreated {
+		t.Fatalf("create: %d %s", resp.Code, resp.Body)
+	}
+	resp := api.Post("/v1/pools/megalink-sgd/rounds", "Idempotency-Key: T12-R1", strings.NewReader(bodies[1]))
+	res := decodeBody[jackpot.RoundResult](t, resp.Body.Bytes())
+	if resp.Code != http.StatusOK || len(res.Payouts) != 2 || res.Payouts[0].Amount != 20_000 || res.Payouts[0].Funding[0].Source != jackpot.SourceHouse ||
+		res.Payouts[1].Amount != 10_000_173 || res.Meters.Displayed != 10_000_000 {
+		t.Fatalf("README and answer disagree: %s", resp.Body)
+	}
+}

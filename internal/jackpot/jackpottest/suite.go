@@ -1,0 +1,650 @@
+// Package jackpottest is the contract suite every jackpot.Store must pass
+// (internal/filestore and internal/dynamo run it), and the fixtures the
+// jackpot tests share.
+package jackpottest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/tablesettle/tablesettle/internal/jackpot"
+	"github.com/tablesettle/tablesettle/internal/money"
+)
+
+// T0 is the fixtures' clock start.
+var T0 = time.Date(2026, 3, 1, 20, 0, 0, 0, time.UTC)
+
+// Clock is a settable clock safe for concurrent use.
+type Clock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+// NewClock returns a clock at t.
+func NewClock(t time.Time) *Clock { return &Clock{now: t} }
+
+// Now returns the clock's time.
+func (c *Clock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.now }
+
+// Advance moves the clock on by d.
+func (c *Clock) Advance(d time.Duration) { c.mu.Lock(); c.now = c.now.Add(d); c.mu.Unlock() }
+
+// MBSSettings is a Megalink SSP v6 / TCP v6 / THB v9 pool: SGD 5 unit,
+// rates chosen to leave fractions to carry, SGD 100,000 reset.
+func MBSSettings() jackpot.Settings {
+	return jackpot.Settings{Currency: money.SGD, Rulesets: []string{"mbs-megalink-ssp-v6", "mbs-megalink-tcp-v6", "mbs-megalink-thb-v9"},
+		Unit: 500, ContributionBP: 1733, ReserveBP: 517, Reset: 10_000_000}
+}
+
+// RWSSettings is an RWS Multi-Link pool with a 3 s settle window (R7).
+func RWSSettings() jackpot.Settings {
+	return jackpot.Settings{Currency: money.SGD, Rulesets: []string{"rws-mlp-csp-v2"},
+		Unit: 500, ContributionBP: 1733, ReserveBP: 517, Reset: 10_000_000, SettleWindowMS: 3000}
+}
+
+// Royal is a Royal Flush hit (100% of the pool, R3).
+func Royal(ruleset string, seat, dealt int, stake money.Amount) jackpot.Hit {
+	return jackpot.Hit{Seat: seat, Dealt: dealt, Category: "royal_flush", Prize: jackpot.Prize{Kind: jackpot.PrizePercent, BP: 10000}, Stake: stake, Rules: []string{ruleset + " 4.2"}}
+}
+
+// StraightFlush is a Straight Flush hit (10% of the pool, R3).
+func StraightFlush(ruleset string, seat, dealt int, stake money.Amount) jackpot.Hit {
+	return jackpot.Hit{Seat: seat, Dealt: dealt, Category: "straight_flush", Prize: jackpot.Prize{Kind: jackpot.PrizePercent, BP: 1000}, Stake: stake, Rules: []string{ruleset + " 4.2"}}
+}
+
+// FourOfAKind is the MBS/RWS SGD 2,000 fixed prize (R2).
+func FourOfAKind(ruleset string, seat, dealt int, stake money.Amount) jackpot.Hit {
+	return jackpot.Hit{Seat: seat, Dealt: dealt, Category: "four_of_a_kind", Prize: jackpot.Prize{Kind: jackpot.PrizeFixed, Amount: 200_000}, Stake: stake, Rules: []string{ruleset + " 4.2"}}
+}
+
+// RoundOf builds a round with one unit wager on each of seats.
+func RoundOf(ruleset, table, round string, dealtAt time.Time, unit money.Amount, seats []int, hits ...jackpot.Hit) jackpot.Round {
+	r := jackpot.Round{Ruleset: ruleset, Table: table, Round: round, DealtAt: dealtAt, Wagers: []jackpot.ProgressiveWager{}, Hits: hits}
+	for _, s := range seats {
+		r.Wagers = append(r.Wagers, jackpot.ProgressiveWager{Seat: s, Amount: unit})
+	}
+	if r.Hits == nil {
+		r.Hits = []jackpot.Hit{}
+	}
+	return r
+}
+
+// Opener opens a fresh, empty store for one test.
+type Opener func(t *testing.T) jackpot.Store
+
+// Scale sets the size of the concurrency proof (the issue's: 8 writers,
+// 400 rounds).
+type Scale struct {
+	Writers, Rounds int
+}
+
+// Run runs the contract suite against the stores open returns.
+func Run(t *testing.T, open Opener, scale Scale) {
+	t.Run("CreateGetExists", func(t *testing.T) { testCreate(t, open(t)) })
+	t.Run("CommitIsConditionalAndAtomic", func(t *testing.T) { testCommit(t, open(t)) })
+	t.Run("LedgerPagesOldestFirst", func(t *testing.T) { testLedger(t, open(t)) })
+	t.Run("ReplayReturnsFirstAnswer", func(t *testing.T) { testReplay(t, open(t)) })
+	t.Run("ConcurrentWritersExactlyOnce", func(t *testing.T) { testConcurrent(t, open(t), scale) })
+	t.Run("FaultsApplyOnceOrNotAtAll", func(t *testing.T) { testFaults(t, open(t)) })
+	t.Run("R7_MBS_CommitOrderAcrossTables", func(t *testing.T) { testMBSAcrossTables(t, open(t)) })
+	t.Run("R7_RWS_DealtOrderWithinWindow", func(t *testing.T) { testRWSAcrossTables(t, open(t)) })
+	t.Run("SettingsAfterNextReset", func(t *testing.T) { testSettings(t, open(t)) })
+}
+
+// MustReconcile fails t unless the pool's meters equal the sum over its
+// ledger, to the minor unit.
+func MustReconcile(t testing.TB, svc *jackpot.Service, id string) jackpot.Reconciliation {
+	t.Helper()
+	rec, err := svc.Reconcile(context.Background(), id)
+	if err != nil {
+		t.Fatalf("reconcile %s: %v", id, err)
+	}
+	if !rec.OK {
+		t.Fatalf("reconcile %s: differences %+v problems %v", id, rec.Differences, rec.Problems)
+	}
+	return rec
+}
+
+func service(st jackpot.Store, clock *Clock) *jackpot.Service {
+	svc := jackpot.NewService(st, clock.Now, 7)
+	return svc
+}
+
+func testCreate(t *testing.T, st jackpot.Store) {
+	ctx := context.Background()
+	svc := service(st, NewClock(T0))
+	p, err := svc.Create(ctx, "pool-1", MBSSettings(), "ops:alice")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Meters.Displayed != 10_000_000 || p.Meters.HouseFunded != 10_000_000 {
+		t.Fatalf("R21: a new pool opens at its reset amount funded by the house, got %+v", p.Meters)
+	}
+	got, err := svc.Get(ctx, "pool-1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Version != 1 || got.Seq != 1 || got.Meters.Displayed != 10_000_000 || len(got.Settings.Rulesets) != 3 {
+		t.Fatalf("read back %+v", got)
+	}
+	if _, err := svc.Create(ctx, "pool-1", MBSSettings(), "ops:alice"); jackpot.KindOf(err) != jackpot.Exists {
+		t.Fatalf("second create: %v, want exists", err)
+	}
+	if _, err := svc.Get(ctx, "nope"); jackpot.KindOf(err) != jackpot.NotFound {
+		t.Fatalf("missing pool: %v", err)
+	}
+	if _, err := st.Record(ctx, "pool-1", jackpot.RoundKey("t1", "r1")); !errors.Is(err, jackpot.ErrNotFound) {
+		t.Fatalf("missing record: %v", err)
+	}
+	es, err := st.Ledger(ctx, "pool-1", 0, 10)
+	if err != nil || len(es) != 1 || es[0].Kind != jackpot.KindOpening || es[0].Funding[0].Source != jackpot.SourceHouse {
+		t.Fatalf("opening ledger %+v %v", es, err)
+	}
+}
+
+func testCommit(t *testing.T, st jackpot.Store) {
+	ctx := context.Background()
+	clock := NewClock(T0)
+	svc := service(st, clock)
+	p, err := svc.Create(ctx, "p", MBSSettings(), "ops")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := RoundOf("mbs-megalink-ssp-v6", "t1", "r1", T0, 500, []int{1, 2})
+	q, es, res, err := jackpot.Apply(p, r, clock.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := jackpot.RoundRecord{Pool: "p", Key: jackpot.RoundKey("t1", "r1"), Table: "t1", Round: "r1", Fingerprint: "f", Result: res}
+	// A stale version is refused and writes nothing.
+	if err := st.Commit(ctx, jackpot.Commit{PrevVersion: p.Version + 5, Pool: q, Entries: es, Records: []jackpot.RoundRecord{rec}}); !errors.Is(err, jackpot.ErrConflict) {
+		t.Fatalf("stale commit: %v, want ErrConflict", err)
+	}
+	if _, err := st.Record(ctx, "p", rec.Key); !errors.Is(err, jackpot.ErrNotFound) {
+		t.Fatalf("a refused commit left its record: %v", err)
+	}
+	if err := st.Commit(ctx, jackpot.Commit{PrevVersion: p.Version, Pool: q, Entries: es, Records: []jackpot.RoundRecord{rec}}); err != nil {
+		t.Fatal(err)
+	}
+	// The same record again, even on the current version, is refused, and
+	// the pool is untouched.
+	q2, es2, _, err := jackpot.Apply(q, r, clock.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Commit(ctx, jackpot.Commit{PrevVersion: q.Version, Pool: q2, Entries: es2, Records: []jackpot.RoundRecord{rec}}); !errors.Is(err, jackpot.ErrConflict) {
+		t.Fatalf("duplicate record: %v, want ErrConflict", err)
+	}
+	got, _ := st.Pool(ctx, "p")
+	if got.Version != q.Version || got.Meters.Displayed != q.Meters.Displayed || got.Meters.Wagers != 2 {
+		t.Fatalf("pool moved by a refused commit: %+v", got.Meters)
+	}
+	back, err := st.Record(ctx, "p", rec.Key)
+	if err != nil || back.Result.Contribution.Displayed != res.Contribution.Displayed || back.Fingerprint != "f" {
+		t.Fatalf("record read back %+v %v", back, err)
+	}
+	MustReconcile(t, svc, "p")
+}
+
+func testLedger(t *testing.T, st jackpot.Store) {
+	ctx := context.Background()
+	clock := NewClock(T0)
+	svc := service(st, clock)
+	if _, err := svc.Create(ctx, "p", MBSSettings(), "ops"); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 12 {
+		r := RoundOf("mbs-megalink-ssp-v6", "t1", fmt.Sprintf("r%d", i), T0, 500, []int{1})
+		if _, _, err := svc.ApplyRound(ctx, "p", r, "", ""); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var seqs []int64
+	after := int64(0)
+	for {
+		es, err := st.Ledger(ctx, "p", after, 5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range es {
+			seqs = append(seqs, e.Seq)
+		}
+		if len(es) < 5 {
+			break
+		}
+		after = es[len(es)-1].Seq
+	}
+	if len(seqs) != 13 {
+		t.Fatalf("ledger has %d entries, want 13 (opening + 12 contributions)", len(seqs))
+	}
+	for i, s := range seqs {
+		if s != int64(i+1) {
+			t.Fatalf("ledger order %v", seqs)
+		}
+	}
+}
+
+func testReplay(t *testing.T, st jackpot.Store) {
+	ctx := context.Background()
+	clock := NewClock(T0)
+	svc := service(st, clock)
+	if _, err := svc.Create(ctx, "p", MBSSettings(), "ops"); err != nil {
+		t.Fatal(err)
+	}
+	r := RoundOf("mbs-megalink-ssp-v6", "t1", "r1", T0, 500, []int{1, 2, 3}, StraightFlush("mbs-megalink-ssp-v6", 2, 2, 500))
+	first, replayed, err := svc.ApplyRound(ctx, "p", r, "", "")
+	if err != nil || replayed {
+		t.Fatalf("first: %v %v", replayed, err)
+	}
+	clock.Advance(time.Minute)
+	again, replayed, err := svc.ApplyRound(ctx, "p", r, "", "")
+	if err != nil || !replayed {
+		t.Fatalf("replay: %v %v", replayed, err)
+	}
+	if fmt.Sprint(again) != fmt.Sprint(first) {
+		t.Fatalf("replay changed the answer:\n%+v\n%+v", first, again)
+	}
+	p, _ := svc.Get(ctx, "p")
+	if p.Meters.Wagers != 3 || p.Meters.Hits["straight_flush"].Count != 1 {
+		t.Fatalf("the replay was counted again: %+v", p.Meters)
+	}
+	// Same ids, different body: refused (409).
+	r2 := RoundOf("mbs-megalink-ssp-v6", "t1", "r1", T0, 500, []int{1, 2})
+	if _, _, err := svc.ApplyRound(ctx, "p", r2, "", ""); jackpot.KindOf(err) != jackpot.Mismatch {
+		t.Fatalf("different body: %v, want mismatch", err)
+	}
+	// Idempotency-Key: honoured the same way.
+	r3 := RoundOf("mbs-megalink-ssp-v6", "t1", "r2", T0, 500, []int{4})
+	a, _, err := svc.ApplyRound(ctx, "p", r3, "key-123", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, replayed, err := svc.ApplyRound(ctx, "p", r3, "key-123", "")
+	if err != nil || !replayed || fmt.Sprint(a) != fmt.Sprint(b) {
+		t.Fatalf("idempotency replay: %v %v", replayed, err)
+	}
+	r4 := RoundOf("mbs-megalink-ssp-v6", "t1", "r3", T0, 500, []int{4})
+	if _, _, err := svc.ApplyRound(ctx, "p", r4, "key-123", ""); jackpot.KindOf(err) != jackpot.Mismatch {
+		t.Fatalf("key reused for another round: %v, want mismatch", err)
+	}
+	p, _ = svc.Get(ctx, "p")
+	if p.Meters.Wagers != 4 {
+		t.Fatalf("wagers %d, want 4", p.Meters.Wagers)
+	}
+	MustReconcile(t, svc, "p")
+}
+
+// testConcurrent is the proof: writers apply rounds to one pool at
+// once (every round sent twice, by two writers); the meters equal the sum
+// over the ledger and every round is counted exactly once.
+func testConcurrent(t *testing.T, st jackpot.Store, sc Scale) {
+	ctx := context.Background()
+	clock := NewClock(T0)
+	svc := service(st, clock)
+	if _, err := svc.Create(ctx, "linked", MBSSettings(), "ops"); err != nil {
+		t.Fatal(err)
+	}
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	var failed atomic.Int64
+	var firstErr atomic.Value
+	results := make([]jackpot.RoundResult, sc.Rounds)
+	var mu sync.Mutex
+	for w := range sc.Writers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range jobs {
+				table := fmt.Sprintf("table-%d", i%7)
+				var hits []jackpot.Hit
+				seats := []int{1, 2, 3}
+				switch {
+				case i%97 == 13:
+					hits = append(hits, Royal("mbs-megalink-ssp-v6", 1, 1, 500))
+				case i%31 == 5:
+					hits = append(hits, StraightFlush("mbs-megalink-ssp-v6", 1, 1, 500))
+				case i%11 == 3:
+					hits = append(hits, FourOfAKind("mbs-megalink-ssp-v6", 1, 1, 500))
+				}
+				r := RoundOf("mbs-megalink-ssp-v6", table, fmt.Sprintf("round-%d", i), T0.Add(time.Duration(i)*time.Second), 500, seats[:1+i%3], hits...)
+				res, _, err := svc.ApplyRound(ctx, "linked", r, "", "")
+				if err != nil {
+					failed.Add(1)
+					firstErr.CompareAndSwap(nil, fmt.Sprintf("writer %d round %d: %v", w, i, err))
+					continue
+				}
+				mu.Lock()
+				if results[i].Round != "" && fmt.Sprint(results[i]) != fmt.Sprint(res) {
+					t.Errorf("round %d answered twice differently", i)
+				}
+				results[i] = res
+				mu.Unlock()
+			}
+		}()
+	}
+	// Each round is sent twice, by whichever writers pick it up.
+	for i := range sc.Rounds {
+		jobs <- i
+		jobs <- i
+	}
+	close(jobs)
+	wg.Wait()
+	if n := failed.Load(); n > 0 {
+		t.Fatalf("%d rounds failed: first %v", n, firstErr.Load())
+	}
+	p, err := svc.Get(ctx, "linked")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wantWagers int64
+	for i := range sc.Rounds {
+		wantWagers += int64(1 + i%3)
+	}
+	if p.Meters.Wagers != wantWagers || p.Meters.WagerAmount != money.Amount(wantWagers*500) {
+		t.Fatalf("wagers %d (%d), want %d: a round was lost or counted twice", p.Meters.Wagers, p.Meters.WagerAmount, wantWagers)
+	}
+	rec := MustReconcile(t, svc, "linked")
+	contributions := map[string]int{}
+	es, _ := allEntries(ctx, st, "linked")
+	for _, e := range es {
+		if e.Kind == jackpot.KindContribution {
+			contributions[e.Table+"/"+e.Round]++
+		}
+	}
+	if len(contributions) != sc.Rounds {
+		t.Fatalf("%d rounds in the ledger, want %d", len(contributions), sc.Rounds)
+	}
+	for k, n := range contributions {
+		if n != 1 {
+			t.Fatalf("round %s contributed %d times", k, n)
+		}
+	}
+	// Credited + carried == sum(wager x rate), exactly.
+	if int64(rec.Rebuilt.Contributed)*10000+rec.Rebuilt.CarryDisplayed != wantWagers*500*1733 {
+		t.Fatalf("carried-fraction invariant broken: %d*10000+%d != %d", rec.Rebuilt.Contributed, rec.Rebuilt.CarryDisplayed, wantWagers*500*1733)
+	}
+}
+
+func allEntries(ctx context.Context, st jackpot.Store, id string) ([]jackpot.Entry, error) {
+	var all []jackpot.Entry
+	after := int64(0)
+	for {
+		es, err := st.Ledger(ctx, id, after, 500)
+		if err != nil {
+			return nil, err
+		}
+		all = append(all, es...)
+		if len(es) < 500 {
+			return all, nil
+		}
+		after = es[len(es)-1].Seq
+	}
+}
+
+// Faulty wraps a store: Commit fails before writing (Before) or after
+// writing, losing the answer (After), for the commits the predicate picks.
+type Faulty struct {
+	jackpot.Store
+	Fail func(n int64) (before, after bool)
+	n    atomic.Int64
+}
+
+// ErrInjected is the fault Faulty returns.
+var ErrInjected = errors.New("injected fault: connection reset")
+
+// Commit implements jackpot.Store.
+func (f *Faulty) Commit(ctx context.Context, c jackpot.Commit) error {
+	n := f.n.Add(1)
+	before, after := f.Fail(n)
+	if before {
+		return ErrInjected
+	}
+	err := f.Store.Commit(ctx, c)
+	if after {
+		return ErrInjected
+	}
+	return err
+}
+
+func testFaults(t *testing.T, st jackpot.Store) {
+	ctx := context.Background()
+	clock := NewClock(T0)
+	f := &Faulty{Store: st, Fail: func(n int64) (bool, bool) { return n%5 == 1, n%5 == 3 }}
+	blind := &blindAfterFault{Faulty: f}
+	svc := jackpot.NewService(blind, clock.Now, 3)
+	if _, err := svc.Create(ctx, "p", MBSSettings(), "ops"); err != nil {
+		t.Fatal(err)
+	}
+	const rounds = 40
+	unavailable := 0
+	for i := range rounds {
+		var hits []jackpot.Hit
+		if i%9 == 4 {
+			hits = append(hits, StraightFlush("mbs-megalink-ssp-v6", 1, 1, 500))
+		}
+		r := RoundOf("mbs-megalink-ssp-v6", "t1", fmt.Sprintf("r%d", i), T0, 500, []int{1, 2}, hits...)
+		_, _, err := svc.ApplyRound(ctx, "p", r, "", "")
+		if err != nil {
+			if jackpot.KindOf(err) != jackpot.Unavailable {
+				t.Fatalf("round %d: %v, want unavailable", i, err)
+			}
+			unavailable++
+		}
+		// Whatever the answer, the store holds the round once or not at
+		// all, and the ledger reconciles.
+		MustReconcile(t, jackpot.NewService(st, clock.Now, 1), "p")
+	}
+	if unavailable == 0 {
+		t.Fatal("no fault was injected")
+	}
+	// The tables retry every round until it is confirmed: each is applied
+	// exactly once.
+	direct := jackpot.NewService(st, clock.Now, 1)
+	for i := range rounds {
+		var hits []jackpot.Hit
+		if i%9 == 4 {
+			hits = append(hits, StraightFlush("mbs-megalink-ssp-v6", 1, 1, 500))
+		}
+		r := RoundOf("mbs-megalink-ssp-v6", "t1", fmt.Sprintf("r%d", i), T0, 500, []int{1, 2}, hits...)
+		if _, _, err := direct.ApplyRound(ctx, "p", r, "", ""); err != nil {
+			t.Fatalf("retry of round %d: %v", i, err)
+		}
+	}
+	p, _ := direct.Get(ctx, "p")
+	if p.Meters.Wagers != 2*rounds {
+		t.Fatalf("wagers %d, want %d: a round was lost or applied twice", p.Meters.Wagers, 2*rounds)
+	}
+	if p.Meters.Hits["straight_flush"].Count != 4 {
+		t.Fatalf("straight flushes %d, want 4 (rounds 4, 13, 22, 31)", p.Meters.Hits["straight_flush"].Count)
+	}
+	MustReconcile(t, direct, "p")
+}
+
+// blindAfterFault makes the read that follows an injected fault fail too,
+// so that the service cannot tell whether its write landed.
+type blindAfterFault struct {
+	*Faulty
+	blind atomic.Bool
+}
+
+func (b *blindAfterFault) Commit(ctx context.Context, c jackpot.Commit) error {
+	err := b.Faulty.Commit(ctx, c)
+	if errors.Is(err, ErrInjected) {
+		b.blind.Store(true)
+	}
+	return err
+}
+
+func (b *blindAfterFault) Record(ctx context.Context, pool, key string) (jackpot.RoundRecord, error) {
+	if b.blind.Swap(false) {
+		return jackpot.RoundRecord{}, ErrInjected
+	}
+	return b.Faulty.Record(ctx, pool, key)
+}
+
+// testMBSAcrossTables: two tables hit a Royal Flush in the same instant.
+// Under MBS (SSP v6 3.14, ruling R7) the first committed is paid the whole
+// pool, the second from the pool after reset.
+func testMBSAcrossTables(t *testing.T, st jackpot.Store) {
+	ctx := context.Background()
+	clock := NewClock(T0)
+	svc := service(st, clock)
+	if _, err := svc.Create(ctx, "p", MBSSettings(), "ops"); err != nil {
+		t.Fatal(err)
+	}
+	// Grow the pool: 100 rounds of 3 wagers.
+	for i := range 100 {
+		r := RoundOf("mbs-megalink-ssp-v6", "t9", fmt.Sprintf("g%d", i), T0, 500, []int{1, 2, 3})
+		if _, _, err := svc.ApplyRound(ctx, "p", r, "", ""); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p, _ := svc.Get(ctx, "p")
+	before := p.Meters.Displayed
+	// Both tables report at once; B's hand was dealt first, but MBS pays
+	// in commit order.
+	a := RoundOf("mbs-megalink-ssp-v6", "table-A", "a1", T0.Add(2*time.Second), 500, []int{4}, Royal("mbs-megalink-ssp-v6", 4, 1, 500))
+	b := RoundOf("mbs-megalink-tcp-v6", "table-B", "b1", T0.Add(1*time.Second), 500, []int{2}, Royal("mbs-megalink-tcp-v6", 2, 1, 500))
+	var wg sync.WaitGroup
+	var ra, rb jackpot.RoundResult
+	var ea, eb error
+	wg.Add(2)
+	go func() { defer wg.Done(); ra, _, ea = svc.ApplyRound(ctx, "p", a, "", "") }()
+	go func() { defer wg.Done(); rb, _, eb = svc.ApplyRound(ctx, "p", b, "", "") }()
+	wg.Wait()
+	if ea != nil || eb != nil {
+		t.Fatal(ea, eb)
+	}
+	first, second := ra, rb
+	if ra.Version > rb.Version {
+		first, second = rb, ra
+	}
+	// Each round contributes its one wager before its hit (R4).
+	c1, _, _, _ := jackpot.Accrue(500, 1733, p.Meters.CarryDisplayed)
+	wantFirst := before + c1
+	if first.Payouts[0].Amount != wantFirst || first.Payouts[0].Funding[0].Source != jackpot.SourcePool {
+		t.Fatalf("first committed is paid the whole pool %d: %+v", wantFirst, first.Payouts[0])
+	}
+	p2, _ := svc.Get(ctx, "p")
+	_ = p2
+	if second.Payouts[0].Amount <= 10_000_000 || second.Payouts[0].Amount > 10_000_000+100 {
+		t.Fatalf("second committed is paid the pool after reset (10,000,000 + its contribution): %+v", second.Payouts[0])
+	}
+	if second.Meters.Displayed != 10_000_000 {
+		t.Fatalf("after two Royals the pool is at its reset: %d", second.Meters.Displayed)
+	}
+	MustReconcile(t, svc, "p")
+}
+
+// testRWSAcrossTables: under RWS (4.5.2, ruling R7) the hand dealt first is
+// paid first even when reported second, within the settle window.
+func testRWSAcrossTables(t *testing.T, st jackpot.Store) {
+	ctx := context.Background()
+	clock := NewClock(T0)
+	svc := service(st, clock)
+	if _, err := svc.Create(ctx, "rws", RWSSettings(), "ops"); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 50 {
+		r := RoundOf("rws-mlp-csp-v2", "t9", fmt.Sprintf("g%d", i), T0, 500, []int{1, 2, 3})
+		if _, _, err := svc.ApplyRound(ctx, "rws", r, "", ""); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Table A reports first a Royal dealt at 20:00:05; table B reports one
+	// second later a Royal dealt at 20:00:03 (earlier).
+	a := RoundOf("rws-mlp-csp-v2", "table-A", "a1", T0.Add(5*time.Second), 500, []int{1}, Royal("rws-mlp-csp-v2", 1, 1, 500))
+	ra, _, err := svc.ApplyRound(ctx, "rws", a, "", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ra.Payouts[0].Status != "held" {
+		t.Fatalf("R7: a major hit is held for the settle window: %+v", ra.Payouts[0])
+	}
+	clock.Advance(time.Second)
+	b := RoundOf("rws-mlp-csp-v2", "table-B", "b1", T0.Add(3*time.Second), 500, []int{6}, Royal("rws-mlp-csp-v2", 6, 1, 500))
+	if _, _, err := svc.ApplyRound(ctx, "rws", b, "", ""); err != nil {
+		t.Fatal(err)
+	}
+	p, _ := svc.Get(ctx, "rws")
+	poolThen := p.Meters.Displayed
+	if len(p.Held) != 2 {
+		t.Fatalf("two held hits, got %d", len(p.Held))
+	}
+	// The window passes; the next commit (a plain round) pays them.
+	clock.Advance(3 * time.Second)
+	if _, paid, err := svc.Release(ctx, "rws"); err != nil || len(paid) != 2 {
+		t.Fatalf("release: %v %d", err, len(paid))
+	}
+	p, _ = svc.Get(ctx, "rws")
+	var hits []jackpot.HitRecord
+	for _, h := range p.LastHits {
+		if h.Category == "royal_flush" {
+			hits = append(hits, h)
+		}
+	}
+	if len(hits) != 2 || hits[0].Table != "table-B" || hits[1].Table != "table-A" {
+		t.Fatalf("R7: table B's hand, dealt first, is paid first: %+v", hits)
+	}
+	if hits[0].Paid != poolThen || hits[1].Paid != 10_000_000 {
+		t.Fatalf("B is paid the pool %d, A the pool after reset 10,000,000: %+v", poolThen, hits)
+	}
+	if len(p.Held) != 0 || p.Meters.Displayed != 10_000_000 {
+		t.Fatalf("after both: held %d displayed %d", len(p.Held), p.Meters.Displayed)
+	}
+	MustReconcile(t, svc, "rws")
+}
+
+func testSettings(t *testing.T, st jackpot.Store) {
+	ctx := context.Background()
+	clock := NewClock(T0)
+	svc := service(st, clock)
+	if _, err := svc.Create(ctx, "p", MBSSettings(), "ops"); err != nil {
+		t.Fatal(err)
+	}
+	ns := MBSSettings()
+	ns.ContributionBP = 2000
+	ns.Reset = 5_000_000
+	if _, err := svc.ChangeSettings(ctx, "p", ns, "ops:bob", "new rate approved"); err != nil {
+		t.Fatal(err)
+	}
+	r := RoundOf("mbs-megalink-ssp-v6", "t1", "r1", T0, 500, []int{1})
+	res, _, err := svc.ApplyRound(ctx, "p", r, "", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Contribution.Displayed != 86 { // 500 x 17.33% = 86.65: the old rate, mid-cycle
+		t.Fatalf("contribution %d, want 86 at the old rate", res.Contribution.Displayed)
+	}
+	r2 := RoundOf("mbs-megalink-ssp-v6", "t1", "r2", T0, 500, []int{1}, Royal("mbs-megalink-ssp-v6", 1, 1, 500))
+	if _, _, err := svc.ApplyRound(ctx, "p", r2, "", ""); err != nil {
+		t.Fatal(err)
+	}
+	p, _ := svc.Get(ctx, "p")
+	if p.Settings.ContributionBP != 2000 || p.Pending != nil || p.Meters.Displayed != 10_000_000 {
+		t.Fatalf("after the reset (at the old reset amount) the new settings hold: %+v %d", p.Settings, p.Meters.Displayed)
+	}
+	r3 := RoundOf("mbs-megalink-ssp-v6", "t1", "r3", T0, 500, []int{1})
+	res, _, _ = svc.ApplyRound(ctx, "p", r3, "", "")
+	// 500 x 20% = 100 exactly; the 0.30 carried from the old rate stays carried.
+	if res.Contribution.Displayed != 100 || res.Meters.Displayed != 10_000_100 {
+		t.Fatalf("contribution %d (pool %d), want 100 at the new rate", res.Contribution.Displayed, res.Meters.Displayed)
+	}
+	es, _ := allEntries(ctx, st, "p")
+	kinds := ""
+	for _, e := range es {
+		kinds += string(e.Kind) + " "
+	}
+	if kinds != "opening settings_change contribution contribution hit reset settings_effective contribution " {
+		t.Fatalf("ledger kinds: %s", kinds)
+	}
+	if es[1].By != "ops:bob" || es[1].Old.ContributionBP != 1733 || es[1].New.ContributionBP != 2000 {
+		t.Fatalf("the change is recorded with who, old and new: %+v", es[1])
+	}
+	MustReconcile(t, svc, "p")
+}

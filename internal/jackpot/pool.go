@@ -1,0 +1,296 @@
+// Package jackpot is the progressive jackpot pools: their settings and
+// meters, the contributions of accepted progressive wagers with their
+// fractions carried (never dropped), the hits under rulings R3, R5, R6, R7,
+// R21 and R22, the resets and where they are funded from, the ledger every
+// meter movement is written to, and the reconciliation that rebuilds the
+// meters from the ledger.
+//
+// The package is pure: Apply and the other transitions take the pool, the
+// input and the time, and return the new pool and its ledger entries. The
+// Service applies them through a Store (declared here, implemented by
+// internal/dynamo and internal/filestore) exactly once per round.
+package jackpot
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/tablesettle/tablesettle/internal/money"
+)
+
+// Casino says which casino's jackpot clauses govern a pool: the order of
+// hits across tables (ruling R7) and several winners at one table (R5 for
+// MBS, R6 for RWS) differ.
+type Casino string
+
+// The casinos of the rule documents.
+const (
+	MBS Casino = "mbs"
+	RWS Casino = "rws"
+)
+
+// CasinoOf returns the casino of a ruleset id ("mbs-..." or "rws-...").
+func CasinoOf(ruleset string) (Casino, bool) {
+	switch {
+	case strings.HasPrefix(ruleset, "mbs-"):
+		return MBS, true
+	case strings.HasPrefix(ruleset, "rws-"):
+		return RWS, true
+	}
+	return "", false
+}
+
+// KnownRulesets are the ruleset ids a pool may serve (README of the rules).
+var knownRulesets = map[string]bool{
+	"mbs-megalink-ssp-v6": true, "mbs-ssp-v4": true, "mbs-megalink-tcp-v6": true,
+	"mbs-megalink-thb-v9": true, "rws-mlp-csp-v2": true,
+}
+
+// DefaultSettleWindow is the RWS settle window of ruling R7 when a pool's
+// settings leave it unset ("a few seconds by default").
+const DefaultSettleWindow = 5 * time.Second
+
+// Settings are what a pool's operator chooses. A change takes effect after
+// the pool's next reset, never mid-cycle.
+type Settings struct {
+	Currency money.Currency `json:"currency"`
+	// Rulesets the pool serves; all of one casino.
+	Rulesets []string `json:"rulesets"`
+	// Unit is the minimum progressive wager (ruling R22).
+	Unit money.Amount `json:"unit"`
+	// ContributionBP is the part of each accepted progressive wager
+	// credited to the displayed meter (or the overflow past the ceiling).
+	ContributionBP money.BasisPoints `json:"contributionBp"`
+	// ReserveBP is the part credited to the reserve meter, which funds
+	// resets (ruling R21).
+	ReserveBP money.BasisPoints `json:"reserveBp"`
+	// Reset is the amount the pool restarts from after a Royal Flush (R3).
+	Reset money.Amount `json:"reset"`
+	// Ceiling caps the displayed meter; contributions past it go to the
+	// overflow meter. Zero means no ceiling.
+	Ceiling money.Amount `json:"ceiling"`
+	// SettleWindowMS is the RWS settle window of ruling R7, in
+	// milliseconds; ignored for MBS pools.
+	SettleWindowMS int64 `json:"settleWindowMs"`
+}
+
+// Casino is the casino of the pool's rulesets (Validate ensures one).
+func (s Settings) Casino() Casino {
+	if len(s.Rulesets) == 0 {
+		return MBS
+	}
+	c, _ := CasinoOf(s.Rulesets[0])
+	return c
+}
+
+// SettleWindow is the R7 settle window: zero for MBS pools.
+func (s Settings) SettleWindow() time.Duration {
+	if s.Casino() != RWS {
+		return 0
+	}
+	return time.Duration(s.SettleWindowMS) * time.Millisecond
+}
+
+// Serves reports whether the pool serves ruleset.
+func (s Settings) Serves(ruleset string) bool {
+	for _, r := range s.Rulesets {
+		if r == ruleset {
+			return true
+		}
+	}
+	return false
+}
+
+// Validate checks the settings and names the offending field.
+func (s Settings) Validate() error {
+	if !s.Currency.Valid() {
+		return invalid("currency", "unknown ISO 4217 currency %q", s.Currency)
+	}
+	if len(s.Rulesets) == 0 {
+		return invalid("rulesets", "a pool serves at least one ruleset")
+	}
+	var casino Casino
+	seen := map[string]bool{}
+	for i, r := range s.Rulesets {
+		field := fmt.Sprintf("rulesets[%d]", i)
+		if !knownRulesets[r] {
+			return invalid(field, "unknown ruleset %q", r)
+		}
+		if seen[r] {
+			return invalid(field, "ruleset %q listed twice", r)
+		}
+		seen[r] = true
+		c, _ := CasinoOf(r)
+		if casino != "" && c != casino {
+			return invalid(field, "a pool links tables of one casino: %q is not %s (ruling R7)", r, casino)
+		}
+		casino = c
+	}
+	if s.Unit <= 0 {
+		return invalid("unit", "the wager unit must be positive")
+	}
+	if s.ContributionBP < 0 || s.ContributionBP > 10000 {
+		return invalid("contribution_bp", "must be 0-10000 basis points")
+	}
+	if s.ReserveBP < 0 || s.ReserveBP > 10000 || s.ContributionBP+s.ReserveBP > 10000 {
+		return invalid("reserve_bp", "must be 0-10000 basis points, and contribution_bp + reserve_bp at most 10000")
+	}
+	if s.Reset <= 0 {
+		return invalid("reset", "the reset amount must be positive")
+	}
+	if s.Ceiling != 0 && s.Ceiling < s.Reset {
+		return invalid("ceiling", "the ceiling must be zero (none) or at least the reset amount")
+	}
+	if s.SettleWindowMS < 0 || s.SettleWindowMS > 10*60*1000 {
+		return invalid("settle_window_ms", "must be 0-600000 ms")
+	}
+	return nil
+}
+
+// CategoryMeter is the hits of one category and what they were paid.
+type CategoryMeter struct {
+	Count int64        `json:"count"`
+	Paid  money.Amount `json:"paid"`
+	// FromPool is the part of Paid the displayed meter funded.
+	FromPool money.Amount `json:"fromPool"`
+}
+
+// Meters are a pool's running totals. Every change to them is a ledger
+// entry: Reconcile rebuilds them from the ledger alone.
+type Meters struct {
+	Displayed money.Amount `json:"displayed"`
+	Reserve   money.Amount `json:"reserve"`
+	Overflow  money.Amount `json:"overflow"`
+	// CarryDisplayed and CarryReserve are the contribution fractions not
+	// yet credited, in 1/10000 of the minor unit (always 0-9999).
+	CarryDisplayed int64 `json:"carryDisplayed"`
+	CarryReserve   int64 `json:"carryReserve"`
+	// Contributed is every contribution credited to the displayed and
+	// overflow meters; ContributedReserve to the reserve. With the carries:
+	// Contributed*10000 + CarryDisplayed == sum(wager x contribution rate).
+	Contributed        money.Amount `json:"contributed"`
+	ContributedReserve money.Amount `json:"contributedReserve"`
+	// RateSum and RateSumReserve are sum(wager x rate) in 1/10000 minor units.
+	RateSum        int64 `json:"rateSum"`
+	RateSumReserve int64 `json:"rateSumReserve"`
+	// Accepted progressive wagers.
+	Wagers      int64        `json:"wagers"`
+	WagerAmount money.Amount `json:"wagerAmount"`
+	// Hits per category (snake_case category name).
+	Hits map[string]CategoryMeter `json:"hits"`
+	// HouseFunded is everything the house has paid in: the opening seed,
+	// fixed and odds prizes, and reset shortfalls (ruling R21).
+	HouseFunded money.Amount `json:"houseFunded"`
+	Resets      int64        `json:"resets"`
+}
+
+// LastHitsKept is how many recent hits a pool shows.
+const LastHitsKept = 25
+
+// HitRecord is one paid hit in a pool's recent history.
+type HitRecord struct {
+	Seq      int64        `json:"seq"`
+	Table    string       `json:"table"`
+	Round    string       `json:"round"`
+	Seat     int          `json:"seat"`
+	Category string       `json:"category"`
+	Paid     money.Amount `json:"paid"`
+	PaidAt   time.Time    `json:"paidAt"`
+}
+
+// HeldHit is an RWS major hit held pending for the settle window (R7).
+type HeldHit struct {
+	Seq      int64     `json:"seq"` // the ledger entry that recorded it: commit order
+	Table    string    `json:"table"`
+	Round    string    `json:"round"`
+	Ruleset  string    `json:"ruleset"`
+	DealtAt  time.Time `json:"dealtAt"`
+	HeldAt   time.Time `json:"heldAt"`
+	PayAfter time.Time `json:"payAfter"`
+	Hit      Hit       `json:"hit"`
+}
+
+// SettingsChange is a recorded change waiting for the next reset.
+type SettingsChange struct {
+	By       string    `json:"by"`
+	At       time.Time `json:"at"`
+	Reason   string    `json:"reason,omitempty"`
+	Settings Settings  `json:"settings"`
+}
+
+// Pool is a progressive pool: its settings, meters and pending work.
+type Pool struct {
+	ID       string          `json:"id"`
+	Settings Settings        `json:"settings"`
+	Pending  *SettingsChange `json:"pending,omitempty"`
+	Meters   Meters          `json:"meters"`
+	LastHits []HitRecord     `json:"lastHits"`
+	Held     []HeldHit       `json:"held"`
+	// Seq is the number of ledger entries; the next entry is Seq+1.
+	Seq int64 `json:"seq"`
+	// Version increases by one with every committed change (optimistic
+	// concurrency in the stores).
+	Version   int64     `json:"version"`
+	CreatedAt time.Time `json:"createdAt"`
+	UpdatedAt time.Time `json:"updatedAt"`
+}
+
+// clone returns a deep copy of p.
+func (p Pool) clone() Pool {
+	q := p
+	q.Settings.Rulesets = append([]string(nil), p.Settings.Rulesets...)
+	if p.Pending != nil {
+		pc := *p.Pending
+		pc.Settings.Rulesets = append([]string(nil), p.Pending.Settings.Rulesets...)
+		q.Pending = &pc
+	}
+	q.Meters.Hits = make(map[string]CategoryMeter, len(p.Meters.Hits))
+	for k, v := range p.Meters.Hits {
+		q.Meters.Hits[k] = v
+	}
+	q.LastHits = append([]HitRecord(nil), p.LastHits...)
+	q.Held = append([]HeldHit(nil), p.Held...)
+	return q
+}
+
+// ValidID reports whether id is usable as a pool, table or round id: 1-64
+// characters of letters, digits, '-', '_', '.' and ':'.
+func ValidID(id string) bool {
+	if len(id) == 0 || len(id) > 64 {
+		return false
+	}
+	for _, r := range id {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '-', r == '_', r == '.', r == ':':
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// New returns a new pool and its opening ledger entry: the first seed
+// (the reset amount) funded by the house (ruling R21).
+func New(id string, s Settings, by string, now time.Time) (Pool, []Entry, error) {
+	if !ValidID(id) {
+		return Pool{}, nil, invalid("id", "a pool id is 1-64 letters, digits, '-', '_', '.' or ':'")
+	}
+	if s.Casino() == RWS && s.SettleWindowMS == 0 {
+		s.SettleWindowMS = DefaultSettleWindow.Milliseconds()
+	}
+	if err := s.Validate(); err != nil {
+		return Pool{}, nil, err
+	}
+	if by == "" {
+		return Pool{}, nil, invalid("by", "who opens the pool is recorded: by is required")
+	}
+	p := Pool{ID: id, Settings: s, Meters: Meters{Hits: map[string]CategoryMeter{}}, CreatedAt: now, UpdatedAt: now, Version: 1}
+	p.Settings.Rulesets = append([]string(nil), s.Rulesets...)
+	c := &change{pool: &p, now: now}
+	ns := s
+	c.post(Entry{Kind: KindOpening, Displayed: s.Reset, HouseFunded: s.Reset, By: by,
+		Funding: []Funding{{Source: SourceHouse, Amount: s.Reset}}, New: &ns,
+		Rules: []string{"ruling R21"}, Note: "opening seed of the displayed meter, funded by the house"})
+	return p, c.entries, nil
+}

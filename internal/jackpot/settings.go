@@ -1,0 +1,80 @@
+package jackpot
+
+import (
+	"time"
+
+	"github.com/tablesettle/tablesettle/internal/money"
+)
+
+// ChangeSettings records a change of p's settings (who, when, old, new).
+// It takes effect after the pool's next reset, never mid-cycle; a second
+// change before that reset replaces the first, and is recorded too.
+func ChangeSettings(p Pool, s Settings, by, reason string, now time.Time) (Pool, []Entry, error) {
+	if by == "" {
+		return Pool{}, nil, invalid("by", "who changes the settings is recorded: by is required")
+	}
+	if s.Casino() == RWS && s.SettleWindowMS == 0 {
+		s.SettleWindowMS = DefaultSettleWindow.Milliseconds()
+	}
+	if err := s.Validate(); err != nil {
+		return Pool{}, nil, err
+	}
+	if s.Currency != p.Settings.Currency {
+		return Pool{}, nil, invalid("currency", "a pool's currency cannot change")
+	}
+	if s.Casino() != p.Settings.Casino() {
+		return Pool{}, nil, invalid("rulesets", "a pool stays with one casino's rulesets (ruling R7)")
+	}
+	q := p.clone()
+	c := &change{pool: &q, now: now}
+	old := p.Settings
+	nw := s
+	nw.Rulesets = append([]string(nil), s.Rulesets...)
+	c.post(Entry{Kind: KindSettingsChange, By: by, Reason: reason, Old: &old, New: &nw,
+		Note: "takes effect after the next reset, never mid-cycle"})
+	q.Pending = &SettingsChange{By: by, At: now, Reason: reason, Settings: nw}
+	c.finish()
+	return q, c.entries, nil
+}
+
+// Adjustment is a recorded, signed correction of one meter: the only way a
+// meter moves other than a contribution or a hit.
+type Adjustment struct {
+	Meter  string       `json:"meter"` // displayed, reserve or overflow
+	Amount money.Amount `json:"amount"`
+	By     string       `json:"by"`
+	Reason string       `json:"reason"`
+}
+
+// Adjust applies a recorded adjustment. A meter never goes below zero.
+func Adjust(p Pool, a Adjustment, now time.Time) (Pool, []Entry, error) {
+	if a.By == "" {
+		return Pool{}, nil, invalid("by", "an adjustment is signed: by is required")
+	}
+	if a.Reason == "" {
+		return Pool{}, nil, invalid("reason", "an adjustment states its reason")
+	}
+	if a.Amount == 0 {
+		return Pool{}, nil, invalid("amount", "an adjustment moves a meter: amount is not zero")
+	}
+	e := Entry{Kind: KindAdjustment, By: a.By, Reason: a.Reason}
+	var have money.Amount
+	switch a.Meter {
+	case "displayed":
+		e.Displayed, have = a.Amount, p.Meters.Displayed
+	case "reserve":
+		e.Reserve, have = a.Amount, p.Meters.Reserve
+	case "overflow":
+		e.Overflow, have = a.Amount, p.Meters.Overflow
+	default:
+		return Pool{}, nil, invalid("meter", "meter is displayed, reserve or overflow")
+	}
+	if have+a.Amount < 0 {
+		return Pool{}, nil, invalid("amount", "the %s meter holds %d: it cannot go below zero", a.Meter, have)
+	}
+	q := p.clone()
+	c := &change{pool: &q, now: now}
+	c.post(e)
+	c.finish()
+	return q, c.entries, nil
+}
