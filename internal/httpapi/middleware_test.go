@@ -235,6 +235,22 @@ func TestRequestIDAndAccessLog(t *testing.T) {
 	}
 }
 
+// A 5xx keeps the detail an operation wrote on purpose, never the error
+// text huma puts in errors[].
+func TestDeliberate5xxDetailIsKept(t *testing.T) {
+	h, _ := testServer(t)
+	w := do(t, h, "GET", "/test/503", "", nil)
+	p := decodeProblemDoc(t, w)
+	if w.Code != 503 || !strings.HasPrefix(p.Detail, "store down; quote request id ") || len(p.Errors) != 0 {
+		t.Fatalf("status %d, body %s", w.Code, w.Body)
+	}
+	w = do(t, h, "GET", "/test/error", "", nil)
+	p = decodeProblemDoc(t, w)
+	if w.Code != 500 || !strings.HasPrefix(p.Detail, "the service could not answer this request; quote request id ") || len(p.Errors) != 0 {
+		t.Fatalf("status %d, body %s", w.Code, w.Body)
+	}
+}
+
 func TestPanicAndErrorsAreLoggedNotShown(t *testing.T) {
 	h, logs := testServer(t)
 	w := do(t, h, "GET", "/test/error", "", nil)
