@@ -24,7 +24,9 @@ var (
 	synthOnce sync.Once
 	synthTpl  assertions.Template
 	synthJSON map[string]any
-	synthErr  error
+	// synthUnreserved is a second stage with reservedConcurrency 0.
+	synthUnreserved assertions.Template
+	synthErr        error
 )
 
 // fakeDist writes a zip per function holding a placeholder bootstrap, so the
@@ -82,7 +84,17 @@ func template(t *testing.T) (assertions.Template, map[string]any) {
 			synthErr = err
 			return
 		}
+		// Both stacks exist before the first synthesis (the tree is frozen
+		// after it).
+		cfg0 := testConfig(dist)
+		cfg0.Stage, cfg0.ReservedConcurrency = "test0", 0
+		stack0, err := NewTablesettleStack(app, cfg0, nil)
+		if err != nil {
+			synthErr = err
+			return
+		}
 		synthTpl = assertions.Template_FromStack(stack, nil)
+		synthUnreserved = assertions.Template_FromStack(stack0, nil)
 		b, err := json.Marshal(synthTpl.ToJSON())
 		if err == nil {
 			err = json.Unmarshal(b, &synthJSON)
@@ -158,6 +170,14 @@ func TestFunctionsAreArmAl2023WithJSONLogsAndRetention(t *testing.T) {
 	}
 }
 
+// reservedConcurrency 0 leaves the functions unreserved (no property).
+func TestReservedConcurrencyIsOptional(t *testing.T) {
+	template(t)
+	synthUnreserved.AllResourcesProperties(jsii.String("AWS::Lambda::Function"), map[string]any{
+		"ReservedConcurrentExecutions": assertions.Match_Absent(),
+	})
+}
+
 func TestOnlyPoolsFunctionKnowsTheTable(t *testing.T) {
 	_, raw := template(t)
 	ids := functionIDs(t, raw)
@@ -224,41 +244,39 @@ func asStrings(v any) []string {
 	return nil
 }
 
-// contractTableActions is CONTRACTS.md's list, sorted: the pools
-// function's policy grants exactly these.
-func contractTableActions() []string {
-	want := []string{
-		"dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem",
-		"dynamodb:Query", "dynamodb:TransactWriteItems", "dynamodb:ConditionCheckItem",
+// storeTableActions is the list the pool store keeps beside its code
+// (internal/dynamo/doc.go, var IAMActions), sorted: the actions it performs
+// at run time, PutItem included for the Puts inside its transactions. The
+// pools function's policy grants exactly these: no more (least privilege),
+// no fewer (the store would be refused in production).
+func storeTableActions(t *testing.T) []string {
+	t.Helper()
+	doc, err := os.ReadFile(filepath.Join("..", "internal", "dynamo", "doc.go"))
+	if err != nil {
+		t.Fatalf("the pool store's action list: %v", err)
+	}
+	src := string(doc)
+	start := strings.Index(src, "var IAMActions = []string{")
+	if start < 0 {
+		t.Fatal("internal/dynamo/doc.go has no var IAMActions = []string{...}")
+	}
+	end := strings.Index(src[start:], "}")
+	want := dynamoAction.FindAllString(src[start:start+end], -1)
+	if len(want) == 0 {
+		t.Fatal("internal/dynamo/doc.go lists no dynamodb: action")
 	}
 	sort.Strings(want)
-	return want
+	return slices.Compact(want)
 }
 
 var dynamoAction = regexp.MustCompile(`dynamodb:[A-Z][A-Za-z]+`)
 
-// The pool store documents the actions it performs in internal/dynamo/doc.go
-// (CONTRACTS.md). The policy must cover every one of them, and, since a Put
-// inside TransactWriteItems is authorised as dynamodb:PutItem (an Update as
-// UpdateItem, a ConditionCheck as ConditionCheckItem: "Using IAM with
-// DynamoDB transactions", DynamoDB developer guide), PutItem too whenever
-// the store writes through transactions.
-func TestPolicyCoversWhatThePoolStoreUses(t *testing.T) {
-	doc, err := os.ReadFile(filepath.Join("..", "internal", "dynamo", "doc.go"))
-	if err != nil {
-		t.Skip("internal/dynamo/doc.go not in this tree yet")
-	}
-	used := dynamoAction.FindAllString(string(doc), -1)
-	if len(used) == 0 {
-		t.Fatal("internal/dynamo/doc.go lists no dynamodb: action")
-	}
-	if slices.Contains(used, "dynamodb:TransactWriteItems") {
-		used = append(used, "dynamodb:PutItem")
-	}
-	for _, a := range used {
-		if !slices.Contains(PoolTableActions, a) {
-			t.Errorf("the pool store uses %s (internal/dynamo/doc.go) but the policy does not grant it", a)
-		}
+// PoolTableActions is the store's own list, exactly.
+func TestPolicyIsWhatThePoolStoreUses(t *testing.T) {
+	got := slices.Clone(PoolTableActions)
+	sort.Strings(got)
+	if want := storeTableActions(t); !slices.Equal(got, want) {
+		t.Errorf("PoolTableActions %v, the pool store uses exactly %v (internal/dynamo/doc.go)", got, want)
 	}
 }
 
@@ -277,7 +295,7 @@ func TestTablePolicyIsExactlyTheContractActions(t *testing.T) {
 	roleAttr := props(resources(raw, "AWS::Lambda::Function")[ids["pools"]])["Role"].(map[string]any)["Fn::GetAtt"].([]any)
 	poolsRole, _ := json.Marshal(map[string]any{"Ref": roleAttr[0]})
 
-	want := contractTableActions()
+	want := storeTableActions(t)
 	found := 0
 	for pid, p := range resources(raw, "AWS::IAM::Policy") {
 		doc := props(p)["PolicyDocument"].(map[string]any)
@@ -301,7 +319,7 @@ func TestTablePolicyIsExactlyTheContractActions(t *testing.T) {
 			got := slices.Clone(actions)
 			sort.Strings(got)
 			if !slices.Equal(got, want) {
-				t.Errorf("policy %s: table actions %v, want exactly %v (CONTRACTS.md)", pid, got, want)
+				t.Errorf("policy %s: table actions %v, want exactly %v (internal/dynamo/doc.go)", pid, got, want)
 			}
 			if s["Effect"] != "Allow" || s["NotAction"] != nil || s["NotResource"] != nil {
 				t.Errorf("policy %s: statement %v: want a plain Allow", pid, s)
@@ -377,6 +395,11 @@ func TestRoutesAreSignedAndGoToTheirFunctions(t *testing.T) {
 			t.Errorf("unexpected route %q", k)
 		}
 	}
+	// internal/lambdaapp reads API Gateway HTTP API payload 2.0 events.
+	tpl.AllResourcesProperties(jsii.String("AWS::ApiGatewayV2::Integration"), map[string]any{
+		"IntegrationType":      "AWS_PROXY",
+		"PayloadFormatVersion": "2.0",
+	})
 	// No $default catch-all route that could bypass the list.
 	if _, ok := got["$default"]; ok {
 		t.Error("a $default route exists")

@@ -1,13 +1,17 @@
 package dynamo
 
 // IAMActions are the DynamoDB actions the pools function performs at run
-// time, on the one table only (CONTRACTS.md grants exactly GetItem,
-// PutItem, UpdateItem, Query, TransactWriteItems and ConditionCheckItem;
-// this store needs a subset of them). The infra test can check its policy
-// against this list. CreateTable is used by tests and local development
-// only, never by the function.
+// time, on the one table only, and so exactly what its IAM policy grants
+// (infra/stack.go PoolTableActions; infra's tests check the two agree).
+// GetItem and Query read; every write is one TransactWriteItems whose items
+// are all Puts, and a Put inside a transaction is authorised as
+// dynamodb:PutItem ("Using IAM with DynamoDB transactions", DynamoDB
+// developer guide), so PutItem is granted though never called alone.
+// CreateTable is used by tests and local development only, never by the
+// function.
 var IAMActions = []string{
 	"dynamodb:GetItem",
+	"dynamodb:PutItem",
 	"dynamodb:Query",
 	"dynamodb:TransactWriteItems",
 }

@@ -352,7 +352,15 @@ func registerPools(api huma.API, deps Deps) {
 // request carries that wager.
 func requestField(err error, locs []string) error {
 	var e *jackpot.Error
-	if !errors.As(err, &e) || !strings.HasPrefix(e.Field, "wagers[") {
+	if !errors.As(err, &e) {
+		return err
+	}
+	if e.Field == "round" {
+		c := *e
+		c.Field = "roundId"
+		return &c
+	}
+	if !strings.HasPrefix(e.Field, "wagers[") {
 		return err
 	}
 	var i int

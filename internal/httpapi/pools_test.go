@@ -245,3 +245,25 @@ func TestPoolsReadmeExample(t *testing.T) {
 		t.Fatalf("README and answer disagree: %s", resp.Body)
 	}
 }
+
+// TestRoundFieldsNamed: a round the pool cannot take names the request's
+// field (R7 needs dealtAt; the pool must serve the ruleset).
+func TestRoundFieldsNamed(t *testing.T) {
+	api, _ := poolsAPI(t, nil)
+	api.Post("/v1/pools", strings.NewReader(createMBS))
+	for name, c := range map[string]struct{ body, loc string }{ // loc: the location (or huma's message) naming the field
+		"no dealtAt": {`{"ruleset":"mbs-megalink-ssp-v6","table":"T1","roundId":"R1","dealer":"2d 3d 5h 8c 9s",
+		  "positions":[{"seat":1,"cards":"Kc Kh Kd As Ah","wagers":{"ante":1000,"progressive":500}}]}`, "required property dealtAt"},
+		"ruleset not served": {`{"ruleset":"rws-mlp-csp-v2","table":"T1","roundId":"R1","dealtAt":"2026-03-01T20:00:00Z","dealer":"2d 3d 5h 8c 9s",
+		  "positions":[{"seat":1,"cards":"Kc Kh Kd As Ah","wagers":{"ante":1000,"bet":2000,"progressive":500}}]}`, `"location":"body.ruleset"`},
+		"bad round id": {`{"ruleset":"mbs-megalink-ssp-v6","table":"T1","roundId":"R/1","dealtAt":"2026-03-01T20:00:00Z","dealer":"2d 3d 5h 8c 9s",
+		  "positions":[{"seat":1,"cards":"Kc Kh Kd As Ah","wagers":{"ante":1000,"progressive":500}}]}`, `"location":"body.roundId"`},
+	} {
+		t.Run(name, func(t *testing.T) {
+			resp := api.Post("/v1/pools/megalink/rounds", strings.NewReader(c.body))
+			if resp.Code != http.StatusUnprocessableEntity || !strings.Contains(resp.Body.String(), c.loc) {
+				t.Fatalf("%d %s, want 422 at %s", resp.Code, resp.Body, c.loc)
+			}
+		})
+	}
+}

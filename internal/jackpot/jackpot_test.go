@@ -379,7 +379,7 @@ func TestSettingsValidate(t *testing.T) {
 		{"mixed casinos (R7)", func(s *jackpot.Settings) { s.Rulesets = append(s.Rulesets, "rws-mlp-csp-v2") }, "rulesets[3]"},
 		{"unknown ruleset", func(s *jackpot.Settings) { s.Rulesets = []string{"x"} }, "rulesets[0]"},
 		{"zero unit", func(s *jackpot.Settings) { s.Unit = 0 }, "unit"},
-		{"rates over 100%", func(s *jackpot.Settings) { s.ReserveBP = 9000 }, "reserve_bp"},
+		{"rates over 100%", func(s *jackpot.Settings) { s.ReserveBP = 9000 }, "reserveBp"},
 		{"ceiling under reset", func(s *jackpot.Settings) { s.Ceiling = 5 }, "ceiling"},
 		{"currency", func(s *jackpot.Settings) { s.Currency = "XXX" }, "currency"},
 	}
@@ -484,5 +484,39 @@ func TestAdjustNeverBelowZero(t *testing.T) {
 	q, es, err := jackpot.Adjust(p, jackpot.Adjustment{Meter: "displayed", Amount: -5, By: "ops:carol", Reason: "meter test"}, t0)
 	if err != nil || q.Meters.Displayed != 9_999_995 || es[0].By != "ops:carol" || es[0].Displayed != -5 {
 		t.Fatalf("%v %+v", err, es)
+	}
+}
+
+// TestCeilingOverflow: contributions past the ceiling go to the overflow
+// meter, and the overflow funds the next reset first (R21).
+func TestCeilingOverflow(t *testing.T) {
+	const rs = "mbs-megalink-ssp-v6"
+	s := jackpottest.MBSSettings()
+	s.Ceiling = 10_000_100
+	p := poolAt(t, s, 10_000_000, 0, 0)
+	// 3 x 500 x 17.33% = 259.95 -> 259: 100 to the displayed meter (up to
+	// the ceiling), 159 to the overflow.
+	r := jackpottest.RoundOf(rs, "t", "r1", t0, 500, []int{1, 2, 3})
+	q, _, res, err := jackpot.Apply(p, r, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Contribution.Displayed != 100 || res.Contribution.Overflow != 159 || q.Meters.Displayed != 10_000_100 || q.Meters.Overflow != 159 {
+		t.Fatalf("contribution %+v meters %+v", res.Contribution, q.Meters)
+	}
+	r2 := jackpottest.RoundOf(rs, "t", "r2", t0, 500, []int{1}, jackpottest.Royal(rs, 1, 1, 500))
+	q, es, res, err := jackpot.Apply(q, r2, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 500 x 17.33% + 0.95 carried = 87.6 -> 87, all to the overflow (246);
+	// the Royal takes 10,000,100; the reset takes the overflow 246, the
+	// reserve 77 + 26 (25.85 + 0.55 carried) = 103, and the house 9,999,651.
+	last := es[len(es)-1]
+	if res.Payouts[0].Amount != 10_000_100 || last.Kind != jackpot.KindReset || funding(last.Funding) != "overflow:246 reserve:103 house:9999651 " {
+		t.Fatalf("payout %d reset %+v", res.Payouts[0].Amount, last)
+	}
+	if q.Meters.Overflow != 0 || q.Meters.Reserve != 0 || q.Meters.Displayed != 10_000_000 {
+		t.Fatalf("after: %+v", q.Meters)
 	}
 }

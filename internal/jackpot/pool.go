@@ -131,10 +131,10 @@ func (s Settings) Validate() error {
 		return invalid("unit", "the wager unit must be positive")
 	}
 	if s.ContributionBP < 0 || s.ContributionBP > 10000 {
-		return invalid("contribution_bp", "must be 0-10000 basis points")
+		return invalid("contributionBp", "must be 0-10000 basis points")
 	}
 	if s.ReserveBP < 0 || s.ReserveBP > 10000 || s.ContributionBP+s.ReserveBP > 10000 {
-		return invalid("reserve_bp", "must be 0-10000 basis points, and contribution_bp + reserve_bp at most 10000")
+		return invalid("reserveBp", "must be 0-10000 basis points, and contributionBp + reserveBp at most 10000")
 	}
 	if s.Reset <= 0 {
 		return invalid("reset", "the reset amount must be positive")
@@ -143,7 +143,7 @@ func (s Settings) Validate() error {
 		return invalid("ceiling", "the ceiling must be zero (none) or at least the reset amount")
 	}
 	if s.SettleWindowMS < 0 || s.SettleWindowMS > 10*60*1000 {
-		return invalid("settle_window_ms", "must be 0-600000 ms")
+		return invalid("settleWindowMs", "must be 0-600000 ms")
 	}
 	return nil
 }

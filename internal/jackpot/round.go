@@ -213,7 +213,7 @@ func Apply(p Pool, r Round, now time.Time) (Pool, []Entry, RoundResult, error) {
 		return Pool{}, nil, RoundResult{}, invalid("currency", "pool %s is in %s, the round in %s", p.ID, s.Currency, r.Currency)
 	}
 	if r.DealtAt.IsZero() {
-		return Pool{}, nil, RoundResult{}, invalid("dealt_at", "the time the round was dealt is required (ruling R7)")
+		return Pool{}, nil, RoundResult{}, invalid("dealtAt", "the time the round was dealt is required (ruling R7)")
 	}
 	stakes := map[string]money.Amount{}
 	var total money.Amount

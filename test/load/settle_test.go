@@ -71,7 +71,11 @@ func TestGeneratedRoundsAreValidAndVaried(t *testing.T) {
 // settleServer answers like the settle operation, through the local
 // engine, optionally corrupting the answer.
 func settleServer(t *testing.T, corrupt func(*settle.Settlement)) *httptest.Server {
-	return httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	return httptest.NewServer(settleHandler(corrupt))
+}
+
+func settleHandler(corrupt func(*settle.Settlement)) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
 		var round settle.Round
 		if r.URL.Path != SettlePath || json.Unmarshal(body, &round) != nil {
@@ -88,7 +92,7 @@ func settleServer(t *testing.T, corrupt func(*settle.Settlement)) *httptest.Serv
 		}
 		w.Header().Set("Content-Type", "application/json")
 		json.NewEncoder(w).Encode(s)
-	}))
+	})
 }
 
 func TestSettleAttackChecksAnswers(t *testing.T) {

@@ -35,7 +35,12 @@ func NewSigner(ctx context.Context, region string) (*Signer, error) {
 	if _, err := cfg.Credentials.Retrieve(ctx); err != nil {
 		return nil, fmt.Errorf("no AWS credentials in the default chain: %w", err)
 	}
-	return &Signer{creds: cfg.Credentials, region: region, signer: v4.NewSigner(), now: time.Now}, nil
+	return NewSignerWith(cfg.Credentials, region, time.Now), nil
+}
+
+// NewSignerWith signs with the given credentials and clock (tests).
+func NewSignerWith(creds aws.CredentialsProvider, region string, now func() time.Time) *Signer {
+	return &Signer{creds: creds, region: region, signer: v4.NewSigner(), now: now}
 }
 
 // Sign adds the SigV4 headers to req, whose body is body.
