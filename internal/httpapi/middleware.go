@@ -6,9 +6,11 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"os"
 	"runtime/debug"
@@ -17,6 +19,10 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 )
+
+// DefaultBodyReadTimeout bounds the time a client may take to send its
+// body (Deps.BodyReadTimeout).
+const DefaultBodyReadTimeout = 10 * time.Second
 
 // RequestIDHeader is the response header carrying the request id.
 const RequestIDHeader = "X-Request-Id"
@@ -80,6 +86,10 @@ func Middleware(deps Deps, mux *http.ServeMux) http.Handler {
 	if newID == nil {
 		newID = randomRequestID
 	}
+	bodyReadTimeout := deps.BodyReadTimeout
+	if bodyReadTimeout <= 0 {
+		bodyReadTimeout = DefaultBodyReadTimeout
+	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		id := RequestID(r.Context())
@@ -136,10 +146,21 @@ func Middleware(deps Deps, mux *http.ServeMux) http.Handler {
 				writeProblem(rec, http.StatusRequestEntityTooLarge, fmt.Sprintf("request body is %d bytes; the limit is %d bytes (64 KiB)", r.ContentLength, MaxBodyBytes))
 				return
 			}
+			// A slow sender gets Deps.BodyReadTimeout for the whole body (where the
+			// host supports deadlines: net/http does, the Lambda adapter holds
+			// the body in memory already).
+			rc := http.NewResponseController(rec)
+			_ = rc.SetReadDeadline(time.Now().Add(bodyReadTimeout))
 			body, err := io.ReadAll(io.LimitReader(r.Body, MaxBodyBytes+1))
 			_ = r.Body.Close()
+			_ = rc.SetReadDeadline(time.Time{})
 			if err != nil {
 				log.Warn("request body unreadable", "err", err.Error())
+				var ne net.Error
+				if errors.As(err, &ne) && ne.Timeout() {
+					writeProblem(rec, http.StatusRequestTimeout, fmt.Sprintf("the request body did not arrive within %s", bodyReadTimeout))
+					return
+				}
 				writeProblem(rec, http.StatusBadRequest, "the request body could not be read")
 				return
 			}
