@@ -202,6 +202,11 @@ func TestProgressiveModelMatchesSettlement(t *testing.T) {
 			}
 			stake := m * p.Unit
 			r := settle.Round{Ruleset: string(rs.ID), RoundID: "x"}
+			if p.Wager == string(ruleset.Progressive) {
+				// ruling R22 (THB: 1-5 times it, R17): the stake is in the
+				// pool's unit, which settlement must be told.
+				r.ProgressiveUnit = money.Amount(p.Unit)
+			}
 			pos := settle.Position{Seat: 1, Wagers: map[string]money.Amount{"ante": 100, p.Wager: money.Amount(stake)}, Folded: true}
 			var magic card.Card
 			switch rs.Game {

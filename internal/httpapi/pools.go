@@ -278,6 +278,7 @@ func registerPools(api huma.API, deps Deps) {
 		OperationID: "apply-pool-round", Method: http.MethodPost, Path: "/v1/pools/{id}/rounds",
 		RequestBody: bodyExample(map[string]any{
 			"ruleset": "mbs-megalink-ssp-v6", "table": "T12", "roundId": "R1", "dealtAt": "2026-03-01T20:00:00Z", "dealer": "2d 3d 5h 8c 9s",
+			"progressiveUnit": 500,
 			"positions": []any{
 				map[string]any{"seat": 1, "cards": "Kc Kh Kd Ac Ah", "wagers": map[string]any{"ante": 1000, "bet": 2000, "progressive": 500}},
 				map[string]any{"seat": 3, "cards": "Ts Js Qs Ks As", "wagers": map[string]any{"ante": 1000, "bet": 2000, "progressive": 500}},

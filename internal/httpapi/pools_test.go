@@ -58,7 +58,7 @@ func TestPoolLifecycle(t *testing.T) {
 	// SSP v6: seat 3 holds a Royal Flush, seat 1 a Full House (SGD 200 by
 	// the house, 4.2), seat 2 nothing.
 	round := `{"ruleset":"mbs-megalink-ssp-v6","table":"T12","roundId":"R1","dealtAt":"2026-03-01T20:00:00Z","dealer":"2d 3d 5h 8c 9s",
-	  "positions":[{"seat":1,"cards":"Kc Kh Kd Ac Ah","wagers":{"ante":1000,"bet":2000,"progressive":500}},
+	  "progressiveUnit":500,"positions":[{"seat":1,"cards":"Kc Kh Kd Ac Ah","wagers":{"ante":1000,"bet":2000,"progressive":500}},
 	               {"seat":2,"cards":"2c 7d 9h Jd 4c","wagers":{"ante":1000,"progressive":500}},
 	               {"seat":3,"cards":"Ts Js Qs Ks AS","wagers":{"ante":1000,"bet":2000,"progressive":500}}]}`
 	resp = api.Post("/v1/pools/megalink/rounds", strings.NewReader(round))
@@ -82,23 +82,24 @@ func TestPoolLifecycle(t *testing.T) {
 	if resp := api.Post("/v1/pools/megalink/rounds", strings.NewReader(other)); resp.Code != http.StatusConflict {
 		t.Fatalf("different body: %d %s", resp.Code, resp.Body)
 	}
-	// R22: a stake other than the unit is refused, naming the field.
+	// R22: a stake other than the pool's unit is refused, naming the field,
+	// even when the table states that amount as its progressiveUnit.
 	bad := `{"ruleset":"mbs-megalink-ssp-v6","table":"T12","roundId":"R2","dealtAt":"2026-03-01T20:00:00Z","dealer":"2d 3d 5h 8c 9s",
-	  "positions":[{"seat":1,"cards":"Kc Kh Kd As Ah","wagers":{"ante":1000,"progressive":1000}}]}`
+	  "progressiveUnit":1000,"positions":[{"seat":1,"cards":"Kc Kh Kd As Ah","wagers":{"ante":1000,"progressive":1000}}]}`
 	resp = api.Post("/v1/pools/megalink/rounds", strings.NewReader(bad))
 	if resp.Code != http.StatusUnprocessableEntity || !strings.Contains(resp.Body.String(), "body.positions[0].wagers.progressive") {
 		t.Fatalf("bad stake: %d %s", resp.Code, resp.Body)
 	}
 	// R12: a repeated card voids the round; it never reaches the pool.
 	dup := `{"ruleset":"mbs-megalink-ssp-v6","table":"T12","roundId":"R3","dealtAt":"2026-03-01T20:00:00Z","dealer":"2d 3d 5h 8c 9s",
-	  "positions":[{"seat":1,"cards":"Kc Kh Kd As Ah","wagers":{"ante":1000,"progressive":500}},{"seat":2,"cards":"Kc 7d 9h Js 4c","wagers":{"ante":1000,"progressive":500}}]}`
+	  "progressiveUnit":500,"positions":[{"seat":1,"cards":"Kc Kh Kd As Ah","wagers":{"ante":1000,"progressive":500}},{"seat":2,"cards":"Kc 7d 9h Js 4c","wagers":{"ante":1000,"progressive":500}}]}`
 	resp = api.Post("/v1/pools/megalink/rounds", strings.NewReader(dup))
 	if void := decodeBody[jackpot.RoundResult](t, resp.Body.Bytes()); resp.Code != http.StatusOK || void.Contribution.Wagers != 0 || len(void.Payouts) != 0 {
 		t.Fatalf("duplicate card: the round is void and nothing reaches the pool: %d %s", resp.Code, resp.Body)
 	}
 	// Idempotency-Key.
 	r4 := `{"ruleset":"mbs-megalink-tcp-v6","table":"T7","roundId":"R4","dealtAt":"2026-03-01T20:00:00Z","dealer":"2h 5c 9d","community":"9s 8s",
-	  "positions":[{"seat":2,"cards":"Ts Js Qs","wagers":{"ante":1000,"play":1000,"progressive":500}}]}`
+	  "progressiveUnit":500,"positions":[{"seat":2,"cards":"Ts Js Qs","wagers":{"ante":1000,"play":1000,"progressive":500}}]}`
 	resp = api.Post("/v1/pools/megalink/rounds", "Idempotency-Key: k-1", strings.NewReader(r4))
 	sf := decodeBody[jackpot.RoundResult](t, resp.Body.Bytes())
 	// TCP 4.4: the player's 3 + 2 community make a Straight Flush: 10% of
@@ -170,7 +171,7 @@ func TestStoreDownIs503(t *testing.T) {
 	api.Post("/v1/pools", strings.NewReader(createMBS))
 	api2, _ := poolsAPI(t, downStore{st})
 	round := `{"ruleset":"mbs-megalink-ssp-v6","table":"T12","roundId":"R1","dealtAt":"2026-03-01T20:00:00Z","dealer":"2d 3d 5h 8c 9s",
-	  "positions":[{"seat":1,"cards":"Kc Kh Kd As Ah","wagers":{"ante":1000,"progressive":500}}]}`
+	  "progressiveUnit":500,"positions":[{"seat":1,"cards":"Kc Kh Kd As Ah","wagers":{"ante":1000,"progressive":500}}]}`
 	resp := api2.Post("/v1/pools/megalink/rounds", strings.NewReader(round))
 	if resp.Code != http.StatusServiceUnavailable || !strings.Contains(resp.Body.String(), "progressive unavailable") ||
 		strings.Contains(resp.Body.String(), "secret") || resp.Header().Get("Retry-After") == "" {
@@ -193,7 +194,7 @@ func TestRWSHeldThenReleased(t *testing.T) {
 		t.Fatalf("create: %s", resp.Body)
 	}
 	round := `{"ruleset":"rws-mlp-csp-v2","table":"T1","roundId":"R1","dealtAt":"2026-03-01T20:00:00Z","dealer":"2d 3d 5h 8c 9s",
-	  "positions":[{"seat":4,"cards":"Ts Js Qs Ks As","wagers":{"ante":1000,"bet":2000,"progressive":500}}]}`
+	  "progressiveUnit":500,"positions":[{"seat":4,"cards":"Ts Js Qs Ks As","wagers":{"ante":1000,"bet":2000,"progressive":500}}]}`
 	resp = api.Post("/v1/pools/rws/rounds", strings.NewReader(round))
 	res := decodeBody[jackpot.RoundResult](t, resp.Body.Bytes())
 	if len(res.Payouts) != 1 || res.Payouts[0].Status != "held" || res.Payouts[0].PayAfter == nil {
@@ -253,11 +254,11 @@ func TestRoundFieldsNamed(t *testing.T) {
 	api.Post("/v1/pools", strings.NewReader(createMBS))
 	for name, c := range map[string]struct{ body, loc string }{ // loc: the location (or huma's message) naming the field
 		"no dealtAt": {`{"ruleset":"mbs-megalink-ssp-v6","table":"T1","roundId":"R1","dealer":"2d 3d 5h 8c 9s",
-		  "positions":[{"seat":1,"cards":"Kc Kh Kd As Ah","wagers":{"ante":1000,"progressive":500}}]}`, "required property dealtAt"},
+		  "progressiveUnit":500,"positions":[{"seat":1,"cards":"Kc Kh Kd As Ah","wagers":{"ante":1000,"progressive":500}}]}`, "required property dealtAt"},
 		"ruleset not served": {`{"ruleset":"rws-mlp-csp-v2","table":"T1","roundId":"R1","dealtAt":"2026-03-01T20:00:00Z","dealer":"2d 3d 5h 8c 9s",
-		  "positions":[{"seat":1,"cards":"Kc Kh Kd As Ah","wagers":{"ante":1000,"bet":2000,"progressive":500}}]}`, `"location":"body.ruleset"`},
+		  "progressiveUnit":500,"positions":[{"seat":1,"cards":"Kc Kh Kd As Ah","wagers":{"ante":1000,"bet":2000,"progressive":500}}]}`, `"location":"body.ruleset"`},
 		"bad round id": {`{"ruleset":"mbs-megalink-ssp-v6","table":"T1","roundId":"R/1","dealtAt":"2026-03-01T20:00:00Z","dealer":"2d 3d 5h 8c 9s",
-		  "positions":[{"seat":1,"cards":"Kc Kh Kd As Ah","wagers":{"ante":1000,"progressive":500}}]}`, `"location":"body.roundId"`},
+		  "progressiveUnit":500,"positions":[{"seat":1,"cards":"Kc Kh Kd As Ah","wagers":{"ante":1000,"progressive":500}}]}`, `"location":"body.roundId"`},
 	} {
 		t.Run(name, func(t *testing.T) {
 			resp := api.Post("/v1/pools/megalink/rounds", strings.NewReader(c.body))

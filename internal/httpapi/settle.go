@@ -25,7 +25,8 @@ type SettleRequest struct {
 	Currency  string                 `json:"currency,omitempty" maxLength:"3" doc:"ISO 4217 code of every amount; default SGD. Rulesets with fixed prizes or caps in SGD (all but mbs-megalink-thb-v9 and mbs-ssp-v4) take SGD only."`
 	Dealer    string                 `json:"dealer" maxLength:"200" doc:"The dealer's cards: 5 (stud games), 3 (TCP), the 2 hole cards (THB). Rank 2-10/T/J/Q/K/A then suit c/d/h/s or a suit symbol, any case, separated by spaces or commas."`
 	Community string                 `json:"community,omitempty" maxLength:"200" doc:"TCP: the 2 community cards; THB: the 5 community cards; absent in the stud games."`
-	Limits    map[string]SettleLimit `json:"limits,omitempty" doc:"Table limits per wager name (ante, bet, ...), in minor units (ruling R11): a wager over the maximum settles as the maximum and the excess is returned; one under the minimum settles once and is flagged."`
+	Limits    map[string]SettleLimit `json:"limits,omitempty" doc:"Table limits per wager name (ante, bet, ...), in minor units (ruling R11): a wager over the maximum settles as the maximum and the excess is returned; one under the minimum settles once and is flagged. Not for progressive (refused): its amount is the pool's unit, progressiveUnit (ruling R22)."`
+	ProgUnit  money.Amount           `json:"progressiveUnit,omitempty" minimum:"0" doc:"The progressive pool's unit, minor units: required with a progressive wager in every ruleset but mbs-ssp-v4 (whose jackpot wagers are credits paid at odds). A progressive wager must equal it (ruling R22; rws-mlp-csp-v2 3.4); in mbs-megalink-thb-v9 it is 1-5 times it (3.5.3, ruling R17). Fixed prizes are paid per accepted wager of the unit (ruling R2); a unit at or above the smallest fixed prize is refused."`
 	Positions []SettlePosition       `json:"positions" minItems:"1" maxItems:"7" doc:"The playing positions with a wager, at most 7."`
 	MagicCard string                 `json:"magicCard,omitempty" maxLength:"8" doc:"mbs-ssp-v4 only, required with a jackpot wager: the system-selected Magic Card (4.3, ruling R13)."`
 	LuckySeat int                    `json:"luckyPlayerSeat,omitempty" minimum:"0" maximum:"7" doc:"mbs-ssp-v4 only, required with a jackpot wager: the seat the system selected as Lucky Player (4.4)."`
@@ -46,7 +47,7 @@ type SettlePosition struct {
 	Folded                bool                    `json:"folded,omitempty" doc:"The player folded (ruling R20: an ante with no continuation wager has folded anyway)."`
 	Exposed               *bool                   `json:"exposed,omitempty" doc:"Default true. false: the player declined the comparison by not exposing the hand (ruling R8, R19)."`
 	Absent                bool                    `json:"absent,omitempty" doc:"The player was not present to make a decision (MBS 5.11, RWS 5.5/5.6)."`
-	ProgressiveMultiplier int                     `json:"progressiveMultiplier,omitempty" minimum:"0" maximum:"5" doc:"mbs-megalink-thb-v9 only: the progressive wager is 1-5 times the minimum (3.5.3.1, ruling R17); default 1."`
+	ProgressiveMultiplier int                     `json:"progressiveMultiplier,omitempty" minimum:"0" maximum:"5" doc:"mbs-megalink-thb-v9 only, with a progressive wager: it is 1-5 times the minimum, progressiveUnit (3.5.3.1, ruling R17). Must equal progressive / progressiveUnit; absent: that quotient, which must be a whole 1 to 5."`
 }
 
 // SettleResponse is the answer of POST /v1/rounds/settle.
@@ -101,6 +102,7 @@ type SettleLine struct {
 	Odds     string        `json:"odds,omitempty" doc:"The price applied as the document writes it: \"4 to 1\", \"40 for 1\", \"SGD 2000.00\", \"100% of the pool\"."`
 	Rules    []string      `json:"rules" doc:"The rules and rulings applied, e.g. \"mbs-megalink-ssp-v6 3.10.2.1\"."`
 	Flags    []string      `json:"flags,omitempty" doc:"under_minimum; capped (RWS 4.1.1); pool_prize (a percentage of the pool the pools service pays, ruling R3)."`
+	Note     string        `json:"note,omitempty" doc:"What the rules leave open on this line (e.g. \"document silent\") and how it was decided."`
 }
 
 // SettleEligibility is one jackpot prize a position qualifies for.
@@ -178,7 +180,7 @@ func registerSettle(api huma.API, deps Deps) {
 func (r *SettleRequest) round() settle.Round {
 	out := settle.Round{
 		Ruleset: r.Ruleset, RoundID: r.RoundID, Currency: r.Currency, Dealer: r.Dealer, Community: r.Community,
-		MagicCard: r.MagicCard, LuckyPlayerSeat: r.LuckySeat, LuckyDealer: r.LuckyDeal,
+		MagicCard: r.MagicCard, LuckyPlayerSeat: r.LuckySeat, LuckyDealer: r.LuckyDeal, ProgressiveUnit: r.ProgUnit,
 	}
 	if r.Limits != nil {
 		out.Limits = make(map[string]settle.Limit, len(r.Limits))
@@ -233,7 +235,7 @@ func settleResponse(s settle.Settlement) SettleResponse {
 func exampleSettleSSP() SettleRequest {
 	return SettleRequest{
 		Ruleset: "mbs-megalink-ssp-v6", RoundID: "T12-000123", Currency: "SGD",
-		Dealer: "As Kd 7h 4c 2s",
+		Dealer: "As Kd 7h 4c 2s", ProgUnit: 100,
 		Positions: []SettlePosition{
 			{Seat: 1, Cards: "Qh Qd Qs 9c 9d", Wagers: map[string]money.Amount{"ante": 1000, "bet": 2000, "progressive": 100}},
 			{Seat: 3, Cards: "Kc Qc 8s 5h 3d", Wagers: map[string]money.Amount{"ante": 1000}},
@@ -244,7 +246,7 @@ func exampleSettleSSP() SettleRequest {
 func exampleSettleTCP() SettleRequest {
 	return SettleRequest{
 		Ruleset: "mbs-megalink-tcp-v6", RoundID: "T07-004711",
-		Dealer: "Qs 7d 3h", Community: "Ac As",
+		Dealer: "Qs 7d 3h", Community: "Ac As", ProgUnit: 100,
 		Limits: map[string]SettleLimit{"ante": {Min: 500, Max: 500000}},
 		Positions: []SettlePosition{
 			{Seat: 2, Cards: "Ah Ad 5c", Wagers: map[string]money.Amount{"ante": 1000, "play": 1000, "pairPlus": 500, "progressive": 100}},

@@ -90,6 +90,14 @@ func TestSettleEndpointErrors(t *testing.T) {
 			422, "body.tip"},
 		{"a negative wager", `{"ruleset":"mbs-megalink-ssp-v6","roundId":"r","dealer":"As Kd 7h 4c 2s","positions":[{"seat":1,"cards":"Qh Qd Qs 9c 9d","wagers":{"ante":-5}}]}`,
 			422, "body.positions[0].wagers.ante"},
+		{"ruling R22 a progressive wager without progressiveUnit", `{"ruleset":"rws-mlp-csp-v2","roundId":"r","dealer":"Ad Kc 9h 4s 5d","positions":[{"seat":1,"cards":"2h 5h 7h Jh 8h","wagers":{"ante":100,"bet":200,"progressive":50000}}]}`,
+			422, "body.progressiveUnit"},
+		{"ruling R22 a progressive wager that is not the unit", `{"ruleset":"rws-mlp-csp-v2","roundId":"r","dealer":"Ad Kc 9h 4s 5d","progressiveUnit":500,"positions":[{"seat":1,"cards":"2h 5h 7h Jh 8h","wagers":{"ante":100,"bet":200,"progressive":50000}}]}`,
+			422, "body.positions[0].wagers.progressive"},
+		{"ruling R22 limits.progressive: the unit governs", `{"ruleset":"mbs-megalink-ssp-v6","roundId":"r","dealer":"As Kd 7h 4c 2s","progressiveUnit":100,"limits":{"progressive":{"min":100,"max":100}},"positions":[{"seat":1,"cards":"2h 2s 2c Jh Jd","wagers":{"ante":100,"bet":200,"progressive":1}}]}`,
+			422, "body.limits.progressive"},
+		{"ruling R14 an exposed hand without its cards", `{"ruleset":"mbs-ssp-v4","roundId":"r","dealer":"Ac Qd Jh Ts 8c","positions":[{"seat":1,"wagers":{"ante":100,"bet":200}}]}`,
+			422, "body.positions[0].cards"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -127,7 +127,11 @@ var rulesets = [...]Ruleset{
 			NoQualify: "3.12", NoQualifyBet: "3.12.1", NoQualifyAnte: "3.12.2",
 			Win: "3.13.1", Lose: "3.13.2", StandOff: "3.16",
 			ProgressivePaid: "3.13.3", NoQualifyProgressive: "3.12.3",
-			VoidCards: "5.1", DealerCount: "5.3", PlayerCount: "5.2", NoAnte: "3.5", VoidReturned: "5.1.1",
+			VoidCards: "5.1", DealerCount: "5.3", PlayerCount: "5.2", VoidReturned: "5.1.1",
+			// 3.5: a Jackpot Wager is placed after an Ante. It says nothing
+			// of one placed without: NoAnte is empty and settlement returns
+			// it citing 3.5 and ruling R12, noting the document is silent.
+			SideWagers: "3.5",
 		},
 	},
 	{
@@ -219,7 +223,7 @@ var rulesets = [...]Ruleset{
 			TieSame: "3.12.1", TieTwoPairs: "3.12.2", TieOnePair: "3.12.3", TieWheel: "3.12.4", TieFullHouse: "3.12.5", TieSameStraight: "3.12.6",
 			Fold: "3.9.1", Continue: "3.9.2", Declined: "3.10.1",
 			Win: "3.10.2", Lose: "3.10.3", StandOff: "3.10.4",
-			ProgressivePaid: "4.2", ProgressiveExtra: "3.13", SideWagers: "3.5",
+			ProgressivePaid: "4.2", ProgressiveExtra: "3.13", SideWagers: "3.5", ProgressiveUnit: "3.5.3",
 			VoidCards: "5.1", DealerCount: "5.3", PlayerCount: "5.7", Absent: "5.11", NoAnte: "5.12.2",
 			UnderMin: "5.13", OverMax: "5.14", VoidReturned: "5.1.1",
 		},
@@ -228,7 +232,7 @@ var rulesets = [...]Ruleset{
 		ID: RWSCSPv2, Game: GameStud, Name: "Multi-Link Progressive Casino Stud Poker", Casino: "RWS",
 		Document: "rws-multi-link-progressive-casino-stud-poker-v2.txt", Version: 2,
 		InForce: time.Date(2020, 6, 28, 8, 0, 0, 0, sgt), Currency: money.SGD,
-		Hands:     Hands{DealerCards: 5, PlayerCards: 5, Main: FiveDealt, Progressive: FiveDealt, Rule: "4.2.1"},
+		Hands:     Hands{DealerCards: 5, PlayerCards: 5, Main: FiveDealt, Progressive: FiveDealt, Rule: "1.9"},
 		Qualifier: Qualifier{Kind: "ace_king", Label: "an Ace and a King or any other cards making a Hand of a higher ranking", Rule: "1.14"},
 		Wagers: []WagerSpec{
 			{Name: Ante, Label: "Ante", Rule: "1.1", Hand: FiveDealt, PaytableRule: "4.1",
@@ -247,6 +251,7 @@ var rulesets = [...]Ruleset{
 			ProgressivePaid: "4.2.1",
 			VoidCards:       "5.8.1", DealerCount: "5.8.7", PlayerCount: "5.15", Absent: "5.5", AbsentSettled: "5.6",
 			NoAnte: "5.4", UnderMin: "5.2.1", OverMax: "5.1.1", BetMultiple: "5.3", VoidReturned: "5.22",
+			ProgressiveUnit: "3.4",
 		},
 	},
 }

@@ -382,10 +382,16 @@ type Clauses struct {
 	Absent               string `json:"absent,omitempty" doc:"A player not present for a decision."`
 	AbsentSettled        string `json:"absentSettled,omitempty" doc:"A player absent with no decision left to make."`
 	NoAnte               string `json:"noAnte,omitempty" doc:"A progressive wager without its Ante: returned."`
-	UnderMin             string `json:"underMin,omitempty" doc:"A wager under the table minimum."`
-	OverMax              string `json:"overMax,omitempty" doc:"A wager over the table maximum."`
-	BetMultiple          string `json:"betMultiple,omitempty" doc:"A BET that is not twice the Ante (RWS 5.3)."`
-	VoidReturned         string `json:"voidReturned,omitempty" doc:"Every wager of a void round is returned."`
+	// ProgressiveUnit is the clause that fixes the progressive wager's
+	// amount, where the document has one (RWS 3.4: "the prescribed
+	// Progressive Jackpot betting amount"; THB 3.5.3: 1-5 times the
+	// minimum). Empty where the document is silent (SSP v6, TCP v6):
+	// settlement cites ruling R22 alone.
+	ProgressiveUnit string `json:"progressiveUnit,omitempty" doc:"The clause that fixes the progressive wager's amount (the pool's unit, ruling R22)."`
+	UnderMin        string `json:"underMin,omitempty" doc:"A wager under the table minimum."`
+	OverMax         string `json:"overMax,omitempty" doc:"A wager over the table maximum."`
+	BetMultiple     string `json:"betMultiple,omitempty" doc:"A BET that is not twice the Ante (RWS 5.3)."`
+	VoidReturned    string `json:"voidReturned,omitempty" doc:"Every wager of a void round is returned."`
 	// Side wagers.
 	SideWagers         string `json:"sideWagers,omitempty" doc:"Side and jackpot wagers are placed after the Ante (THB 3.5)."`
 	PairPlusFold       string `json:"pairPlusFold,omitempty" doc:"TCP: fold the Ante and play the Pair Plus."`

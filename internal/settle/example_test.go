@@ -10,11 +10,12 @@ import (
 // A Megalink Three Card Poker round: the dealer's Queen high qualifies
 // (3.11, ruling R15); seat 2's pair of Aces wins Ante and Play 1 to 1
 // (3.12.1), Pair Plus 1 to 1 (4.3), and with the two community Aces makes
-// four of a kind for the SGD 2,000 jackpot prize (4.4).
+// four of a kind for the SGD 2,000 jackpot prize (4.4), paid on a
+// progressive wager of the pool's unit (rulings R2, R22).
 func ExampleSettle() {
 	s, err := settle.Settle(settle.Round{
 		Ruleset: "mbs-megalink-tcp-v6", RoundID: "T07-004711",
-		Dealer: "Qs 7d 3h", Community: "Ac As",
+		Dealer: "Qs 7d 3h", Community: "Ac As", ProgressiveUnit: 100,
 		Positions: []settle.Position{{Seat: 2, Cards: "Ah Ad 5c",
 			Wagers: map[string]money.Amount{"ante": 1000, "play": 1000, "pairPlus": 500, "progressive": 100}}},
 	})

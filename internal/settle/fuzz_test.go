@@ -19,6 +19,7 @@ func FuzzSettle(f *testing.F) {
 	}
 	f.Add([]byte(`{"ruleset":"mbs-megalink-ssp-v6","dealer":"As Kd 7h 4c 2s","positions":[{"seat":1,"cards":"","wagers":{"ante":1}}]}`))
 	f.Add([]byte(`{"ruleset":"mbs-megalink-thb-v9","dealer":"As","community":"2c 2c","positions":[{"seat":7,"cards":"Ah Ad Ac","wagers":{"progressive":5},"progressiveMultiplier":5}]}`))
+	f.Add([]byte(`{"ruleset":"mbs-megalink-thb-v9","dealer":"Kh Qd","community":"5c 6d 9h Js 2s","progressiveUnit":100,"positions":[{"seat":1,"cards":"Ah Ad","wagers":{"ante":1000,"flop":2000,"progressive":300}}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		var r Round
 		if json.Unmarshal(data, &r) != nil {

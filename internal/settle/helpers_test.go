@@ -2,12 +2,14 @@ package settle
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/tablesettle/tablesettle/internal/money"
+	"github.com/tablesettle/tablesettle/internal/ruleset"
 )
 
 // pos builds a position from "ante=1000 bet=2000".
@@ -154,7 +156,14 @@ func checkMoney(t *testing.T, s Settlement) {
 					t.Errorf("seat %d %s: %s returns %d, stake %d", p.Seat, l.Wager, l.Result, l.Returned, l.Stake)
 				}
 			case Win:
-				if l.Returned <= l.Stake && !hasFlag(l, "pool_prize") {
+				// win returns more than the stake, with one named exception
+				// (ruling R2, R3): a progressive line whose only prize is a
+				// percentage of the pool keeps no stake and returns 0 here;
+				// the pools service pays the share. It is flagged
+				// pool_prize, and anything else on it (an SSP v4 Magic Card
+				// or Lucky prize, R18) returns more than the stake as usual.
+				poolOnly := isProgressive(l.Wager) && hasFlag(l, "pool_prize") && l.Returned == 0
+				if l.Returned <= l.Stake && !poolOnly {
 					t.Errorf("seat %d %s: win returns %d on stake %d", p.Seat, l.Wager, l.Returned, l.Stake)
 				}
 			default:
@@ -162,6 +171,11 @@ func checkMoney(t *testing.T, s Settlement) {
 			}
 			if len(l.Rules) == 0 {
 				t.Errorf("seat %d %s: a line with no rule", p.Seat, l.Wager)
+			}
+			for i, r := range l.Rules {
+				if slices.Contains(l.Rules[:i], r) {
+					t.Errorf("seat %d %s: cites %q twice: %v", p.Seat, l.Wager, r, l.Rules)
+				}
 			}
 			pst += l.Stake
 			pnet += l.Net
@@ -175,6 +189,10 @@ func checkMoney(t *testing.T, s Settlement) {
 	if s.Totals.Staked != staked || s.Totals.PlayerNet != net || s.Totals.HouseNet != -net || s.Totals.Returned != staked+net {
 		t.Errorf("totals %+v, lines say staked %d net %d", s.Totals, staked, net)
 	}
+}
+
+func isProgressive(w ruleset.Wager) bool {
+	return w == ruleset.Progressive || w == ruleset.ProgressivePlayer || w == ruleset.ProgressiveDealer
 }
 
 func hasFlag(l Line, f string) bool {

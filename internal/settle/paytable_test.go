@@ -77,6 +77,9 @@ func TestJackpotPaytableEveryLine(t *testing.T) {
 		for _, h := range studHands {
 			t.Run(tc.id+" "+h.cat, func(t *testing.T) {
 				r := Round{Ruleset: tc.id, Dealer: dealerAK, Positions: []Position{pos(1, h.cards, "ante=1000 bet=2000 "+tc.wager+"=100")}}
+				if tc.wager == "progressive" {
+					r.ProgressiveUnit = 100 // ruling R22: the stake is the pool's unit
+				}
 				if tc.id == "mbs-ssp-v4" {
 					no := false
 					r.MagicCard, r.LuckyPlayerSeat, r.LuckyDealer = "2s", 7, &no // the dealer's card, seat 7: neither pays
@@ -122,7 +125,7 @@ func TestTHBJackpotEveryLineEveryMultiplier(t *testing.T) {
 			t.Run(fmt.Sprintf("%s x%d", h.cat, m), func(t *testing.T) {
 				stake := money.Amount(100 * m)
 				p := mult(pos(1, h.hole, fmt.Sprintf("ante=1000 flop=2000 progressive=%d", stake)), m)
-				s, err := Settle(Round{Ruleset: "mbs-megalink-thb-v9", Dealer: "Qs Jd", Community: h.board, Positions: []Position{p}})
+				s, err := Settle(Round{Ruleset: "mbs-megalink-thb-v9", Dealer: "Qs Jd", Community: h.board, ProgressiveUnit: 100, Positions: []Position{p}})
 				if err != nil {
 					t.Fatal(err)
 				}

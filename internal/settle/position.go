@@ -12,6 +12,7 @@ type decision struct {
 	result Result
 	pay    ruleset.Pay // the price of a win (ToOne)
 	rules  []string
+	note   string // Line.Note: what the rules leave open
 }
 
 // playerEval is a position's evaluated hands.
@@ -71,6 +72,7 @@ func (v *round) settlePosition(p *position, d *dealerEval, removed bool, irrs *[
 	rs := &v.rs
 	pr := PositionResult{Seat: p.Seat, Jackpot: []Eligibility{}}
 	add := func(l Line) {
+		l.Rules = distinct(l.Rules)
 		l.Net = l.Returned - l.Stake
 		pr.Lines = append(pr.Lines, l)
 		pr.Staked += l.Stake
@@ -111,7 +113,7 @@ func (v *round) settlePosition(p *position, d *dealerEval, removed bool, irrs *[
 		}
 		settled, excess := v.applyLimits(p, w.Name, stake, irrs)
 		dec := v.decide(p, w.Name, &e, d, &st, &pr)
-		l := Line{Wager: w.Name, Stake: settled, Result: dec.result, Rules: dec.rules}
+		l := Line{Wager: w.Name, Stake: settled, Result: dec.result, Rules: dec.rules, Note: dec.note}
 		switch dec.result {
 		case Lose:
 		case Push, Returned, Void:
@@ -152,7 +154,8 @@ func (v *round) settlePosition(p *position, d *dealerEval, removed bool, irrs *[
 			continue
 		}
 		if st.noAnte {
-			add(Line{Wager: w.Name, Stake: stake, Result: Returned, Returned: stake, Rules: v.cites(rs.Clauses.NoAnte, rulingR12)})
+			rules, note := v.noAnteRules()
+			add(Line{Wager: w.Name, Stake: stake, Result: Returned, Returned: stake, Rules: rules, Note: note})
 			continue
 		}
 		if st.absentReturn {
@@ -187,8 +190,13 @@ func (v *round) positionState(p *position, irrs *[]Irregularity) state {
 		for _, w := range rs.Wagers {
 			if w.Progressive && p.stake(w.Name) > 0 {
 				st.noAnte = true
+				rules, note := v.noAnteRules()
+				msg := "a progressive wager without an accompanying ante is returned"
+				if note != "" {
+					msg += ": " + note
+				}
 				*irrs = append(*irrs, Irregularity{Code: "progressive_without_ante", Seat: p.Seat, Wager: w.Name,
-					Message: "a progressive wager without an accompanying ante is returned", Rules: v.cites(rs.Clauses.NoAnte, rulingR12)})
+					Message: msg, Rules: rules})
 			}
 		}
 	}
@@ -216,6 +224,24 @@ func (v *round) positionState(p *position, irrs *[]Irregularity) state {
 	case p.Absent && rs.Game == ruleset.GameHoldem && contStake > 0 && (p.stake(ruleset.Turn) == 0 || p.stake(ruleset.River) == 0):
 		*irrs = append(*irrs, Irregularity{Code: "absent_player", Seat: p.Seat,
 			Message: "the player was not present for the Turn/River decision: deemed to have checked", Rules: v.cites(rs.Clauses.Absent)})
+	case p.Absent:
+		// MBS: 5.11 invalidates a hand only when the Bet (Play, Flop)
+		// decision is pending, and THB 5.11 deems a check only when a Turn
+		// or River is; this player had no decision left (the continuation
+		// placed, or TCP Pair Plus only, 3.9.3). The wagers settle as
+		// usual, and the absence is still reported (ruling R12), as RWS
+		// 5.6 reports it. SSP v4 has no absent-player clause: the ruling
+		// alone.
+		rules := v.cites(rs.Clauses.Absent)
+		msg := "the player was not present, with no decision left to make: the wagers settle as usual"
+		if rs.Clauses.Absent != "" {
+			msg = "the player was not present, with no decision left to make (" + v.cite(rs.Clauses.Absent) +
+				" applies to a pending " + string(cont) + " decision): the wagers settle as usual"
+		}
+		if ante == 0 && rs.Game == ruleset.GameThreeCard && p.stake(ruleset.PairPlus) > 0 {
+			rules = append(rules, v.cite(rs.Clauses.PairPlusOnly))
+		}
+		*irrs = append(*irrs, Irregularity{Code: "absent_player", Seat: p.Seat, Message: msg, Rules: append(rules, rulingR12)})
 	}
 	switch {
 	case st.folded:
@@ -240,6 +266,22 @@ func (v *round) positionState(p *position, irrs *[]Irregularity) state {
 		st.outcome = OutcomeNoContest
 	}
 	return st
+}
+
+// noAnteRules are the rules of a progressive wager returned for want of
+// its Ante: the clause that says so (MBS 5.12.2, TCP/THB 5.12.2, RWS 5.4).
+// SSP v4 has none: its 3.5 places a jackpot wager after an Ante and says
+// nothing of one without; the wager is returned as the later MBS
+// documents prescribe, under ruling R12 (the service answers what the
+// ruleset prescribes, and reports it), and the note says the document is
+// silent.
+func (v *round) noAnteRules() ([]string, string) {
+	c := &v.rs.Clauses
+	if c.NoAnte != "" {
+		return v.cites(c.NoAnte), ""
+	}
+	return v.cites(c.SideWagers, rulingR12), "document silent: " + v.cite(c.SideWagers) +
+		" places a jackpot wager after an Ante and has no clause for one without; returned as MBS 5.12.2 does (ruling R12)"
 }
 
 // declinedRules: MBS 3.10.1 (SSP v4 has no such clause: ruling R8) and
@@ -296,14 +338,25 @@ func (v *round) decide(p *position, w ruleset.Wager, e *playerEval, d *dealerEva
 			return decision{result: Lose, rules: append(append([]string{}, st.foldRules...), rulingR16)}
 		}
 		rules := v.cites(spec.PaytableRule, rulingR16)
+		note := ""
 		if st.absentReturn {
+			// THB 5.11 makes an absent player's hand invalid and returns
+			// "the Ante and Progressive Jackpot wager": it names no Bonus
+			// (TCP 5.11, by contrast, names its Pair Plus). The Bonus is
+			// decided by the hole cards alone, whatever the hand's outcome,
+			// and is lost only on a fold (1.1.3, 4.1, 3.9.1, ruling R16);
+			// an absent player has not folded (5.11 does not deem it). So
+			// it settles on the hole cards, and the line cites both the
+			// clause that invalidated the hand and the ruling that keeps
+			// the Bonus standing.
 			rules = v.cites(c.Absent, spec.PaytableRule, rulingR16)
+			note = v.cite(c.Absent) + " returns the Ante and progressive only; the Bonus settles on the hole cards (ruling R16)"
 		}
 		if name := ruleset.HoleBonusHand(p.cards, v.dealer); name != "" {
 			en, _ := spec.Paytable.Named(name)
-			return decision{result: Win, pay: en.Pay, rules: rules}
+			return decision{result: Win, pay: en.Pay, rules: rules, note: note}
 		}
-		return decision{result: Lose, rules: rules}
+		return decision{result: Lose, rules: rules, note: note}
 	}
 
 	// Wagers the comparison decides.
@@ -437,6 +490,19 @@ func (v *round) isWheel(best []card.Card) bool {
 	return ace && top
 }
 
+// distinct returns s without repeated rules, in order: s itself when
+// nothing repeats, else a new slice (s may be shared with other lines).
+func distinct(s []string) []string {
+	for i, x := range s {
+		for _, y := range s[:i] {
+			if x == y {
+				return dedup(append([]string(nil), s...))
+			}
+		}
+	}
+	return s
+}
+
 func dedup(s []string) []string {
 	out := s[:0]
 	for i, x := range s {
@@ -487,6 +553,15 @@ func (v *round) applyLimits(p *position, w ruleset.Wager, stake money.Amount, ir
 		if spec, _ := rs.Wager(ruleset.Bet); !spec.Multiple.Fixed {
 			// RWS 5.3: a BET above twice the Ante returns the excess and
 			// settles at twice the Ante; below it settles on its own amount.
+			//
+			// The Ante is the one placed, not the one the table maximum
+			// settles (ruling R11, 5.1.1): 1.3 and 3.12.2 define the BET as
+			// twice "the Player's Ante", the wager on the layout, and 5.1.1
+			// says how an over-maximum wager is paid, not that the Ante
+			// becomes smaller; a BET over its own maximum is cut by
+			// limits.bet below. MBS does the same through ruling R20
+			// (validation compares the Bet with the Ante placed) and 5.14.
+			// TestBetComparedWithAnteAsPlaced pins it.
 			twice := 2 * p.stake(ruleset.Ante)
 			if settled > twice {
 				extra = append(extra, Line{Wager: w, Stake: settled - twice, Result: Returned, Returned: settled - twice,

@@ -71,10 +71,19 @@ func (v *round) progressive(p *position, w *ruleset.WagerSpec, stake money.Amoun
 	}
 
 	paid := c.ProgressivePaid
-	if !d.qualifies && c.NoQualifyProgressive != "" {
+	switch {
+	case !d.qualifies && w.Hand == ruleset.DealerFiveDealt:
+		// SSP v4's "No hand" clause for the jackpot (3.12.3) is the player
+		// declaring a jackpot hand; the dealer-hand wager (3.5) is paid by
+		// its own paytable and selections (4.2, 4.3.1, 4.4.1).
+		paid = w.Rule
+	case !d.qualifies && c.NoQualifyProgressive != "":
 		paid = c.NoQualifyProgressive
 	}
 	base := v.cites(paid, w.PaytableRule)
+	if paid == w.PaytableRule { // THB 4.2 is both
+		base = base[:1]
+	}
 	if len(prizes) == 0 {
 		if st.declined && w.Hand != ruleset.DealerFiveDealt {
 			if rws {
@@ -111,8 +120,10 @@ func (v *round) progressive(p *position, w *ruleset.WagerSpec, stake money.Amoun
 		r := append([]string{}, pz.rules...)
 		switch pz.pay.Kind {
 		case ruleset.Fixed:
+			// Ruling R2, R22: paid per accepted wager of the pool's unit,
+			// which validation made the stake.
 			returned += pz.pay.Amount
-			r = append(r, rulingR2, rulingR3)
+			r = append(r, rulingR2, rulingR3, rulingR22)
 		case ruleset.ForOne:
 			got, _ := pz.pay.Returned(stake)
 			returned += got
@@ -142,7 +153,7 @@ func (v *round) progressive(p *position, w *ruleset.WagerSpec, stake money.Amoun
 	for _, pz := range prizes {
 		switch pz.pay.Kind {
 		case ruleset.Fixed:
-			rules = append(rules, rulingR2, rulingR3)
+			rules = append(rules, rulingR2, rulingR3, rulingR22)
 		case ruleset.PoolPercent:
 			rules = append(rules, rulingR3)
 		default:

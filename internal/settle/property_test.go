@@ -42,6 +42,9 @@ func (d *deal) round(id ruleset.ID, seats int, irregular bool) Round {
 	d.shuffle()
 	next := 0
 	r := Round{Ruleset: string(id), RoundID: "prop"}
+	if id != ruleset.SSPv4 {
+		r.ProgressiveUnit = 100 // ruling R22 (THB: 1-5 times it, R17)
+	}
 	r.Dealer = d.take(&next, rs.Hands.DealerCards)
 	if rs.Hands.CommunityCards > 0 {
 		r.Community = d.take(&next, rs.Hands.CommunityCards)
@@ -95,7 +98,9 @@ func (d *deal) round(id ruleset.ID, seats int, irregular bool) Round {
 			}
 			if d.chance(0.5) {
 				m := 1 + d.rng.IntN(5)
-				p.ProgressiveMultiplier = m
+				if d.chance(0.5) { // else the stake over the unit says it (R17)
+					p.ProgressiveMultiplier = m
+				}
 				p.Wagers["progressive"] = 100 * money.Amount(m)
 			}
 		case ruleset.GameThreeCard:
@@ -177,10 +182,15 @@ func settleJSON(t *testing.T, r Round) (Settlement, string) {
 }
 
 // Properties over many seeded random rounds of every ruleset:
-//   - every line's result agrees with its money and the totals add up;
+//   - every line's result agrees with its money and the totals add up
+//     (checkMoney: win returns more than the stake, except, by name, a
+//     progressive line whose only prize is a pool percentage, ruling R2);
 //   - a folded hand never wins its Ante (3.9.1 and kin);
-//   - when the dealer does not qualify, no Bet or Play loses unless the
-//     hand was declined or folded (3.10.2.1, TCP 3.11.1 with R10, RWS 3.13);
+//   - when the dealer does not qualify, no Bet or Play loses (3.10.2.1,
+//     TCP 3.11.1 with R10, RWS 3.13), except on a declined hand (ruling
+//     R19: it loses every wager its cards decide whatever the dealer holds,
+//     MBS 3.10.1 outranking 3.10.2; at RWS, R8 and 4.3 make it a fold) and
+//     on a hand folded with its BET (RWS 5.5, 4.3);
 //   - the result does not depend on the order the positions are given in.
 func TestSettleProperties(t *testing.T) {
 	n := 1500
@@ -200,8 +210,11 @@ func TestSettleProperties(t *testing.T) {
 						if l.Wager == ruleset.Ante && l.Result == Win && (in.Folded || p.Outcome == OutcomeFolded) {
 							t.Fatalf("round %d seat %d: a folded hand won its ante: %s", i, p.Seat, js)
 						}
+						// Ruling R19 (R8): a declined hand is carved out by its
+						// input, exposed false, not by the outcome it was given.
+						declined := !in.IsExposed()
 						if s.Dealer != nil && !s.Dealer.Qualifies && (l.Wager == ruleset.Bet || l.Wager == ruleset.Play) &&
-							l.Result == Lose && p.Outcome != OutcomeDeclined && p.Outcome != OutcomeFolded {
+							l.Result == Lose && !declined && p.Outcome != OutcomeFolded {
 							t.Fatalf("round %d seat %d: %s lost to a dealer with no hand: %s", i, p.Seat, l.Wager, js)
 						}
 					}

@@ -23,8 +23,19 @@
 //   - lose: returned 0;
 //   - push, returned, void: returned = stake;
 //   - win: returned > stake, except a progressive line whose only prize is
-//     a pool percentage (returned 0, see above) or a fixed prize smaller
-//     than its stake.
+//     a pool percentage (returned 0, see above; flagged pool_prize).
+//
+// # Progressive stakes
+//
+// Outside SSP v4 (credits, odds prizes) a progressive wager is the pool's
+// unit, Round.ProgressiveUnit (ruling R22; RWS 3.3-3.4), or in THB 1-5
+// times it (3.5.3, ruling R17); any other amount is refused, and so is a
+// progressive wager without the unit: a fixed prize is paid per accepted
+// wager of the unit (ruling R2), so settlement must know it and guesses
+// nothing. A unit at or above the paytable's smallest fixed prize is
+// refused too (the prize would not pay more than the wager), so a fixed
+// prize always returns more than its stake. Table limits do not apply to
+// a unit-governed progressive wager: limits.progressive is refused.
 //
 // A wager over the table maximum is settled as the maximum and the excess
 // gets a line of its own with result "returned" (ruling R11); so does the
@@ -48,8 +59,17 @@ type Round struct {
 	// Community is TCP's 2 community cards or THB's 5; empty elsewhere.
 	Community string `json:"community,omitempty" maxLength:"200" doc:"TCP: the 2 community cards; THB: the 5 community cards; absent in the stud games."`
 	// Limits are the table's limits per wager name, in minor units.
-	Limits    map[string]Limit `json:"limits,omitempty" doc:"Table limits per wager name (ante, bet, ...), in minor units (ruling R11)."`
-	Positions []Position       `json:"positions" maxItems:"7" doc:"The playing positions with a wager, at most 7."`
+	Limits map[string]Limit `json:"limits,omitempty" doc:"Table limits per wager name (ante, bet, ...), in minor units (ruling R11). Not for progressive: its amount is the pool's unit (progressiveUnit, ruling R22)."`
+	// ProgressiveUnit is the progressive pool's unit in minor units: the
+	// one amount a progressive wager may be (ruling R22; RWS 3.3-3.4 "the
+	// prescribed Progressive Jackpot betting amount"), and in THB the
+	// minimum the wager is 1-5 times of (3.5.3, ruling R17). Fixed prizes
+	// are paid per accepted wager of this unit (ruling R2), so it is
+	// required whenever a progressive wager is placed in SSP v6, TCP v6,
+	// THB v9 or RWS CSP; mbs-ssp-v4's jackpot wagers are credits paid at
+	// odds (3.5, 4.2) and take no unit.
+	ProgressiveUnit money.Amount `json:"progressiveUnit,omitempty" minimum:"0" doc:"The progressive pool's unit, minor units: required with a progressive wager in every ruleset but mbs-ssp-v4. A progressive wager must equal it (ruling R22; rws-mlp-csp-v2 3.4); in mbs-megalink-thb-v9 it is 1-5 times it (3.5.3, ruling R17)."`
+	Positions       []Position   `json:"positions" maxItems:"7" doc:"The playing positions with a wager, at most 7."`
 	// MagicCard, LuckyPlayerSeat and LuckyDealer are SSP v4's system
 	// selections (ruling R13); required there when a jackpot wager is
 	// placed, refused elsewhere.
@@ -86,8 +106,10 @@ type Position struct {
 	// 5.5).
 	Absent bool `json:"absent,omitempty" doc:"The player was not present to make a decision (MBS 5.11, RWS 5.5/5.6)."`
 	// ProgressiveMultiplier is THB's 1-5 times the minimum progressive
-	// wager (3.5.3.1, ruling R17); 0 means 1.
-	ProgressiveMultiplier int `json:"progressiveMultiplier,omitempty" minimum:"0" maximum:"5" doc:"mbs-megalink-thb-v9 only: the progressive wager is 1-5 times the minimum (3.5.3.1); default 1."`
+	// wager, the pool's unit (3.5.3, 3.5.3.1, ruling R17). 0: the stake
+	// over the unit, which must then be a whole 1 to 5. Given, it must
+	// agree with the stake, and a progressive wager must be placed.
+	ProgressiveMultiplier int `json:"progressiveMultiplier,omitempty" minimum:"0" maximum:"5" doc:"mbs-megalink-thb-v9 only, with a progressive wager: it is 1-5 times the minimum, progressiveUnit (3.5.3.1, ruling R17). Must equal progressive / progressiveUnit; absent: that quotient, which must be a whole 1 to 5."`
 }
 
 // IsExposed reports whether the hand was exposed (the default).

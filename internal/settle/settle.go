@@ -22,6 +22,7 @@ const (
 	rulingR18 = "ruling R18"
 	rulingR19 = "ruling R19"
 	rulingR20 = "ruling R20"
+	rulingR22 = "ruling R22"
 )
 
 // Settle settles one round: it validates the request (a *FieldError names
@@ -130,12 +131,12 @@ func (v *round) settle() Settlement {
 	if len(v.dealer) != rs.Hands.DealerCards {
 		return v.void(s, Irregularity{Code: "dealer_card_count",
 			Message: "the dealer has " + itoa(len(v.dealer)) + " cards, not " + itoa(rs.Hands.DealerCards),
-			Rules:   v.cites(rs.Clauses.DealerCount, rulingR12)})
+			Rules:   v.cites(rs.Clauses.DealerCount, rs.Clauses.VoidReturned, rulingR12)})
 	}
 	if len(v.community) != rs.Hands.CommunityCards {
 		return v.void(s, Irregularity{Code: "community_card_count",
 			Message: "the community has " + itoa(len(v.community)) + " cards, not " + itoa(rs.Hands.CommunityCards),
-			Rules:   v.cites(rs.Clauses.DealerCount, rulingR12)})
+			Rules:   v.cites(rs.Clauses.DealerCount, rs.Clauses.VoidReturned, rulingR12)})
 	}
 	removed := make([]bool, len(v.pos))
 	for i := range v.pos {
@@ -151,7 +152,7 @@ func (v *round) settle() Settlement {
 			// SSP v4 has no wrong-count-to-a-player clause: the deal was
 			// incorrect and the round is void under its 5.2 (ruling R12).
 			return v.void(s, Irregularity{Code: "player_card_count", Seat: p.Seat, Message: msg,
-				Rules: v.cites(rs.Clauses.PlayerCount, rulingR12)})
+				Rules: v.cites(rs.Clauses.PlayerCount, rs.Clauses.VoidReturned, rulingR12)})
 		}
 		removed[i] = true
 		s.Irregularities = append(s.Irregularities, Irregularity{Code: "player_card_count", Seat: p.Seat,

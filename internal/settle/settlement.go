@@ -93,6 +93,9 @@ type Line struct {
 	Odds     string        `json:"odds,omitempty" doc:"The price applied, as the document writes it (\"4 to 1\", \"40 for 1\", \"SGD 2000.00\", \"100% of the pool\")."`
 	Rules    []string      `json:"rules" doc:"The rules and rulings applied, e.g. \"mbs-megalink-ssp-v6 3.10.2.1\"."`
 	Flags    []string      `json:"flags,omitempty" doc:"under_minimum, capped, pool_prize."`
+	// Note says what the rules leave open on this line, e.g. that the
+	// document is silent and which ruling decided it.
+	Note string `json:"note,omitempty" doc:"What the rules leave open on this line (e.g. \"document silent\") and how it was decided."`
 }
 
 // PaidBy says who funds a prize (ruling R3).

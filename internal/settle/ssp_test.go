@@ -19,7 +19,7 @@ func TestSettleSSPv6(t *testing.T) {
 			       1 bet win 2000>16000`,
 			cites: []string{"3.10.3.1", "4.1.1", "4.1.2"}},
 		{name: "4.1.2 royal flush bet 250 to 1, 4.2 royal 100% of the pool is eligibility only (R2, R3)",
-			round: Round{Dealer: dealerAK, Positions: []Position{pos(3, "Th Jh Qh Kh Ah", "ante=1000 bet=2000 progressive=100")}},
+			round: unit(Round{Dealer: dealerAK, Positions: []Position{pos(3, "Th Jh Qh Kh Ah", "ante=1000 bet=2000 progressive=100")}}, 100),
 			want: `3 ante win 1000>2000
 			       3 bet win 2000>502000
 			       3 progressive win 100>0`,
@@ -33,7 +33,7 @@ func TestSettleSSPv6(t *testing.T) {
 				}
 			}},
 		{name: "4.2 straight flush 10% of the pool",
-			round: Round{Dealer: dealerAK, Positions: []Position{pos(1, "5d 6d 7d 8d 9d", "ante=1000 bet=2000 progressive=100")}},
+			round: unit(Round{Dealer: dealerAK, Positions: []Position{pos(1, "5d 6d 7d 8d 9d", "ante=1000 bet=2000 progressive=100")}}, 100),
 			want: `1 ante win 1000>2000
 			       1 bet win 2000>102000
 			       1 progressive win 100>0`,
@@ -43,13 +43,13 @@ func TestSettleSSPv6(t *testing.T) {
 				}
 			}},
 		{name: "4.2 four of a kind SGD 2000 fixed, no stake back (R2)",
-			round: Round{Dealer: dealerAK, Positions: []Position{pos(1, "9s 9h 9d 9c 3d", "ante=1000 bet=2000 progressive=500")}},
+			round: unit(Round{Dealer: dealerAK, Positions: []Position{pos(1, "9s 9h 9d 9c 3d", "ante=1000 bet=2000 progressive=500")}}, 500),
 			want: `1 ante win 1000>2000
 			       1 bet win 2000>42000
 			       1 progressive win 500>200000`,
 			cites: []string{"4.2", "ruling R2", "3.13"}},
 		{name: "3.10.3.2 lower hand loses ante and bet, progressive loses",
-			round: Round{Dealer: dealerAK, Positions: []Position{pos(1, "Kc Qd 8s 5h 3d", "ante=1000 bet=2000 progressive=100")}},
+			round: unit(Round{Dealer: dealerAK, Positions: []Position{pos(1, "Kc Qd 8s 5h 3d", "ante=1000 bet=2000 progressive=100")}}, 100),
 			want: `1 ante lose 1000>0
 			       1 bet lose 2000>0
 			       1 progressive lose 100>0`,
@@ -65,7 +65,7 @@ func TestSettleSSPv6(t *testing.T) {
 				}
 			}},
 		{name: "3.10.2.3 dealer no hand: progressive flush paid",
-			round: Round{Dealer: dealerKHigh, Positions: []Position{pos(1, "2h 5h 8h Jh Ah", "ante=1000 bet=2000 progressive=100")}},
+			round: unit(Round{Dealer: dealerKHigh, Positions: []Position{pos(1, "2h 5h 8h Jh Ah", "ante=1000 bet=2000 progressive=100")}}, 100),
 			want: `1 ante win 1000>2000
 			       1 bet returned 2000>2000
 			       1 progressive win 100>10000`,
@@ -79,12 +79,12 @@ func TestSettleSSPv6(t *testing.T) {
 			want:  `1 ante lose 1000>0`,
 			cites: []string{"3.9.1", "ruling R20"}},
 		{name: "3.9.1 ruling R9 a fold keeps progressive eligibility",
-			round: Round{Dealer: dealerAK, Positions: []Position{folded(pos(1, "2h 5h 8h Jh Kh", "ante=1000 progressive=100"))}},
+			round: unit(Round{Dealer: dealerAK, Positions: []Position{folded(pos(1, "2h 5h 8h Jh Kh", "ante=1000 progressive=100"))}}, 100),
 			want: `1 ante lose 1000>0
 			       1 progressive win 100>10000`,
 			cites: []string{"ruling R9", "4.2"}},
 		{name: "3.10.1 ruling R19 a declined hand loses everything, royal included",
-			round: Round{Dealer: dealerKHigh, Positions: []Position{declined(pos(1, "Th Jh Qh Kh Ah", "ante=1000 bet=2000 progressive=100"))}},
+			round: unit(Round{Dealer: dealerKHigh, Positions: []Position{declined(pos(1, "Th Jh Qh Kh Ah", "ante=1000 bet=2000 progressive=100"))}}, 100),
 			want: `1 ante lose 1000>0
 			       1 bet lose 2000>0
 			       1 progressive lose 100>0`,
@@ -134,7 +134,7 @@ func TestSettleSSPv6(t *testing.T) {
 			       1 bet push 2000>2000`,
 			cites: []string{"3.12.6"}},
 		{name: "5.1 ruling R12 a card twice in the round voids it",
-			round: Round{Dealer: dealerAK, Positions: []Position{pos(1, "As 3d 8s 9h Jd", "ante=1000 bet=2000"), pos(2, "Kc Kh 2d 5c 6c", "ante=500 progressive=100")}},
+			round: unit(Round{Dealer: dealerAK, Positions: []Position{pos(1, "As 3d 8s 9h Jd", "ante=1000 bet=2000"), pos(2, "Kc Kh 2d 5c 6c", "ante=500 progressive=100")}}, 100),
 			want: `1 ante void 1000>1000
 			       1 bet void 2000>2000
 			       2 ante void 500>500
@@ -151,7 +151,7 @@ func TestSettleSSPv6(t *testing.T) {
 			       1 bet void 2000>2000`,
 			cites: []string{"5.3"}},
 		{name: "5.7 a wrong number of cards to a player removes that hand only",
-			round: Round{Dealer: dealerAK, Positions: []Position{pos(1, "3c 3d 8s 9h", "ante=1000 bet=2000 progressive=100"), pos(2, "Qh Qd Qs 9c 9d", "ante=1000 bet=2000")}},
+			round: unit(Round{Dealer: dealerAK, Positions: []Position{pos(1, "3c 3d 8s 9h", "ante=1000 bet=2000 progressive=100"), pos(2, "Qh Qd Qs 9c 9d", "ante=1000 bet=2000")}}, 100),
 			want: `1 ante returned 1000>1000
 			       1 bet returned 2000>2000
 			       1 progressive returned 100>100
@@ -164,11 +164,11 @@ func TestSettleSSPv6(t *testing.T) {
 				}
 			}},
 		{name: "5.12.2 a progressive wager without an ante is returned",
-			round: Round{Dealer: dealerAK, Positions: []Position{pos(2, "9s 9h 9d 9c 3d", "progressive=100")}},
+			round: unit(Round{Dealer: dealerAK, Positions: []Position{pos(2, "9s 9h 9d 9c 3d", "progressive=100")}}, 100),
 			want:  `2 progressive returned 100>100`,
 			cites: []string{"5.12.2"}},
 		{name: "5.11 absent at the Bet decision: ante and progressive returned",
-			round: Round{Dealer: dealerAK, Positions: []Position{absent(pos(1, "9s 9h 9d 9c 3d", "ante=1000 progressive=100"))}},
+			round: unit(Round{Dealer: dealerAK, Positions: []Position{absent(pos(1, "9s 9h 9d 9c 3d", "ante=1000 progressive=100"))}}, 100),
 			want: `1 ante returned 1000>1000
 			       1 progressive returned 100>100`,
 			cites: []string{"5.11"}},
@@ -298,7 +298,7 @@ func TestSettleRWS(t *testing.T) {
 			       1 bet returned 2000>2000`,
 			cites: []string{"3.13", "1.14"}},
 		{name: "3.14.2 lower hand loses all bets except the progressive",
-			round: Round{Dealer: dealerAK, Positions: []Position{pos(1, "Kc Qd 8s 5h 3d", "ante=1000 bet=2000 progressive=100")}},
+			round: unit(Round{Dealer: dealerAK, Positions: []Position{pos(1, "Kc Qd 8s 5h 3d", "ante=1000 bet=2000 progressive=100")}}, 100),
 			want: `1 ante lose 1000>0
 			       1 bet lose 2000>0
 			       1 progressive lose 100>0`,
@@ -330,7 +330,7 @@ func TestSettleRWS(t *testing.T) {
 			       1 bet win 1500>4500`,
 			cites: []string{"5.3.2"}},
 		{name: "5.5 walked away before the BET decision: deemed folded, progressive still eligible",
-			round: Round{Dealer: dealerAK, Positions: []Position{absent(pos(1, "2h 5h 8h Jh Kh", "ante=1000 progressive=100"))}},
+			round: unit(Round{Dealer: dealerAK, Positions: []Position{absent(pos(1, "2h 5h 8h Jh Kh", "ante=1000 progressive=100"))}}, 100),
 			want: `1 ante lose 1000>0
 			       1 progressive win 100>10000`,
 			cites: []string{"5.5", "ruling R9"}},
@@ -340,13 +340,13 @@ func TestSettleRWS(t *testing.T) {
 			       1 bet win 2000>10000`,
 			cites: []string{"5.6"}},
 		{name: "4.3 ruling R8 refusing to reveal is a fold: ante and BET lost, jackpot from the cards supplied",
-			round: Round{Dealer: dealerKHigh, Positions: []Position{declined(pos(1, "2h 5h 8h Jh Ah", "ante=1000 bet=2000 progressive=100"))}},
+			round: unit(Round{Dealer: dealerKHigh, Positions: []Position{declined(pos(1, "2h 5h 8h Jh Ah", "ante=1000 bet=2000 progressive=100"))}}, 100),
 			want: `1 ante lose 1000>0
 			       1 bet lose 2000>0
 			       1 progressive win 100>10000`,
 			cites: []string{"4.3", "ruling R8"}},
 		{name: "5.4 a progressive bet without an ante is returned",
-			round: Round{Dealer: dealerAK, Positions: []Position{pos(1, "2h 5h 8h Jh Kh", "progressive=100")}},
+			round: unit(Round{Dealer: dealerAK, Positions: []Position{pos(1, "2h 5h 8h Jh Kh", "progressive=100")}}, 100),
 			want:  `1 progressive returned 100>100`,
 			cites: []string{"5.4"}},
 		{name: "5.8.1 5.22 a card twice voids the round, every bet returned",
@@ -371,9 +371,9 @@ func TestSettleRWS(t *testing.T) {
 			       1 bet win 2000>10000`,
 			cites: []string{"5.1.1"}},
 		{name: "4.5.1 two majors at one table: hits in dealing (seat) order",
-			round: Round{Dealer: dealerAK, Positions: []Position{
+			round: unit(Round{Dealer: dealerAK, Positions: []Position{
 				pos(5, "Tc Jc Qc Kc Ac", "ante=1000 bet=2000 progressive=100"),
-				pos(2, "Th Jh Qh Kh Ah", "ante=1000 bet=2000 progressive=100")}},
+				pos(2, "Th Jh Qh Kh Ah", "ante=1000 bet=2000 progressive=100")}}, 100),
 			want: `2 ante win 1000>2000
 			       2 bet win 2000>502000
 			       2 progressive win 100>0

@@ -1,6 +1,10 @@
 package settle
 
-import "testing"
+import (
+	"slices"
+	"strings"
+	"testing"
+)
 
 const (
 	tcpDealerQ   = "Qs 7d 3h" // Queen high: qualifies (3.11, ruling R15)
@@ -97,7 +101,7 @@ func TestSettleTCPv6(t *testing.T) {
 			       1 play push 1000>1000`,
 			cites: []string{"3.15.4"}},
 		{name: "3.13 4.4 four of a kind with the community cards: SGD 2000",
-			round: Round{Dealer: tcpDealerQ, Community: "Ac As", Positions: []Position{pos(1, "Ah Ad 5c", "ante=1000 play=1000 progressive=100")}},
+			round: unit(Round{Dealer: tcpDealerQ, Community: "Ac As", Positions: []Position{pos(1, "Ah Ad 5c", "ante=1000 play=1000 progressive=100")}}, 100),
 			want: `1 ante win 1000>2000
 			       1 play win 1000>2000
 			       1 progressive win 100>200000`,
@@ -108,20 +112,20 @@ func TestSettleTCPv6(t *testing.T) {
 				}
 			}},
 		{name: "3.10.2 ruling R19 declined: pair plus lost too, no jackpot",
-			round: Round{Dealer: tcpDealerQ, Community: "Ac As", Positions: []Position{declined(pos(1, "Ah Ad 5c", "ante=1000 play=1000 pairPlus=500 progressive=100"))}},
+			round: unit(Round{Dealer: tcpDealerQ, Community: "Ac As", Positions: []Position{declined(pos(1, "Ah Ad 5c", "ante=1000 play=1000 pairPlus=500 progressive=100"))}}, 100),
 			want: `1 ante lose 1000>0
 			       1 play lose 1000>0
 			       1 pairPlus lose 500>0
 			       1 progressive lose 100>0`,
 			cites: []string{"3.10.2", "ruling R19"}},
 		{name: "5.11 absent at the Play decision: ante, pair plus and progressive returned",
-			round: tcp(tcpDealerQ, absent(pos(1, "Ks Kd 2h", "ante=1000 pairPlus=500 progressive=100"))),
+			round: unit(tcp(tcpDealerQ, absent(pos(1, "Ks Kd 2h", "ante=1000 pairPlus=500 progressive=100"))), 100),
 			want: `1 ante returned 1000>1000
 			       1 pairPlus returned 500>500
 			       1 progressive returned 100>100`,
 			cites: []string{"5.11"}},
 		{name: "5.12.2 a progressive wager without ante or pair plus is returned",
-			round: tcp(tcpDealerQ, pos(1, "Ks Kd 2h", "progressive=100")),
+			round: unit(tcp(tcpDealerQ, pos(1, "Ks Kd 2h", "progressive=100")), 100),
 			want:  `1 progressive returned 100>100`,
 			cites: []string{"5.12.2"}},
 		{name: "5.3 a wrong number of community cards voids the round",
@@ -191,13 +195,13 @@ func TestSettleTHBv9(t *testing.T) {
 			       1 flop push 2000>2000`,
 			cites: []string{"3.12.2", "3.12.1"}},
 		{name: "3.9.1 ruling R9 fold loses ante and bonus, the jackpot is still paid: four of a kind 400 for 1",
-			round: thb("Kh Qd", "Ac As 7d 2c 3h", folded(pos(1, "Ah Ad", "ante=1000 bonus=500 progressive=100"))),
+			round: unit(thb("Kh Qd", "Ac As 7d 2c 3h", folded(pos(1, "Ah Ad", "ante=1000 bonus=500 progressive=100"))), 100),
 			want: `1 ante lose 1000>0
 			       1 bonus lose 500>0
 			       1 progressive win 100>40000`,
 			cites: []string{"3.9.1", "ruling R9", "4.2"}},
 		{name: "3.5.3.1 ruling R17 three times the minimum: full house 80 for 1 on the whole stake",
-			round: thb("Kh Qd", "Ac As 7d 2c 3h", mult(pos(1, "Ah 7s", "ante=1000 flop=2000 progressive=300"), 3)),
+			round: unit(thb("Kh Qd", "Ac As 7d 2c 3h", mult(pos(1, "Ah 7s", "ante=1000 flop=2000 progressive=300"), 3)), 100),
 			want: `1 ante win 1000>2000
 			       1 flop win 2000>4000
 			       1 progressive win 300>24000`,
@@ -208,7 +212,7 @@ func TestSettleTHBv9(t *testing.T) {
 				}
 			}},
 		{name: "3.5.3.1 ruling R17 a straight flush pays its percentage once whatever the multiplier",
-			round: thb("Kh Qd", "9c Tc Jc 2d 3h", mult(pos(1, "7c 8c", "ante=1000 flop=2000 progressive=500"), 5)),
+			round: unit(thb("Kh Qd", "9c Tc Jc 2d 3h", mult(pos(1, "7c 8c", "ante=1000 flop=2000 progressive=500"), 5)), 100),
 			want: `1 ante win 1000>2000
 			       1 flop win 2000>4000
 			       1 progressive win 500>0`,
@@ -218,35 +222,45 @@ func TestSettleTHBv9(t *testing.T) {
 				}
 			}},
 		{name: "4.2 the jackpot hand is the hole cards and the flop only, not the turn and river",
-			round: thb("Kh Qd", "9c Tc 2d Jc 3h", pos(1, "7c 8c", "ante=1000 flop=2000 progressive=100")),
+			round: unit(thb("Kh Qd", "9c Tc 2d Jc 3h", pos(1, "7c 8c", "ante=1000 flop=2000 progressive=100")), 100),
 			want: `1 ante win 1000>2000
 			       1 flop win 2000>4000
 			       1 progressive lose 100>0`},
 		{name: "4.2 straight 20 for 1",
-			round: thb("Kh 4d", "9c Td Jc 2d 3h", pos(1, "7c 8h", "ante=1000 flop=2000 progressive=100")),
+			round: unit(thb("Kh 4d", "9c Td Jc 2d 3h", pos(1, "7c 8h", "ante=1000 flop=2000 progressive=100")), 100),
 			want: `1 ante win 1000>2000
 			       1 flop win 2000>4000
 			       1 progressive win 100>2000`},
 		{name: "3.10.1 ruling R19 declined: the bonus is lost too",
-			round: thb("Kh Qd", thbBoard, declined(pos(1, "Ah Ad", "ante=1000 bonus=500 flop=2000 progressive=100"))),
+			round: unit(thb("Kh Qd", thbBoard, declined(pos(1, "Ah Ad", "ante=1000 bonus=500 flop=2000 progressive=100"))), 100),
 			want: `1 ante lose 1000>0
 			       1 bonus lose 500>0
 			       1 flop lose 2000>0
 			       1 progressive lose 100>0`,
 			cites: []string{"3.10.1", "ruling R19"}},
 		{name: "5.11 absent at the Flop decision: ante and progressive returned, the bonus settles (ruling R16)",
-			round: thb("Kh Qd", thbBoard, absent(pos(1, "Ah Ad", "ante=1000 bonus=500 progressive=100"))),
+			round: unit(thb("Kh Qd", thbBoard, absent(pos(1, "Ah Ad", "ante=1000 bonus=500 progressive=100"))), 100),
 			want: `1 ante returned 1000>1000
 			       1 bonus win 500>15500
 			       1 progressive returned 100>100`,
-			cites: []string{"5.11", "ruling R16"}},
+			cites: []string{"5.11", "ruling R16"},
+			check: func(t *testing.T, s Settlement) {
+				// The Bonus line itself cites both: 5.11 invalidated the hand,
+				// ruling R16 keeps the Bonus (5.11 names only Ante and
+				// progressive), and its note says so.
+				l := seatOf(t, s, 1).Lines[1]
+				if l.Wager != "bonus" || !slices.Contains(l.Rules, "mbs-megalink-thb-v9 5.11") || !slices.Contains(l.Rules, "ruling R16") ||
+					!strings.Contains(l.Note, "ruling R16") {
+					t.Errorf("bonus line %+v", l)
+				}
+			}},
 		{name: "5.11 absent with ante and flop placed: deemed to check turn and river",
 			round: thb("Kh Qd", thbBoard, absent(pos(1, "Ah Ad", "ante=1000 flop=2000"))),
 			want: `1 ante push 1000>1000
 			       1 flop win 2000>4000`,
 			cites: []string{"5.11"}},
 		{name: "5.12.2 a progressive wager without an ante is returned",
-			round: thb("Kh Qd", thbBoard, pos(1, "Ah Ad", "progressive=100")),
+			round: unit(thb("Kh Qd", thbBoard, pos(1, "Ah Ad", "progressive=100")), 100),
 			want:  `1 progressive returned 100>100`,
 			cites: []string{"5.12.2"}},
 		{name: "5.3 a wrong number of community cards voids the round",

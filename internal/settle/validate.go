@@ -146,6 +146,9 @@ func validate(r *Round) (*round, error) {
 	if err := v.validateLimits(); err != nil {
 		return nil, err
 	}
+	if err := v.validateUnit(); err != nil {
+		return nil, err
+	}
 	if len(r.Positions) == 0 {
 		return nil, fieldErr("positions", nil, "a round needs at least one position")
 	}
@@ -193,6 +196,14 @@ func (v *round) validateLimits() error {
 		if !v.rs.Placeable(ruleset.Wager(name)) {
 			return fieldErr(f, name, "%s has no wager %q", v.rs.ID, name)
 		}
+		if ruleset.Wager(name) == ruleset.Progressive && unitGoverned(&v.rs) {
+			// Ruling R22: a progressive wager is the pool's unit and the
+			// pool refuses any other amount, so no table minimum or
+			// maximum can apply to it (RWS 3.3-3.4 keep the "prescribed
+			// Progressive Jackpot betting amount" apart from the betting
+			// limits; THB 3.5.3 allows 1-5 times the minimum, the unit).
+			return fieldErr(f, l, "a progressive wager is not limited by a table minimum or maximum: it is the pool's unit (THB: 1-5 times it), given as progressiveUnit (ruling R22%s)", citeSuffix(&v.rs, v.rs.Clauses.ProgressiveUnit))
+		}
 		if l.Min < 0 || l.Max < 0 || l.Min > MaxAmount || l.Max > MaxAmount {
 			return fieldErr(f, l, "limits must be 0 to %d minor units", MaxAmount)
 		}
@@ -201,6 +212,98 @@ func (v *round) validateLimits() error {
 		}
 		v.limits[ruleset.Wager(name)] = l
 	}
+	return nil
+}
+
+// unitGoverned reports whether the ruleset's progressive wager is governed
+// by the pool's unit (ruling R22; THB: 1-5 times it, R17): every ruleset
+// with a "progressive" wager. SSP v4's jackpot wagers are credits paid at
+// odds (3.5, 4.2) and are not.
+func unitGoverned(rs *ruleset.Ruleset) bool { return rs.Placeable(ruleset.Progressive) }
+
+// citeSuffix is ", <rule>" when the document has the clause, else "".
+func citeSuffix(rs *ruleset.Ruleset, rule string) string {
+	if rule == "" {
+		return ""
+	}
+	return ", " + rs.Cite(rule)
+}
+
+// validateUnit checks the progressive pool's unit (ruling R22): within
+// range, given only where a unit governs the progressive wager, and small
+// enough that every fixed prize of the paytable pays more than the wager
+// (ruling R2: a fixed prize is paid per accepted wager of the unit; a unit
+// at or above a prize would make a "win" that returns no more than the
+// stake, which no paytable of the documents is written for).
+func (v *round) validateUnit() error {
+	u := v.in.ProgressiveUnit
+	rs := &v.rs
+	switch {
+	case u == 0:
+		return nil
+	case u < 0 || u > MaxAmount:
+		return fieldErr("progressiveUnit", u, "the progressive pool's unit (ruling R22) must be 1 to %d minor units", MaxAmount)
+	case !unitGoverned(rs):
+		return fieldErr("progressiveUnit", u, "%s has no progressive pool unit: its jackpot wagers are credits (%s) paid at odds (ruling R22)", rs.ID, rs.Cite(rs.Clauses.SideWagers))
+	}
+	spec, _ := rs.Wager(ruleset.Progressive)
+	for _, e := range spec.Paytable {
+		if e.Pay.Kind == ruleset.Fixed && u >= e.Pay.Amount {
+			return fieldErr("progressiveUnit", u, "a progressive unit of %d is not below the %s prize of %s (%s): that prize is paid per accepted wager of the unit and would not pay more than the wager (ruling R2, R22)",
+				u, e.Label, e.Pay, rs.Cite(e.Rule))
+		}
+	}
+	return nil
+}
+
+// validateProgressive checks a position's progressive stake against the
+// pool's unit (ruling R22) and THB's multiplier (3.5.3, 3.5.3.1, ruling
+// R17), and sets p.multiplier.
+func (v *round) validateProgressive(p *position) error {
+	rs := &v.rs
+	p.multiplier = 1
+	s := p.stake(ruleset.Progressive)
+	if p.ProgressiveMultiplier != 0 {
+		f := p.f(".progressiveMultiplier")
+		if rs.MaxProgressiveMultiplier == 0 {
+			return fieldErr(f, p.ProgressiveMultiplier, "%s has no progressive multiplier", rs.ID)
+		}
+		if p.ProgressiveMultiplier < 1 || p.ProgressiveMultiplier > rs.MaxProgressiveMultiplier {
+			return fieldErr(f, p.ProgressiveMultiplier, "the multiplier is 1 to %d (%s)", rs.MaxProgressiveMultiplier, rs.Cite(rs.MultiplierRule))
+		}
+		if s == 0 {
+			return fieldErr(f, p.ProgressiveMultiplier, "a progressive multiplier without a progressive wager (%s, ruling R17)", rs.Cite(rs.MultiplierRule))
+		}
+	}
+	if s == 0 || !unitGoverned(rs) {
+		return nil
+	}
+	u := v.in.ProgressiveUnit
+	if u == 0 {
+		return fieldErr("progressiveUnit", nil, "positions[%d] places a progressive wager: settlement pays its fixed prizes per accepted progressive wager of the pool's unit, so progressiveUnit is required (ruling R2, R22%s)",
+			p.idx, citeSuffix(rs, rs.Clauses.ProgressiveUnit))
+	}
+	f := p.wagerField(string(ruleset.Progressive))
+	if rs.MaxProgressiveMultiplier == 0 {
+		if s != u {
+			return fieldErr(f, s, "a progressive wager must be the pool's unit %d, not %d: the pool refuses any other amount (ruling R22%s)", u, s, citeSuffix(rs, rs.Clauses.ProgressiveUnit))
+		}
+		return nil
+	}
+	// THB 3.5.3: 1-5 times the minimum progressive wager, the unit.
+	if m := p.ProgressiveMultiplier; m != 0 {
+		if s != money.Amount(m)*u {
+			return fieldErr(f, s, "with multiplier %d the progressive wager is %d (%d times the unit %d), not %d (%s, ruling R17)",
+				m, money.Amount(m)*u, m, u, s, rs.Cite(rs.MultiplierRule))
+		}
+		p.multiplier = m
+		return nil
+	}
+	if s%u != 0 || s/u < 1 || s/u > money.Amount(rs.MaxProgressiveMultiplier) {
+		return fieldErr(f, s, "a progressive wager of %d is not 1 to %d times the unit %d (%s, ruling R17)",
+			s, rs.MaxProgressiveMultiplier, u, rs.Cite(rs.MultiplierRule))
+	}
+	p.multiplier = int(s / u)
 	return nil
 }
 
@@ -233,6 +336,12 @@ func (v *round) validatePosition(p *position) error {
 	}
 	if p.Absent && !p.IsExposed() {
 		return fieldErr(p.f(".exposed"), false, "an absent player cannot have declined the comparison")
+	}
+	if len(p.cards) == 0 && p.IsExposed() && !p.folds(rs) {
+		// An exposed hand still in play is decided by its cards (ruling
+		// R14). Cards left out are a malformed request, not a dealing
+		// irregularity (ruling R12 concerns the cards dealt).
+		return fieldErr(p.f(".cards"), p.Cards, "an exposed hand needs its %d cards: they may be left out only when exposed is false (ruling R8) or for a folded hand (ruling R14)", rs.Hands.PlayerCards)
 	}
 	if len(p.cards) == 0 && p.folds(rs) && p.IsExposed() {
 		// A folded hand's cards may be left out only if no wager it keeps
@@ -270,28 +379,8 @@ func (v *round) validatePosition(p *position) error {
 			return p.wagerErr(w.Name, s, "a bonus wager needs an ante (%s)", rs.Cite(rs.Clauses.SideWagers))
 		}
 	}
-	p.multiplier = 1
-	if p.ProgressiveMultiplier != 0 {
-		f := p.f(".progressiveMultiplier")
-		if rs.MaxProgressiveMultiplier == 0 {
-			return fieldErr(f, p.ProgressiveMultiplier, "%s has no progressive multiplier", rs.ID)
-		}
-		if p.ProgressiveMultiplier < 1 || p.ProgressiveMultiplier > rs.MaxProgressiveMultiplier {
-			return fieldErr(f, p.ProgressiveMultiplier, "the multiplier is 1 to %d (%s)", rs.MaxProgressiveMultiplier, rs.Cite(rs.MultiplierRule))
-		}
-		p.multiplier = p.ProgressiveMultiplier
-	}
-	if s := p.stake(ruleset.Progressive); s > 0 && rs.MaxProgressiveMultiplier > 0 {
-		// Ruling R17: the progressive stake is m times the minimum.
-		m := money.Amount(p.multiplier)
-		f := p.wagerField("progressive")
-		if s%m != 0 {
-			return fieldErr(f, s, "a progressive wager of %d is not %d times a minimum (%s, ruling R17)", s, m, rs.Cite(rs.MultiplierRule))
-		}
-		if l, ok := v.limits[ruleset.Progressive]; ok && l.Min > 0 && s != m*l.Min {
-			return fieldErr(f, s, "with multiplier %d the progressive wager is %d (%d times the minimum %d), not %d (%s, ruling R17)",
-				m, m*l.Min, m, l.Min, s, rs.Cite(rs.MultiplierRule))
-		}
+	if err := v.validateProgressive(p); err != nil {
+		return err
 	}
 	if p.Absent && rs.Clauses.Absent == "" && p.stake(cont) == 0 && p.stake(ruleset.Ante) > 0 {
 		return fieldErr(p.f(".absent"), true, "%s has no rule for a player absent at the %s decision: settle the hand as folded or with its %s", rs.ID, cont, cont)

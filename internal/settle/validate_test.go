@@ -58,12 +58,8 @@ func TestSettleRefusesBadInput(t *testing.T) {
 		{"folded and absent", base(ssp, absent(folded(pos(1, "3c 3d 8s 9h Jd", "ante=1000")))), "positions[0].absent"},
 		{"multiplier outside THB", base(ssp, mult(pos(1, "3c 3d 8s 9h Jd", "ante=1000"), 2)), "positions[0].progressiveMultiplier"},
 		{"THB multiplier above 5", base("mbs-megalink-thb-v9", mult(pos(1, "Ah Ad", "ante=1000 flop=2000 progressive=600"), 6)), "positions[0].progressiveMultiplier"},
-		{"ruling R17 a stake that is not m times a minimum", base("mbs-megalink-thb-v9", mult(pos(1, "Ah Ad", "ante=1000 flop=2000 progressive=250"), 3)), "positions[0].wagers.progressive"},
-		{"ruling R17 a stake that is not m times the table minimum", func() Round {
-			r := base("mbs-megalink-thb-v9", mult(pos(1, "Ah Ad", "ante=1000 flop=2000 progressive=300"), 2))
-			r.Limits = map[string]Limit{"progressive": {Min: 100}}
-			return r
-		}(), "positions[0].wagers.progressive"},
+		{"ruling R17 a stake that is not m times the unit", unit(base("mbs-megalink-thb-v9", mult(pos(1, "Ah Ad", "ante=1000 flop=2000 progressive=250"), 3)), 100), "positions[0].wagers.progressive"},
+		{"ruling R17 a stake that is not the multiplier times the unit", unit(base("mbs-megalink-thb-v9", mult(pos(1, "Ah Ad", "ante=1000 flop=2000 progressive=300"), 2)), 100), "positions[0].wagers.progressive"},
 		{"limits of a wager the ruleset does not have", func() Round {
 			r := base(ssp, pos(1, "3c 3d 8s 9h Jd", "ante=1000"))
 			r.Limits = map[string]Limit{"flop": {Min: 100}}
@@ -161,5 +157,42 @@ func TestFoldedHandWithoutCards(t *testing.T) {
 	_, err = Settle(Round{Ruleset: "mbs-megalink-tcp-v6", Dealer: tcpDealerQ, Community: tcpCommunity, Positions: []Position{folded(pos(1, "", "ante=1000 pairPlus=500"))}})
 	if fe, ok := AsFieldError(err); !ok || fe.Field != "positions[0].cards" {
 		t.Errorf("TCP pair plus: %v", err)
+	}
+}
+
+// An exposed hand (the default) that is not folded is decided by its cards
+// (ruling R14: nothing claimed is trusted): without them the request is
+// refused on positions[i].cards, not settled as a dealing irregularity
+// (ruling R12 is about cards dealt, not cards left out). Only a declined
+// hand (exposed false, ruling R8) or a folded one may omit them.
+func TestExposedHandWithoutCardsRefused(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		round Round
+	}{
+		{"mbs-ssp-v4 3.13 exposed hand with ante and bet", Round{Ruleset: "mbs-ssp-v4", Dealer: "Ac Qd Jh Ts 8c",
+			Positions: []Position{pos(1, "", "ante=100 bet=200"), pos(2, "2c 2d 9h 5s 7h", "ante=100 bet=200")}}},
+		{"mbs-megalink-ssp-v6 3.10.3 exposed hand with ante and bet", Round{Ruleset: "mbs-megalink-ssp-v6", Dealer: "Ac Qd Jh Ts 8c",
+			Positions: []Position{pos(2, "2c 2d 9h 5s 7h", "ante=100 bet=200"), pos(1, "", "ante=100 bet=200")}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Settle(tc.round)
+			want := "positions[0].cards"
+			if tc.round.Positions[0].Cards != "" {
+				want = "positions[1].cards"
+			}
+			if fe, ok := AsFieldError(err); !ok || fe.Field != want {
+				t.Fatalf("err = %v, want a FieldError on %s", err, want)
+			}
+		})
+	}
+	// A declined hand (ruling R8, R19) may come without its cards: it loses
+	// what its cards decide.
+	s, err := Settle(Round{Ruleset: "mbs-ssp-v4", Dealer: "Ac Qd Jh Ts 8c", Positions: []Position{declined(pos(1, "", "ante=100 bet=200"))}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := lines(s); got != "1 ante lose 100>0\n1 bet lose 200>0\n" {
+		t.Errorf("declined lines %q", got)
 	}
 }

@@ -113,7 +113,8 @@ func TestMalformedCardIsAProblem(t *testing.T) {
 
 // sevenSeats is a full table of Megalink Singapore Stud Poker (SSP v6):
 // the dealer qualifies with Ace-King high (3.10.2), every seat has an
-// Ante and a Bet of twice the Ante (1.1.2), two seats a progressive wager.
+// Ante and a Bet of twice the Ante (1.1.2), two seats a progressive wager
+// of the pool's unit, 100 (ruling R22: its fixed prizes are per unit).
 func sevenSeats() client.SettleRequest {
 	pos := []client.SettlePosition{
 		{Seat: 1, Cards: ptr("Qh Qd Qs 9c 9d"), Wagers: map[string]int64{"ante": 1000, "bet": 2000, "progressive": 100}},
@@ -125,7 +126,7 @@ func sevenSeats() client.SettleRequest {
 		{Seat: 7, Cards: ptr("Ah Kh Ts 9s 4s"), Wagers: map[string]int64{"ante": 1000, "bet": 2000}},
 	}
 	return client.SettleRequest{Ruleset: "mbs-megalink-ssp-v6", RoundId: "T12-000777", Currency: ptr("SGD"),
-		Dealer: "As Kd 7h 4c 2s", Positions: &pos}
+		Dealer: "As Kd 7h 4c 2s", ProgressiveUnit: ptr(int64(100)), Positions: &pos}
 }
 
 func ptr[T any](v T) *T { return &v }
@@ -268,7 +269,7 @@ func TestPoolRound(t *testing.T) {
 		{Seat: 3, Cards: ptr("Ts Js Qs Ks As"), Wagers: map[string]int64{"ante": 1000, "bet": 2000, "progressive": 500}},
 	}
 	round := client.PoolRoundRequest{Ruleset: "mbs-megalink-ssp-v6", Table: "T12", RoundId: "R1",
-		DealtAt: time.Date(2026, 3, 1, 20, 0, 0, 0, time.UTC), Dealer: "2d 3d 5h 8c 9s", Positions: &pos}
+		DealtAt: time.Date(2026, 3, 1, 20, 0, 0, 0, time.UTC), Dealer: "2d 3d 5h 8c 9s", ProgressiveUnit: ptr(int64(500)), Positions: &pos}
 	res, err := c.ApplyPoolRoundWithResponse(ctx, "megalink-sgd-1", nil, round)
 	if err != nil {
 		t.Fatal(err)

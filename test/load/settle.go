@@ -57,8 +57,11 @@ func GenerateRound(seed, i uint64) settle.Round {
 			"ante": {Min: 500, Max: 50000},
 		},
 	}
-	if rs.MaxProgressiveMultiplier > 0 {
-		round.Limits["progressive"] = settle.Limit{Min: progressiveUnit}
+	if id != ruleset.SSPv4 {
+		// Ruling R22 (THB: 1-5 times it, R17): a progressive wager is the
+		// pool's unit, which settlement must be told; table limits do not
+		// apply to it. SSP v4's jackpot wagers are credits at odds.
+		round.ProgressiveUnit = progressiveUnit
 	}
 	seats := r.Perm(7)[:1+r.IntN(7)]
 	slices.Sort(seats)
