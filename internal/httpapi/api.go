@@ -17,6 +17,7 @@ import (
 	"net/http"
 	"reflect"
 	"strings"
+	"time"
 
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/danielgtaylor/huma/v2/adapters/humago"
@@ -40,6 +41,9 @@ type Deps struct {
 	// NewRequestID makes a request id when the host (API Gateway) gave
 	// none. Nil means 128 random bits in hex.
 	NewRequestID func() string
+	// BodyReadTimeout bounds the time a client may take to send its
+	// request body (408 after). Zero means DefaultBodyReadTimeout.
+	BodyReadTimeout time.Duration
 	// Pools applies rounds to the progressive pools (nil: the pools
 	// operations answer 503).
 	Pools *jackpot.Service

@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"bytes"
+	"encoding/json"
 	"io"
 	"log/slog"
 	"net"
@@ -9,6 +10,8 @@ import (
 	"sort"
 	"testing"
 	"time"
+
+	"github.com/tablesettle/tablesettle/internal/money"
 )
 
 // serveLoopback serves h on a free port of 127.0.0.1 until the benchmark
@@ -103,7 +106,30 @@ type benchRequest struct {
 	body       []byte
 }
 
-// loopbackRequest is what the benchmark sends the API.
+// loopbackRequest is what the benchmark sends the API: a seven-seat
+// round of Megalink Singapore Stud Poker, every seat with an Ante and a
+// Bet, two with the progressive (the round of events/settle).
 func loopbackRequest() benchRequest {
-	return benchRequest{"evaluate", "/v1/hands/evaluate", []byte(`{"cards":"As Ks 2d 7c Qs Js Ts","game":"holdem"}`)}
+	w := func(progressive money.Amount) map[string]money.Amount {
+		m := map[string]money.Amount{"ante": 1000, "bet": 2000}
+		if progressive > 0 {
+			m["progressive"] = progressive
+		}
+		return m
+	}
+	round := SettleRequest{Ruleset: "mbs-megalink-ssp-v6", RoundID: "T12-000777", Currency: "SGD", Dealer: "As Kd 7h 4c 2s", ProgUnit: 100,
+		Positions: []SettlePosition{
+			{Seat: 1, Cards: "Qh Qd Qs 9c 9d", Wagers: w(100)},
+			{Seat: 2, Cards: "2h 3h 4h 5h 6h", Wagers: w(0)},
+			{Seat: 3, Cards: "Kc Qc 8s 5d 3d", Wagers: w(0)},
+			{Seat: 4, Cards: "Jc Jd Js Jh 2c", Wagers: w(100)},
+			{Seat: 5, Cards: "Td 8d 7d 6d 4d", Wagers: w(0)},
+			{Seat: 6, Cards: "Ac Ad 6s 6c 3c", Wagers: w(0)},
+			{Seat: 7, Cards: "Ah Kh Ts 9s 4s", Wagers: w(0)},
+		}}
+	body, err := json.Marshal(round)
+	if err != nil {
+		panic(err) // a fixed struct always marshals
+	}
+	return benchRequest{"settle7", "/v1/rounds/settle", body}
 }

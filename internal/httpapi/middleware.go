@@ -6,9 +6,11 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"os"
 	"runtime/debug"
@@ -17,6 +19,10 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 )
+
+// DefaultBodyReadTimeout bounds the time a client may take to send its
+// body (Deps.BodyReadTimeout).
+const DefaultBodyReadTimeout = 10 * time.Second
 
 // RequestIDHeader is the response header carrying the request id.
 const RequestIDHeader = "X-Request-Id"
@@ -80,6 +86,10 @@ func Middleware(deps Deps, mux *http.ServeMux) http.Handler {
 	if newID == nil {
 		newID = randomRequestID
 	}
+	bodyReadTimeout := deps.BodyReadTimeout
+	if bodyReadTimeout <= 0 {
+		bodyReadTimeout = DefaultBodyReadTimeout
+	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		id := RequestID(r.Context())
@@ -105,8 +115,11 @@ func Middleware(deps Deps, mux *http.ServeMux) http.Handler {
 				log.Error("panic", "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
 				if !rec.wroteHeader {
 					rec.WriteHeader(http.StatusInternalServerError)
+				} else if rec.held {
+					rec.swallowed.Reset() // a panic after a 5xx began: say nothing of it
 				}
 			}
+			rec.finish()
 			if rec.swallowed.Len() > 0 {
 				log.Error("5xx body withheld from client", "status", rec.status, "body", rec.swallowed.String())
 			}
@@ -133,10 +146,21 @@ func Middleware(deps Deps, mux *http.ServeMux) http.Handler {
 				writeProblem(rec, http.StatusRequestEntityTooLarge, fmt.Sprintf("request body is %d bytes; the limit is %d bytes (64 KiB)", r.ContentLength, MaxBodyBytes))
 				return
 			}
+			// A slow sender gets Deps.BodyReadTimeout for the whole body (where the
+			// host supports deadlines: net/http does, the Lambda adapter holds
+			// the body in memory already).
+			rc := http.NewResponseController(rec)
+			_ = rc.SetReadDeadline(time.Now().Add(bodyReadTimeout))
 			body, err := io.ReadAll(io.LimitReader(r.Body, MaxBodyBytes+1))
 			_ = r.Body.Close()
+			_ = rc.SetReadDeadline(time.Time{})
 			if err != nil {
 				log.Warn("request body unreadable", "err", err.Error())
+				var ne net.Error
+				if errors.As(err, &ne) && ne.Timeout() {
+					writeProblem(rec, http.StatusRequestTimeout, fmt.Sprintf("the request body did not arrive within %s", bodyReadTimeout))
+					return
+				}
 				writeProblem(rec, http.StatusBadRequest, "the request body could not be read")
 				return
 			}
@@ -180,16 +204,20 @@ func writeProblem(w http.ResponseWriter, status int, detail string, errs ...*hum
 }
 
 // recorder notes the status and size of a response for the access log,
-// and replaces the body of every 5xx with a generic problem so that no
-// internal error text (an err.Error() an operation passed to huma, a
-// panic's value) ever reaches a client; the withheld body is logged.
+// and holds back the body of every 5xx: finish replaces it with a problem
+// that keeps only the status, the title and the detail an operation wrote
+// on purpose (huma.Error503ServiceUnavailable("store down; retry", err)
+// keeps "store down; retry"), never the errors[] where huma puts
+// err.Error() of the errors it is given, nor any body that is not a
+// problem (a panic's value, a plain error's text). The withheld body is
+// logged.
 type recorder struct {
 	http.ResponseWriter
 	id          string
 	status      int
 	bytes       int
 	wroteHeader bool
-	swallow     bool
+	held        bool // a 5xx: body held back until finish
 	swallowed   bytes.Buffer
 }
 
@@ -199,27 +227,19 @@ func (rec *recorder) WriteHeader(status int) {
 	}
 	rec.wroteHeader = true
 	rec.status = status
-	if status < 500 {
-		rec.ResponseWriter.WriteHeader(status)
+	if status >= 500 {
+		rec.held = true
 		return
 	}
-	h := rec.ResponseWriter.Header()
-	h.Set("Content-Type", "application/problem+json")
-	h.Del("Content-Length")
-	h.Del("Content-Encoding")
 	rec.ResponseWriter.WriteHeader(status)
-	n, _ := rec.ResponseWriter.Write(problemBody(status,
-		fmt.Sprintf("the service could not answer this request; quote request id %s when reporting it", rec.id)))
-	rec.bytes += n
-	rec.swallow = true
 }
 
 func (rec *recorder) Write(b []byte) (int, error) {
 	if !rec.wroteHeader {
 		rec.WriteHeader(http.StatusOK)
 	}
-	if rec.swallow {
-		if room := 2048 - rec.swallowed.Len(); room > 0 {
+	if rec.held {
+		if room := 4096 - rec.swallowed.Len(); room > 0 {
 			rec.swallowed.Write(b[:min(room, len(b))])
 		}
 		return len(b), nil
@@ -227,6 +247,29 @@ func (rec *recorder) Write(b []byte) (int, error) {
 	n, err := rec.ResponseWriter.Write(b)
 	rec.bytes += n
 	return n, err
+}
+
+// finish writes the held 5xx, if any.
+func (rec *recorder) finish() {
+	if !rec.held {
+		return
+	}
+	detail := ""
+	var p huma.ErrorModel
+	if json.Unmarshal(rec.swallowed.Bytes(), &p) == nil && p.Status == rec.status {
+		detail = p.Detail
+	}
+	if detail == "" || detail == "unexpected error occurred" {
+		detail = "the service could not answer this request"
+	}
+	detail += "; quote request id " + rec.id + " when reporting it"
+	h := rec.ResponseWriter.Header()
+	h.Set("Content-Type", "application/problem+json")
+	h.Del("Content-Length")
+	h.Del("Content-Encoding")
+	rec.ResponseWriter.WriteHeader(rec.status)
+	n, _ := rec.ResponseWriter.Write(problemBody(rec.status, detail))
+	rec.bytes += n
 }
 
 // Unwrap lets http.ResponseController reach the underlying writer.

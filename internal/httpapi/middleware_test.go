@@ -1,15 +1,19 @@
 package httpapi
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/danielgtaylor/huma/v2"
 )
@@ -21,8 +25,9 @@ func testServer(t *testing.T) (http.Handler, *bytes.Buffer) {
 	var logs bytes.Buffer
 	n := 0
 	deps := Deps{
-		Logger:       slog.New(slog.NewJSONHandler(&logs, nil)),
-		NewRequestID: func() string { n++; return "test-" + string(rune('0'+n)) },
+		Logger:          slog.New(slog.NewJSONHandler(&logs, nil)),
+		NewRequestID:    func() string { n++; return "test-" + string(rune('0'+n)) },
+		BodyReadTimeout: 300 * time.Millisecond,
 	}
 	h, api := New(deps)
 	type echoIn struct {
@@ -235,6 +240,22 @@ func TestRequestIDAndAccessLog(t *testing.T) {
 	}
 }
 
+// A 5xx keeps the detail an operation wrote on purpose, never the error
+// text huma puts in errors[].
+func TestDeliberate5xxDetailIsKept(t *testing.T) {
+	h, _ := testServer(t)
+	w := do(t, h, "GET", "/test/503", "", nil)
+	p := decodeProblemDoc(t, w)
+	if w.Code != 503 || !strings.HasPrefix(p.Detail, "store down; quote request id ") || len(p.Errors) != 0 {
+		t.Fatalf("status %d, body %s", w.Code, w.Body)
+	}
+	w = do(t, h, "GET", "/test/error", "", nil)
+	p = decodeProblemDoc(t, w)
+	if w.Code != 500 || !strings.HasPrefix(p.Detail, "the service could not answer this request; quote request id ") || len(p.Errors) != 0 {
+		t.Fatalf("status %d, body %s", w.Code, w.Body)
+	}
+}
+
 func TestPanicAndErrorsAreLoggedNotShown(t *testing.T) {
 	h, logs := testServer(t)
 	w := do(t, h, "GET", "/test/error", "", nil)
@@ -247,5 +268,30 @@ func TestPanicAndErrorsAreLoggedNotShown(t *testing.T) {
 	do(t, h, "GET", "/test/panic", "", nil)
 	if !strings.Contains(logs.String(), `"msg":"panic"`) || !strings.Contains(logs.String(), "hunter2") {
 		t.Errorf("panic not logged: %s", logs)
+	}
+}
+
+// A client that stops sending its body is answered 408, not held forever
+// (the body is read before huma, so huma's own read deadline does not
+// cover it).
+func TestSlowBodyTimesOut(t *testing.T) {
+	h, _ := testServer(t)
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	conn, err := net.Dial("tcp", srv.Listener.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	// Announce 100 bytes, send 10, then nothing.
+	fmt.Fprintf(conn, "POST /test/echo HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"text\":\"x")
+	_ = conn.SetReadDeadline(time.Now().Add(10 * time.Second))
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusRequestTimeout {
+		t.Fatalf("status %d, want 408", resp.StatusCode)
 	}
 }

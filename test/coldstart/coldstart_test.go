@@ -31,9 +31,14 @@ var functions = []string{"paytables", "settle", "pools", "irregularities"}
 
 // firstEvent is the event a function answers first: its first sample
 // event in events/<function>, else a request to an unknown route (still a
-// whole event answered, with a 404 problem).
+// whole event answered, with a 404 problem). The pools function gets the
+// unknown route: its events need a table, and nothing here may leave
+// 127.0.0.1.
 func firstEvent(tb testing.TB, fn string) []byte {
-	files, _ := filepath.Glob(filepath.Join("..", "..", "events", fn, "*.json"))
+	var files []string
+	if fn != "pools" {
+		files, _ = filepath.Glob(filepath.Join("..", "..", "events", fn, "*.json"))
+	}
 	sort.Strings(files)
 	for _, f := range files {
 		if filepath.Base(f) == "expected.json" || strings.HasPrefix(filepath.Base(f), "bad-") {
@@ -114,8 +119,14 @@ func coldStart(tb testing.TB, bin string, event []byte) time.Duration {
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bin)
+	// The pools function loads an AWS configuration at start: it gets one
+	// that points DynamoDB at a closed port of 127.0.0.1, so that nothing
+	// can leave the machine.
 	cmd.Env = []string{"AWS_LAMBDA_RUNTIME_API=" + ln.Addr().String(), "LOG_LEVEL=error",
-		"AWS_LAMBDA_FUNCTION_NAME=coldstart", "TABLESETTLE_TABLE=coldstart"}
+		"AWS_LAMBDA_FUNCTION_NAME=coldstart", "TABLESETTLE_TABLE=coldstart",
+		"AWS_REGION=ap-southeast-1", "AWS_ACCESS_KEY_ID=coldstart", "AWS_SECRET_ACCESS_KEY=coldstart",
+		"AWS_ENDPOINT_URL=http://127.0.0.1:9", "AWS_ENDPOINT_URL_DYNAMODB=http://127.0.0.1:9",
+		"AWS_EC2_METADATA_DISABLED=true", "AWS_CONFIG_FILE=" + os.DevNull, "AWS_SHARED_CREDENTIALS_FILE=" + os.DevNull}
 	cmd.Stdout, cmd.Stderr = io.Discard, io.Discard
 	start := time.Now()
 	if err := cmd.Start(); err != nil {

@@ -15,7 +15,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tablesettle/tablesettle/internal/filestore"
 	"github.com/tablesettle/tablesettle/internal/httpapi"
+	"github.com/tablesettle/tablesettle/internal/jackpot"
 	"github.com/tablesettle/tablesettle/test/e2e/client"
 )
 
@@ -23,7 +25,16 @@ import (
 // a generated client pointed at it.
 func startServer(t *testing.T) *client.ClientWithResponses {
 	t.Helper()
-	h, _ := httpapi.New(httpapi.Deps{Logger: slog.New(slog.NewJSONHandler(io.Discard, nil))})
+	// The embedded file store of make run, in a fresh directory, with the
+	// real clock: the pools operations work as make run serves them.
+	store, err := filestore.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, _ := httpapi.New(httpapi.Deps{
+		Logger: slog.New(slog.NewJSONHandler(io.Discard, nil)),
+		Pools:  jackpot.NewService(store, time.Now, 1),
+	})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -233,5 +244,52 @@ func TestRulesets(t *testing.T) {
 	}
 	if missing.StatusCode() != 404 || !strings.Contains(string(missing.Body), `"location":"path.id"`) {
 		t.Errorf("unknown id: status %d: %s", missing.StatusCode(), missing.Body)
+	}
+}
+
+// TestPoolRound opens a pool and applies a round with a Royal Flush and a
+// Full House to it through the generated client: contributions first
+// (ruling R4), the Full House's fixed $200 paid by the house, the Royal
+// Flush paid 100% of the pool as it stands (ruling R3), the pool reset.
+func TestPoolRound(t *testing.T) {
+	c := startServer(t)
+	ctx := context.Background()
+	created, err := c.CreatePoolWithResponse(ctx, client.CreatePoolRequest{
+		Id: "megalink-sgd-1", By: "ops:alice", Currency: "SGD", Rulesets: &[]string{"mbs-megalink-ssp-v6"},
+		Unit: 500, ContributionBp: 1733, ReserveBp: 517, Reset: 10000000,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if created.StatusCode() != 201 {
+		t.Fatalf("create: status %d: %s", created.StatusCode(), created.Body)
+	}
+	pos := []client.SettlePosition{
+		{Seat: 1, Cards: ptr("Kc Kh Kd Ac Ah"), Wagers: map[string]int64{"ante": 1000, "bet": 2000, "progressive": 500}},
+		{Seat: 3, Cards: ptr("Ts Js Qs Ks As"), Wagers: map[string]int64{"ante": 1000, "bet": 2000, "progressive": 500}},
+	}
+	round := client.PoolRoundRequest{Ruleset: "mbs-megalink-ssp-v6", Table: "T12", RoundId: "R1",
+		DealtAt: time.Date(2026, 3, 1, 20, 0, 0, 0, time.UTC), Dealer: "2d 3d 5h 8c 9s", ProgressiveUnit: ptr(int64(500)), Positions: &pos}
+	res, err := c.ApplyPoolRoundWithResponse(ctx, "megalink-sgd-1", nil, round)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.StatusCode() != 200 || res.JSON200 == nil || res.JSON200.Payouts == nil {
+		t.Fatalf("round: status %d: %s", res.StatusCode(), res.Body)
+	}
+	r := res.JSON200
+	// 2 x 500 x 17.33% = 173.3: 173 to the meter, 0.3 carried.
+	if r.Contribution.Displayed != 173 {
+		t.Errorf("contribution %+v, want 173 displayed", r.Contribution)
+	}
+	paid := map[string]int64{}
+	for _, p := range *r.Payouts {
+		paid[p.Category] = p.Amount
+	}
+	if paid["full_house"] != 20000 || paid["royal_flush"] != 10000173 || len(paid) != 2 {
+		t.Errorf("payouts %v, want full_house 20000 (SSP v6 4.2 $200) and royal_flush 10000173 (the whole pool)", paid)
+	}
+	if r.Meters.Displayed != 10000000 {
+		t.Errorf("meter after %d, want the reset 10000000", r.Meters.Displayed)
 	}
 }

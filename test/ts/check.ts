@@ -39,3 +39,33 @@ export const sampleProblem: Schemas["ErrorModel"] = {
   detail: "a card cannot be read",
   errors: [{ location: "body.cards", message: "\"1x\" is not a card" }],
 };
+
+type SettleBody =
+  paths["/v1/rounds/settle"]["post"]["requestBody"]["content"]["application/json"];
+type SettleOK =
+  paths["/v1/rounds/settle"]["post"]["responses"][200]["content"]["application/json"];
+
+export const round: SettleBody = {
+  ruleset: "mbs-megalink-ssp-v6",
+  roundId: "T12-000123",
+  dealer: "As Kd 7h 4c 2s",
+  positions: [{ seat: 1, cards: "Qh Qd Qs 9c 9d", wagers: { ante: 1000, bet: 2000, progressive: 100 } }],
+};
+
+// @ts-expect-error ruleset is one of the five ids
+export const badRuleset: SettleBody = { ...round, ruleset: "mbs-megalink-ssp-v9" };
+
+// @ts-expect-error amounts are integers of minor units, not strings
+export const badAmount: SettleBody = { ...round, positions: [{ seat: 1, wagers: { ante: "10.00" } }] };
+
+export function houseNet(s: SettleOK): number {
+  return s.totals.houseNet;
+}
+
+type RulesetOK =
+  paths["/v1/rulesets/{id}"]["get"]["responses"][200]["content"]["application/json"];
+
+// Every price as the document writes it, e.g. "progressive four_of_a_kind: $2,000".
+export function prices(r: RulesetOK): string[] {
+  return r.wagers.flatMap((w) => w.paytable.map((l) => `${w.name} ${l.hand}: ${l.pays.asWritten}`));
+}

@@ -29,7 +29,8 @@ type Expectation struct {
 	Body   json.RawMessage `json:"body"`
 }
 
-// Run feeds every event of dir to h and checks the answers.
+// Run feeds every event of dir to h, in file-name order (so a directory
+// can play a sequence: create, then use), and checks the answers.
 func Run(t *testing.T, h lambdaapp.Handler, dir string) {
 	t.Helper()
 	raw, err := os.ReadFile(filepath.Join(dir, "expected.json"))
