@@ -338,3 +338,46 @@ func TestReferredKindFactsValidated(t *testing.T) {
 		t.Errorf("valid facts: %+v %v", got, err)
 	}
 }
+
+// RWS 5.1 limits "the total Bets placed on" a betting box: a box with an
+// Ante of 400.00 and a progressive of 200.00 (600.00) at a 500.00 box
+// maximum has 100.00 of excess, returned from the Ante, though the Ante
+// alone is under the maximum; 5.1.1 with ruling R11 returns the same excess
+// and settles the rest.
+func TestRWSCSPv2_5_1_BoxTotalOverMaximum(t *testing.T) {
+	for _, c := range []struct {
+		noticed bool
+		action  Action
+		rules   []string
+	}{
+		{true, WagerReturned, []string{"rws-mlp-csp-v2 5.1"}},
+		{false, SettledToMaximum, []string{"rws-mlp-csp-v2 5.1.1", "ruling R11"}},
+	} {
+		runSettle(t, settleCase{
+			ruleset: RWSMLPCSPv2, kind: "wager_over_maximum",
+			facts:  map[string]any{"seat": 2, "wager": "ante", "maximum": 50000, "boxTotal": 60000, "noticedBeforeClose": c.noticed},
+			round:  round(pos(2, "ante=40000", "progressive=20000"), pos(4, "ante=1000")),
+			action: c.action,
+			lines:  []string{"2 ante 10000 returned 10000 0"},
+			total:  10000, pending: []string{"2 ante 30000", "2 progressive 20000", "4 ante 1000"},
+			lineRules: c.rules,
+		})
+	}
+	rs, _ := Catalogue(RWSMLPCSPv2)
+	for _, c := range []struct {
+		name  string
+		facts map[string]any
+		round *Round
+		field string
+	}{
+		{"NotOver", map[string]any{"seat": 2, "wager": "ante", "maximum": 50000, "boxTotal": 50000, "noticedBeforeClose": true}, nil, "facts.boxTotal"},
+		{"MoreThanTheRound", map[string]any{"seat": 2, "wager": "ante", "maximum": 50000, "boxTotal": 70000, "noticedBeforeClose": true}, round(pos(2, "ante=40000", "progressive=20000")), "facts.boxTotal"},
+		{"ExcessMoreThanTheWager", map[string]any{"seat": 2, "wager": "progressive", "maximum": 30000, "boxTotal": 60000, "noticedBeforeClose": true}, round(pos(2, "ante=40000", "progressive=20000")), "facts.boxTotal"},
+		{"BoxTotalRequired", map[string]any{"seat": 2, "wager": "ante", "maximum": 50000, "noticedBeforeClose": true}, nil, "facts.boxTotal"},
+	} {
+		_, err := Decide(rs, "wager_over_maximum", c.facts, c.round)
+		if f := problems(t, err); !slices.Equal(f, []string{c.field}) {
+			t.Errorf("%s: fields %q (%v)", c.name, f, err)
+		}
+	}
+}

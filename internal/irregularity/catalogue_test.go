@@ -68,6 +68,11 @@ func TestCatalogueWellFormed(t *testing.T) {
 				if f.Doc == "" {
 					t.Errorf("%s: fact %s has no doc", where, f.Name)
 				}
+				if f.Exceeds != "" {
+					if g, ok := fact(f.Exceeds); !ok || g.Type != Amount || f.Type != Amount {
+						t.Errorf("%s: %s exceeds %s: both must be amount facts", where, f.Name, f.Exceeds)
+					}
+				}
 				if f.SubsetOf != "" {
 					if g, ok := fact(f.SubsetOf); !ok || g.Type != Seats {
 						t.Errorf("%s: %s is a subset of %s, not a seats fact", where, f.Name, f.SubsetOf)
@@ -140,7 +145,12 @@ func TestCatalogueWellFormed(t *testing.T) {
 							}
 						}
 					}
-					if sr.Line == LineExcessMaximum {
+					if sr.Line == LineExcessBoxMaximum {
+						if _, ok := fact("boxTotal"); !ok {
+							t.Errorf("%s case %d: excess over the box maximum without a boxTotal fact", where, i)
+						}
+					}
+					if sr.Line == LineExcessMaximum || sr.Line == LineExcessBoxMaximum {
 						if _, ok := fact("maximum"); !ok {
 							t.Errorf("%s case %d: excess over the maximum without a maximum fact", where, i)
 						}

@@ -125,8 +125,8 @@ func allClauseCases() []clauseCase {
 	// RWS CSP v2.
 	r := RWSMLPCSPv2
 	cs = append(cs,
-		clauseCase{r, "5.1", "OverMaximumNoticedExcessRejected", "wager_over_maximum", map[string]any{"seat": 1, "wager": "ante", "maximum": 50000, "noticedBeforeClose": true}, WagerReturned, []string{"5.1"}, nil, "1:wager_returned"},
-		clauseCase{r, "5.1.1", "OverMaximumNotRejectedSettlesAtMaximum", "wager_over_maximum", map[string]any{"seat": 1, "wager": "ante", "maximum": 50000, "noticedBeforeClose": false}, SettledToMaximum, []string{"5.1.1", "ruling R11"}, nil, "1:settled_to_maximum"},
+		clauseCase{r, "5.1", "BoxTotalOverMaximumNoticedExcessRejected", "wager_over_maximum", map[string]any{"seat": 1, "wager": "ante", "maximum": 50000, "boxTotal": 60000, "noticedBeforeClose": true}, WagerReturned, []string{"5.1"}, nil, "1:wager_returned"},
+		clauseCase{r, "5.1.1", "BoxTotalOverMaximumNotRejectedSettlesAtMaximum", "wager_over_maximum", map[string]any{"seat": 1, "wager": "ante", "maximum": 50000, "boxTotal": 60000, "noticedBeforeClose": false}, SettledToMaximum, []string{"5.1.1", "ruling R11"}, nil, "1:settled_to_maximum"},
 		clauseCase{r, "5.2", "UnderMinimumNoticedIncreaseOrWithdraw", "wager_under_minimum", map[string]any{"seat": 1, "wager": "ante", "noticedBeforeClose": true}, OfferOptions, []string{"5.2"}, []Option{IncreaseWager, Withdraw}, "1:offer_options"},
 		clauseCase{r, "5.2.1", "UnderMinimumNotNoticedWinsOrLoses", "wager_under_minimum", map[string]any{"seat": 1, "wager": "ante", "noticedBeforeClose": false}, PlayContinues, []string{"5.2.1", "ruling R11"}, nil, ""},
 		clauseCase{r, "5.3.1", "BetAboveTwiceAnteExcessReturned", "bet_not_twice_ante", map[string]any{"seat": 2, "betComparedToTwiceAnte": "above"}, WagerReturned, []string{"5.3", "5.3.1", "ruling R11", "ruling R20"}, nil, "2:wager_returned"},

@@ -311,8 +311,19 @@ func checkRound(rs *Ruleset, r *Round, f Facts) []Problem {
 		seat := f["seat"].(int)
 		p := position(r, seat)
 		stake, has := p.Wagers[w]
+		box, isBox := f["boxTotal"].(money.Amount)
+		var total money.Amount
+		for _, a := range p.Wagers {
+			total += a
+		}
 		if !has || stake == 0 {
 			probs = append(probs, Problem{Field: "facts.wager", Message: fmt.Sprintf("seat %d has no %s wager in the round", seat, w), Value: w})
+		} else if max, ok := f["maximum"].(money.Amount); isBox && ok {
+			if box > total {
+				probs = append(probs, Problem{Field: "facts.boxTotal", Message: fmt.Sprintf("the box total %d is more than the %d the round has on seat %d", box, total, seat), Value: box})
+			} else if box-max > stake {
+				probs = append(probs, Problem{Field: "facts.boxTotal", Message: fmt.Sprintf("the excess %d (box total %d less maximum %d) is more than the %s wager of seat %d, %d", box-max, box, max, w, seat, stake), Value: box})
+			}
 		} else if max, ok := f["maximum"].(money.Amount); ok && stake <= max {
 			probs = append(probs, Problem{Field: "facts.maximum", Message: fmt.Sprintf("the %s wager of seat %d is %d, not over the maximum %d", w, seat, stake, max), Value: max})
 		} else if min, ok := f["minimum"].(money.Amount); ok && stake >= min {
@@ -414,6 +425,9 @@ func settlement(rs *Ruleset, c *Case, f Facts, r *Round) *Settlement {
 				case LineExcessMaximum:
 					excess = a - f["maximum"].(money.Amount)
 					how[k] = "as usual, at the table maximum"
+				case LineExcessBoxMaximum:
+					excess = f["boxTotal"].(money.Amount) - f["maximum"].(money.Amount)
+					how[k] = "as usual, the box at its maximum"
 				case LineExcessTwiceAn:
 					excess = a - 2*p.Wagers["ante"]
 					how[k] = "as usual, at twice the Ante"

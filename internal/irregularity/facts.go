@@ -35,7 +35,9 @@ type Fact struct {
 	Max      int      `json:"max,omitempty"`
 	// SubsetOf names a Seats fact this one must be a subset of.
 	SubsetOf string `json:"subsetOf,omitempty"`
-	Doc      string `json:"doc"`
+	// Exceeds names an Amount fact this one must be greater than.
+	Exceeds string `json:"exceeds,omitempty"`
+	Doc     string `json:"doc"`
 }
 
 // Facts are the facts of one event, validated against their kind: bool,
@@ -114,6 +116,13 @@ func parseFacts(k *Kind, raw map[string]any) (Facts, []Problem) {
 			if !slices.Contains(sup, s) {
 				probs = append(probs, Problem{Field: "facts." + f.Name, Message: fmt.Sprintf("seat %d is not one of facts.%s %v", s, f.SubsetOf, sup), Value: sub})
 			}
+		}
+	}
+	for _, f := range k.Facts {
+		a, ok1 := out[f.Name].(money.Amount)
+		b, ok2 := out[f.Exceeds].(money.Amount)
+		if f.Exceeds != "" && ok1 && ok2 && a <= b {
+			probs = append(probs, Problem{Field: "facts." + f.Name, Message: fmt.Sprintf("%d is not over facts.%s %d", a, f.Exceeds, b), Value: a})
 		}
 	}
 	for _, rq := range k.Requires {

@@ -100,11 +100,14 @@ type LineRule string
 
 // The line rules.
 const (
-	NoLine            LineRule = ""                       // the wager settles as usual (see Settlement.Pending)
-	LineReturned      LineRule = "returned"               // the whole stake returned
-	LineLose          LineRule = "lose"                   // the stake lost
-	LineExcessMaximum LineRule = "excess_over_maximum"    // stake - facts.maximum returned
-	LineExcessTwiceAn LineRule = "excess_over_twice_ante" // bet - 2 x ante returned
+	NoLine            LineRule = ""                    // the wager settles as usual (see Settlement.Pending)
+	LineReturned      LineRule = "returned"            // the whole stake returned
+	LineLose          LineRule = "lose"                // the stake lost
+	LineExcessMaximum LineRule = "excess_over_maximum" // stake - facts.maximum returned
+	// LineExcessBoxMaximum: facts.boxTotal - facts.maximum returned from
+	// the wager (RWS 5.1: the limit is on the total Bets of the box).
+	LineExcessBoxMaximum LineRule = "excess_over_box_maximum"
+	LineExcessTwiceAn    LineRule = "excess_over_twice_ante" // bet - 2 x ante returned
 )
 
 // SeatRule is what a case does to some seats.
