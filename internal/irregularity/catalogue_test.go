@@ -12,7 +12,7 @@ import (
 // kind's facts, every action and option is one of the package's, every
 // kind has a case, and kind names are unique.
 func TestCatalogueWellFormed(t *testing.T) {
-	actions := []Action{RoundVoid, RoundStands, PlayContinues, HandRemoved, WagerReturned, Withdrawn, OfferOptions, SettledToMaximum, DeemedFolded, DeemedChecked, Referred}
+	actions := []Action{RoundVoid, PlayContinues, HandRemoved, WagerReturned, Withdrawn, OfferOptions, SettledToMaximum, DeemedFolded, DeemedChecked, Referred}
 	options := []Option{Withdraw, Continue, ContinueReconstructed, PlaceAnte, CancelProgressive, IncreaseWager}
 	opType := map[Op][]FactType{OpIs: {Bool}, OpNot: {Bool}, OpEq: {Enum}, OpAtLeast: {Int}, OpAtMost: {Int}, OpNonEmpty: {Seats}, OpHas: {Seats}, OpLacks: {Seats}, OpGiven: {Bool, Int, Enum, Seats, Amount}}
 	scopeNeeds := map[Scope]string{ScopeSeat: "seat", ScopeOthers: "seat", ScopeWithdrawn: "withdrawnSeats", ScopeViewed: "viewedSeats",

@@ -494,8 +494,6 @@ func settlesText(a Action) string {
 		return "as usual, the absent decisions checked"
 	case Referred:
 		return "as the shift manager decides"
-	case RoundStands:
-		return "as already settled"
 	}
 	return "as usual"
 }

@@ -30,9 +30,6 @@ type Action string
 const (
 	// RoundVoid: the round is void and every wager of it is returned.
 	RoundVoid Action = "round_void"
-	// RoundStands: the error has no effect on the round's outcome (it was
-	// noticed only after the next round began).
-	RoundStands Action = "round_stands"
 	// PlayContinues: the round (or the hand) is played to its conclusion
 	// and settled as usual.
 	PlayContinues Action = "play_continues"

@@ -180,9 +180,10 @@ func betFixedMultiple() Inapplicable {
 }
 
 // lateReferral is the outcome of a card-count error noticed only after the
-// next round began: 5.3 and 5.7 apply only to errors noticed before it, and
-// MBS has no clause like RWS 5.20 saying what becomes of the round in
-// error, so the shift manager decides (6.1; SSP v4 has no 6.1).
+// next round began: 5.3 and 5.7 apply only to errors noticed before it, no
+// MBS clause says what becomes of the round in error (MBS has nothing like
+// RWS 5.20, which in any case protects only the later rounds), so the shift
+// manager decides (6.1; SSP v4 has no 6.1).
 func lateReferral(refer func(string) Case, clause string) Case {
 	c := refer("Noticed only after the next round began: rule " + clause + " applies only to an error noticed before it, and the rules do not say what becomes of the round in error.")
 	c.When = []Cond{Not("noticedBeforeNextRound")}
