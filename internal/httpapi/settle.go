@@ -144,7 +144,7 @@ type settleOutput struct {
 
 // registerSettle adds the settle operations (the "settle" function).
 func registerSettle(api huma.API, deps Deps) {
-	registerSettleOp(api, deps, settleFastPath(api))
+	registerSettleOp(api, deps, settleFastPath())
 }
 
 // registerSettleOp registers the settle operation with its fast path (nil:
