@@ -475,6 +475,20 @@ func Get(id ID) (Ruleset, bool) {
 	return Ruleset{}, false
 }
 
+// Lookup returns the ruleset with the given id itself, not a copy: for
+// code that only reads it, on a hot path (settlement looks its ruleset up
+// on every round, and Get's deep copy was a tenth of a round's
+// allocations). The caller must not modify it or anything it reaches (its
+// slices are shared by every caller); Get returns a copy to modify.
+func Lookup(id ID) (*Ruleset, bool) {
+	for i := range rulesets {
+		if rulesets[i].ID == id {
+			return &rulesets[i], true
+		}
+	}
+	return nil, false
+}
+
 // All returns a copy of every ruleset, sorted by id.
 func All() []Ruleset {
 	out := make([]Ruleset, len(rulesets))

@@ -2,6 +2,7 @@ package ruleset
 
 import (
 	"encoding/json"
+	"reflect"
 	"testing"
 
 	"github.com/tablesettle/tablesettle/internal/card"
@@ -69,6 +70,23 @@ func TestGetReturnsCopies(t *testing.T) {
 	b := mustGet(t, SSPv6)
 	if b.Wagers[1].Paytable[0].Pay.Odds.Num != 250 || b.Wagers[0].Name != Ante {
 		t.Fatal("a change to Get's result changed the data")
+	}
+}
+
+// Lookup gives the ruleset Get copies, without copying it, and nothing for
+// an unknown id.
+func TestLookupIsGetWithoutTheCopy(t *testing.T) {
+	for _, id := range IDs() {
+		p, ok := Lookup(id)
+		if !ok || !reflect.DeepEqual(*p, mustGet(t, id)) {
+			t.Errorf("Lookup(%s) = %v, %v; want Get's ruleset", id, p, ok)
+		}
+		if q, _ := Lookup(id); q != p {
+			t.Errorf("Lookup(%s) copied the ruleset", id)
+		}
+	}
+	if p, ok := Lookup("mbs-megalink-ssp-v7"); ok || p != nil {
+		t.Errorf("Lookup of an unknown id = %v, %v", p, ok)
 	}
 }
 

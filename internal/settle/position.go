@@ -37,7 +37,7 @@ type state struct {
 }
 
 func (v *round) evalPlayer(p *position) playerEval {
-	rs := &v.rs
+	rs := v.rs
 	var e playerEval
 	if len(p.cards) != rs.Hands.PlayerCards {
 		return e
@@ -69,7 +69,7 @@ func (v *round) evalPlayer(p *position) playerEval {
 }
 
 func (v *round) settlePosition(p *position, d *dealerEval, removed bool, irrs *[]Irregularity) PositionResult {
-	rs := &v.rs
+	rs := v.rs
 	pr := PositionResult{Seat: p.Seat, Jackpot: []Eligibility{}}
 	add := func(l Line) {
 		l.Rules = distinct(l.Rules)
@@ -89,6 +89,8 @@ func (v *round) settlePosition(p *position, d *dealerEval, removed bool, irrs *[
 		return pr
 	}
 	e := v.evalPlayer(p)
+	// A line per wager placed, and TCP's Ante Bonus: one allocation.
+	pr.Lines = make([]Line, 0, len(p.stakes)+1)
 	if e.ok {
 		cat := e.v5.Category()
 		if rs.Game == ruleset.GameThreeCard {
@@ -173,13 +175,16 @@ func (v *round) settlePosition(p *position, d *dealerEval, removed bool, irrs *[
 		}
 		pr.Jackpot = append(pr.Jackpot, elig...)
 	}
+	if len(pr.Lines) == 0 {
+		pr.Lines = nil // as before the lines were preallocated
+	}
 	return pr
 }
 
 // positionState applies the order of play's decisions: declined, folded,
 // absent, a progressive without its Ante.
 func (v *round) positionState(p *position, irrs *[]Irregularity) state {
-	rs := &v.rs
+	rs := v.rs
 	var st state
 	cont := continuation(rs.Game)
 	ante, contStake := p.stake(ruleset.Ante), p.stake(cont)
@@ -276,7 +281,7 @@ func (v *round) positionState(p *position, irrs *[]Irregularity) state {
 // ruleset prescribes, and reports it), and the note says the document is
 // silent.
 func (v *round) noAnteRules() ([]string, string) {
-	c := &v.rs.Clauses
+	c := v.rs.Clauses
 	if c.NoAnte != "" {
 		return v.cites(c.NoAnte), ""
 	}
@@ -296,7 +301,7 @@ func (v *round) declinedRules() []string {
 // decide settles one main wager: Ante, Bet, Play, Pair Plus, Bonus, Flop,
 // Turn, River.
 func (v *round) decide(p *position, w ruleset.Wager, e *playerEval, d *dealerEval, st *state, pr *PositionResult) decision {
-	rs := &v.rs
+	rs := v.rs
 	c := &rs.Clauses
 	spec, _ := rs.Wager(w)
 	rws := rs.Casino == "RWS"
@@ -416,7 +421,7 @@ func (v *round) decide(p *position, w ruleset.Wager, e *playerEval, d *dealerEva
 // the tie-break clauses that decided it when the two are of the same order
 // of hands (3.12 and its kin).
 func (v *round) compare(e *playerEval, d *dealerEval) (int, []string) {
-	c := &v.rs.Clauses
+	c := v.rs.Clauses
 	var cmp int
 	var pc, dc hand.Category
 	if v.rs.Game == ruleset.GameThreeCard {
@@ -524,7 +529,7 @@ func dedup(s []string) []string {
 // on a Straight or better. It is a line of its own with stake 0: the Ante's
 // stake is already on the Ante's line.
 func (v *round) anteBonus(p *position, ante money.Amount, e *playerEval, d *dealerEval, st *state) (Line, bool) {
-	rs := &v.rs
+	rs := v.rs
 	if st.declined || st.folded || st.absentReturn || p.stake(ruleset.Play) == 0 || !e.ok {
 		return Line{}, false
 	}
@@ -546,7 +551,7 @@ func (v *round) anteBonus(p *position, ante money.Amount, e *playerEval, d *deal
 // 5.1-5.2) and RWS 5.3 to a wager: it returns the amount that settles and
 // the lines returning any excess.
 func (v *round) applyLimits(p *position, w ruleset.Wager, stake money.Amount, irrs *[]Irregularity) (money.Amount, []Line) {
-	rs := &v.rs
+	rs := v.rs
 	var extra []Line
 	settled := stake
 	if w == ruleset.Bet {

@@ -25,7 +25,7 @@ import (
 //     is the pools service's (ruling R3); the multiplier does not touch it
 //     (ruling R17).
 func (v *round) progressive(p *position, w *ruleset.WagerSpec, stake money.Amount, e *playerEval, d *dealerEval, st *state) (Line, []Eligibility) {
-	rs := &v.rs
+	rs := v.rs
 	c := &rs.Clauses
 	rws := rs.Casino == "RWS"
 	var prizes []prize

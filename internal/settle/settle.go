@@ -76,18 +76,24 @@ type dealerEval struct {
 }
 
 // cite is rs.Cite, remembered for the round: a settlement cites the same
-// few clauses many times.
+// few clauses many times. The memory is an array in the round (no map to
+// allocate); past its size a citation is simply made again.
 func (v *round) cite(rule string) string {
-	if c, ok := v.cited[rule]; ok {
-		return c
-	}
-	if v.cited == nil {
-		v.cited = make(map[string]string, 16)
+	for i := range v.nCited {
+		if v.cited[i].rule == rule {
+			return v.cited[i].cite
+		}
 	}
 	c := v.rs.Cite(rule)
-	v.cited[rule] = c
+	if v.nCited < len(v.cited) {
+		v.cited[v.nCited] = citation{rule, c}
+		v.nCited++
+	}
 	return c
 }
+
+// citation is one remembered rs.Cite.
+type citation struct{ rule, cite string }
 
 // cites cites each non-empty document rule; rulings pass through.
 func (v *round) cites(rules ...string) []string {
@@ -105,7 +111,7 @@ func (v *round) cites(rules ...string) []string {
 }
 
 func (v *round) settle() Settlement {
-	rs := &v.rs
+	rs := v.rs
 	s := Settlement{
 		Ruleset:        string(rs.ID),
 		RoundID:        v.in.RoundID,
@@ -194,7 +200,7 @@ func (v *round) void(s Settlement, irr Irregularity) Settlement {
 }
 
 func (v *round) evalDealer() *dealerEval {
-	rs := &v.rs
+	rs := v.rs
 	d := &dealerEval{}
 	switch rs.Game {
 	case ruleset.GameThreeCard:
@@ -217,7 +223,7 @@ func (v *round) evalDealer() *dealerEval {
 }
 
 func (v *round) dealerHand(d *dealerEval) *DealerHand {
-	rs := &v.rs
+	rs := v.rs
 	cat := d.v5.Category()
 	if rs.Game == ruleset.GameThreeCard {
 		cat = d.v3.Category()

@@ -3,7 +3,7 @@ package settle
 import (
 	"errors"
 	"fmt"
-	"sort"
+	"slices"
 	"strconv"
 
 	"github.com/tablesettle/tablesettle/internal/card"
@@ -41,7 +41,7 @@ func AsFieldError(err error) (*FieldError, bool) {
 
 // round is a validated Round.
 type round struct {
-	rs        ruleset.Ruleset
+	rs        *ruleset.Ruleset // shared: never modified
 	in        *Round
 	currency  money.Currency
 	dealer    []card.Card
@@ -50,7 +50,8 @@ type round struct {
 	magic     card.Card
 	hasMagic  bool
 	pos       []position // sorted by seat
-	cited     map[string]string
+	cited     [24]citation
+	nCited    int
 }
 
 // position is a validated Position.
@@ -58,8 +59,9 @@ type position struct {
 	*Position
 	idx   int // index in the request's positions, for field names
 	cards []card.Card
-	// stake of each wager placed, by ruleset.Wager.
-	stakes map[ruleset.Wager]money.Amount
+	// stakes are the wagers placed (a few: a slice searched in order
+	// costs less than a map to build).
+	stakes []wagerStake
 	// multiplier is THB's progressive multiplier, 1 elsewhere.
 	multiplier int
 }
@@ -88,7 +90,20 @@ func (p *position) wagerErr(w ruleset.Wager, value any, format string, args ...a
 	return fieldErr(p.wagerField(string(w)), value, format, args...)
 }
 
-func (p *position) stake(w ruleset.Wager) money.Amount { return p.stakes[w] }
+func (p *position) stake(w ruleset.Wager) money.Amount {
+	for i := range p.stakes {
+		if p.stakes[i].wager == w {
+			return p.stakes[i].amount
+		}
+	}
+	return 0
+}
+
+// wagerStake is one wager placed on a position.
+type wagerStake struct {
+	wager  ruleset.Wager
+	amount money.Amount
+}
 
 // continuation is the wager that keeps a hand in play (ruling R20): Bet,
 // Play or Flop.
@@ -119,7 +134,7 @@ func usesDocCurrency(rs *ruleset.Ruleset) bool {
 }
 
 func validate(r *Round) (*round, error) {
-	rs, ok := ruleset.Get(ruleset.ID(r.Ruleset))
+	rs, ok := ruleset.Lookup(ruleset.ID(r.Ruleset)) // read only, never modified
 	if !ok {
 		return nil, fieldErr("ruleset", r.Ruleset, "unknown ruleset %q (want one of %v)", r.Ruleset, ruleset.IDs())
 	}
@@ -130,7 +145,7 @@ func validate(r *Round) (*round, error) {
 	if !v.currency.Valid() {
 		return nil, fieldErr("currency", r.Currency, "unknown currency %q", r.Currency)
 	}
-	if v.currency != rs.Currency && usesDocCurrency(&rs) {
+	if v.currency != rs.Currency && usesDocCurrency(rs) {
 		return nil, fieldErr("currency", r.Currency, "%s's fixed prizes and caps are in %s; the round must be in %s", rs.ID, rs.Currency, rs.Currency)
 	}
 	var err error
@@ -157,10 +172,16 @@ func validate(r *Round) (*round, error) {
 	}
 	var seats [8]bool
 	v.pos = make([]position, len(r.Positions))
+	nWagers := 0
+	for i := range r.Positions {
+		nWagers += len(r.Positions[i].Wagers)
+	}
+	stakes := make([]wagerStake, 0, nWagers) // every position's, one allocation
 	for i := range r.Positions {
 		p := &v.pos[i]
 		p.Position = &r.Positions[i]
 		p.idx = i
+		p.stakes = stakes[len(stakes):len(stakes):cap(stakes)]
 		if p.Seat < 1 || p.Seat > 7 {
 			return nil, fieldErr(p.f(".seat"), p.Seat, "seat must be 1 to 7")
 		}
@@ -171,8 +192,11 @@ func validate(r *Round) (*round, error) {
 		if err := v.validatePosition(p); err != nil {
 			return nil, err
 		}
+		stakes = stakes[:len(stakes)+len(p.stakes)]
 	}
-	sort.Slice(v.pos, func(i, j int) bool { return v.pos[i].Seat < v.pos[j].Seat })
+	// Seats are distinct: any sort gives the one order. slices.SortFunc
+	// allocates nothing (sort.Slice's swapper did).
+	slices.SortFunc(v.pos, func(a, b position) int { return a.Seat - b.Seat })
 	if err := v.validateSelections(); err != nil {
 		return nil, err
 	}
@@ -196,13 +220,13 @@ func (v *round) validateLimits() error {
 		if !v.rs.Placeable(ruleset.Wager(name)) {
 			return fieldErr(f, name, "%s has no wager %q", v.rs.ID, name)
 		}
-		if ruleset.Wager(name) == ruleset.Progressive && unitGoverned(&v.rs) {
+		if ruleset.Wager(name) == ruleset.Progressive && unitGoverned(v.rs) {
 			// Ruling R22: a progressive wager is the pool's unit and the
 			// pool refuses any other amount, so no table minimum or
 			// maximum can apply to it (RWS 3.3-3.4 keep the "prescribed
 			// Progressive Jackpot betting amount" apart from the betting
 			// limits; THB 3.5.3 allows 1-5 times the minimum, the unit).
-			return fieldErr(f, l, "a progressive wager is not limited by a table minimum or maximum: it is the pool's unit (THB: 1-5 times it), given as progressiveUnit (ruling R22%s)", citeSuffix(&v.rs, v.rs.Clauses.ProgressiveUnit))
+			return fieldErr(f, l, "a progressive wager is not limited by a table minimum or maximum: it is the pool's unit (THB: 1-5 times it), given as progressiveUnit (ruling R22%s)", citeSuffix(v.rs, v.rs.Clauses.ProgressiveUnit))
 		}
 		if l.Min < 0 || l.Max < 0 || l.Min > MaxAmount || l.Max > MaxAmount {
 			return fieldErr(f, l, "limits must be 0 to %d minor units", MaxAmount)
@@ -237,7 +261,7 @@ func citeSuffix(rs *ruleset.Ruleset, rule string) string {
 // stake, which no paytable of the documents is written for).
 func (v *round) validateUnit() error {
 	u := v.in.ProgressiveUnit
-	rs := &v.rs
+	rs := v.rs
 	switch {
 	case u == 0:
 		return nil
@@ -260,7 +284,7 @@ func (v *round) validateUnit() error {
 // pool's unit (ruling R22) and THB's multiplier (3.5.3, 3.5.3.1, ruling
 // R17), and sets p.multiplier.
 func (v *round) validateProgressive(p *position) error {
-	rs := &v.rs
+	rs := v.rs
 	p.multiplier = 1
 	s := p.stake(ruleset.Progressive)
 	if p.ProgressiveMultiplier != 0 {
@@ -308,12 +332,11 @@ func (v *round) validateProgressive(p *position) error {
 }
 
 func (v *round) validatePosition(p *position) error {
-	rs := &v.rs
+	rs := v.rs
 	var err error
 	if p.cards, err = parseCards(p.Cards); err != nil {
 		return fieldErr(p.f(".cards"), p.Cards, "%v", err)
 	}
-	p.stakes = make(map[ruleset.Wager]money.Amount, len(p.Wagers))
 	for name, a := range p.Wagers {
 		if !rs.Placeable(ruleset.Wager(name)) {
 			return fieldErr(p.wagerField(name), name, "%s has no wager %q", rs.ID, name)
@@ -325,7 +348,7 @@ func (v *round) validatePosition(p *position) error {
 			return fieldErr(p.wagerField(name), a, "%d minor units is beyond any table (at most %d)", a, MaxAmount)
 		}
 		if a > 0 {
-			p.stakes[ruleset.Wager(name)] = a
+			p.stakes = append(p.stakes, wagerStake{ruleset.Wager(name), a})
 		}
 	}
 	if len(p.stakes) == 0 {
