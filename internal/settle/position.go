@@ -89,16 +89,17 @@ func (v *round) settlePosition(p *position, d *dealerEval, removed bool, irrs *[
 		return pr
 	}
 	e := v.evalPlayer(p)
-	// A line per wager placed, and TCP's Ante Bonus: one allocation.
-	pr.Lines = make([]Line, 0, len(p.stakes)+1)
+	pr.Lines = v.newLines(v.linesRoom(p))
 	if e.ok {
 		cat := e.v5.Category()
 		if rs.Game == ruleset.GameThreeCard {
 			cat = e.v3.Category()
 		}
-		pr.Hand = &Hand{Cards: formatCards(p.cards), Category: cat.String(), Best: formatCards(e.best)}
+		cards, best := formatPair(p.cards, e.best)
+		pr.Hand = v.newHand(Hand{Cards: cards, Category: cat.String(), Best: best})
 		if rs.Hands.Progressive != rs.Hands.Main {
-			pr.Progressive = &Hand{Cards: formatCards(e.progBest), Category: e.progCat.String(), Best: formatCards(e.progBest)}
+			progBest := formatCards(e.progBest)
+			pr.Progressive = v.newHand(Hand{Cards: progBest, Category: e.progCat.String(), Best: progBest})
 		}
 	}
 	st := v.positionState(p, irrs)

@@ -95,21 +95,6 @@ func (v *round) cite(rule string) string {
 // citation is one remembered rs.Cite.
 type citation struct{ rule, cite string }
 
-// cites cites each non-empty document rule; rulings pass through.
-func (v *round) cites(rules ...string) []string {
-	out := make([]string, 0, len(rules))
-	for _, r := range rules {
-		switch {
-		case r == "":
-		case len(r) > 7 && r[:7] == "ruling ":
-			out = append(out, r)
-		default:
-			out = append(out, v.cite(r))
-		}
-	}
-	return out
-}
-
 func (v *round) settle() Settlement {
 	rs := v.rs
 	s := Settlement{

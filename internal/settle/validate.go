@@ -52,6 +52,11 @@ type round struct {
 	pos       []position // sorted by seat
 	cited     [24]citation
 	nCited    int
+	// Arenas: what the positions of a settlement need, allocated once per
+	// round, not once per position or line (see arena.go).
+	citeArena []string
+	hands     []Hand
+	lines     []Line
 }
 
 // position is a validated Position.
@@ -288,7 +293,7 @@ func (v *round) validateProgressive(p *position) error {
 	p.multiplier = 1
 	s := p.stake(ruleset.Progressive)
 	if p.ProgressiveMultiplier != 0 {
-		f := p.f(".progressiveMultiplier")
+		f := p.f(".progressiveMultiplier") // THB only: not on the common path
 		if rs.MaxProgressiveMultiplier == 0 {
 			return fieldErr(f, p.ProgressiveMultiplier, "%s has no progressive multiplier", rs.ID)
 		}
@@ -307,24 +312,24 @@ func (v *round) validateProgressive(p *position) error {
 		return fieldErr("progressiveUnit", nil, "positions[%d] places a progressive wager: settlement pays its fixed prizes per accepted progressive wager of the pool's unit, so progressiveUnit is required (ruling R2, R22%s)",
 			p.idx, citeSuffix(rs, rs.Clauses.ProgressiveUnit))
 	}
-	f := p.wagerField(string(ruleset.Progressive))
+	const prog = string(ruleset.Progressive) // the field is named only when refused
 	if rs.MaxProgressiveMultiplier == 0 {
 		if s != u {
-			return fieldErr(f, s, "a progressive wager must be the pool's unit %d, not %d: the pool refuses any other amount (ruling R22%s)", u, s, citeSuffix(rs, rs.Clauses.ProgressiveUnit))
+			return fieldErr(p.wagerField(prog), s, "a progressive wager must be the pool's unit %d, not %d: the pool refuses any other amount (ruling R22%s)", u, s, citeSuffix(rs, rs.Clauses.ProgressiveUnit))
 		}
 		return nil
 	}
 	// THB 3.5.3: 1-5 times the minimum progressive wager, the unit.
 	if m := p.ProgressiveMultiplier; m != 0 {
 		if s != money.Amount(m)*u {
-			return fieldErr(f, s, "with multiplier %d the progressive wager is %d (%d times the unit %d), not %d (%s, ruling R17)",
+			return fieldErr(p.wagerField(prog), s, "with multiplier %d the progressive wager is %d (%d times the unit %d), not %d (%s, ruling R17)",
 				m, money.Amount(m)*u, m, u, s, rs.Cite(rs.MultiplierRule))
 		}
 		p.multiplier = m
 		return nil
 	}
 	if s%u != 0 || s/u < 1 || s/u > money.Amount(rs.MaxProgressiveMultiplier) {
-		return fieldErr(f, s, "a progressive wager of %d is not 1 to %d times the unit %d (%s, ruling R17)",
+		return fieldErr(p.wagerField(prog), s, "a progressive wager of %d is not 1 to %d times the unit %d (%s, ruling R17)",
 			s, rs.MaxProgressiveMultiplier, u, rs.Cite(rs.MultiplierRule))
 	}
 	p.multiplier = int(s / u)
