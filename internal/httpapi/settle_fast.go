@@ -46,13 +46,21 @@ func settleFastPath() func(huma.Context, func(huma.Context)) {
 			next(ctx)
 			return
 		}
-		body, err := io.ReadAll(io.LimitReader(r, MaxBodyBytes+1))
-		replay := func() {
-			var rest io.Reader = bytes.NewReader(body)
-			if err != nil {
-				rest = io.MultiReader(rest, errReader{err})
+		var body []byte
+		var err error
+		replay := func() { next(ctx) }
+		if rb, ok := r.(requestBody); ok && rb.Len() == len(rb.b) {
+			// The middleware's copy, not yet read: huma can still read it all.
+			body = rb.Bytes()
+		} else {
+			body, err = io.ReadAll(io.LimitReader(r, MaxBodyBytes+1))
+			replay = func() {
+				var rest io.Reader = bytes.NewReader(body)
+				if err != nil {
+					rest = io.MultiReader(rest, errReader{err})
+				}
+				next(replayContext{humaContext: ctx, body: rest})
 			}
-			next(replayContext{humaContext: ctx, body: rest})
 		}
 		if err != nil || len(body) == 0 || len(body) > MaxBodyBytes {
 			replay()

@@ -193,8 +193,9 @@ func TestFastDecodeLeavesTheseToHuma(t *testing.T) {
 
 // settleHandlers returns the settle group served with and without the fast
 // path, each behind the shared middleware, with a fixed request id, and
-// the count of requests the fast path handed to huma.
-func settleHandlers() (fast, slow http.Handler, handedOn *int) {
+// the count of requests the fast path handed to huma; and both without the
+// middleware (the fast path then reads the body itself and replays it).
+func settleHandlers() (fast, slow, fastBare, slowBare http.Handler, handedOn *int) {
 	deps := Deps{Logger: slog.New(slog.NewJSONHandler(io.Discard, nil)), NewRequestID: func() string { return "req-1" }}
 	fastMux, slowMux := http.NewServeMux(), http.NewServeMux()
 	fastAPI := humago.New(fastMux, Config())
@@ -205,14 +206,14 @@ func settleHandlers() (fast, slow http.Handler, handedOn *int) {
 	})
 	slowAPI := humago.New(slowMux, Config())
 	registerSettleOp(slowAPI, deps, nil)
-	return Middleware(deps, fastMux), Middleware(deps, slowMux), handedOn
+	return Middleware(deps, fastMux), Middleware(deps, slowMux), fastMux, slowMux, handedOn
 }
 
 // Both paths answer every request byte for byte the same: status, headers
 // and body, for valid rounds, schema errors, settlement errors, malformed
 // JSON, other Content-Types and Accepts.
 func TestFastPathAnswersAsHuma(t *testing.T) {
-	fast, slow, handedOn := settleHandlers()
+	fast, slow, fastBare, slowBare, handedOn := settleHandlers()
 	bodies := settleBodies(t)
 	valid := string(bodies[0])
 	bodies = append(bodies,
@@ -247,6 +248,9 @@ func TestFastPathAnswersAsHuma(t *testing.T) {
 			}
 			before := *handedOn
 			f, s := answer(fast), answer(slow)
+			if fb, sb := answer(fastBare), answer(slowBare); fb.Code != sb.Code || !bytes.Equal(fb.Body.Bytes(), sb.Body.Bytes()) {
+				t.Errorf("without the middleware, %+v %s:\nfast %d %s\nhuma %d %s", v, b, fb.Code, fb.Body, sb.Code, sb.Body)
+			}
 			var plain SettleRequest
 			if fastOne := v.ct == "application/json" && v.accept == "" && decodeSettleFast(b, &plain) && f.Code == http.StatusOK; fastOne {
 				fastServed++
