@@ -186,18 +186,49 @@ func MustParse(s string) Card {
 // "8C TS KC 9H 4S" or "A♠,K♠". An empty string is an empty list. It does not
 // check for repeated cards: see Set and Duplicate.
 func ParseList(s string) ([]Card, error) {
-	tokens := strings.FieldsFunc(s, func(r rune) bool {
-		return r == ',' || r == ' ' || r == '\t' || r == '\n' || r == '\r'
-	})
-	cards := make([]Card, 0, len(tokens))
-	for i, t := range tokens {
+	// Tokens are found by hand rather than with strings.FieldsFunc, whose
+	// []string was an allocation per list on settlement's hot path. The
+	// separators are ASCII, so scanning bytes splits as scanning runes does.
+	n := 0
+	for i := 0; i < len(s); {
+		i = skipSeparators(s, i)
+		if i < len(s) {
+			n++
+			i = tokenEnd(s, i)
+		}
+	}
+	cards := make([]Card, 0, n)
+	for i := 0; i < len(s); {
+		i = skipSeparators(s, i)
+		if i == len(s) {
+			break
+		}
+		start := i
+		i = tokenEnd(s, i)
+		t := s[start:i]
 		c, ok := parse(t)
 		if !ok {
-			return nil, &ParseError{Token: t, Position: i + 1}
+			return nil, &ParseError{Token: t, Position: len(cards) + 1}
 		}
 		cards = append(cards, c)
 	}
 	return cards, nil
+}
+
+func isSeparator(c byte) bool { return c == ',' || c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+func skipSeparators(s string, i int) int {
+	for i < len(s) && isSeparator(s[i]) {
+		i++
+	}
+	return i
+}
+
+func tokenEnd(s string, i int) int {
+	for i < len(s) && !isSeparator(s[i]) {
+		i++
+	}
+	return i
 }
 
 // MustParseList is ParseList for tests and fixtures.

@@ -2,6 +2,9 @@ package card
 
 import (
 	"errors"
+	"fmt"
+	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -137,4 +140,31 @@ func FuzzParseList(f *testing.F) {
 			}
 		}
 	})
+}
+
+// ParseList splits where strings.FieldsFunc on its separators splits (it
+// used to call it), runes beyond ASCII included.
+func TestParseListSplitsAsFieldsFunc(t *testing.T) {
+	reference := func(s string) ([]Card, error) {
+		tokens := strings.FieldsFunc(s, func(r rune) bool {
+			return r == ',' || r == ' ' || r == '\t' || r == '\n' || r == '\r'
+		})
+		cards := make([]Card, 0, len(tokens))
+		for i, tok := range tokens {
+			c, ok := parse(tok)
+			if !ok {
+				return nil, &ParseError{Token: tok, Position: i + 1}
+			}
+			cards = append(cards, c)
+		}
+		return cards, nil
+	}
+	for _, s := range []string{"", " ", ",,", "As", " As ", "As,Kd", "As\tKd\nQh\rJc", "10h,T♥ A♠", "A♠\u00a0K♠",
+		"As Kd x", "As \xff Kd", "\xffAs", "As,,,Kd, ,", "♠A", "As Kd Qh Jc Tc 9c 8c 7c"} {
+		got, err := ParseList(s)
+		want, werr := reference(s)
+		if !reflect.DeepEqual(got, want) || fmt.Sprint(err) != fmt.Sprint(werr) || cap(got) != cap(want) {
+			t.Errorf("ParseList(%q) = %v, %v (cap %d); want %v, %v (cap %d)", s, got, err, cap(got), want, werr, cap(want))
+		}
+	}
 }
