@@ -435,6 +435,9 @@ func (r *Ruleset) Cite(rule string) string {
 	if rule == "" {
 		return ""
 	}
+	if c, ok := citations[r.ID][rule]; ok {
+		return c
+	}
 	return string(r.ID) + " " + rule
 }
 

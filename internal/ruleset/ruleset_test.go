@@ -272,3 +272,29 @@ func TestCapsAndMultiples(t *testing.T) {
 		t.Error("SSP v4 4.3-4.5: four selection lines")
 	}
 }
+
+// Cite is the id, a space and the rule, whether the rule is one the data
+// holds (from the precomputed table) or not.
+func TestCiteIsIDSpaceRule(t *testing.T) {
+	for _, id := range IDs() {
+		r := mustGet(t, id)
+		n := 0
+		collectStrings(reflect.ValueOf(r), func(s string) {
+			if s != "" {
+				n++
+				if got := r.Cite(s); got != string(id)+" "+s {
+					t.Errorf("%s: Cite(%q) = %q", id, s, got)
+				}
+			}
+		})
+		if n < 20 || len(citations[id]) < 20 {
+			t.Errorf("%s: %d strings, %d in the table", id, n, len(citations[id]))
+		}
+		if got := r.Cite("9.9.9.x"); got != string(id)+" 9.9.9.x" {
+			t.Errorf("%s: Cite of a rule outside the data = %q", id, got)
+		}
+		if got := r.Cite(""); got != "" {
+			t.Errorf("%s: Cite(\"\") = %q", id, got)
+		}
+	}
+}
