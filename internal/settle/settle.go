@@ -75,25 +75,9 @@ type dealerEval struct {
 	qualifies bool
 }
 
-// cite is rs.Cite, remembered for the round: a settlement cites the same
-// few clauses many times. The memory is an array in the round (no map to
-// allocate); past its size a citation is simply made again.
-func (v *round) cite(rule string) string {
-	for i := range v.nCited {
-		if v.cited[i].rule == rule {
-			return v.cited[i].cite
-		}
-	}
-	c := v.rs.Cite(rule)
-	if v.nCited < len(v.cited) {
-		v.cited[v.nCited] = citation{rule, c}
-		v.nCited++
-	}
-	return c
-}
-
-// citation is one remembered rs.Cite.
-type citation struct{ rule, cite string }
+// cite is rs.Cite (which answers from a precomputed table: no memory of
+// the round's citations is needed).
+func (v *round) cite(rule string) string { return v.rs.Cite(rule) }
 
 func (v *round) settle() Settlement {
 	rs := v.rs

@@ -50,8 +50,6 @@ type round struct {
 	magic     card.Card
 	hasMagic  bool
 	pos       []position // sorted by seat
-	cited     [24]citation
-	nCited    int
 	// Arenas: what the positions of a settlement need, allocated once per
 	// round, not once per position or line (see arena.go).
 	citeArena []string
