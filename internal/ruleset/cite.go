@@ -11,6 +11,27 @@ import "reflect"
 // rule it does not hold is concatenated as before.
 var citations = citationTable(rulesets[:])
 
+// payTexts holds Pay.String of every price in the rulesets' paytables,
+// computed once at initialisation and never modified: settlement writes the
+// price of every winning line, and formatting it was an allocation or two
+// each time. A price not in the data is formatted as before.
+var payTexts = payTextTable(rulesets[:])
+
+func payTextTable(rs []Ruleset) map[Pay]string {
+	out := map[Pay]string{}
+	for i := range rs {
+		for _, w := range rs[i].Wagers {
+			for _, e := range w.Paytable {
+				out[e.Pay] = e.Pay.format()
+			}
+		}
+		for _, s := range rs[i].Selections {
+			out[s.Pay] = s.Pay.format()
+		}
+	}
+	return out
+}
+
 func citationTable(rs []Ruleset) map[ID]map[string]string {
 	out := make(map[ID]map[string]string, len(rs))
 	for i := range rs {

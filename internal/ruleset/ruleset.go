@@ -103,6 +103,13 @@ type Pay struct {
 // String writes the price as the documents do: "250 to 1", "40 for 1",
 // "SGD 2000.00", "100% of the pool".
 func (p Pay) String() string {
+	if s, ok := payTexts[p]; ok {
+		return s
+	}
+	return p.format()
+}
+
+func (p Pay) format() string {
 	switch p.Kind {
 	case ToOne, ForOne:
 		word := " to "

@@ -298,3 +298,26 @@ func TestCiteIsIDSpaceRule(t *testing.T) {
 		}
 	}
 }
+
+// Pay.String answers from its table exactly what formatting gives, for
+// every price of the data, and formats a price outside it.
+func TestPayStringTable(t *testing.T) {
+	if len(payTexts) < 10 {
+		t.Fatalf("only %d prices in the table", len(payTexts))
+	}
+	for p, s := range payTexts {
+		if p.String() != s || s != p.format() {
+			t.Errorf("%+v: String %q, table %q, format %q", p, p.String(), s, p.format())
+		}
+	}
+	for p, want := range map[Pay]string{
+		{Kind: ToOne, Odds: money.Ratio{Num: 123, Den: 1}}: "123 to 1",
+		{Kind: ForOne, Odds: money.Ratio{Num: 77, Den: 1}}: "77 for 1",
+		{Kind: Fixed, Amount: 123456, Currency: money.SGD}: "SGD 1234.56",
+		{Kind: PoolPercent, BasisPoints: 1234}:             "12.34% of the pool",
+	} {
+		if got := p.String(); got != want {
+			t.Errorf("%+v: %q, want %q", p, got, want)
+		}
+	}
+}
