@@ -19,13 +19,13 @@ import (
 
 // PoolSettings is the body of a pool's settings.
 type PoolSettings struct {
-	Currency       money.Currency    `json:"currency" example:"SGD" doc:"ISO 4217 code of every amount of the pool."`
+	Currency       money.Currency    `json:"currency" example:"SGD" doc:"ISO 4217 code of every amount of the pool. A ruleset with fixed prizes or caps of its own settles only in its document's currency (SGD), and a pool serving it must be in that currency."`
 	Rulesets       []string          `json:"rulesets" minItems:"1" example:"[\"mbs-megalink-ssp-v6\",\"mbs-megalink-tcp-v6\"]" doc:"The rulesets whose tables the pool links; all of one casino (ruling R7)."`
-	Unit           money.Amount      `json:"unit" minimum:"1" example:"500" doc:"The progressive wager unit in minor units (ruling R22): SSP v6, TCP v6 and RWS take exactly one unit, THB 1-5 units (R17), SSP v4 whole credits."`
+	Unit           money.Amount      `json:"unit" minimum:"1" maximum:"10000000000" example:"500" doc:"The progressive wager unit in minor units (ruling R22), at most 10,000,000,000: SSP v6, TCP v6 and RWS take exactly one unit, THB 1-5 units (R17), SSP v4 whole credits."`
 	ContributionBP money.BasisPoints `json:"contributionBp" minimum:"0" maximum:"10000" example:"1733" doc:"Basis points of each accepted progressive wager credited to the displayed meter (to the overflow meter past the ceiling). Fractions below the minor unit are carried, never dropped."`
 	ReserveBP      money.BasisPoints `json:"reserveBp" minimum:"0" maximum:"10000" example:"517" doc:"Basis points of each accepted progressive wager credited to the reserve meter, which funds resets after the overflow (ruling R21)."`
-	Reset          money.Amount      `json:"reset" minimum:"1" example:"10000000" doc:"The amount the pool restarts from after a Royal Flush (ruling R3), in minor units."`
-	Ceiling        money.Amount      `json:"ceiling,omitempty" minimum:"0" example:"0" doc:"The displayed meter's cap (0: none); contributions past it go to the overflow meter."`
+	Reset          money.Amount      `json:"reset" minimum:"1" maximum:"1000000000000000" example:"10000000" doc:"The amount the pool restarts from after a Royal Flush (ruling R3), in minor units, at most 1,000,000,000,000,000."`
+	Ceiling        money.Amount      `json:"ceiling,omitempty" minimum:"0" maximum:"1000000000000000" example:"0" doc:"The displayed meter's cap (0: none; else from the reset amount to 1,000,000,000,000,000); contributions past it go to the overflow meter."`
 	SettleWindowMS int64             `json:"settleWindowMs,omitempty" minimum:"0" maximum:"600000" example:"5000" doc:"RWS only: how long a major hit is held so that a hand dealt earlier at another table but reported later is paid first (ruling R7). Default 5000."`
 }
 
@@ -89,11 +89,11 @@ func poolView(p jackpot.Pool) PoolView {
 // change; the others keep their values.
 type PatchPoolRequest struct {
 	Rulesets       []string           `json:"rulesets,omitempty"`
-	Unit           *money.Amount      `json:"unit,omitempty"`
+	Unit           *money.Amount      `json:"unit,omitempty" minimum:"1" maximum:"10000000000"`
 	ContributionBP *money.BasisPoints `json:"contributionBp,omitempty"`
 	ReserveBP      *money.BasisPoints `json:"reserveBp,omitempty"`
-	Reset          *money.Amount      `json:"reset,omitempty"`
-	Ceiling        *money.Amount      `json:"ceiling,omitempty"`
+	Reset          *money.Amount      `json:"reset,omitempty" minimum:"1" maximum:"1000000000000000"`
+	Ceiling        *money.Amount      `json:"ceiling,omitempty" minimum:"0" maximum:"1000000000000000"`
 	SettleWindowMS *int64             `json:"settleWindowMs,omitempty"`
 	By             string             `json:"by" minLength:"1" maxLength:"200" doc:"Who changes the settings (recorded)."`
 	Reason         string             `json:"reason,omitempty" maxLength:"500"`
@@ -102,7 +102,7 @@ type PatchPoolRequest struct {
 // AdjustmentRequest is the body of POST /v1/pools/{id}/adjustments.
 type AdjustmentRequest struct {
 	Meter  string       `json:"meter" enum:"displayed,reserve,overflow"`
-	Amount money.Amount `json:"amount" doc:"Signed amount in minor units; a meter never goes below zero."`
+	Amount money.Amount `json:"amount" minimum:"-1000000000000000" maximum:"1000000000000000" doc:"Signed amount in minor units, not zero, at most 1,000,000,000,000,000 either way; a meter never goes below zero."`
 	By     string       `json:"by" minLength:"1" maxLength:"200" doc:"Who signs the adjustment."`
 	Reason string       `json:"reason" minLength:"1" maxLength:"500"`
 }
@@ -393,11 +393,16 @@ func poolError(err error, loc string) error {
 	}
 	detail := func() error {
 		l := strings.TrimSuffix(loc, ".")
-		if e.Field != "" {
+		switch {
+		case e.Field == jackpot.FieldPool:
+			// A refusal about the pool itself (a meter that would
+			// overflow): the pool the path names. (Creating a pool
+			// cannot overflow: its settings are bounded.)
+			l = "path.id"
+		case strings.HasPrefix(e.Field, "header."), strings.HasPrefix(e.Field, "path."), strings.HasPrefix(e.Field, "query."):
+			l = e.Field
+		case e.Field != "":
 			l = loc + e.Field
-			if strings.HasPrefix(e.Field, "header.") {
-				l = e.Field
-			}
 		}
 		return &huma.ErrorDetail{Location: l, Message: e.Msg}
 	}
