@@ -20,6 +20,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"strconv"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -121,7 +122,8 @@ func (s *Store) CreatePool(ctx context.Context, p jackpot.Pool, entries []jackpo
 	_, err = s.api.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: tx})
 	if conflict(err) {
 		// Either the pool exists, or this very request landed before and
-		// its answer was lost; both mean the pool is there.
+		// its answer was lost; both mean the pool is there (the service
+		// compares its settings: Create is idempotent).
 		return jackpot.ErrExists
 	}
 	if err != nil {
@@ -150,6 +152,11 @@ func (s *Store) Ledger(ctx context.Context, id string, after int64, limit int) (
 	}
 	if after < 0 {
 		after = 0
+	}
+	if after == math.MaxInt64 {
+		// Nothing follows the last possible sequence number (after+1
+		// would wrap to the front of the ledger).
+		return out, nil
 	}
 	in := &dynamodb.QueryInput{
 		TableName:                 aws.String(s.table),

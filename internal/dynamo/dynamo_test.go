@@ -86,7 +86,7 @@ func TestLostAnswers(t *testing.T) {
 	lossy := &lossyAPI{API: dynamo.LocalClient(ep), lose: func(n int64) bool { return n%3 == 2 }}
 	clock := jackpottest.NewClock(jackpottest.T0)
 	svc := jackpot.NewService(dynamo.New(lossy, table), clock.Now, 5)
-	if _, err := svc.Create(ctx, "p", jackpottest.MBSSettings(), "ops"); err != nil {
+	if _, _, err := svc.Create(ctx, "p", jackpottest.MBSSettings(), "ops"); err != nil {
 		t.Fatal(err)
 	}
 	const rounds = 60
@@ -145,7 +145,7 @@ func TestDynamoDBLocalStoppedMidRun(t *testing.T) {
 	})
 	clock := jackpottest.NewClock(jackpottest.T0)
 	svc := jackpot.NewService(dynamo.New(client, table), clock.Now, 9)
-	if _, err := svc.Create(ctx, "p", jackpottest.MBSSettings(), "ops"); err != nil {
+	if _, _, err := svc.Create(ctx, "p", jackpottest.MBSSettings(), "ops"); err != nil {
 		t.Fatal(err)
 	}
 	const rounds = 120

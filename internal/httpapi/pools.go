@@ -2,9 +2,6 @@ package httpapi
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -120,16 +117,26 @@ type createPoolInput struct {
 type poolOutput struct {
 	Body PoolView
 }
+type createPoolOutput struct {
+	Status int
+	Body   PoolView
+}
+type changeOutput struct {
+	Replayed bool `header:"Idempotent-Replayed" doc:"true when this is the first answer to the same Idempotency-Key, returned again."`
+	Body     PoolView
+}
 type poolIDInput struct {
 	ID string `path:"id" maxLength:"64"`
 }
 type patchPoolInput struct {
-	ID   string `path:"id" maxLength:"64"`
-	Body PatchPoolRequest
+	ID             string `path:"id" maxLength:"64"`
+	IdempotencyKey string `header:"Idempotency-Key" required:"true" minLength:"1" maxLength:"255" doc:"Required: the change is applied exactly once; the same key again returns the first answer unchanged, with a different body it is refused (409)."`
+	Body           PatchPoolRequest
 }
 type adjustInput struct {
-	ID   string `path:"id" maxLength:"64"`
-	Body AdjustmentRequest
+	ID             string `path:"id" maxLength:"64"`
+	IdempotencyKey string `header:"Idempotency-Key" required:"true" minLength:"1" maxLength:"255" doc:"Required: the adjustment is applied exactly once; the same key again returns the first answer unchanged, with a different body it is refused (409)."`
+	Body           AdjustmentRequest
 }
 type ledgerInput struct {
 	ID    string `path:"id" maxLength:"64"`
@@ -164,18 +171,23 @@ func registerPools(api huma.API, deps Deps) {
 	tags := []string{"Pools"}
 	huma.Register(api, huma.Operation{
 		OperationID: "create-pool", Method: http.MethodPost, Path: "/v1/pools", DefaultStatus: http.StatusCreated,
-		Summary:     "Open a progressive pool",
-		Description: "Opens a linked progressive pool at its reset amount; the first seed is funded by the house and recorded as the opening ledger entry (ruling R21).",
-		Tags:        tags,
-	}, func(ctx context.Context, in *createPoolInput) (*poolOutput, error) {
+		Summary: "Open a progressive pool",
+		Description: "Opens a linked progressive pool at its reset amount; the first seed is funded by the house and recorded as the opening ledger entry (ruling R21). " +
+			"Idempotent: the same id again with the same settings answers the existing pool (200); with other settings, 409.",
+		Tags: tags,
+	}, func(ctx context.Context, in *createPoolInput) (*createPoolOutput, error) {
 		if svc == nil {
 			return nil, poolsUnavailable()
 		}
-		p, err := svc.Create(ctx, in.Body.ID, in.Body.PoolSettings.domain(), in.Body.By)
+		p, created, err := svc.Create(ctx, in.Body.ID, in.Body.PoolSettings.domain(), in.Body.By)
 		if err != nil {
 			return nil, poolError(err, "body.")
 		}
-		return &poolOutput{Body: poolView(p)}, nil
+		status := http.StatusOK
+		if created {
+			status = http.StatusCreated
+		}
+		return &createPoolOutput{Status: status, Body: poolView(p)}, nil
 	})
 	huma.Register(api, huma.Operation{
 		OperationID: "get-pool", Method: http.MethodGet, Path: "/v1/pools/{id}",
@@ -194,63 +206,44 @@ func registerPools(api huma.API, deps Deps) {
 		OperationID: "change-pool-settings", Method: http.MethodPatch, Path: "/v1/pools/{id}",
 		RequestBody: bodyExample(map[string]any{"contributionBp": 2000, "by": "ops:bob", "reason": "new contribution rate approved"}),
 		Summary:     "Change a pool's settings (after the next reset)",
-		Description: "Records the change (who, when, old, new) in the ledger; it takes effect after the pool's next reset, never mid-cycle.",
-		Tags:        tags,
-	}, func(ctx context.Context, in *patchPoolInput) (*poolOutput, error) {
+		Description: "Records the change (who, when, old, new) in the ledger; it takes effect after the pool's next reset, never mid-cycle. " +
+			"Exactly once under its required Idempotency-Key: the same key again returns the first answer (Idempotent-Replayed: true); with a different body, 409.",
+		Tags: tags,
+	}, func(ctx context.Context, in *patchPoolInput) (*changeOutput, error) {
 		if svc == nil {
 			return nil, poolsUnavailable()
 		}
-		cur, err := svc.Get(ctx, in.ID)
-		if err != nil {
-			return nil, poolError(err, "path.")
-		}
-		s := cur.Settings
-		if cur.Pending != nil {
-			s = cur.Pending.Settings
-		}
 		b := in.Body
-		if b.Rulesets != nil {
-			s.Rulesets = b.Rulesets
-		}
-		if b.Unit != nil {
-			s.Unit = *b.Unit
-		}
-		if b.ContributionBP != nil {
-			s.ContributionBP = *b.ContributionBP
-		}
-		if b.ReserveBP != nil {
-			s.ReserveBP = *b.ReserveBP
-		}
-		if b.Reset != nil {
-			s.Reset = *b.Reset
-		}
-		if b.Ceiling != nil {
-			s.Ceiling = *b.Ceiling
-		}
-		if b.SettleWindowMS != nil {
-			s.SettleWindowMS = *b.SettleWindowMS
-		}
-		p, err := svc.ChangeSettings(ctx, in.ID, s, b.By, b.Reason)
+		patch := jackpot.SettingsPatch{Rulesets: b.Rulesets, Unit: b.Unit, ContributionBP: b.ContributionBP, ReserveBP: b.ReserveBP,
+			Reset: b.Reset, Ceiling: b.Ceiling, SettleWindowMS: b.SettleWindowMS}
+		p, replayed, err := svc.ChangeSettings(ctx, in.ID, patch, b.By, b.Reason, in.IdempotencyKey)
 		if err != nil {
+			if jackpot.KindOf(err) == jackpot.NotFound {
+				return nil, poolError(err, "path.")
+			}
 			return nil, poolError(err, "body.")
 		}
-		return &poolOutput{Body: poolView(p)}, nil
+		return &changeOutput{Replayed: replayed, Body: poolView(p)}, nil
 	})
 	huma.Register(api, huma.Operation{
 		OperationID: "adjust-pool", Method: http.MethodPost, Path: "/v1/pools/{id}/adjustments",
 		RequestBody: bodyExample(map[string]any{"meter": "reserve", "amount": 50000, "by": "ops:carol", "reason": "reserve top-up approved by finance"}),
 		Summary:     "Adjust a meter (recorded and signed)",
-		Description: "The meters move only by a contribution, a hit, or a recorded, signed adjustment like this one.",
-		Tags:        tags,
-	}, func(ctx context.Context, in *adjustInput) (*poolOutput, error) {
+		Description: "The meters move only by a contribution, a hit, or a recorded, signed adjustment like this one. " +
+			"Exactly once under its required Idempotency-Key: the same key again returns the first answer (Idempotent-Replayed: true); with a different body, 409.",
+		Tags: tags,
+	}, func(ctx context.Context, in *adjustInput) (*changeOutput, error) {
 		if svc == nil {
 			return nil, poolsUnavailable()
 		}
-		p, err := svc.Adjust(ctx, in.ID, jackpot.Adjustment{Meter: in.Body.Meter, Amount: in.Body.Amount, By: in.Body.By, Reason: in.Body.Reason})
+		p, replayed, err := svc.Adjust(ctx, in.ID, jackpot.Adjustment{Meter: in.Body.Meter, Amount: in.Body.Amount, By: in.Body.By, Reason: in.Body.Reason}, in.IdempotencyKey)
 		if err != nil {
+			if jackpot.KindOf(err) == jackpot.NotFound {
+				return nil, poolError(err, "path.")
+			}
 			return nil, poolError(err, "body.")
 		}
-		return &poolOutput{Body: poolView(p)}, nil
+		return &changeOutput{Replayed: replayed, Body: poolView(p)}, nil
 	})
 	huma.Register(api, huma.Operation{
 		OperationID: "pool-ledger", Method: http.MethodGet, Path: "/v1/pools/{id}/ledger",
@@ -297,9 +290,7 @@ func registerPools(api huma.API, deps Deps) {
 		if err != nil {
 			return nil, err
 		}
-		body, _ := json.Marshal(in.Body)
-		sum := sha256.Sum256(body)
-		res, replayed, err := svc.ApplyRound(ctx, in.ID, r, in.IdempotencyKey, hex.EncodeToString(sum[:]))
+		res, replayed, err := svc.ApplyRound(ctx, in.ID, r, in.IdempotencyKey, roundFingerprint(in.Body))
 		if err != nil {
 			return nil, poolError(requestField(err, locs), "body.")
 		}

@@ -314,6 +314,12 @@ func Apply(p Pool, r Round, now time.Time) (Pool, []Entry, RoundResult, error) {
 	case MBS:
 		// R5: lower-ranking hits before Royal Flushes; n winners of one
 		// category share it (SSP v6 3.15, TCP v6 3.18, THB v9 3.15).
+		// SSP v4 has no clause for several winners: R5 is the ruling for
+		// every MBS table ("Several winners at one table in one round,
+		// MBS"), and R22 applies it to SSP v4's dealer-hand hits; its
+		// player-hand hits (and a player-hand and a dealer-hand hit of one
+		// category in one round) are shared the same way, citing R5 and
+		// R22 without a clause of the document.
 		groups := map[string][]Hit{}
 		var cats []string
 		for _, h := range majors {
@@ -335,6 +341,9 @@ func Apply(p Pool, r Round, now time.Time) (Pool, []Entry, RoundResult, error) {
 				// R5: lower-ranking hits were paid before these.
 				extra = append(extra, "ruling R5")
 				extra = append(extra, cite(r.Ruleset, cl.lowerFirst)...)
+			}
+			if r.Ruleset == "mbs-ssp-v4" && len(g) > 1 {
+				extra = append(extra, "ruling R22")
 			}
 			pos, err := c.payShared(g, metas, cl, extra...)
 			if err != nil {
