@@ -39,6 +39,15 @@ func registerAnalysis(api huma.API, _ Deps) {
 			"19,933,230,517,200 deals (about 1-3 s); a proposal whose computation would not finish well inside an API Gateway request (29 s) is refused with 422. " +
 			"The THB Ante/Flop/Turn/River strategy (three decisions over about 55 trillion deals) is not offered for that reason.",
 		Tags: []string{"Analysis"},
+		// TCP Pair Plus at 40-30-6-4-1 instead of the document's table.
+		RequestBody: bodyExample(map[string]any{
+			"ruleset": "mbs-megalink-tcp-v6",
+			"pairPlus": []any{
+				map[string]any{"hand": "straight_flush", "num": 40}, map[string]any{"hand": "three_of_a_kind", "num": 30},
+				map[string]any{"hand": "straight", "num": 6}, map[string]any{"hand": "flush", "num": 4},
+				map[string]any{"hand": "one_pair", "num": 1},
+			},
+		}),
 	}, func(ctx context.Context, in *analyzeInput) (*analysisOutput, error) {
 		return analyzeProposal(ctx, in.Body)
 	})

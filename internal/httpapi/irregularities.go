@@ -80,6 +80,16 @@ func registerIrregularities(api huma.API, deps Deps) {
 		Description: "Reports an event and its facts; answers the outcome the ruleset prescribes (round void, hand removed, play continues, options to offer, settled to the maximum, or referred to the shift manager), citing the rules, and with a round attached the wagers it returns.",
 		Tags:        []string{"Irregularities"},
 		Errors:      []int{http.StatusUnprocessableEntity},
+		// A power failure before any outcome at MBS (SSP v6 5.16.1): seat 3
+		// takes the option to withdraw; the answer returns its wagers.
+		RequestBody: bodyExample(map[string]any{
+			"ruleset": "mbs-megalink-ssp-v6", "kind": "power_failure",
+			"facts": map[string]any{"outcomeEstablished": false, "withdrawnSeats": []int{3}},
+			"round": map[string]any{"roundId": "T1-0007", "positions": []any{
+				map[string]any{"seat": 1, "wagers": map[string]any{"ante": 1000}},
+				map[string]any{"seat": 3, "wagers": map[string]any{"ante": 2000, "bet": 4000, "progressive": 100}},
+			}},
+		}),
 	}, func(ctx context.Context, in *irregularityInput) (*irregularityOutput, error) {
 		out, err := decideIrregularity(in.Body)
 		if err != nil {

@@ -40,11 +40,15 @@ func Catalogue(id string) (*Ruleset, bool) {
 		}
 	}
 	rs.Index = rs.Clauses()
+	if rs.InapplicableKinds == nil {
+		rs.InapplicableKinds = []Inapplicable{}
+	}
 	rs.ReferredKinds = []string{}
 	for _, other := range IDs {
 		o, _ := build(other)
 		for _, k := range o.Kinds {
-			if _, ok := rs.Kind(k.Name); !ok && !slices.Contains(rs.ReferredKinds, k.Name) {
+			inapplicable := slices.ContainsFunc(rs.InapplicableKinds, func(in Inapplicable) bool { return in.Kind == k.Name })
+			if _, ok := rs.Kind(k.Name); !ok && !inapplicable && !slices.Contains(rs.ReferredKinds, k.Name) {
 				rs.ReferredKinds = append(rs.ReferredKinds, k.Name)
 			}
 		}

@@ -12,11 +12,12 @@ import (
 // kind's facts, every action and option is one of the package's, every
 // kind has a case, and kind names are unique.
 func TestCatalogueWellFormed(t *testing.T) {
-	actions := []Action{RoundVoid, RoundStands, PlayContinues, HandRemoved, WagerReturned, Withdrawn, OfferOptions, SettledToMaximum, DeemedFolded, DeemedChecked, Referred}
+	actions := []Action{RoundVoid, PlayContinues, HandRemoved, WagerReturned, Withdrawn, OfferOptions, SettledToMaximum, DeemedFolded, DeemedChecked, Referred}
 	options := []Option{Withdraw, Continue, ContinueReconstructed, PlaceAnte, CancelProgressive, IncreaseWager}
-	opType := map[Op][]FactType{OpIs: {Bool}, OpNot: {Bool}, OpEq: {Enum}, OpAtLeast: {Int}, OpAtMost: {Int}, OpNonEmpty: {Seats}, OpHas: {Seats}, OpGiven: {Bool, Int, Enum, Seats}}
+	opType := map[Op][]FactType{OpIs: {Bool}, OpNot: {Bool}, OpEq: {Enum}, OpAtLeast: {Int}, OpAtMost: {Int}, OpNonEmpty: {Seats}, OpHas: {Seats}, OpLacks: {Seats}, OpGiven: {Bool, Int, Enum, Seats, Amount}}
 	scopeNeeds := map[Scope]string{ScopeSeat: "seat", ScopeOthers: "seat", ScopeWithdrawn: "withdrawnSeats", ScopeViewed: "viewedSeats",
-		ScopeUnviewed: "seats", ScopeFirstDealt: "seats", ScopeLaterDealt: "seats", ScopeFirstSeen: "firstViewedSeat", ScopeAdditional: "additionalSeats", ScopeAll: ""}
+		ScopeUnviewed: "seats", ScopeFirstDealt: "seats", ScopeLaterDealt: "seats", ScopeFirstSeen: "firstViewedSeat", ScopeAdditional: "additionalSeats", ScopeAll: "",
+		ScopeAffected: "affectedSeats", ScopeAffectedOthers: "affectedSeats"}
 	for _, id := range IDs {
 		rs, ok := Catalogue(id)
 		if !ok || rs.ID != id {
@@ -56,7 +57,7 @@ func TestCatalogueWellFormed(t *testing.T) {
 					if c.Op == OpEq && !slices.Contains(f.Values, c.Value) {
 						t.Errorf("%s: condition %s: %q is not a value of %s", where, c, c.Value, c.Fact)
 					}
-					if c.Op == OpHas {
+					if c.Op == OpHas || c.Op == OpLacks {
 						if g, ok := fact(c.Value); !ok || g.Type != Int {
 							t.Errorf("%s: condition %s: %s is not an int fact", where, c, c.Value)
 						}
@@ -67,10 +68,21 @@ func TestCatalogueWellFormed(t *testing.T) {
 				if f.Doc == "" {
 					t.Errorf("%s: fact %s has no doc", where, f.Name)
 				}
+				if f.Exceeds != "" {
+					if g, ok := fact(f.Exceeds); !ok || g.Type != Amount || f.Type != Amount {
+						t.Errorf("%s: %s exceeds %s: both must be amount facts", where, f.Name, f.Exceeds)
+					}
+				}
 				if f.SubsetOf != "" {
 					if g, ok := fact(f.SubsetOf); !ok || g.Type != Seats {
 						t.Errorf("%s: %s is a subset of %s, not a seats fact", where, f.Name, f.SubsetOf)
 					}
+				}
+			}
+			for _, rq := range k.Requires {
+				checkConds(rq.When)
+				if f, ok := fact(rq.Fact); !ok || f.Required || rq.Message == "" {
+					t.Errorf("%s: a requirement names %s, not an optional fact of the kind, or has no message", where, rq.Fact)
 				}
 			}
 			for _, rc := range k.RoundChecks {
@@ -133,7 +145,12 @@ func TestCatalogueWellFormed(t *testing.T) {
 							}
 						}
 					}
-					if sr.Line == LineExcessMaximum {
+					if sr.Line == LineExcessBoxMaximum {
+						if _, ok := fact("boxTotal"); !ok {
+							t.Errorf("%s case %d: excess over the box maximum without a boxTotal fact", where, i)
+						}
+					}
+					if sr.Line == LineExcessMaximum || sr.Line == LineExcessBoxMaximum {
 						if _, ok := fact("maximum"); !ok {
 							t.Errorf("%s case %d: excess over the maximum without a maximum fact", where, i)
 						}
@@ -175,6 +192,8 @@ func factValues(f Fact) []any {
 				vs = append(vs, n)
 			}
 		}
+	case Amount:
+		vs = []any{1, 50000, 1_000_000_000_000}
 	case Seats:
 		for _, s := range [][]int{{}, {1}, {2}, {1, 2}, {2, 5, 6}} {
 			if len(s) >= f.Min {

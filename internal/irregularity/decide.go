@@ -24,11 +24,25 @@ const KindOther = "other"
 // 6.1, RWS 5.24); a kind no ruleset knows, and missing, mistyped or
 // contradicting facts, are an *Error.
 func Decide(rs *Ruleset, kind string, raw map[string]any, round *Round) (Outcome, error) {
+	for _, in := range rs.InapplicableKinds {
+		if in.Kind == kind {
+			msg := in.Reason
+			if len(in.Rules) > 0 {
+				msg += " (" + strings.Join(in.Rules, ", ") + ")"
+			}
+			return Outcome{}, &Error{Title: "kind does not apply to this ruleset", Problems: []Problem{{Field: "kind", Message: msg, Value: kind}}}
+		}
+	}
 	k, ok := rs.Kind(kind)
 	if !ok {
 		if !knownKind(kind) {
 			return Outcome{}, &Error{Title: "unknown irregularity kind", Problems: []Problem{{
 				Field: "kind", Message: fmt.Sprintf("%q is not an irregularity kind; %s has: %s", kind, rs.ID, kindNames(rs)), Value: kind}}}
+		}
+		// A referred event's facts are still read: a fact no ruleset's
+		// kind of that name has, or one of the wrong type, is refused.
+		if probs := referredFacts(kind, raw); len(probs) > 0 {
+			return Outcome{}, &Error{Title: "the facts of the irregularity are unknown or mistyped", Problems: probs}
 		}
 		out := referral(rs, kind, fmt.Sprintf("%s has no rule for %s", rs.ID, kind))
 		if round != nil {
@@ -66,6 +80,49 @@ func Decide(rs *Ruleset, kind string, raw map[string]any, round *Round) (Outcome
 	// The decision tables are exhaustive (a test enumerates every
 	// combination of facts), so this is reached only by a catalogue defect.
 	return Outcome{}, fmt.Errorf("irregularity: %s %s: no case matches facts %v", rs.ID, kind, facts)
+}
+
+// referredFacts checks the facts of a kind rs refers against the kind as
+// the rulesets that cover it define it: every name must be a fact of it,
+// of its type. Nothing is required: the shift manager decides.
+func referredFacts(kind string, raw map[string]any) []Problem {
+	defs := map[string]Fact{}
+	var names []string
+	for _, id := range IDs {
+		o, _ := build(id)
+		if k, ok := o.Kind(kind); ok {
+			for _, f := range k.Facts {
+				if _, seen := defs[f.Name]; !seen {
+					defs[f.Name] = f
+					names = append(names, f.Name)
+				}
+			}
+		}
+	}
+	given := make([]string, 0, len(raw))
+	for n := range raw {
+		given = append(given, n)
+	}
+	sort.Strings(given)
+	var probs []Problem
+	for _, n := range given {
+		f, ok := defs[n]
+		if !ok {
+			known := "none"
+			if len(names) > 0 {
+				known = strings.Join(names, ", ")
+			}
+			probs = append(probs, Problem{Field: "facts." + n, Message: fmt.Sprintf("%s is not a fact of kind %s (its facts: %s)", n, kind, known), Value: raw[n]})
+			continue
+		}
+		if raw[n] == nil {
+			continue
+		}
+		if _, msg := f.parse(raw[n]); msg != "" {
+			probs = append(probs, Problem{Field: "facts." + n, Message: msg, Value: raw[n]})
+		}
+	}
+	return probs
 }
 
 func referral(rs *Ruleset, kind, why string) Outcome {
@@ -185,12 +242,24 @@ func resolve(s Scope, f Facts, r *Round) ([]int, bool) {
 	case ScopeFirstSeen:
 		v, ok := f["firstViewedSeat"].(int)
 		return []int{v}, ok
+	case ScopeAffected:
+		v, ok := f["affectedSeats"].([]int)
+		return v, ok
+	case ScopeAffectedOthers:
+		v, ok := f["affectedSeats"].([]int)
+		var out []int
+		for _, x := range v {
+			if !hasSeat || x != seat {
+				out = append(out, x)
+			}
+		}
+		return out, ok
 	}
 	return nil, false
 }
 
 // seatFacts are the facts that name seats of the round.
-var seatFacts = []string{"seat", "seats", "viewedSeats", "withdrawnSeats", "firstViewedSeat", "additionalSeats"}
+var seatFacts = []string{"seat", "seats", "viewedSeats", "withdrawnSeats", "firstViewedSeat", "additionalSeats", "affectedSeats"}
 
 // checkRound checks the round itself and that every seat the facts name is
 // a position of it.
@@ -242,11 +311,22 @@ func checkRound(rs *Ruleset, r *Round, f Facts) []Problem {
 		seat := f["seat"].(int)
 		p := position(r, seat)
 		stake, has := p.Wagers[w]
+		box, isBox := f["boxTotal"].(money.Amount)
+		var total money.Amount
+		for _, a := range p.Wagers {
+			total += a
+		}
 		if !has || stake == 0 {
 			probs = append(probs, Problem{Field: "facts.wager", Message: fmt.Sprintf("seat %d has no %s wager in the round", seat, w), Value: w})
-		} else if max, ok := f["maximum"].(int); ok && stake <= money.Amount(max) {
+		} else if max, ok := f["maximum"].(money.Amount); isBox && ok {
+			if box > total {
+				probs = append(probs, Problem{Field: "facts.boxTotal", Message: fmt.Sprintf("the box total %d is more than the %d the round has on seat %d", box, total, seat), Value: box})
+			} else if box-max > stake {
+				probs = append(probs, Problem{Field: "facts.boxTotal", Message: fmt.Sprintf("the excess %d (box total %d less maximum %d) is more than the %s wager of seat %d, %d", box-max, box, max, w, seat, stake), Value: box})
+			}
+		} else if max, ok := f["maximum"].(money.Amount); ok && stake <= max {
 			probs = append(probs, Problem{Field: "facts.maximum", Message: fmt.Sprintf("the %s wager of seat %d is %d, not over the maximum %d", w, seat, stake, max), Value: max})
-		} else if min, ok := f["minimum"].(int); ok && stake >= money.Amount(min) {
+		} else if min, ok := f["minimum"].(money.Amount); ok && stake >= min {
 			probs = append(probs, Problem{Field: "facts.minimum", Message: fmt.Sprintf("the %s wager of seat %d is %d, not under the minimum %d", w, seat, stake, min), Value: min})
 		}
 	}
@@ -271,6 +351,12 @@ func checkRoundFacts(k *Kind, r *Round, f Facts) []Problem {
 	p := position(r, seat)
 	for _, rc := range k.RoundChecks {
 		if !all(rc.When, f) {
+			continue
+		}
+		if rc.Any {
+			if !slices.ContainsFunc(rc.Wagers, func(w string) bool { return p.Wagers[w] > 0 }) {
+				probs = append(probs, Problem{Field: "facts." + rc.Fact, Message: fmt.Sprintf("%s (seat %d: none of %s placed)", rc.Message, seat, strings.Join(rc.Wagers, ", ")), Value: f[rc.Fact]})
+			}
 			continue
 		}
 		for _, w := range rc.Wagers {
@@ -337,8 +423,11 @@ func settlement(rs *Ruleset, c *Case, f Facts, r *Round) *Settlement {
 					add(Line{Seat: seat, Wager: w, Stake: a, Result: "lose", Returned: 0, Net: -a, Rules: rules})
 					continue
 				case LineExcessMaximum:
-					excess = a - money.Amount(f["maximum"].(int))
+					excess = a - f["maximum"].(money.Amount)
 					how[k] = "as usual, at the table maximum"
+				case LineExcessBoxMaximum:
+					excess = f["boxTotal"].(money.Amount) - f["maximum"].(money.Amount)
+					how[k] = "as usual, the box at its maximum"
 				case LineExcessTwiceAn:
 					excess = a - 2*p.Wagers["ante"]
 					how[k] = "as usual, at twice the Ante"
@@ -357,6 +446,9 @@ func settlement(rs *Ruleset, c *Case, f Facts, r *Round) *Settlement {
 			}
 		}
 	}
+	// Options go only to the seats their scope names (RWS 5.10: the
+	// affected players): the other positions settle as usual.
+	offered, scoped := resolve(c.OptionsTo, f, r)
 	for _, p := range r.Positions {
 		for _, w := range rs.Wagers {
 			a, k := p.Wagers[w], key(p.Seat, w)
@@ -368,6 +460,12 @@ func settlement(rs *Ruleset, c *Case, f Facts, r *Round) *Settlement {
 				h = settlesText(c.Action)
 				if c.Action == Referred {
 					h = "as the " + rs.ReferTo + " decides"
+				}
+				if c.OptionsTo != "" && scoped {
+					h = settlesText(PlayContinues)
+					if slices.Contains(offered, p.Seat) {
+						h = settlesText(OfferOptions)
+					}
 				}
 			}
 			if v, ok := rest[k]; ok {
@@ -396,8 +494,6 @@ func settlesText(a Action) string {
 		return "as usual, the absent decisions checked"
 	case Referred:
 		return "as the shift manager decides"
-	case RoundStands:
-		return "as already settled"
 	}
 	return "as usual"
 }

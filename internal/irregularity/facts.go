@@ -7,6 +7,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/tablesettle/tablesettle/internal/money"
 )
 
 // FactType is the type of a fact's value.
@@ -18,23 +20,29 @@ const (
 	Int   FactType = "int"
 	Enum  FactType = "enum"
 	Seats FactType = "seats" // a list of distinct seat numbers, 1-7
+	// Amount is a sum of money in minor units (int64), 1 up to the bound
+	// settlement accepts for a wager (maxAmount).
+	Amount FactType = "amount"
 )
 
 // Fact is one fact an event kind needs.
 type Fact struct {
 	Name     string   `json:"name"`
-	Type     FactType `json:"type" enum:"bool,int,enum,seats"`
+	Type     FactType `json:"type" enum:"bool,int,enum,seats,amount"`
 	Required bool     `json:"required"`
 	Values   []string `json:"values,omitempty"`
 	Min      int      `json:"min,omitempty"`
 	Max      int      `json:"max,omitempty"`
 	// SubsetOf names a Seats fact this one must be a subset of.
 	SubsetOf string `json:"subsetOf,omitempty"`
-	Doc      string `json:"doc"`
+	// Exceeds names an Amount fact this one must be greater than.
+	Exceeds string `json:"exceeds,omitempty"`
+	Doc     string `json:"doc"`
 }
 
 // Facts are the facts of one event, validated against their kind: bool,
-// int (as int), enum (as string) and seats (as sorted []int). An optional
+// int (as int), amount (as money.Amount), enum (as string) and seats (as
+// sorted []int). An optional
 // fact that was not sent is absent.
 type Facts map[string]any
 
@@ -100,11 +108,27 @@ func parseFacts(k *Kind, raw map[string]any) (Facts, []Problem) {
 			continue
 		}
 		sub, _ := out[f.Name].([]int)
-		sup, _ := out[f.SubsetOf].([]int)
+		sup, given := out[f.SubsetOf].([]int)
+		if !given {
+			continue
+		}
 		for _, s := range sub {
 			if !slices.Contains(sup, s) {
 				probs = append(probs, Problem{Field: "facts." + f.Name, Message: fmt.Sprintf("seat %d is not one of facts.%s %v", s, f.SubsetOf, sup), Value: sub})
 			}
+		}
+	}
+	for _, f := range k.Facts {
+		a, ok1 := out[f.Name].(money.Amount)
+		b, ok2 := out[f.Exceeds].(money.Amount)
+		if f.Exceeds != "" && ok1 && ok2 && a <= b {
+			probs = append(probs, Problem{Field: "facts." + f.Name, Message: fmt.Sprintf("%d is not over facts.%s %d", a, f.Exceeds, b), Value: a})
+		}
+	}
+	for _, rq := range k.Requires {
+		missing := slices.ContainsFunc(probs, func(p Problem) bool { return p.Field == "facts."+rq.Fact })
+		if _, ok := out[rq.Fact]; !ok && !missing && all(rq.When, out) {
+			probs = append(probs, Problem{Field: "facts." + rq.Fact, Message: "required fact missing: " + rq.Message})
 		}
 	}
 	for _, c := range k.Contradictions {
@@ -138,14 +162,23 @@ func (f Fact) parse(v any) (any, string) {
 		}
 		return b, ""
 	case Int:
-		n, ok := asInt(v)
+		n, ok := asInt64(v)
 		if !ok {
 			return nil, "must be a whole number"
 		}
-		if n < f.Min || (f.Max != 0 && n > f.Max) {
+		if n < int64(f.Min) || (f.Max != 0 && n > int64(f.Max)) {
 			return nil, fmt.Sprintf("must be %s", f.rangeText())
 		}
-		return n, ""
+		return int(n), ""
+	case Amount:
+		n, ok := asInt64(v)
+		if !ok {
+			return nil, "must be a whole number of minor units"
+		}
+		if n < 1 || n > int64(maxAmount) {
+			return nil, fmt.Sprintf("must be from 1 to %d minor units", maxAmount)
+		}
+		return money.Amount(n), ""
 	case Enum:
 		s, ok := v.(string)
 		if !ok || !slices.Contains(f.Values, s) {
@@ -167,10 +200,11 @@ func (f Fact) parse(v any) (any, string) {
 		}
 		seats := make([]int, 0, len(list))
 		for _, e := range list {
-			n, ok := asInt(e)
-			if !ok || n < 1 || n > 7 {
+			n64, ok := asInt64(e)
+			if !ok || n64 < 1 || n64 > 7 {
 				return nil, "every seat must be a whole number from 1 to 7"
 			}
+			n := int(n64)
 			if slices.Contains(seats, n) {
 				return nil, fmt.Sprintf("seat %d is listed twice", n)
 			}
@@ -192,26 +226,28 @@ func (f Fact) rangeText() string {
 	return fmt.Sprintf("from %d to %d", f.Min, f.Max)
 }
 
-func asInt(v any) (int, bool) {
+// asInt64 returns v as a whole number, or false when it is not one (a
+// fraction, a string, or beyond what int64 holds exactly). Ranges are each
+// fact's own check, so that a too-large number is told its range, not that
+// it is not a number.
+func asInt64(v any) (int64, bool) {
 	switch n := v.(type) {
 	case int:
-		return n, true
+		return int64(n), true
 	case int64:
-		if n > math.MaxInt32 || n < math.MinInt32 {
-			return 0, false
-		}
-		return int(n), true
+		return n, true
 	case float64:
-		if n != math.Trunc(n) || n > math.MaxInt32 || n < math.MinInt32 {
+		// 2^53: beyond it a float64 no longer holds every whole number.
+		if n != math.Trunc(n) || math.Abs(n) > 1<<53 {
 			return 0, false
 		}
-		return int(n), true
+		return int64(n), true
 	case json.Number:
 		i, err := n.Int64()
-		if err != nil || i > math.MaxInt32 || i < math.MinInt32 {
+		if err != nil {
 			return 0, false
 		}
-		return int(i), true
+		return i, true
 	}
 	return 0, false
 }
@@ -228,6 +264,7 @@ const (
 	OpAtMost   Op = "atMost"   // int fact <= N
 	OpNonEmpty Op = "nonEmpty" // seats fact lists at least one seat
 	OpHas      Op = "has"      // seats fact contains the int fact named by Value
+	OpLacks    Op = "lacks"    // seats fact was sent and does not contain the int fact named by Value
 	OpGiven    Op = "given"    // an optional fact was sent
 )
 
@@ -260,6 +297,10 @@ func NonEmpty(f string) Cond { return Cond{Fact: f, Op: OpNonEmpty} }
 // Has holds when the seats fact f lists the seat in the int fact seat.
 func Has(f, seat string) Cond { return Cond{Fact: f, Op: OpHas, Value: seat} }
 
+// Lacks holds when the seats fact f was sent and does not list the seat in
+// the int fact seat.
+func Lacks(f, seat string) Cond { return Cond{Fact: f, Op: OpLacks, Value: seat} }
+
 // Given holds when the optional fact was sent.
 func Given(f string) Cond { return Cond{Fact: f, Op: OpGiven} }
 
@@ -279,6 +320,8 @@ func (c Cond) String() string {
 		return c.Fact + " not empty"
 	case OpHas:
 		return c.Fact + " has " + c.Value
+	case OpLacks:
+		return c.Fact + " lacks " + c.Value
 	case OpGiven:
 		return c.Fact + " given"
 	}
@@ -310,6 +353,10 @@ func (c Cond) holds(f Facts) bool {
 		s, _ := v.([]int)
 		n, isInt := f[c.Value].(int)
 		return isInt && slices.Contains(s, n)
+	case OpLacks:
+		s, given := v.([]int)
+		n, isInt := f[c.Value].(int)
+		return given && isInt && !slices.Contains(s, n)
 	case OpGiven:
 		return ok
 	}

@@ -30,9 +30,6 @@ type Action string
 const (
 	// RoundVoid: the round is void and every wager of it is returned.
 	RoundVoid Action = "round_void"
-	// RoundStands: the error has no effect on the round's outcome (it was
-	// noticed only after the next round began).
-	RoundStands Action = "round_stands"
 	// PlayContinues: the round (or the hand) is played to its conclusion
 	// and settled as usual.
 	PlayContinues Action = "play_continues"
@@ -89,6 +86,9 @@ const (
 	ScopeLaterDealt Scope = "laterDealtSeats" // facts.seats without the first dealt
 	ScopeFirstSeen  Scope = "firstViewedSeat" // facts.firstViewedSeat
 	ScopeAdditional Scope = "additionalSeats" // facts.additionalSeats
+	ScopeAffected   Scope = "affectedSeats"   // facts.affectedSeats: the players a dealing error affects (RWS 5.10)
+	// ScopeAffectedOthers is facts.affectedSeats without facts.seat.
+	ScopeAffectedOthers Scope = "affectedSeatsButSeat"
 )
 
 // LineRule says what settlement line a seat rule writes for each wager it
@@ -97,11 +97,14 @@ type LineRule string
 
 // The line rules.
 const (
-	NoLine            LineRule = ""                       // the wager settles as usual (see Settlement.Pending)
-	LineReturned      LineRule = "returned"               // the whole stake returned
-	LineLose          LineRule = "lose"                   // the stake lost
-	LineExcessMaximum LineRule = "excess_over_maximum"    // stake - facts.maximum returned
-	LineExcessTwiceAn LineRule = "excess_over_twice_ante" // bet - 2 x ante returned
+	NoLine            LineRule = ""                    // the wager settles as usual (see Settlement.Pending)
+	LineReturned      LineRule = "returned"            // the whole stake returned
+	LineLose          LineRule = "lose"                // the stake lost
+	LineExcessMaximum LineRule = "excess_over_maximum" // stake - facts.maximum returned
+	// LineExcessBoxMaximum: facts.boxTotal - facts.maximum returned from
+	// the wager (RWS 5.1: the limit is on the total Bets of the box).
+	LineExcessBoxMaximum LineRule = "excess_over_box_maximum"
+	LineExcessTwiceAn    LineRule = "excess_over_twice_ante" // bet - 2 x ante returned
 )
 
 // SeatRule is what a case does to some seats.
@@ -142,14 +145,25 @@ type Contradiction struct {
 
 // RoundCheck is a fact the attached round must agree with: when the
 // conditions hold, the wagers of the position at facts.seat must all be
-// placed (Placed) or none of them placed (!Placed); otherwise the facts
-// contradict the round and the event is refused, naming Fact.
+// placed (Placed) or none of them placed (!Placed), or with Any at least
+// one of them placed; otherwise the facts contradict the round and the
+// event is refused, naming Fact.
 type RoundCheck struct {
 	When    []Cond   `json:"when"`
 	Wagers  []string `json:"wagers"`
 	Placed  bool     `json:"placed"`
+	Any     bool     `json:"any,omitempty"`
 	Fact    string   `json:"fact"`
 	Message string   `json:"message"`
+}
+
+// Requirement is an optional fact that becomes required when the
+// conditions hold (for example the affected players, once the outcome is
+// to offer them options).
+type Requirement struct {
+	When    []Cond `json:"when"`
+	Fact    string `json:"fact"`
+	Message string `json:"message"`
 }
 
 // Kind is one event kind a ruleset covers.
@@ -160,6 +174,8 @@ type Kind struct {
 	Cases []Case `json:"cases"`
 	// Contradictions beyond the ones the fact types imply.
 	Contradictions []Contradiction `json:"contradictions,omitempty"`
+	// Requires are facts required only when conditions hold.
+	Requires []Requirement `json:"requires,omitempty"`
 	// RoundChecks are checked against an attached round.
 	RoundChecks []RoundCheck `json:"roundChecks,omitempty"`
 	// Clauses this kind accounts for beyond those its cases cite (for
@@ -181,6 +197,13 @@ type General struct {
 	SeeKind string `json:"seeKind,omitempty"`
 }
 
+// Inapplicable is a kind a ruleset refuses, with the reason.
+type Inapplicable struct {
+	Kind   string   `json:"kind"`
+	Reason string   `json:"reason"`
+	Rules  []string `json:"rules,omitempty"`
+}
+
 // Ruleset is the irregularity catalogue of one ruleset.
 type Ruleset struct {
 	ID string `json:"ruleset"`
@@ -196,6 +219,10 @@ type Ruleset struct {
 	// ReferredKinds are kinds other rulesets cover and this one does not:
 	// reported here, they are referred to ReferTo.
 	ReferredKinds []string `json:"referredKinds"`
+	// InapplicableKinds are kinds that cannot occur in this game (or that
+	// a ruling refuses as malformed), with why: reported here, they are
+	// refused, neither decided nor referred.
+	InapplicableKinds []Inapplicable `json:"inapplicableKinds"`
 	// Index maps every clause the catalogue accounts for to the kinds that
 	// apply it ("general" for a General entry).
 	Index map[string][]string `json:"clauses"`

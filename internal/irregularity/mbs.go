@@ -69,8 +69,8 @@ func megalink(id string, g game) *Ruleset {
 				{Action: RoundVoid, Clauses: []string{"5.2"}, Text: "No player has handled his cards and they cannot be reconstructed: the round is void and every wager returned."},
 			},
 		},
-		dealerCount(false),
-		playerCount(),
+		dealerCount(false, refer),
+		playerCount(refer),
 		{
 			Name: "cards_exposed_in_deal", Title: "Cards incorrectly exposed during the deal",
 			Facts: []Fact{{Name: "cardsExposed", Type: Int, Required: true, Min: 1, Max: 52, Doc: "how many cards were incorrectly exposed"}},
@@ -102,16 +102,16 @@ func megalink(id string, g game) *Ruleset {
 			Note:    "5.10.3: the Gaming Shift Manager may, at his discretion, stop the player's action should he attempt to control several hands; that decision settles nothing in this round.",
 			Cases: []Case{
 				{When: []Cond{NonEmpty("viewedSeats")}, Action: HandRemoved, Clauses: []string{"5.10", "5.10.1"},
-					Text: "Play continues on the viewed hands; the unviewed hands are invalidated and their wagers returned.",
+					Text: "Play continues on the viewed hands; the unviewed hands are invalidated (5.10.1). Returning an invalidated hand's wagers is the product's reading: no clause says they are returned, and an invalid hand has no result (as 5.11 returns an invalid hand's wagers).",
 					Seats: []SeatRule{
 						{Scope: ScopeViewed, Action: PlayContinues, Clauses: []string{"5.10.1"}, Text: "viewed: played to conclusion"},
-						{Scope: ScopeUnviewed, Action: HandRemoved, Line: LineReturned, Clauses: []string{"5.10.1"}, Text: "not viewed: invalidated; an invalid hand has no result, so its wagers are returned (as 5.11 returns an invalid hand's)"},
+						{Scope: ScopeUnviewed, Action: HandRemoved, Line: LineReturned, Clauses: []string{"5.10.1"}, Text: "not viewed: invalidated; returning its wagers is the product's reading (5.10.1 says only \"invalidated\"; no clause says returned, 5.11 returns an invalid hand's)"},
 					}},
 				{Action: HandRemoved, Clauses: []string{"5.10", "5.10.2"},
-					Text: "No hand viewed: the hand first dealt is played to conclusion; the others are invalidated and their wagers returned.",
+					Text: "No hand viewed: the hand first dealt is played to conclusion; the others are invalidated (5.10.2). Returning an invalidated hand's wagers is the product's reading: no clause says they are returned, and an invalid hand has no result (as 5.11 returns an invalid hand's wagers).",
 					Seats: []SeatRule{
 						{Scope: ScopeFirstDealt, Action: PlayContinues, Clauses: []string{"5.10.2"}, Text: "first dealt: played to conclusion"},
-						{Scope: ScopeLaterDealt, Action: HandRemoved, Line: LineReturned, Clauses: []string{"5.10.2"}, Text: "invalidated; an invalid hand has no result, so its wagers are returned (as 5.11 returns an invalid hand's)"},
+						{Scope: ScopeLaterDealt, Action: HandRemoved, Line: LineReturned, Clauses: []string{"5.10.2"}, Text: "invalidated; returning its wagers is the product's reading (5.10.2 says only \"invalidated\"; no clause says returned, 5.11 returns an invalid hand's)"},
 					}},
 			},
 		},
@@ -124,7 +124,7 @@ func megalink(id string, g game) *Ruleset {
 			Note:                 "POST /v1/rounds/settle settles an under-minimum wager once and flags it (5.13, ruling R11); whether the player had one settled before is a fact only the table knows.",
 			Facts: []Fact{
 				factSeat("the seat of the wager"), factWager(rs.Wagers),
-				{Name: "minimum", Type: Int, Min: 1, Doc: "the table minimum for the wager, in minor units (optional: checked against the round when one is attached)"},
+				{Name: "minimum", Type: Amount, Doc: "the table minimum for the wager, in minor units (optional: checked against the round when one is attached)"},
 				{Name: "previouslyUnderMinimum", Type: Bool, Required: true, Doc: "the same player has already had an under-minimum wager settled (5.13: paid or collected one time only)"},
 			},
 			Cases: []Case{
@@ -156,7 +156,12 @@ func megalink(id string, g game) *Ruleset {
 		},
 	}
 	if g != gameSSP {
-		rs.Kinds = append(rs.Kinds, dealerCount(true))
+		rs.Kinds = append(rs.Kinds, dealerCount(true, refer))
+	}
+	rs.InapplicableKinds = []Inapplicable{betFixedMultiple()}
+	if g == gameSSP {
+		rs.InapplicableKinds = append(rs.InapplicableKinds, Inapplicable{Kind: "community_card_count_wrong",
+			Reason: "Singapore Stud Poker deals no community cards: each player and the Dealer receive their own five cards"})
 	}
 	rs.General = []General{
 		{Clause: "5.5", Reason: "No more bets: a wager placed or increased after the call is refused; settlement takes the wagers as they stood at the call, so the refused part never reaches it."},
@@ -166,9 +171,28 @@ func megalink(id string, g game) *Ruleset {
 	return rs
 }
 
+// betFixedMultiple is the RWS bet_not_twice_ante kind, refused at MBS:
+// there the continuation wagers are fixed multiples of the Ante and any
+// other amount is a malformed request (ruling R20), not an irregularity.
+func betFixedMultiple() Inapplicable {
+	return Inapplicable{Kind: "bet_not_twice_ante", Rules: []string{"ruling R20"},
+		Reason: "at MBS the continuation wagers are fixed multiples of the Ante (Bet twice, Play equal, Flop twice): a round with any other amount is refused as a malformed request, so there is no such irregularity to decide; correct the round's wagers"}
+}
+
+// lateReferral is the outcome of a card-count error noticed only after the
+// next round began: 5.3 and 5.7 apply only to errors noticed before it, no
+// MBS clause says what becomes of the round in error (MBS has nothing like
+// RWS 5.20, which in any case protects only the later rounds), so the shift
+// manager decides (6.1; SSP v4 has no 6.1).
+func lateReferral(refer func(string) Case, clause string) Case {
+	c := refer("Noticed only after the next round began: rule " + clause + " applies only to an error noticed before it, and the rules do not say what becomes of the round in error.")
+	c.When = []Cond{Not("noticedBeforeNextRound")}
+	return c
+}
+
 // dealerCount is the dealer-card-count kind of MBS 5.3; community is its
 // community-card twin in TCP and THB, whose 5.3 names both counts.
-func dealerCount(community bool) Kind {
+func dealerCount(community bool, refer func(string) Case) Kind {
 	k := Kind{
 		Name: "dealer_card_count_wrong", Title: "An incorrect number of cards dealt to the Dealer's hand",
 		DetectedBySettlement: true,
@@ -180,8 +204,7 @@ func dealerCount(community bool) Kind {
 		k.Note = "POST /v1/rounds/settle sees a wrong community card count and voids the round (ruling R12); report it here when it was noticed late or the cards can be reconstructed."
 	}
 	k.Cases = []Case{
-		{When: []Cond{Not("noticedBeforeNextRound")}, Action: RoundStands, Clauses: []string{"5.3"},
-			Text: "Noticed only after the next round began: rule 5.3 voids nothing and the round stands as settled."},
+		lateReferral(refer, "5.3"),
 		{When: []Cond{Is("reconstructable")}, Action: PlayContinues, Clauses: []string{"5.3"},
 			Text: "The cards are reconstructed and play continues."},
 		{Action: RoundVoid, Clauses: []string{"5.3"}, Rulings: []string{"R12"},
@@ -190,7 +213,7 @@ func dealerCount(community bool) Kind {
 	return k
 }
 
-func playerCount() Kind {
+func playerCount(refer func(string) Case) Kind {
 	return Kind{
 		Name: "player_card_count_wrong", Title: "An incorrect number of cards dealt to a player's hand",
 		DetectedBySettlement: true,
@@ -200,15 +223,16 @@ func playerCount() Kind {
 			factReconstructable("the cards can be reconstructed"), factWithdrawn(),
 		},
 		Contradictions: []Contradiction{
-			{When: []Cond{Has("withdrawnSeats", "seat")}, Facts: []string{"withdrawnSeats"}, Message: "the hand dealt the wrong count is removed (5.7); only the players dealt correctly may withdraw (5.7.1)"},
-			contradictsWithdrawn(Not("noticedBeforeNextRound"), "noticed after the next round began, the round stands: nobody may withdraw"),
-			contradictsWithdrawn(Is("reconstructable"), "reconstructed cards play on: 5.7.1 lets players withdraw only when a hand is removed under 5.7"),
+			{When: []Cond{Has("withdrawnSeats", "seat")}, Facts: []string{"withdrawnSeats"}, Message: "5.7.1 lets the players dealt the correct number of cards withdraw, not the one dealt the wrong count"},
+			contradictsWithdrawn(Not("noticedBeforeNextRound"), "noticed after the next round began, the event is referred to the Gaming Shift Manager: there is no option to withdraw"),
 		},
 		Cases: []Case{
-			{When: []Cond{Not("noticedBeforeNextRound")}, Action: RoundStands, Clauses: []string{"5.7"},
-				Text: "Noticed only after the next round began: rule 5.7 removes nothing and the round stands as settled."},
-			{When: []Cond{Is("reconstructable")}, Action: PlayContinues, Clauses: []string{"5.7"},
-				Text: "The cards are reconstructed and play continues."},
+			lateReferral(refer, "5.7"),
+			// 5.7.1 follows the irregularity "under Rule 5.7" having
+			// occurred, whether or not the hand is then removed.
+			{When: []Cond{Is("reconstructable")}, Action: OfferOptions, Clauses: []string{"5.7", "5.7.1"}, Options: []Option{Withdraw, Continue}, OptionsTo: ScopeOthers,
+				Text:  "The cards are reconstructed and play continues (5.7 removes the hand only when they cannot be); the irregularity of 5.7 occurred in this round, so every player dealt the correct number of cards may be permitted to withdraw his wager (5.7.1).",
+				Seats: []SeatRule{withdrawnReturned("dealt correctly and chose to withdraw: wagers returned", "5.7.1")}},
 			{Action: HandRemoved, Clauses: []string{"5.7", "5.7.1"}, Rulings: []string{"R12"}, Options: []Option{Withdraw, Continue}, OptionsTo: ScopeOthers,
 				Text: "The hand is removed from play and its wagers returned; every other player, dealt the correct number of cards, may withdraw his wagers.",
 				Seats: []SeatRule{
@@ -256,11 +280,11 @@ func absent(g game) Kind {
 			{When: []Cond{Eq("decision", "river")}, Wagers: []string{"river"}, Placed: false, Fact: "decision", Message: "a River wager was placed, so the player was present for the River"},
 		}
 		k.Cases = []Case{
-			{When: []Cond{Eq("decision", "flop")}, Action: HandRemoved, Clauses: []string{"5.11"},
-				Text: `Absent for the "Flop" decision: the hand becomes invalid and the "Ante" and "Progressive Jackpot" wagers are returned. Rule 5.11 does not name the "Bonus": it settles on the hole cards whatever the hand's outcome, as ruling R16 has it.`,
+			{When: []Cond{Eq("decision", "flop")}, Action: HandRemoved, Clauses: []string{"5.11"}, Rulings: []string{"R16"},
+				Text: `Absent for the "Flop" decision: the hand becomes invalid and the "Ante" and "Progressive Jackpot" wagers are returned (5.11). Rule 5.11 returns only those two and does not name the "Bonus"; ruling R16 has the Bonus settle on the hole cards whatever the hand's outcome, lost only on a fold, and an absent player has not folded, so the Bonus settles on his hole cards, as POST /v1/rounds/settle settles it.`,
 				Seats: []SeatRule{
 					{Scope: ScopeSeat, Action: HandRemoved, Wagers: []string{"ante", "progressive"}, Line: LineReturned, Clauses: []string{"5.11"}, Text: "invalid: Ante and Progressive Jackpot returned"},
-					{Scope: ScopeSeat, Action: PlayContinues, Wagers: []string{"bonus"}, Rulings: []string{"R16"}, Text: "Bonus: settles on the hole cards whatever the hand's outcome (ruling R16)"},
+					{Scope: ScopeSeat, Action: PlayContinues, Wagers: []string{"bonus"}, Clauses: []string{"5.11"}, Rulings: []string{"R16"}, Text: "Bonus: not returned by 5.11; settles on the hole cards whatever the hand's outcome (ruling R16), as settlement does"},
 				}},
 			{Action: DeemedChecked, Clauses: []string{"5.11"},
 				Text:  `The player has "Ante" and "Flop" wagers: he is deemed to have checked for the "Turn" and/or "River" he is not present for, and the hand plays on.`,
@@ -306,7 +330,7 @@ func overMaximum(wagers, clauses []string) Kind {
 		Note:                 "POST /v1/rounds/settle applies the table limits it is sent (ruling R11).",
 		Facts: []Fact{
 			factSeat("the seat of the wager"), factWager(wagers),
-			{Name: "maximum", Type: Int, Required: true, Min: 1, Doc: "the table maximum for the wager, in minor units"},
+			{Name: "maximum", Type: Amount, Required: true, Doc: "the table maximum for the wager, in minor units"},
 		},
 		Cases: []Case{{Action: SettledToMaximum, Clauses: clauses, Rulings: []string{"R11"},
 			Text:  "The wager is paid or collected to the maximum only: it settles as if it were the maximum and the excess is returned.",

@@ -16,20 +16,42 @@ func rws() *Ruleset {
 	refer := func(text string) Case {
 		return Case{Action: Referred, Clauses: []string{"5.24"}, ReferTo: tgsm, Text: text + " Referred for the decision of the Table Game Shift Manager or above."}
 	}
-	// options510 are the options of 5.10, to every affected player (5.10:
-	// "all affected Players"; 5.9 and 5.14.1: all players at the table).
-	options510 := func(lead string, recon bool, extra ...string) Case {
-		c := Case{Action: OfferOptions, OptionsTo: ScopeAll,
+	// options510 are the options of 5.10. They go to "all affected
+	// Players" (5.10: ScopeAffected, the seats facts.affectedSeats names);
+	// only 5.9 and 5.14.1 give them to "all Players" at the table
+	// (ScopeAll).
+	options510 := func(lead string, recon bool, to Scope, extra ...string) Case {
+		c := Case{Action: OfferOptions, OptionsTo: to,
 			Seats: []SeatRule{withdrawnReturned("chose 5.10.3: bets returned, hand invalidated", "5.10.3")}}
+		who := "Every affected player (facts.affectedSeats)"
+		if to == ScopeAll {
+			who = "Every player at the table"
+		}
 		if recon {
 			c.Clauses = append(extra, "5.10", "5.10.2", "5.10.3")
 			c.Options = []Option{ContinueReconstructed, Withdraw}
-			c.Text = lead + " Every affected player may continue with the reconstructed hand (5.10.2) or have his bets returned and the hand invalidated (5.10.3); those who continue accept every later card of the round."
+			c.Text = lead + " " + who + " may continue with the reconstructed hand (5.10.2) or have his bets returned and the hand invalidated (5.10.3); those who continue accept every later card of the round."
 		} else {
 			c.Clauses = append(extra, "5.10", "5.10.1", "5.10.3")
 			c.Options = []Option{Continue, Withdraw}
-			c.Text = lead + " Every affected player may continue his hand (5.10.1) or have his bets returned and the hand invalidated (5.10.3); those who continue accept every later card of the round."
+			c.Text = lead + " " + who + " may continue his hand (5.10.1) or have his bets returned and the hand invalidated (5.10.3); those who continue accept every later card of the round."
 		}
+		return c
+	}
+	affected := Fact{Name: "affectedSeats", Type: Seats, Min: 1,
+		Doc: "the seats of the players the dealing error affects: 5.10 gives its options to \"all affected Players\" only"}
+	withdrawnAffected := factWithdrawn()
+	withdrawnAffected.SubsetOf = "affectedSeats"
+	withdrawnAffected.Doc = "the seats of the affected players who took the option to withdraw (5.10.3); each must be one of affectedSeats (optional: without it the outcome lists the options and leaves their wagers pending)"
+	needAffected := func(cs ...Cond) Requirement {
+		return Requirement{When: cs, Fact: "affectedSeats", Message: "the seats of the players the dealing error affects: 5.10 gives its options to them only"}
+	}
+	noAffected := func(why string, cs ...Cond) Contradiction {
+		return Contradiction{When: append(cs, NonEmpty("affectedSeats")), Facts: []string{"affectedSeats"}, Message: why}
+	}
+	lateRefer := func(what, clause string) Case {
+		c := refer("Noticed only after the next round began: " + clause + " applies only to " + what + " noticed before the commencement of the next Round of play, and the Game Rules do not say what becomes of the round in error (5.20 only keeps the error from affecting the later rounds).")
+		c.When = []Cond{Not("noticedBeforeNextRound")}
 		return c
 	}
 	seen := Fact{Name: "playerSawCards", Type: Bool, Required: true, Doc: "any player has seen the cards distributed to him"}
@@ -64,16 +86,18 @@ func rws() *Ruleset {
 		},
 		{
 			Name: "cards_dealt_incorrectly", Title: "Cards dealt incorrectly (to the wrong betting areas or in the wrong order)",
-			Facts: []Fact{seen, factReconstructable("the distribution can be Reconstructed by moving complete Hands from one betting area to another"), factWithdrawn()},
+			Facts:    []Fact{seen, factReconstructable("the distribution can be Reconstructed by moving complete Hands from one betting area to another"), affected, withdrawnAffected},
+			Requires: []Requirement{needAffected(Is("playerSawCards"))},
 			Contradictions: []Contradiction{
 				contradictsWithdrawn(Not("playerSawCards"), "before any player has seen his cards the round is voided or reconstructed (5.8.6): there is no option to withdraw"),
+				noAffected("before any player has seen his cards 5.8.6 applies: 5.10 gives no options", Not("playerSawCards")),
 			},
 			Cases: []Case{
 				{When: []Cond{Not("playerSawCards"), Is("reconstructable")}, Action: PlayContinues, Clauses: []string{"5.8.6"},
 					Text: "No player has seen his cards: complete Hands are moved to the betting areas they belong to and play continues."},
 				when(void("Cards dealt incorrectly, no player has seen his cards and they cannot be Reconstructed by moving complete Hands.", "5.8", "5.8.6"), Not("playerSawCards")),
-				when(options510("A dealing error after players saw their cards (not described in 5.8).", true), Is("reconstructable")),
-				options510("A dealing error after players saw their cards (not described in 5.8).", false),
+				when(options510("A dealing error after players saw their cards (not described in 5.8).", true, ScopeAffected), Is("reconstructable")),
+				options510("A dealing error after players saw their cards (not described in 5.8).", false, ScopeAffected),
 			},
 		},
 		{
@@ -82,8 +106,7 @@ func rws() *Ruleset {
 			Note:                 "POST /v1/rounds/settle sees a wrong dealer card count and voids the round (ruling R12); report it here when it was noticed late or the cards can be Reconstructed.",
 			Facts:                []Fact{factNoticed(), recon},
 			Cases: []Case{
-				{When: []Cond{Not("noticedBeforeNextRound")}, Action: RoundStands, Clauses: []string{"5.20"},
-					Text: "Noticed only after the next round began: the error has no effect on the outcome of the rounds after it, and the round stands as settled."},
+				lateRefer("a wrong Dealer card count", "5.8.7"),
 				{When: []Cond{Is("reconstructable")}, Action: PlayContinues, Clauses: []string{"5.8.7"}, Text: "The cards are Reconstructed and play continues."},
 				when(void("Noticed before the next round and the cards cannot be Reconstructed.", "5.8", "5.8.7")),
 			},
@@ -91,14 +114,29 @@ func rws() *Ruleset {
 		{
 			Name: "player_card_count_wrong", Title: "An incorrect number of cards dealt to a player's Hand",
 			DetectedBySettlement: true,
-			Note:                 "POST /v1/rounds/settle sees a wrong card count in a position and invalidates that Hand (ruling R12); report it here when it was noticed late or the cards can be Reconstructed.",
-			Facts:                []Fact{factSeat("the seat dealt the wrong number of cards"), factNoticed(), recon},
+			Note:                 "POST /v1/rounds/settle sees a wrong card count in a position and invalidates that Hand (ruling R12); report it here when it was noticed late, the cards can be Reconstructed, or affected players chose under 5.10.",
+			Facts: []Fact{factSeat("the seat dealt the wrong number of cards"), factNoticed(), recon,
+				{Name: "affectedSeats", Type: Seats, Min: 1, Doc: "the seats of the players the dealing error affects, the seat dealt the wrong count included: 5.10 gives its options to them"},
+				withdrawnAffected},
+			Requires: []Requirement{needAffected(Is("noticedBeforeNextRound"))},
+			Contradictions: []Contradiction{
+				{When: []Cond{Lacks("affectedSeats", "seat")}, Facts: []string{"affectedSeats"}, Message: "the Hand dealt the wrong number of cards is affected by the error: list its seat in affectedSeats"},
+				contradictsWithdrawn(Not("noticedBeforeNextRound"), "noticed after the next round began, the event is referred (5.24): there is no option to withdraw"),
+				{When: []Cond{Not("reconstructable"), Has("withdrawnSeats", "seat")}, Facts: []string{"withdrawnSeats"}, Message: "the Hand dealt the wrong count is invalidated and its bets returned under 5.15: it has no option to withdraw"},
+			},
 			Cases: []Case{
-				{When: []Cond{Not("noticedBeforeNextRound")}, Action: RoundStands, Clauses: []string{"5.20"},
-					Text: "Noticed only after the next round began: the error has no effect on the outcome of the rounds after it, and the round stands as settled."},
-				{When: []Cond{Is("reconstructable")}, Action: PlayContinues, Clauses: []string{"5.15"}, Text: "The cards are Reconstructed and play continues."},
-				{Action: HandRemoved, Clauses: []string{"5.15"}, Rulings: []string{"R12"}, Text: "The Hand is invalidated and its bets returned; the other Hands play on.",
-					Seats: []SeatRule{{Scope: ScopeSeat, Action: HandRemoved, Line: LineReturned, Clauses: []string{"5.15"}, Rulings: []string{"R12"}, Text: "invalidated, bets returned"}}},
+				lateRefer("a wrong card count to a player's Hand", "5.15"),
+				func() Case {
+					c := options510("The cards are Reconstructed, so 5.15 does not invalidate the Hand; a wrong card count is a dealing error not described in 5.8 (whose 5.8.7 names only the Dealer's Hand) or 5.16, so 5.10 applies \"regardless of whether Reconstruction is possible\".", true, ScopeAffected, "5.15")
+					c.When = []Cond{Is("reconstructable")}
+					return c
+				}(),
+				func() Case {
+					c := options510("The cards cannot be Reconstructed: the Hand dealt the wrong count is invalidated and its bets returned (5.15). The wrong count is a dealing error not described in 5.8 or 5.16, so 5.10 gives the other affected players their options.", false, ScopeAffectedOthers, "5.15")
+					c.Action, c.Rulings = HandRemoved, []string{"R12"}
+					c.Seats = append([]SeatRule{{Scope: ScopeSeat, Action: HandRemoved, Line: LineReturned, Clauses: []string{"5.15"}, Rulings: []string{"R12"}, Text: "invalidated, bets returned"}}, c.Seats...)
+					return c
+				}(),
 			},
 		},
 		{
@@ -107,21 +145,25 @@ func rws() *Ruleset {
 				{Name: "cardsExposed", Type: Int, Required: true, Min: 1, Max: 52, Doc: "how many cards were incorrectly exposed, not counting the Dealer's face-up card"},
 				seen,
 				{Name: "dealerCardOnly", Type: Bool, Doc: "the one exposed card is one of the Dealer's own cards, exposed as it was dealt (5.16)"},
-				factWithdrawn(),
+				affected, withdrawnAffected,
+			},
+			Requires: []Requirement{
+				needAffected(Not("dealerCardOnly"), Is("playerSawCards")),
+				needAffected(Not("dealerCardOnly"), AtMost("cardsExposed", 1)),
 			},
 			Contradictions: []Contradiction{
 				{When: []Cond{Is("dealerCardOnly"), AtLeast("cardsExposed", 2)}, Facts: []string{"dealerCardOnly", "cardsExposed"}, Message: "dealerCardOnly means exactly one card, one of the Dealer's, was exposed: cardsExposed must be 1"},
-				contradictsWithdrawn(AtLeast("cardsExposed", 2), "two or more exposed cards void the round or let it continue (5.8.2, 5.12): there is no option to withdraw"),
-				contradictsWithdrawn(Is("playerSawCards"), "once a player has seen his cards the round continues (5.12): there is no option to withdraw"),
 				contradictsWithdrawn(Is("dealerCardOnly"), "the Dealer's exposed card becomes his face-up card (5.16): there is no option to withdraw"),
+				{When: []Cond{Not("playerSawCards"), AtLeast("cardsExposed", 2), NonEmpty("withdrawnSeats")}, Facts: []string{"withdrawnSeats"}, Message: "two or more cards exposed before any player saw his cards void the round (5.8.2): there is no option to withdraw"},
+				noAffected("the Dealer's exposed card becomes his face-up card (5.16), which 5.10 excludes: no options", Is("dealerCardOnly")),
+				noAffected("two or more cards exposed before any player saw his cards void the round (5.8.2), which 5.10 excludes: no options", Not("playerSawCards"), AtLeast("cardsExposed", 2)),
 			},
 			Cases: []Case{
 				{When: []Cond{Is("dealerCardOnly")}, Action: PlayContinues, Clauses: []string{"5.16"},
 					Text: "One of the Dealer's cards exposed as it was dealt: it is used as the face-up card covering his other four, and play continues."},
-				{When: []Cond{Is("playerSawCards")}, Action: PlayContinues, Clauses: []string{"5.12"},
-					Text: "A card was exposed during the deal after a player had seen cards distributed to him: the round continues."},
+				when(options510("A card was exposed during the deal after a player had seen cards distributed to him: the round continues (5.12). The exposure is a dealing error and 5.10 excludes only 5.8 and 5.16, not 5.12.", false, ScopeAffected, "5.12"), Is("playerSawCards")),
 				when(void("Two or more cards exposed during the deal and no player has seen his cards.", "5.8", "5.8.2"), AtLeast("cardsExposed", 2)),
-				options510("One card exposed before any player saw his cards: a dealing error not described in 5.8 or 5.16.", false),
+				options510("One card exposed before any player saw his cards: a dealing error not described in 5.8 or 5.16.", false, ScopeAffected),
 			},
 		},
 		{
@@ -135,7 +177,7 @@ func rws() *Ruleset {
 				when(void("The Burnt Card was not discarded and a player has seen his cards.", "5.9"), Is("playerSawCards")),
 				when(void("The Burnt Card was not discarded and the cards cannot be Reconstructed.", "5.9"), Not("reconstructable")),
 				func() Case {
-					c := options510("The round is Reconstructed (the House decides it can be) and continues.", true, "5.9")
+					c := options510("The round is Reconstructed (the House decides it can be) and continues; 5.9 gives the options of 5.10 to all Players at the gaming table.", true, ScopeAll, "5.9")
 					c.DecidedBy = "the House"
 					return c
 				}(),
@@ -143,10 +185,10 @@ func rws() *Ruleset {
 		},
 		{
 			Name: "dealing_error", Title: "Any other dealing error (not described in 5.8 or 5.16)",
-			Facts: []Fact{recon, factWithdrawn()},
+			Facts: []Fact{recon, func() Fact { f := affected; f.Required = true; return f }(), withdrawnAffected},
 			Cases: []Case{
-				when(options510("A dealing error.", true), Is("reconstructable")),
-				options510("A dealing error.", false),
+				when(options510("A dealing error.", true, ScopeAffected), Is("reconstructable")),
+				options510("A dealing error.", false, ScopeAffected),
 			},
 		},
 		{
@@ -158,12 +200,12 @@ func rws() *Ruleset {
 			Facts: []Fact{factReconstructable("the Pit Supervisor's decision on which card is received first restores the intended order"), factWithdrawn()},
 			Cases: []Case{
 				func() Case {
-					c := options510("Cards drawn together: the Pit Supervisor or above decides which card is received first, and the draw is a dealing error.", true, "5.14", "5.14.1")
+					c := options510("Cards drawn together: the Pit Supervisor or above decides which card is received first, and the draw is a dealing error whose options 5.14.1 gives to all Players on the gaming table.", true, ScopeAll, "5.14", "5.14.1")
 					c.When, c.DecidedBy = []Cond{Is("reconstructable")}, "Pit Supervisor or above"
 					return c
 				}(),
 				func() Case {
-					c := options510("Cards drawn together: the Pit Supervisor or above decides which card is received first, and the draw is a dealing error.", false, "5.14", "5.14.1")
+					c := options510("Cards drawn together: the Pit Supervisor or above decides which card is received first, and the draw is a dealing error whose options 5.14.1 gives to all Players on the gaming table.", false, ScopeAll, "5.14", "5.14.1")
 					c.DecidedBy = "Pit Supervisor or above"
 					return c
 				}(),
@@ -177,6 +219,7 @@ func rws() *Ruleset {
 				{Name: "decisionsPending", Type: Bool, Required: true, Doc: "decisions remain for the player to make (the BET or fold)"},
 			},
 			RoundChecks: []RoundCheck{
+				{Wagers: []string{"ante"}, Placed: true, Fact: "seat", Message: "5.5 and 5.6 concern a player who placed a Bet to play, and a Player must bet on the Ante to participate (3.6)"},
 				{When: []Cond{Is("decisionsPending")}, Wagers: []string{"bet"}, Placed: false, Fact: "decisionsPending", Message: "the BET was placed, so no decision remains"},
 			},
 			Cases: []Case{
@@ -229,28 +272,30 @@ func rws() *Ruleset {
 			},
 		},
 		{
-			Name: "wager_over_maximum", Title: "The bets on a betting box exceed its maximum",
+			Name: "wager_over_maximum", Title: "The total bets on a betting box exceed its maximum",
 			DetectedBySettlement: true,
-			Note:                 "POST /v1/rounds/settle applies the table limits it is sent (ruling R11).",
+			Note:                 "5.1 limits the total Bets on a betting box, not one wager: the excess is the box total less the box's maximum, returned from the Bet that carries it. POST /v1/rounds/settle applies the table limits it is sent (ruling R11).",
 			Facts: []Fact{
-				factSeat("the betting box"), factWager(rs.Wagers),
-				{Name: "maximum", Type: Int, Required: true, Min: 1, Doc: "the maximum permissible limit, in minor units"},
+				factSeat("the betting box"),
+				{Name: "wager", Type: Enum, Required: true, Values: rs.Wagers, Doc: "the Bet that carries the excess: the excess is rejected (returned) from it"},
+				{Name: "maximum", Type: Amount, Required: true, Doc: "the maximum permissible limit for the betting box, in minor units"},
+				{Name: "boxTotal", Type: Amount, Required: true, Exceeds: "maximum", Doc: "the total Bets placed on the betting box that exceeded its maximum (5.1), in minor units"},
 				{Name: "noticedBeforeClose", Type: Bool, Required: true, Doc: "the Dealer noticed before the bets were closed"},
 			},
 			Cases: []Case{
 				{When: []Cond{Is("noticedBeforeClose")}, Action: WagerReturned, Clauses: []string{"5.1"},
-					Text:  "Noticed before the bets closed: the House rejects the excess, and the bet plays at the maximum.",
-					Seats: []SeatRule{{Scope: ScopeSeat, Action: WagerReturned, Wagers: []string{"$wager"}, Line: LineExcessMaximum, Clauses: []string{"5.1"}, Text: "excess rejected"}}},
+					Text:  "Noticed before the bets closed: the House rejects the excess Bets, the box total less the box's maximum, and the box plays at its maximum.",
+					Seats: []SeatRule{{Scope: ScopeSeat, Action: WagerReturned, Wagers: []string{"$wager"}, Line: LineExcessBoxMaximum, Clauses: []string{"5.1"}, Text: "excess over the box maximum rejected"}}},
 				{Action: SettledToMaximum, Clauses: []string{"5.1.1"}, Rulings: []string{"R11"},
-					Text:  "The excess was not rejected: the player wins or loses on the maximum, and the excess is returned.",
-					Seats: []SeatRule{{Scope: ScopeSeat, Action: SettledToMaximum, Wagers: []string{"$wager"}, Line: LineExcessMaximum, Clauses: []string{"5.1.1"}, Rulings: []string{"R11"}, Text: "settles at the maximum; the excess returned"}}},
+					Text:  "The excess was not rejected: the player wins or loses based on the box's maximum (5.1.1); as ruling R11 has it, the bets settle as if the box held the maximum and the excess (box total less maximum) is returned.",
+					Seats: []SeatRule{{Scope: ScopeSeat, Action: SettledToMaximum, Wagers: []string{"$wager"}, Line: LineExcessBoxMaximum, Clauses: []string{"5.1.1"}, Rulings: []string{"R11"}, Text: "settles on the box maximum; the excess returned"}}},
 			},
 		},
 		{
 			Name: "wager_under_minimum", Title: "The bets on a betting box do not meet its minimum",
 			Facts: []Fact{
 				factSeat("the betting box"), factWager(rs.Wagers),
-				{Name: "minimum", Type: Int, Min: 1, Doc: "the minimum permissible limit, in minor units (optional: checked against the round when one is attached)"},
+				{Name: "minimum", Type: Amount, Doc: "the minimum permissible limit, in minor units (optional: checked against the round when one is attached)"},
 				{Name: "noticedBeforeClose", Type: Bool, Required: true, Doc: "the Dealer noticed before the bets were closed"},
 			},
 			Cases: []Case{
@@ -267,6 +312,9 @@ func rws() *Ruleset {
 			Facts: []Fact{
 				factSeat("the betting box"),
 				{Name: "betComparedToTwiceAnte", Type: Enum, Required: true, Values: []string{"above", "below"}, Doc: "the BET is above or below twice the Ante"},
+			},
+			RoundChecks: []RoundCheck{
+				{Wagers: []string{"ante", "bet"}, Placed: true, Fact: "betComparedToTwiceAnte", Message: "5.3 compares a placed BET with its Ante: the betting box must have both"},
 			},
 			Cases: []Case{
 				{When: []Cond{Eq("betComparedToTwiceAnte", "above")}, Action: WagerReturned, Clauses: []string{"5.3", "5.3.1"}, Rulings: []string{"R11", "R20"},
@@ -298,9 +346,12 @@ func rws() *Ruleset {
 			Cases: []Case{refer("The Game Rules do not provide for this.")},
 		},
 	}
+	rs.InapplicableKinds = []Inapplicable{
+		{Kind: "community_card_count_wrong", Reason: "Multi-Link Progressive Casino Stud Poker deals no community cards (3.10): each Player and the Dealer receive five cards"},
+	}
 	rs.General = []General{
 		{Clause: "5.11", Reason: "No more bets: no bet may be placed, increased or withdrawn after the call; settlement takes the bets as they stood at the call."},
-		{Clause: "5.20", Reason: "An error noticed only after the next round began does not affect that round: the round-stands outcome of the card-count kinds.", SeeKind: "dealer_card_count_wrong"},
+		{Clause: "5.20", Reason: "An error noticed only after a later round began has no effect on the later rounds: the service never reopens them. 5.20 says nothing of the round in error itself: the card-count kinds refer it (5.24) when noticed late.", SeeKind: "dealer_card_count_wrong"},
 		{Clause: "5.22", Reason: "A voided round returns every bet: cited by every round_void outcome."},
 	}
 	return rs

@@ -382,13 +382,16 @@ func TestRefused(t *testing.T) {
 // failure (RWS 5.17-5.18 have no MBS counterpart); RWS 5.24 for a
 // confidentiality breach (MBS 5.9 has no RWS counterpart).
 func TestNotCoveredKindsReferred(t *testing.T) {
-	for _, c := range []struct{ ruleset, kind, rule, to string }{
-		{MBSMegalinkSSPv6, "burnt_card_not_discarded", "mbs-megalink-ssp-v6 6.1", "Gaming Shift Manager"},
-		{MBSMegalinkTCPv6, "jackpot_system_failure", "mbs-megalink-tcp-v6 6.1", "Gaming Shift Manager"},
-		{RWSMLPCSPv2, "multiple_hands_in_error", "rws-mlp-csp-v2 5.24", "Table Game Shift Manager"},
+	for _, c := range []struct {
+		ruleset, kind, rule, to string
+		facts                   map[string]any
+	}{
+		{MBSMegalinkSSPv6, "burnt_card_not_discarded", "mbs-megalink-ssp-v6 6.1", "Gaming Shift Manager", map[string]any{"playerSawCards": true}},
+		{MBSMegalinkTCPv6, "jackpot_system_failure", "mbs-megalink-tcp-v6 6.1", "Gaming Shift Manager", map[string]any{"playerSawCards": false}},
+		{RWSMLPCSPv2, "multiple_hands_in_error", "rws-mlp-csp-v2 5.24", "Table Game Shift Manager", map[string]any{"seats": []any{1, 2}}},
 	} {
 		rs, _ := Catalogue(c.ruleset)
-		got, err := Decide(rs, c.kind, map[string]any{"anything": true}, round(pos(1, "ante=1000")))
+		got, err := Decide(rs, c.kind, c.facts, round(pos(1, "ante=1000")))
 		if err != nil {
 			t.Fatalf("%s %s: %v", c.ruleset, c.kind, err)
 		}

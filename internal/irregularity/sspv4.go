@@ -15,7 +15,7 @@ func sspV4() *Ruleset {
 	voidCase := func(text string, clauses ...string) Case {
 		return Case{Action: RoundVoid, Clauses: clauses, Text: text, PreviousRoundsStand: true}
 	}
-	dealer := dealerCount(false)
+	dealer := dealerCount(false, refer)
 	rs.Kinds = []Kind{
 		{
 			Name: "foreign_card", Title: "A foreign card is found in the course of a game",
@@ -76,10 +76,11 @@ func sspV4() *Ruleset {
 			Note:                 "SSP v4 has no clause for it: a Jackpot Wager is placed only after an Ante (3.5), so one without is returned; POST /v1/rounds/settle does so itself (ruling R12).",
 			Facts:                []Fact{factSeat("the seat of the Jackpot Wager")},
 			RoundChecks: []RoundCheck{
+				{Wagers: []string{"progressivePlayer", "progressiveDealer"}, Placed: true, Any: true, Fact: "seat", Message: "the position has no Jackpot Wager"},
 				{Wagers: []string{"ante"}, Placed: false, Fact: "seat", Message: "the position has an Ante beside its Jackpot Wager"},
 			},
 			Cases: []Case{{Action: WagerReturned, Clauses: []string{"3.5"}, Rulings: []string{"R12"},
-				Text: "A Jackpot Wager may be placed only after an Ante (3.5): without one it is returned.",
+				Text: "The document is silent on a Jackpot Wager without an Ante (its section 5 has no such clause). 3.5 lets a Jackpot Wager be placed only after an Ante, so one without is returned, as POST /v1/rounds/settle returns it (ruling R12).",
 				Seats: []SeatRule{{Scope: ScopeSeat, Action: WagerReturned, Wagers: []string{"progressivePlayer", "progressiveDealer"}, Line: LineReturned,
 					Clauses: []string{"3.5"}, Rulings: []string{"R12"}, Text: "Jackpot Wagers returned"}}}},
 		},
@@ -88,7 +89,7 @@ func sspV4() *Ruleset {
 			Name: "wager_under_minimum", Title: "A wager under the table minimum",
 			Facts: []Fact{
 				factSeat("the seat of the wager"), factWager(rs.Wagers),
-				{Name: "minimum", Type: Int, Min: 1, Doc: "the table minimum for the wager, in minor units (optional: checked against the round when one is attached)"},
+				{Name: "minimum", Type: Amount, Doc: "the table minimum for the wager, in minor units (optional: checked against the round when one is attached)"},
 			},
 			Cases: []Case{{Action: PlayContinues, Rulings: []string{"R11"},
 				Text: "The wager settles once and is flagged so the table can refuse the player's next under-minimum wager (ruling R11)."}},
@@ -97,6 +98,10 @@ func sspV4() *Ruleset {
 			Name: KindOther, Title: "An irregularity these rules do not cover",
 			Cases: []Case{refer("The rules do not cover this irregularity.")},
 		},
+	}
+	rs.InapplicableKinds = []Inapplicable{
+		betFixedMultiple(),
+		{Kind: "community_card_count_wrong", Reason: "Singapore Stud Poker deals no community cards: each player and the Dealer receive their own five cards"},
 	}
 	rs.General = []General{
 		{Clause: "5.6", Reason: "No more bets: a wager placed or increased after the call is refused or not honoured; settlement takes the wagers as they stood at the call."},
