@@ -5,7 +5,8 @@
 //
 //	sk "POOL"                  the pool: settings, meters, held hits (doc), version
 //	sk "LEDGER#<seq, 19 digits>" one ledger entry (doc), oldest first by sk
-//	sk "REC#<key>"             a round record: round/<table>/<round> or key/<sha256 of Idempotency-Key>
+//	sk "REC#<key>"             a round record: round/<table>/<round> or key/<sha256 of Idempotency-Key>;
+//	                           an adjustment's or settings change's: adjustment/key/<sha256>, settings/key/<sha256>
 //
 // Every item carries the attribute pool (the pool id; a DynamoDB reserved
 // word, so expressions name it through ExpressionAttributeNames). A commit

@@ -269,7 +269,9 @@ type once struct {
 	op, key, fingerprint string
 }
 
-func (o once) recordKey() string { return IdempotencyRecordKey(o.key) }
+// recordKey is the record of o's key: keys are scoped to their operation
+// (an adjustment's key and a round's or a settings change's are distinct).
+func (o once) recordKey() string { return o.op + "/" + IdempotencyRecordKey(o.key) }
 
 // replay returns the committed answer to o, if there is one: (pool, true,
 // replayed, nil). A record of the key with another fingerprint is a

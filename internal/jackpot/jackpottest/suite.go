@@ -188,15 +188,17 @@ func testChangesOnce(t *testing.T, st jackpot.Store) {
 	}
 	rate := money.BasisPoints(2000)
 	patch := jackpot.SettingsPatch{ContributionBP: &rate}
-	if _, _, err := svc.ChangeSettings(ctx, "p", patch, "ops:bob", "new rate", "adj-1"); jackpot.KindOf(err) != jackpot.Mismatch {
-		t.Fatalf("an adjustment's key reused for a settings change: %v, want mismatch", err)
-	}
-	p, replayed, err = svc.ChangeSettings(ctx, "p", patch, "ops:bob", "new rate", "set-1")
+	// Keys are scoped to their operation: the adjustment's key names a
+	// distinct settings change.
+	p, replayed, err = svc.ChangeSettings(ctx, "p", patch, "ops:bob", "new rate", "adj-1")
 	if err != nil || replayed || p.Pending == nil || p.Pending.Settings.ContributionBP != 2000 {
 		t.Fatalf("settings change: %v %v %+v", err, replayed, p.Pending)
 	}
-	if _, replayed, err = svc.ChangeSettings(ctx, "p", patch, "ops:bob", "new rate", "set-1"); err != nil || !replayed {
+	if _, replayed, err = svc.ChangeSettings(ctx, "p", patch, "ops:bob", "new rate", "adj-1"); err != nil || !replayed {
 		t.Fatalf("settings retry: %v %v", err, replayed)
+	}
+	if _, _, err := svc.ChangeSettings(ctx, "p", patch, "ops:bob", "another reason", "adj-1"); jackpot.KindOf(err) != jackpot.Mismatch {
+		t.Fatalf("the key with another settings change: %v, want mismatch", err)
 	}
 	es, _ := allEntries(ctx, st, "p")
 	kinds := ""
