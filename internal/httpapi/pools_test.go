@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"math"
 	"net/http"
 	"os"
 	"strings"
@@ -338,5 +339,36 @@ func TestPoolsAuditHTTP(t *testing.T) {
 	}
 	if resp = api.Get("/v1/pools/megalink/ledger?after=-1"); resp.Code != http.StatusUnprocessableEntity {
 		t.Fatalf("after -1: %d %s", resp.Code, resp.Body)
+	}
+}
+
+// nearMaxStore shows a pool whose displayed meter stands 100 below the
+// int64 limit.
+type nearMaxStore struct{ jackpot.Store }
+
+func (s nearMaxStore) Pool(ctx context.Context, id string) (jackpot.Pool, error) {
+	p, err := s.Store.Pool(ctx, id)
+	p.Meters.Displayed = math.MaxInt64 - 100
+	return p, err
+}
+
+// TestMeterOverflowIs422AtThePool: audit defect 2 over HTTP (ruling R1): a
+// round whose contribution (3 x 500 x 17.33% = 259.95 -> 259) would take
+// the displayed meter past the int64 limit is refused with a 422 naming
+// the pool (path.id), never wrapped and never a 500.
+func TestMeterOverflowIs422AtThePool(t *testing.T) {
+	st, _ := filestore.Open(t.TempDir())
+	api, _ := poolsAPI(t, st)
+	api.Post("/v1/pools", strings.NewReader(createMBS))
+	api2, _ := poolsAPI(t, nearMaxStore{st})
+	round := `{"ruleset":"mbs-megalink-ssp-v6","table":"T12","roundId":"R1","dealtAt":"2026-03-01T20:00:00Z","dealer":"2d 3d 5h 8c 9s",
+	  "progressiveUnit":500,"positions":[{"seat":1,"cards":"Kc Kh Kd As Ah","wagers":{"ante":1000,"progressive":500}},
+	  {"seat":2,"cards":"2c 7d 9h Js 4c","wagers":{"ante":1000,"progressive":500}},{"seat":3,"cards":"3c 8d 9c Jd 5s","wagers":{"ante":1000,"progressive":500}}]}`
+	resp := api2.Post("/v1/pools/megalink/rounds", strings.NewReader(round))
+	if resp.Code != http.StatusUnprocessableEntity || !strings.Contains(resp.Body.String(), `"location":"path.id"`) || !strings.Contains(resp.Body.String(), "overflow") {
+		t.Fatalf("%d %s", resp.Code, resp.Body)
+	}
+	if pv := decodeBody[PoolView](t, api.Get("/v1/pools/megalink").Body.Bytes()); pv.Meters.Wagers != 0 || pv.Version != 1 {
+		t.Fatalf("nothing applied: %+v", pv.Meters)
 	}
 }
