@@ -255,3 +255,47 @@ func TestTwoHitsOnOneWagerRefused(t *testing.T) {
 		t.Fatalf("%v", err)
 	}
 }
+
+// TestPatchNamesTheRulesetItsCurrencyCannotServe: audit defect 9 at PATCH.
+// An SSP v4 pool in USD (SSP v4 settles in any currency) cannot take
+// mbs-megalink-ssp-v6, whose prizes are in SGD (4.2): the change names
+// rulesets[1].
+func TestPatchNamesTheRulesetItsCurrencyCannotServe(t *testing.T) {
+	s := jackpottest.MBSSettings()
+	s.Currency, s.Rulesets = "USD", []string{"mbs-ssp-v4"}
+	p, _, err := jackpot.New("p", s, "ops", t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ns := p.Settings
+	ns.Rulesets = []string{"mbs-ssp-v4", "mbs-megalink-ssp-v6"}
+	if _, _, err := jackpot.ChangeSettings(p, ns, "ops", "", t0); err == nil || err.(*jackpot.Error).Field != "rulesets[1]" {
+		t.Fatalf("%v, want invalid rulesets[1]", err)
+	}
+}
+
+// TestReconcileChecksLastAndHeldHits: the pool's last hits and held RWS
+// hits (R7) are what the ledger says; a pool that lost one is reported.
+func TestReconcileChecksLastAndHeldHits(t *testing.T) {
+	const rs = "rws-mlp-csp-v2"
+	p, ledger, _ := jackpot.New("p", jackpottest.RWSSettings(), "ops", t0)
+	r := jackpottest.RoundOf(rs, "t", "r1", t0, 500, []int{1, 2}, jackpottest.StraightFlush(rs, 1, 1, 500), jackpottest.FourOfAKind(rs, 2, 2, 500))
+	p, es, _, err := jackpot.Apply(p, r, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ledger = append(ledger, es...)
+	if rec := jackpot.Reconcile(p, ledger); !rec.OK || len(p.Held) != 1 || len(p.LastHits) != 1 {
+		t.Fatalf("%v held %d last %d", rec.Problems, len(p.Held), len(p.LastHits))
+	}
+	lost := p
+	lost.Held = nil
+	if rec := jackpot.Reconcile(lost, ledger); rec.OK {
+		t.Fatal("a pool that dropped its held hit reconciles")
+	}
+	lost = p
+	lost.LastHits = nil
+	if rec := jackpot.Reconcile(lost, ledger); rec.OK {
+		t.Fatal("a pool that dropped its last hit reconciles")
+	}
+}

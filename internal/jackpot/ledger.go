@@ -298,6 +298,36 @@ func Reconcile(p Pool, ledger []Entry) Reconciliation {
 	if int64(len(ledger)) != p.Seq {
 		problem("the pool counts %d entries, the ledger has %d", p.Seq, len(ledger))
 	}
+	// The pool's last hits and held hits are what the ledger says.
+	var hits []HitRecord
+	held := map[int64]bool{}
+	for _, e := range ledger {
+		switch e.Kind {
+		case KindHit:
+			hits = append(hits, HitRecord{Seq: e.Seq, Table: e.Table, Round: e.Round, Seat: e.Seat, Category: e.Category, Paid: e.Paid, PaidAt: e.At})
+			if e.HeldSeq != 0 {
+				delete(held, e.HeldSeq)
+			}
+		case KindHeld:
+			held[e.Seq] = true
+		}
+	}
+	hits = hits[max(0, len(hits)-LastHitsKept):]
+	same := len(hits) == len(p.LastHits)
+	for i := 0; same && i < len(hits); i++ {
+		a, b := hits[i], p.LastHits[i]
+		same = a.Seq == b.Seq && a.Table == b.Table && a.Round == b.Round && a.Seat == b.Seat && a.Category == b.Category && a.Paid == b.Paid && a.PaidAt.Equal(b.PaidAt)
+	}
+	if !same {
+		problem("the pool's last hits are not the ledger's last %d hits", len(hits))
+	}
+	same = len(held) == len(p.Held)
+	for _, h := range p.Held {
+		same = same && held[h.Seq]
+	}
+	if !same {
+		problem("the pool holds %d hits, the ledger %d still unpaid", len(p.Held), len(held))
+	}
 	m, b := p.Meters, r.Rebuilt
 	cmp := func(name string, meters, ledger int64) {
 		if meters != ledger {

@@ -256,12 +256,16 @@ func stamp(c *Commit, id string) {
 // a writer whose answer was lost (a timeout, or the SDK's own retry of a
 // transaction that had committed, which then fails its condition) tells its
 // own commit from a lost race.
-func (s *Service) landed(ctx context.Context, p Pool, entries []Entry, id string) bool {
+// An error means it cannot tell.
+func (s *Service) landed(ctx context.Context, p Pool, entries []Entry, id string) (bool, error) {
 	if len(entries) == 0 {
-		return false
+		return false, nil
 	}
 	es, err := s.Store.Ledger(context.WithoutCancel(ctx), p.ID, p.Seq, 1)
-	return err == nil && len(es) == 1 && es[0].Seq == p.Seq+1 && es[0].Commit == id
+	if err != nil {
+		return false, err
+	}
+	return len(es) == 1 && es[0].Seq == p.Seq+1 && es[0].Commit == id, nil
 }
 
 // once is an operation applied exactly once under an Idempotency-Key.
@@ -331,13 +335,19 @@ func (s *Service) update(ctx context.Context, id string, o *once, fn func(Pool, 
 		}
 		stamp(&c, cid)
 		err = s.Store.Commit(ctx, c)
-		switch {
-		case err == nil:
+		if err == nil {
 			return q, false, nil
-		case s.landed(ctx, p, c.Entries, cid):
+		}
+		mineLanded, lerr := s.landed(ctx, p, c.Entries, cid)
+		switch {
+		case mineLanded:
 			// Committed; the answer was lost (or the SDK's retry of it
 			// met its own write).
 			return q, false, nil
+		case lerr != nil:
+			// It cannot tell whether the commit landed: retrying could
+			// answer as if nothing happened (a release: nothing paid).
+			return Pool{}, false, unavailable(err)
 		case errors.Is(err, ErrConflict) && n+1 < s.attempts():
 			if err := s.backoff(ctx, n); err != nil {
 				return Pool{}, false, unavailable(err)

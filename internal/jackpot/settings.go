@@ -17,6 +17,17 @@ func ChangeSettings(p Pool, s Settings, by, reason string, now time.Time) (Pool,
 	if s.Casino() == RWS && s.SettleWindowMS == 0 {
 		s.SettleWindowMS = DefaultSettleWindow.Milliseconds()
 	}
+	if s.Currency == p.Settings.Currency {
+		// A change names the ruleset the pool's currency cannot serve
+		// (the currency itself does not change).
+		for i, r := range s.Rulesets {
+			if err := settlesIn(r, s.Currency); err != nil {
+				e := *err.(*Error)
+				e.Field = fmt.Sprintf("rulesets[%d]", i)
+				return Pool{}, nil, &e
+			}
+		}
+	}
 	if err := s.Validate(); err != nil {
 		return Pool{}, nil, err
 	}
