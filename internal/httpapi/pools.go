@@ -292,7 +292,7 @@ func registerPools(api huma.API, deps Deps) {
 		}
 		res, replayed, err := svc.ApplyRound(ctx, in.ID, r, in.IdempotencyKey, roundFingerprint(in.Body))
 		if err != nil {
-			return nil, poolError(requestField(err, locs), "body.")
+			return nil, poolError(requestField(err, r, locs), "body.")
 		}
 		return &roundOutput{Replayed: replayed, Body: res}, nil
 	})
@@ -340,27 +340,42 @@ func registerPools(api huma.API, deps Deps) {
 	})
 }
 
-// requestField rewrites a round error's field "wagers[i]..." to where the
-// request carries that wager.
-func requestField(err error, locs []string) error {
+// requestField rewrites a round error's field to where the request carries
+// it: "wagers[i]..." and "hits[i]..." (a hit is on a wager) to that wager's
+// place in positions, "wagers" to positions, "round" to roundId. Every
+// location a round's 422 or 409 names is a field of the request.
+func requestField(err error, r jackpot.Round, locs []string) error {
 	var e *jackpot.Error
 	if !errors.As(err, &e) {
 		return err
 	}
-	if e.Field == "round" {
-		c := *e
-		c.Field = "roundId"
-		return &c
-	}
-	if !strings.HasPrefix(e.Field, "wagers[") {
-		return err
-	}
-	var i int
-	if _, scanErr := fmt.Sscanf(e.Field, "wagers[%d]", &i); scanErr != nil || i < 0 || i >= len(locs) {
-		return err
-	}
 	c := *e
-	c.Field = strings.TrimPrefix(locs[i], "body.")
+	var i int
+	switch {
+	case e.Field == "round":
+		c.Field = "roundId"
+	case e.Field == "wagers" || e.Field == "hits":
+		c.Field = "positions"
+	case strings.HasPrefix(e.Field, "wagers["):
+		if _, scanErr := fmt.Sscanf(e.Field, "wagers[%d]", &i); scanErr != nil || i < 0 || i >= len(locs) {
+			c.Field = "positions"
+			break
+		}
+		c.Field = strings.TrimPrefix(locs[i], "body.")
+	case strings.HasPrefix(e.Field, "hits["):
+		c.Field = "positions"
+		if _, scanErr := fmt.Sscanf(e.Field, "hits[%d]", &i); scanErr != nil || i < 0 || i >= len(r.Hits) {
+			break
+		}
+		h := r.Hits[i]
+		for j, w := range r.Wagers {
+			if j < len(locs) && w.Seat == h.Seat && w.Wager == h.Wager {
+				c.Field = strings.TrimPrefix(locs[j], "body.")
+			}
+		}
+	default:
+		return err
+	}
 	return &c
 }
 

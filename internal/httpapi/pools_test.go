@@ -372,3 +372,27 @@ func TestMeterOverflowIs422AtThePool(t *testing.T) {
 		t.Fatalf("nothing applied: %+v", pv.Meters)
 	}
 }
+
+// TestRoundErrorsNameRequestFields: every field a round's refusal names is
+// one of the request's (never body.hits or body.wagers, which it has not).
+func TestRoundErrorsNameRequestFields(t *testing.T) {
+	r := jackpot.Round{
+		Wagers: []jackpot.ProgressiveWager{{Seat: 2, Wager: "player", Amount: 500}, {Seat: 5, Wager: "player", Amount: 500}},
+		Hits:   []jackpot.Hit{{Seat: 5, Wager: "player"}},
+	}
+	locs := []string{"body.positions[0].wagers.progressive", "body.positions[1].wagers.progressive"}
+	for field, want := range map[string]string{
+		"hits[0]":          "positions[1].wagers.progressive",
+		"hits[0].category": "positions[1].wagers.progressive",
+		"hits[7]":          "positions",
+		"wagers[0].amount": "positions[0].wagers.progressive",
+		"wagers":           "positions",
+		"round":            "roundId",
+		"dealtAt":          "dealtAt",
+	} {
+		err := requestField(&jackpot.Error{Kind: jackpot.Invalid, Field: field, Msg: "x"}, r, locs)
+		if got := err.(*jackpot.Error).Field; got != want {
+			t.Errorf("%s -> %s, want %s", field, got, want)
+		}
+	}
+}

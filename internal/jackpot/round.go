@@ -234,7 +234,7 @@ func Apply(p Pool, r Round, now time.Time) (Pool, []Entry, RoundResult, error) {
 		stakes[k] = w.Amount
 		var err error
 		if total, err = money.Add(total, w.Amount); err != nil {
-			return Pool{}, nil, RoundResult{}, invalid("wagers", "the wagers overflow")
+			return Pool{}, nil, RoundResult{}, invalid("wagers", "the round's progressive wagers overflow")
 		}
 	}
 	hit := map[string]bool{}
