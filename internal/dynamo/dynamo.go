@@ -5,7 +5,8 @@
 //
 //	sk "POOL"                  the pool: settings, meters, held hits (doc), version
 //	sk "LEDGER#<seq, 19 digits>" one ledger entry (doc), oldest first by sk
-//	sk "REC#<key>"             a round record: round/<table>/<round> or key/<sha256 of Idempotency-Key>
+//	sk "REC#<key>"             a round record: round/<table>/<round> or key/<sha256 of Idempotency-Key>;
+//	                           an adjustment's or settings change's: adjustment/key/<sha256>, settings/key/<sha256>
 //
 // Every item carries the attribute pool (the pool id; a DynamoDB reserved
 // word, so expressions name it through ExpressionAttributeNames). A commit
@@ -20,6 +21,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"strconv"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -121,7 +123,8 @@ func (s *Store) CreatePool(ctx context.Context, p jackpot.Pool, entries []jackpo
 	_, err = s.api.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: tx})
 	if conflict(err) {
 		// Either the pool exists, or this very request landed before and
-		// its answer was lost; both mean the pool is there.
+		// its answer was lost; both mean the pool is there (the service
+		// compares its settings: Create is idempotent).
 		return jackpot.ErrExists
 	}
 	if err != nil {
@@ -150,6 +153,11 @@ func (s *Store) Ledger(ctx context.Context, id string, after int64, limit int) (
 	}
 	if after < 0 {
 		after = 0
+	}
+	if after == math.MaxInt64 {
+		// Nothing follows the last possible sequence number (after+1
+		// would wrap to the front of the ledger).
+		return out, nil
 	}
 	in := &dynamodb.QueryInput{
 		TableName:                 aws.String(s.table),

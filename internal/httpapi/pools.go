@@ -2,9 +2,6 @@ package httpapi
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -19,13 +16,13 @@ import (
 
 // PoolSettings is the body of a pool's settings.
 type PoolSettings struct {
-	Currency       money.Currency    `json:"currency" example:"SGD" doc:"ISO 4217 code of every amount of the pool."`
+	Currency       money.Currency    `json:"currency" example:"SGD" doc:"ISO 4217 code of every amount of the pool. A ruleset with fixed prizes or caps of its own settles only in its document's currency (SGD), and a pool serving it must be in that currency."`
 	Rulesets       []string          `json:"rulesets" minItems:"1" example:"[\"mbs-megalink-ssp-v6\",\"mbs-megalink-tcp-v6\"]" doc:"The rulesets whose tables the pool links; all of one casino (ruling R7)."`
-	Unit           money.Amount      `json:"unit" minimum:"1" example:"500" doc:"The progressive wager unit in minor units (ruling R22): SSP v6, TCP v6 and RWS take exactly one unit, THB 1-5 units (R17), SSP v4 whole credits."`
+	Unit           money.Amount      `json:"unit" minimum:"1" maximum:"10000000000" example:"500" doc:"The progressive wager unit in minor units (ruling R22), at most 10,000,000,000: SSP v6, TCP v6 and RWS take exactly one unit, THB 1-5 units (R17), SSP v4 whole credits."`
 	ContributionBP money.BasisPoints `json:"contributionBp" minimum:"0" maximum:"10000" example:"1733" doc:"Basis points of each accepted progressive wager credited to the displayed meter (to the overflow meter past the ceiling). Fractions below the minor unit are carried, never dropped."`
 	ReserveBP      money.BasisPoints `json:"reserveBp" minimum:"0" maximum:"10000" example:"517" doc:"Basis points of each accepted progressive wager credited to the reserve meter, which funds resets after the overflow (ruling R21)."`
-	Reset          money.Amount      `json:"reset" minimum:"1" example:"10000000" doc:"The amount the pool restarts from after a Royal Flush (ruling R3), in minor units."`
-	Ceiling        money.Amount      `json:"ceiling,omitempty" minimum:"0" example:"0" doc:"The displayed meter's cap (0: none); contributions past it go to the overflow meter."`
+	Reset          money.Amount      `json:"reset" minimum:"1" maximum:"1000000000000000" example:"10000000" doc:"The amount the pool restarts from after a Royal Flush (ruling R3), in minor units, at most 1,000,000,000,000,000."`
+	Ceiling        money.Amount      `json:"ceiling,omitempty" minimum:"0" maximum:"1000000000000000" example:"0" doc:"The displayed meter's cap (0: none; else from the reset amount to 1,000,000,000,000,000); contributions past it go to the overflow meter."`
 	SettleWindowMS int64             `json:"settleWindowMs,omitempty" minimum:"0" maximum:"600000" example:"5000" doc:"RWS only: how long a major hit is held so that a hand dealt earlier at another table but reported later is paid first (ruling R7). Default 5000."`
 }
 
@@ -89,11 +86,11 @@ func poolView(p jackpot.Pool) PoolView {
 // change; the others keep their values.
 type PatchPoolRequest struct {
 	Rulesets       []string           `json:"rulesets,omitempty"`
-	Unit           *money.Amount      `json:"unit,omitempty"`
+	Unit           *money.Amount      `json:"unit,omitempty" minimum:"1" maximum:"10000000000"`
 	ContributionBP *money.BasisPoints `json:"contributionBp,omitempty"`
 	ReserveBP      *money.BasisPoints `json:"reserveBp,omitempty"`
-	Reset          *money.Amount      `json:"reset,omitempty"`
-	Ceiling        *money.Amount      `json:"ceiling,omitempty"`
+	Reset          *money.Amount      `json:"reset,omitempty" minimum:"1" maximum:"1000000000000000"`
+	Ceiling        *money.Amount      `json:"ceiling,omitempty" minimum:"0" maximum:"1000000000000000"`
 	SettleWindowMS *int64             `json:"settleWindowMs,omitempty"`
 	By             string             `json:"by" minLength:"1" maxLength:"200" doc:"Who changes the settings (recorded)."`
 	Reason         string             `json:"reason,omitempty" maxLength:"500"`
@@ -102,7 +99,7 @@ type PatchPoolRequest struct {
 // AdjustmentRequest is the body of POST /v1/pools/{id}/adjustments.
 type AdjustmentRequest struct {
 	Meter  string       `json:"meter" enum:"displayed,reserve,overflow"`
-	Amount money.Amount `json:"amount" doc:"Signed amount in minor units; a meter never goes below zero."`
+	Amount money.Amount `json:"amount" minimum:"-1000000000000000" maximum:"1000000000000000" doc:"Signed amount in minor units, not zero, at most 1,000,000,000,000,000 either way; a meter never goes below zero."`
 	By     string       `json:"by" minLength:"1" maxLength:"200" doc:"Who signs the adjustment."`
 	Reason string       `json:"reason" minLength:"1" maxLength:"500"`
 }
@@ -120,16 +117,26 @@ type createPoolInput struct {
 type poolOutput struct {
 	Body PoolView
 }
+type createPoolOutput struct {
+	Status int
+	Body   PoolView
+}
+type changeOutput struct {
+	Replayed bool `header:"Idempotent-Replayed" doc:"true when this is the first answer to the same Idempotency-Key, returned again."`
+	Body     PoolView
+}
 type poolIDInput struct {
 	ID string `path:"id" maxLength:"64"`
 }
 type patchPoolInput struct {
-	ID   string `path:"id" maxLength:"64"`
-	Body PatchPoolRequest
+	ID             string `path:"id" maxLength:"64"`
+	IdempotencyKey string `header:"Idempotency-Key" required:"true" minLength:"1" maxLength:"255" doc:"Required: the change is applied exactly once; the same key again returns the first answer unchanged, with a different body it is refused (409)."`
+	Body           PatchPoolRequest
 }
 type adjustInput struct {
-	ID   string `path:"id" maxLength:"64"`
-	Body AdjustmentRequest
+	ID             string `path:"id" maxLength:"64"`
+	IdempotencyKey string `header:"Idempotency-Key" required:"true" minLength:"1" maxLength:"255" doc:"Required: the adjustment is applied exactly once; the same key again returns the first answer unchanged, with a different body it is refused (409)."`
+	Body           AdjustmentRequest
 }
 type ledgerInput struct {
 	ID    string `path:"id" maxLength:"64"`
@@ -164,18 +171,23 @@ func registerPools(api huma.API, deps Deps) {
 	tags := []string{"Pools"}
 	huma.Register(api, huma.Operation{
 		OperationID: "create-pool", Method: http.MethodPost, Path: "/v1/pools", DefaultStatus: http.StatusCreated,
-		Summary:     "Open a progressive pool",
-		Description: "Opens a linked progressive pool at its reset amount; the first seed is funded by the house and recorded as the opening ledger entry (ruling R21).",
-		Tags:        tags,
-	}, func(ctx context.Context, in *createPoolInput) (*poolOutput, error) {
+		Summary: "Open a progressive pool",
+		Description: "Opens a linked progressive pool at its reset amount; the first seed is funded by the house and recorded as the opening ledger entry (ruling R21). " +
+			"Idempotent: the same id again with the same settings answers the existing pool (200); with other settings, 409.",
+		Tags: tags,
+	}, func(ctx context.Context, in *createPoolInput) (*createPoolOutput, error) {
 		if svc == nil {
 			return nil, poolsUnavailable()
 		}
-		p, err := svc.Create(ctx, in.Body.ID, in.Body.PoolSettings.domain(), in.Body.By)
+		p, created, err := svc.Create(ctx, in.Body.ID, in.Body.PoolSettings.domain(), in.Body.By)
 		if err != nil {
 			return nil, poolError(err, "body.")
 		}
-		return &poolOutput{Body: poolView(p)}, nil
+		status := http.StatusOK
+		if created {
+			status = http.StatusCreated
+		}
+		return &createPoolOutput{Status: status, Body: poolView(p)}, nil
 	})
 	huma.Register(api, huma.Operation{
 		OperationID: "get-pool", Method: http.MethodGet, Path: "/v1/pools/{id}",
@@ -194,63 +206,44 @@ func registerPools(api huma.API, deps Deps) {
 		OperationID: "change-pool-settings", Method: http.MethodPatch, Path: "/v1/pools/{id}",
 		RequestBody: bodyExample(map[string]any{"contributionBp": 2000, "by": "ops:bob", "reason": "new contribution rate approved"}),
 		Summary:     "Change a pool's settings (after the next reset)",
-		Description: "Records the change (who, when, old, new) in the ledger; it takes effect after the pool's next reset, never mid-cycle.",
-		Tags:        tags,
-	}, func(ctx context.Context, in *patchPoolInput) (*poolOutput, error) {
+		Description: "Records the change (who, when, old, new) in the ledger; it takes effect after the pool's next reset, never mid-cycle. " +
+			"Exactly once under its required Idempotency-Key: the same key again returns the first answer (Idempotent-Replayed: true); with a different body, 409.",
+		Tags: tags,
+	}, func(ctx context.Context, in *patchPoolInput) (*changeOutput, error) {
 		if svc == nil {
 			return nil, poolsUnavailable()
 		}
-		cur, err := svc.Get(ctx, in.ID)
-		if err != nil {
-			return nil, poolError(err, "path.")
-		}
-		s := cur.Settings
-		if cur.Pending != nil {
-			s = cur.Pending.Settings
-		}
 		b := in.Body
-		if b.Rulesets != nil {
-			s.Rulesets = b.Rulesets
-		}
-		if b.Unit != nil {
-			s.Unit = *b.Unit
-		}
-		if b.ContributionBP != nil {
-			s.ContributionBP = *b.ContributionBP
-		}
-		if b.ReserveBP != nil {
-			s.ReserveBP = *b.ReserveBP
-		}
-		if b.Reset != nil {
-			s.Reset = *b.Reset
-		}
-		if b.Ceiling != nil {
-			s.Ceiling = *b.Ceiling
-		}
-		if b.SettleWindowMS != nil {
-			s.SettleWindowMS = *b.SettleWindowMS
-		}
-		p, err := svc.ChangeSettings(ctx, in.ID, s, b.By, b.Reason)
+		patch := jackpot.SettingsPatch{Rulesets: b.Rulesets, Unit: b.Unit, ContributionBP: b.ContributionBP, ReserveBP: b.ReserveBP,
+			Reset: b.Reset, Ceiling: b.Ceiling, SettleWindowMS: b.SettleWindowMS}
+		p, replayed, err := svc.ChangeSettings(ctx, in.ID, patch, b.By, b.Reason, in.IdempotencyKey)
 		if err != nil {
+			if jackpot.KindOf(err) == jackpot.NotFound {
+				return nil, poolError(err, "path.")
+			}
 			return nil, poolError(err, "body.")
 		}
-		return &poolOutput{Body: poolView(p)}, nil
+		return &changeOutput{Replayed: replayed, Body: poolView(p)}, nil
 	})
 	huma.Register(api, huma.Operation{
 		OperationID: "adjust-pool", Method: http.MethodPost, Path: "/v1/pools/{id}/adjustments",
 		RequestBody: bodyExample(map[string]any{"meter": "reserve", "amount": 50000, "by": "ops:carol", "reason": "reserve top-up approved by finance"}),
 		Summary:     "Adjust a meter (recorded and signed)",
-		Description: "The meters move only by a contribution, a hit, or a recorded, signed adjustment like this one.",
-		Tags:        tags,
-	}, func(ctx context.Context, in *adjustInput) (*poolOutput, error) {
+		Description: "The meters move only by a contribution, a hit, or a recorded, signed adjustment like this one. " +
+			"Exactly once under its required Idempotency-Key: the same key again returns the first answer (Idempotent-Replayed: true); with a different body, 409.",
+		Tags: tags,
+	}, func(ctx context.Context, in *adjustInput) (*changeOutput, error) {
 		if svc == nil {
 			return nil, poolsUnavailable()
 		}
-		p, err := svc.Adjust(ctx, in.ID, jackpot.Adjustment{Meter: in.Body.Meter, Amount: in.Body.Amount, By: in.Body.By, Reason: in.Body.Reason})
+		p, replayed, err := svc.Adjust(ctx, in.ID, jackpot.Adjustment{Meter: in.Body.Meter, Amount: in.Body.Amount, By: in.Body.By, Reason: in.Body.Reason}, in.IdempotencyKey)
 		if err != nil {
+			if jackpot.KindOf(err) == jackpot.NotFound {
+				return nil, poolError(err, "path.")
+			}
 			return nil, poolError(err, "body.")
 		}
-		return &poolOutput{Body: poolView(p)}, nil
+		return &changeOutput{Replayed: replayed, Body: poolView(p)}, nil
 	})
 	huma.Register(api, huma.Operation{
 		OperationID: "pool-ledger", Method: http.MethodGet, Path: "/v1/pools/{id}/ledger",
@@ -297,11 +290,9 @@ func registerPools(api huma.API, deps Deps) {
 		if err != nil {
 			return nil, err
 		}
-		body, _ := json.Marshal(in.Body)
-		sum := sha256.Sum256(body)
-		res, replayed, err := svc.ApplyRound(ctx, in.ID, r, in.IdempotencyKey, hex.EncodeToString(sum[:]))
+		res, replayed, err := svc.ApplyRound(ctx, in.ID, r, in.IdempotencyKey, roundFingerprint(in.Body))
 		if err != nil {
-			return nil, poolError(requestField(err, locs), "body.")
+			return nil, poolError(requestField(err, r, locs), "body.")
 		}
 		return &roundOutput{Replayed: replayed, Body: res}, nil
 	})
@@ -349,27 +340,42 @@ func registerPools(api huma.API, deps Deps) {
 	})
 }
 
-// requestField rewrites a round error's field "wagers[i]..." to where the
-// request carries that wager.
-func requestField(err error, locs []string) error {
+// requestField rewrites a round error's field to where the request carries
+// it: "wagers[i]..." and "hits[i]..." (a hit is on a wager) to that wager's
+// place in positions, "wagers" to positions, "round" to roundId. Every
+// location a round's 422 or 409 names is a field of the request.
+func requestField(err error, r jackpot.Round, locs []string) error {
 	var e *jackpot.Error
 	if !errors.As(err, &e) {
 		return err
 	}
-	if e.Field == "round" {
-		c := *e
-		c.Field = "roundId"
-		return &c
-	}
-	if !strings.HasPrefix(e.Field, "wagers[") {
-		return err
-	}
-	var i int
-	if _, scanErr := fmt.Sscanf(e.Field, "wagers[%d]", &i); scanErr != nil || i < 0 || i >= len(locs) {
-		return err
-	}
 	c := *e
-	c.Field = strings.TrimPrefix(locs[i], "body.")
+	var i int
+	switch {
+	case e.Field == "round":
+		c.Field = "roundId"
+	case e.Field == "wagers" || e.Field == "hits":
+		c.Field = "positions"
+	case strings.HasPrefix(e.Field, "wagers["):
+		if _, scanErr := fmt.Sscanf(e.Field, "wagers[%d]", &i); scanErr != nil || i < 0 || i >= len(locs) {
+			c.Field = "positions"
+			break
+		}
+		c.Field = strings.TrimPrefix(locs[i], "body.")
+	case strings.HasPrefix(e.Field, "hits["):
+		c.Field = "positions"
+		if _, scanErr := fmt.Sscanf(e.Field, "hits[%d]", &i); scanErr != nil || i < 0 || i >= len(r.Hits) {
+			break
+		}
+		h := r.Hits[i]
+		for j, w := range r.Wagers {
+			if j < len(locs) && w.Seat == h.Seat && w.Wager == h.Wager {
+				c.Field = strings.TrimPrefix(locs[j], "body.")
+			}
+		}
+	default:
+		return err
+	}
 	return &c
 }
 
@@ -393,11 +399,16 @@ func poolError(err error, loc string) error {
 	}
 	detail := func() error {
 		l := strings.TrimSuffix(loc, ".")
-		if e.Field != "" {
+		switch {
+		case e.Field == jackpot.FieldPool:
+			// A refusal about the pool itself (a meter that would
+			// overflow): the pool the path names. (Creating a pool
+			// cannot overflow: its settings are bounded.)
+			l = "path.id"
+		case strings.HasPrefix(e.Field, "header."), strings.HasPrefix(e.Field, "path."), strings.HasPrefix(e.Field, "query."):
+			l = e.Field
+		case e.Field != "":
 			l = loc + e.Field
-			if strings.HasPrefix(e.Field, "header.") {
-				l = e.Field
-			}
 		}
 		return &huma.ErrorDetail{Location: l, Message: e.Msg}
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"math"
 	"net/http"
 	"os"
 	"strings"
@@ -49,8 +50,14 @@ func TestPoolLifecycle(t *testing.T) {
 	if resp.Code != http.StatusCreated {
 		t.Fatalf("create: %d %s", resp.Code, resp.Body)
 	}
-	if resp := api.Post("/v1/pools", strings.NewReader(createMBS)); resp.Code != http.StatusConflict {
+	// Creating is idempotent: the same settings again answer the pool
+	// (200); other settings are refused (409, naming the id).
+	if resp := api.Post("/v1/pools", strings.NewReader(createMBS)); resp.Code != http.StatusOK {
 		t.Fatalf("create twice: %d", resp.Code)
+	}
+	if resp := api.Post("/v1/pools", strings.NewReader(strings.Replace(createMBS, `"reset":10000000`, `"reset":20000000`, 1))); resp.Code != http.StatusConflict ||
+		!strings.Contains(resp.Body.String(), `"location":"body.id"`) {
+		t.Fatalf("create with other settings: %d %s", resp.Code, resp.Body)
 	}
 	if resp := api.Get("/v1/pools/nope"); resp.Code != http.StatusNotFound {
 		t.Fatalf("unknown pool: %d", resp.Code)
@@ -79,8 +86,16 @@ func TestPoolLifecycle(t *testing.T) {
 	}
 	// Same ids, different body: 409.
 	other := strings.Replace(round, `"progressive":500}}]`, `"progressive":500}},{"seat":4,"cards":"6c 6h 7c 8d Qh","wagers":{"ante":1000,"progressive":500}}]`, 1)
-	if resp := api.Post("/v1/pools/megalink/rounds", strings.NewReader(other)); resp.Code != http.StatusConflict {
+	if resp := api.Post("/v1/pools/megalink/rounds", strings.NewReader(other)); resp.Code != http.StatusConflict ||
+		!strings.Contains(resp.Body.String(), `"location":"body.roundId"`) {
 		t.Fatalf("different body: %d %s", resp.Code, resp.Body)
+	}
+	// The same round spelled differently (whitespace, "x":0 for no wager,
+	// "exposed":true, the cards' case) is the same round: a replay.
+	respelled := strings.Replace(strings.Replace(round, `"wagers":{"ante":1000,"progressive":500}}`, `"wagers":{"ante":1000,"bet":0,"progressive":500},"exposed":true}`, 1),
+		`"Ts Js Qs Ks AS"`, `"ts  js qs ks as"`, 1)
+	if resp := api.Post("/v1/pools/megalink/rounds", strings.NewReader(respelled)); resp.Code != http.StatusOK || resp.Body.String() != first {
+		t.Fatalf("respelled round: %d %s", resp.Code, resp.Body)
 	}
 	// R22: a stake other than the pool's unit is refused, naming the field,
 	// even when the table states that amount as its progressiveUnit.
@@ -112,7 +127,7 @@ func TestPoolLifecycle(t *testing.T) {
 		t.Fatalf("key reused: %d %s", resp.Code, resp.Body)
 	}
 	// PATCH: recorded, pending until the next reset.
-	resp = api.Patch("/v1/pools/megalink", strings.NewReader(`{"contributionBp":2000,"by":"ops:bob","reason":"approved"}`))
+	resp = api.Patch("/v1/pools/megalink", "Idempotency-Key: change-1", strings.NewReader(`{"contributionBp":2000,"by":"ops:bob","reason":"approved"}`))
 	pv := decodeBody[PoolView](t, resp.Body.Bytes())
 	if resp.Code != http.StatusOK || pv.Settings.ContributionBP != 1733 || pv.Pending == nil || pv.Pending.Settings.ContributionBP != 2000 {
 		t.Fatalf("patch: %d %s", resp.Code, resp.Body)
@@ -266,5 +281,118 @@ func TestRoundFieldsNamed(t *testing.T) {
 				t.Fatalf("%d %s, want 422 at %s", resp.Code, resp.Body, c.loc)
 			}
 		})
+	}
+}
+
+// TestPoolsAuditHTTP: the pools audit's findings over HTTP: bounded
+// settings (422 naming the field), a pool's currency its rulesets settle
+// in, adjustments exactly once under a required Idempotency-Key (409 naming
+// the header for another body), and an empty ledger page past the end.
+func TestPoolsAuditHTTP(t *testing.T) {
+	api, _ := poolsAPI(t, nil)
+	for name, c := range map[string]struct{ from, to, loc string }{
+		"defect 1: reset 5e18":                    {`"reset":10000000`, `"reset":5000000000000000000`, "body.reset"},
+		"defect 3: unit 1e12":                     {`"unit":500`, `"unit":1000000000000`, "body.unit"},
+		"ceiling over 1e15":                       {`"reset":10000000`, `"reset":10000000,"ceiling":1000000000000001`, "body.ceiling"},
+		"defect 9: USD for SGD-only mbs-megalink": {`"currency":"SGD"`, `"currency":"USD"`, "body.currency"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			resp := api.Post("/v1/pools", strings.NewReader(strings.Replace(createMBS, c.from, c.to, 1)))
+			if resp.Code != http.StatusUnprocessableEntity || !strings.Contains(resp.Body.String(), `"location":"`+c.loc+`"`) {
+				t.Fatalf("%d %s, want 422 at %s", resp.Code, resp.Body, c.loc)
+			}
+		})
+	}
+	if resp := api.Post("/v1/pools", strings.NewReader(createMBS)); resp.Code != http.StatusCreated {
+		t.Fatalf("create: %d %s", resp.Code, resp.Body)
+	}
+	adj := `{"meter":"reserve","amount":50000,"by":"ops:carol","reason":"reserve top-up approved by finance"}`
+	if resp := api.Post("/v1/pools/megalink/adjustments", strings.NewReader(adj)); resp.Code != http.StatusUnprocessableEntity ||
+		!strings.Contains(resp.Body.String(), "Idempotency-Key") {
+		t.Fatalf("no key: %d %s", resp.Code, resp.Body)
+	}
+	resp := api.Post("/v1/pools/megalink/adjustments", "Idempotency-Key: adj-1", strings.NewReader(adj))
+	if pv := decodeBody[PoolView](t, resp.Body.Bytes()); resp.Code != http.StatusOK || pv.Meters.Reserve != 50_000 || resp.Header().Get("Idempotent-Replayed") != "false" {
+		t.Fatalf("adjust: %d %v %s", resp.Code, resp.Header(), resp.Body)
+	}
+	resp = api.Post("/v1/pools/megalink/adjustments", "Idempotency-Key: adj-1", strings.NewReader(adj))
+	if pv := decodeBody[PoolView](t, resp.Body.Bytes()); resp.Code != http.StatusOK || pv.Meters.Reserve != 50_000 || resp.Header().Get("Idempotent-Replayed") != "true" {
+		t.Fatalf("retry: %d %s", resp.Code, resp.Body)
+	}
+	resp = api.Post("/v1/pools/megalink/adjustments", "Idempotency-Key: adj-1", strings.NewReader(strings.Replace(adj, "50000", "60000", 1)))
+	if resp.Code != http.StatusConflict || !strings.Contains(resp.Body.String(), `"location":"header.Idempotency-Key"`) {
+		t.Fatalf("another body: %d %s", resp.Code, resp.Body)
+	}
+	if pv := decodeBody[PoolView](t, api.Get("/v1/pools/megalink").Body.Bytes()); pv.Meters.Reserve != 50_000 || pv.Entries != 2 {
+		t.Fatalf("the adjustment was applied more than once: reserve %d, %d entries", pv.Meters.Reserve, pv.Entries)
+	}
+	resp = api.Post("/v1/pools/megalink/adjustments", "Idempotency-Key: adj-2", strings.NewReader(strings.Replace(adj, "50000", "1000000000000001", 1)))
+	if resp.Code != http.StatusUnprocessableEntity || !strings.Contains(resp.Body.String(), `"location":"body.amount"`) {
+		t.Fatalf("adjustment over 1e15: %d %s", resp.Code, resp.Body)
+	}
+	// Defect 8: past the end, an empty page (no wrap).
+	for _, after := range []string{"2", "9223372036854775807"} {
+		resp = api.Get("/v1/pools/megalink/ledger?after=" + after)
+		if page := decodeBody[LedgerPage](t, resp.Body.Bytes()); resp.Code != http.StatusOK || len(page.Entries) != 0 || page.Next != nil {
+			t.Fatalf("after %s: %d %s", after, resp.Code, resp.Body)
+		}
+	}
+	if resp = api.Get("/v1/pools/megalink/ledger?after=-1"); resp.Code != http.StatusUnprocessableEntity {
+		t.Fatalf("after -1: %d %s", resp.Code, resp.Body)
+	}
+}
+
+// nearMaxStore shows a pool whose displayed meter stands 100 below the
+// int64 limit.
+type nearMaxStore struct{ jackpot.Store }
+
+func (s nearMaxStore) Pool(ctx context.Context, id string) (jackpot.Pool, error) {
+	p, err := s.Store.Pool(ctx, id)
+	p.Meters.Displayed = math.MaxInt64 - 100
+	return p, err
+}
+
+// TestMeterOverflowIs422AtThePool: audit defect 2 over HTTP (ruling R1): a
+// round whose contribution (3 x 500 x 17.33% = 259.95 -> 259) would take
+// the displayed meter past the int64 limit is refused with a 422 naming
+// the pool (path.id), never wrapped and never a 500.
+func TestMeterOverflowIs422AtThePool(t *testing.T) {
+	st, _ := filestore.Open(t.TempDir())
+	api, _ := poolsAPI(t, st)
+	api.Post("/v1/pools", strings.NewReader(createMBS))
+	api2, _ := poolsAPI(t, nearMaxStore{st})
+	round := `{"ruleset":"mbs-megalink-ssp-v6","table":"T12","roundId":"R1","dealtAt":"2026-03-01T20:00:00Z","dealer":"2d 3d 5h 8c 9s",
+	  "progressiveUnit":500,"positions":[{"seat":1,"cards":"Kc Kh Kd As Ah","wagers":{"ante":1000,"progressive":500}},
+	  {"seat":2,"cards":"2c 7d 9h Js 4c","wagers":{"ante":1000,"progressive":500}},{"seat":3,"cards":"3c 8d 9c Jd 5s","wagers":{"ante":1000,"progressive":500}}]}`
+	resp := api2.Post("/v1/pools/megalink/rounds", strings.NewReader(round))
+	if resp.Code != http.StatusUnprocessableEntity || !strings.Contains(resp.Body.String(), `"location":"path.id"`) || !strings.Contains(resp.Body.String(), "overflow") {
+		t.Fatalf("%d %s", resp.Code, resp.Body)
+	}
+	if pv := decodeBody[PoolView](t, api.Get("/v1/pools/megalink").Body.Bytes()); pv.Meters.Wagers != 0 || pv.Version != 1 {
+		t.Fatalf("nothing applied: %+v", pv.Meters)
+	}
+}
+
+// TestRoundErrorsNameRequestFields: every field a round's refusal names is
+// one of the request's (never body.hits or body.wagers, which it has not).
+func TestRoundErrorsNameRequestFields(t *testing.T) {
+	r := jackpot.Round{
+		Wagers: []jackpot.ProgressiveWager{{Seat: 2, Wager: "player", Amount: 500}, {Seat: 5, Wager: "player", Amount: 500}},
+		Hits:   []jackpot.Hit{{Seat: 5, Wager: "player"}},
+	}
+	locs := []string{"body.positions[0].wagers.progressive", "body.positions[1].wagers.progressive"}
+	for field, want := range map[string]string{
+		"hits[0]":          "positions[1].wagers.progressive",
+		"hits[0].category": "positions[1].wagers.progressive",
+		"hits[7]":          "positions",
+		"wagers[0].amount": "positions[0].wagers.progressive",
+		"wagers":           "positions",
+		"round":            "roundId",
+		"dealtAt":          "dealtAt",
+	} {
+		err := requestField(&jackpot.Error{Kind: jackpot.Invalid, Field: field, Msg: "x"}, r, locs)
+		if got := err.(*jackpot.Error).Field; got != want {
+			t.Errorf("%s -> %s, want %s", field, got, want)
+		}
 	}
 }

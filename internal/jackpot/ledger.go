@@ -2,6 +2,8 @@ package jackpot
 
 import (
 	"fmt"
+	"math"
+	"math/big"
 	"time"
 
 	"github.com/tablesettle/tablesettle/internal/money"
@@ -62,10 +64,13 @@ type Entry struct {
 	CarryReserve   int64        `json:"carryReserve,omitempty"`
 	// Contributions: the round's accepted progressive wagers, their
 	// sum(wager x rate) in 1/10000 minor units, and what was credited.
-	Wagers             int64        `json:"wagers,omitempty"`
-	WagerAmount        money.Amount `json:"wagerAmount,omitempty"`
-	RateSum            int64        `json:"rateSum,omitempty"`
-	RateSumReserve     int64        `json:"rateSumReserve,omitempty"`
+	Wagers         int64        `json:"wagers,omitempty"`
+	WagerAmount    money.Amount `json:"wagerAmount,omitempty"`
+	RateSum        int64        `json:"rateSum,omitempty"`
+	RateSumReserve int64        `json:"rateSumReserve,omitempty"`
+	// Commit is the id of the commit attempt that wrote the entry: how a
+	// writer whose answer was lost recognises its own commit.
+	Commit             string       `json:"commit,omitempty"`
 	Contributed        money.Amount `json:"contributed,omitempty"`
 	ContributedReserve money.Amount `json:"contributedReserve,omitempty"`
 	// Paid is what a winner is paid (hits), Funding where it came from
@@ -89,11 +94,13 @@ type Entry struct {
 
 // change collects the ledger entries of one transition and applies each
 // one's deltas to the pool's meters as it is posted: the meters move only
-// through post, so they are the sum over the ledger by construction.
+// through post, so they are the sum over the ledger by construction. The
+// first overflow of a meter is kept in err, and the transition is refused.
 type change struct {
 	pool    *Pool
 	now     time.Time
 	entries []Entry
+	err     error
 }
 
 func (c *change) post(e Entry) Entry {
@@ -102,26 +109,58 @@ func (c *change) post(e Entry) Entry {
 	e.Seq = p.Seq
 	e.Pool = p.ID
 	e.At = c.now
-	applyEntry(&p.Meters, e)
+	if err := applyEntry(&p.Meters, e); err != nil && c.err == nil {
+		c.err = err
+	}
 	c.entries = append(c.entries, e)
 	return e
 }
 
-// applyEntry adds one entry's deltas to m. It is shared by the
-// transitions (through post) and by Reconcile.
-func applyEntry(m *Meters, e Entry) {
-	m.Displayed += e.Displayed
-	m.Reserve += e.Reserve
-	m.Overflow += e.Overflow
-	m.CarryDisplayed += e.CarryDisplayed
-	m.CarryReserve += e.CarryReserve
-	m.Wagers += e.Wagers
-	m.WagerAmount += e.WagerAmount
-	m.RateSum += e.RateSum
-	m.RateSumReserve += e.RateSumReserve
-	m.Contributed += e.Contributed
-	m.ContributedReserve += e.ContributedReserve
-	m.HouseFunded += e.HouseFunded
+// overflowError is the refusal of a change that would take a meter past
+// the largest amount an int64 of minor units holds (it never wraps). Its
+// field "pool" is the pool the request addresses.
+func overflowError(err error) error {
+	return &Error{Kind: Invalid, Field: FieldPool,
+		Msg: "refused, nothing applied: " + err.Error() + " (a meter cannot hold more than 9,223,372,036,854,775,807 minor units; adjust the pool)"}
+}
+
+// FieldPool is the Error.Field of a refusal about the pool itself (not a
+// field of the body): internal/httpapi names it as the request's pool id.
+const FieldPool = "pool"
+
+// addChecked adds v to *dst, or reports the meter that would overflow.
+func addChecked[T ~int64](name string, dst *T, v T) error {
+	s, err := money.Add(money.Amount(*dst), money.Amount(v))
+	if err != nil {
+		return fmt.Errorf("the %s meter would overflow", name)
+	}
+	*dst = T(s)
+	return nil
+}
+
+// applyEntry adds one entry's deltas to m, every addition checked. It is
+// shared by the transitions (through post) and by Reconcile.
+func applyEntry(m *Meters, e Entry) error {
+	for _, a := range []struct {
+		name string
+		dst  *money.Amount
+		v    money.Amount
+	}{
+		{"displayed", &m.Displayed, e.Displayed},
+		{"reserve", &m.Reserve, e.Reserve},
+		{"overflow", &m.Overflow, e.Overflow},
+		{"carryDisplayed", (*money.Amount)(&m.CarryDisplayed), money.Amount(e.CarryDisplayed)},
+		{"carryReserve", (*money.Amount)(&m.CarryReserve), money.Amount(e.CarryReserve)},
+		{"wagers", (*money.Amount)(&m.Wagers), money.Amount(e.Wagers)},
+		{"wagerAmount", &m.WagerAmount, e.WagerAmount},
+		{"contributed", &m.Contributed, e.Contributed},
+		{"contributedReserve", &m.ContributedReserve, e.ContributedReserve},
+		{"houseFunded", &m.HouseFunded, e.HouseFunded},
+	} {
+		if err := addChecked(a.name, a.dst, a.v); err != nil {
+			return err
+		}
+	}
 	switch e.Kind {
 	case KindHit:
 		if m.Hits == nil {
@@ -129,12 +168,20 @@ func applyEntry(m *Meters, e Entry) {
 		}
 		h := m.Hits[e.Category]
 		h.Count++
-		h.Paid += e.Paid
-		h.FromPool += -e.Displayed
+		if err := addChecked("hits."+e.Category+".paid", &h.Paid, e.Paid); err != nil {
+			return err
+		}
+		if e.Displayed == money.Amount(math.MinInt64) {
+			return fmt.Errorf("the hits.%s.fromPool meter would overflow", e.Category)
+		}
+		if err := addChecked("hits."+e.Category+".fromPool", &h.FromPool, -e.Displayed); err != nil {
+			return err
+		}
 		m.Hits[e.Category] = h
 	case KindReset:
 		m.Resets++
 	}
+	return nil
 }
 
 // Difference is one meter that does not match the ledger.
@@ -150,6 +197,12 @@ type Reconciliation struct {
 	Entries     int64        `json:"entries"`
 	Rebuilt     Meters       `json:"rebuilt"`
 	Differences []Difference `json:"differences"`
+	// RateSum and RateSumReserve are sum(wager x rate) over the whole
+	// ledger, in 1/10000 of the minor unit, as exact decimal integers (they
+	// may outgrow an int64): Rebuilt.Contributed x 10000 + carried must
+	// equal them.
+	RateSum        string `json:"rateSum"`
+	RateSumReserve string `json:"rateSumReserve"`
 	// Problems are ledger entries that do not add up on their own (a
 	// payout whose funding does not sum to it, a gap in the sequence).
 	Problems []string `json:"problems"`
@@ -158,32 +211,122 @@ type Reconciliation struct {
 
 // Reconcile rebuilds p's meters from its whole ledger (oldest first) and
 // reports every difference, and checks the invariants each entry and the
-// whole must keep: funding sums to what it pays, the sequence has no gap,
-// and credited + carried == sum(wager x rate) for both contribution rates.
+// whole must keep: the sequence has no gap; a payout's or a reset's funding
+// sums to it, source by source to the meters it moved; a contribution's
+// credit is its wagers x the rates in force, split between the meters, with
+// credited x 10000 + carry change == wagers x rate; the money meters never
+// go below zero; and, over the whole ledger (exactly, in math/big),
+// credited x 10000 + carried == sum(wager x rate) for both rates.
 func Reconcile(p Pool, ledger []Entry) Reconciliation {
 	r := Reconciliation{Pool: p.ID, Entries: int64(len(ledger)), Rebuilt: Meters{Hits: map[string]CategoryMeter{}}}
+	problem := func(format string, args ...any) { r.Problems = append(r.Problems, fmt.Sprintf(format, args...)) }
+	rateSum, rateSumR := new(big.Int), new(big.Int)
+	var rates *Settings // the settings in force: the opening's, then each that took effect
+	b10k := big.NewInt(10000)
+	// credit reports whether credited x 10000 + carry == rate, exactly.
+	credit := func(credited money.Amount, carry, rate int64) bool {
+		x := new(big.Int).Mul(big.NewInt(int64(credited)), b10k)
+		x.Add(x, big.NewInt(carry))
+		return x.Cmp(big.NewInt(rate)) == 0
+	}
 	for i, e := range ledger {
 		if e.Seq != int64(i+1) {
-			r.Problems = append(r.Problems, fmt.Sprintf("entry %d has seq %d: the ledger has a gap or a repeat", i+1, e.Seq))
+			problem("entry %d has seq %d: the ledger has a gap or a repeat", i+1, e.Seq)
 		}
-		applyEntry(&r.Rebuilt, e)
+		if err := applyEntry(&r.Rebuilt, e); err != nil {
+			problem("entry %d: %v", e.Seq, err)
+		}
 		var funded money.Amount
+		by := map[Source]money.Amount{}
 		for _, f := range e.Funding {
-			funded += f.Amount
+			if f.Amount <= 0 {
+				problem("entry %d: a %s funding of %d is not positive", e.Seq, f.Source, f.Amount)
+			}
+			var err1, err2 error
+			funded, err1 = money.Add(funded, f.Amount)
+			by[f.Source], err2 = money.Add(by[f.Source], f.Amount)
+			if err1 != nil || err2 != nil {
+				problem("entry %d: its funding overflows", e.Seq)
+			}
+		}
+		sources := func() {
+			if by[SourcePool] != -e.Displayed || by[SourceOverflow] != -e.Overflow || by[SourceReserve] != -e.Reserve || by[SourceHouse] != e.HouseFunded {
+				problem("entry %d: %s funded pool %d overflow %d reserve %d house %d but moved displayed %d overflow %d reserve %d house %d",
+					e.Seq, e.Kind, by[SourcePool], by[SourceOverflow], by[SourceReserve], by[SourceHouse], e.Displayed, e.Overflow, e.Reserve, e.HouseFunded)
+			}
 		}
 		switch e.Kind {
 		case KindHit:
 			if funded != e.Paid {
-				r.Problems = append(r.Problems, fmt.Sprintf("entry %d: hit paid %d but funded %d", e.Seq, e.Paid, funded))
+				problem("entry %d: hit paid %d but funded %d", e.Seq, e.Paid, funded)
 			}
+			sources()
 		case KindReset, KindOpening:
 			if funded != e.Displayed {
-				r.Problems = append(r.Problems, fmt.Sprintf("entry %d: %s credited %d but funded %d", e.Seq, e.Kind, e.Displayed, funded))
+				problem("entry %d: %s credited %d but funded %d", e.Seq, e.Kind, e.Displayed, funded)
 			}
+			if by[SourcePool] != 0 {
+				problem("entry %d: the pool cannot fund its own %s", e.Seq, e.Kind)
+			}
+			by[SourcePool] = -e.Displayed // it credits the displayed meter
+			sources()
+		case KindContribution:
+			if e.Contributed != e.Displayed+e.Overflow || e.ContributedReserve != e.Reserve {
+				problem("entry %d: contribution credited %d and %d but moved displayed %d overflow %d reserve %d", e.Seq, e.Contributed, e.ContributedReserve, e.Displayed, e.Overflow, e.Reserve)
+			}
+			if !credit(e.Contributed, e.CarryDisplayed, e.RateSum) || !credit(e.ContributedReserve, e.CarryReserve, e.RateSumReserve) {
+				problem("entry %d: credited x 10000 + carry change != wagers x rate", e.Seq)
+			}
+			if rates != nil {
+				w := big.NewInt(int64(e.WagerAmount))
+				if new(big.Int).Mul(w, big.NewInt(int64(rates.ContributionBP))).Cmp(big.NewInt(e.RateSum)) != 0 ||
+					new(big.Int).Mul(w, big.NewInt(int64(rates.ReserveBP))).Cmp(big.NewInt(e.RateSumReserve)) != 0 {
+					problem("entry %d: wagers %d at %d and %d bp are not the entry's rate sums %d and %d", e.Seq, e.WagerAmount, rates.ContributionBP, rates.ReserveBP, e.RateSum, e.RateSumReserve)
+				}
+			}
+			rateSum.Add(rateSum, big.NewInt(e.RateSum))
+			rateSumR.Add(rateSumR, big.NewInt(e.RateSumReserve))
+		}
+		if m := r.Rebuilt; m.Displayed < 0 || m.Reserve < 0 || m.Overflow < 0 || m.CarryDisplayed < 0 || m.CarryDisplayed >= 10000 || m.CarryReserve < 0 || m.CarryReserve >= 10000 {
+			problem("entry %d leaves displayed %d reserve %d overflow %d carries %d %d: out of range", e.Seq, m.Displayed, m.Reserve, m.Overflow, m.CarryDisplayed, m.CarryReserve)
+		}
+		if e.New != nil && (e.Kind == KindOpening || e.Kind == KindSettingsEffective) {
+			s := *e.New
+			rates = &s
 		}
 	}
 	if int64(len(ledger)) != p.Seq {
-		r.Problems = append(r.Problems, fmt.Sprintf("the pool counts %d entries, the ledger has %d", p.Seq, len(ledger)))
+		problem("the pool counts %d entries, the ledger has %d", p.Seq, len(ledger))
+	}
+	// The pool's last hits and held hits are what the ledger says.
+	var hits []HitRecord
+	held := map[int64]bool{}
+	for _, e := range ledger {
+		switch e.Kind {
+		case KindHit:
+			hits = append(hits, HitRecord{Seq: e.Seq, Table: e.Table, Round: e.Round, Seat: e.Seat, Category: e.Category, Paid: e.Paid, PaidAt: e.At})
+			if e.HeldSeq != 0 {
+				delete(held, e.HeldSeq)
+			}
+		case KindHeld:
+			held[e.Seq] = true
+		}
+	}
+	hits = hits[max(0, len(hits)-LastHitsKept):]
+	same := len(hits) == len(p.LastHits)
+	for i := 0; same && i < len(hits); i++ {
+		a, b := hits[i], p.LastHits[i]
+		same = a.Seq == b.Seq && a.Table == b.Table && a.Round == b.Round && a.Seat == b.Seat && a.Category == b.Category && a.Paid == b.Paid && a.PaidAt.Equal(b.PaidAt)
+	}
+	if !same {
+		problem("the pool's last hits are not the ledger's last %d hits", len(hits))
+	}
+	same = len(held) == len(p.Held)
+	for _, h := range p.Held {
+		same = same && held[h.Seq]
+	}
+	if !same {
+		problem("the pool holds %d hits, the ledger %d still unpaid", len(p.Held), len(held))
 	}
 	m, b := p.Meters, r.Rebuilt
 	cmp := func(name string, meters, ledger int64) {
@@ -198,8 +341,6 @@ func Reconcile(p Pool, ledger []Entry) Reconciliation {
 	cmp("carry_reserve", m.CarryReserve, b.CarryReserve)
 	cmp("contributed", int64(m.Contributed), int64(b.Contributed))
 	cmp("contributed_reserve", int64(m.ContributedReserve), int64(b.ContributedReserve))
-	cmp("rate_sum", m.RateSum, b.RateSum)
-	cmp("rate_sum_reserve", m.RateSumReserve, b.RateSumReserve)
 	cmp("wagers", m.Wagers, b.Wagers)
 	cmp("wager_amount", int64(m.WagerAmount), int64(b.WagerAmount))
 	cmp("house_funded", int64(m.HouseFunded), int64(b.HouseFunded))
@@ -216,11 +357,16 @@ func Reconcile(p Pool, ledger []Entry) Reconciliation {
 		cmp("hits."+k+".paid", int64(m.Hits[k].Paid), int64(b.Hits[k].Paid))
 		cmp("hits."+k+".from_pool", int64(m.Hits[k].FromPool), int64(b.Hits[k].FromPool))
 	}
-	if int64(b.Contributed)*10000+b.CarryDisplayed != b.RateSum {
-		r.Problems = append(r.Problems, fmt.Sprintf("contributed %d x 10000 + carried %d != sum(wager x rate) %d", b.Contributed, b.CarryDisplayed, b.RateSum))
+	r.RateSum, r.RateSumReserve = rateSum.String(), rateSumR.String()
+	total := func(credited money.Amount, carry int64) *big.Int {
+		x := new(big.Int).Mul(big.NewInt(int64(credited)), b10k)
+		return x.Add(x, big.NewInt(carry))
 	}
-	if int64(b.ContributedReserve)*10000+b.CarryReserve != b.RateSumReserve {
-		r.Problems = append(r.Problems, fmt.Sprintf("reserve contributed %d x 10000 + carried %d != sum(wager x reserve rate) %d", b.ContributedReserve, b.CarryReserve, b.RateSumReserve))
+	if total(b.Contributed, b.CarryDisplayed).Cmp(rateSum) != 0 {
+		problem("contributed %d x 10000 + carried %d != sum(wager x rate) %s", b.Contributed, b.CarryDisplayed, rateSum)
+	}
+	if total(b.ContributedReserve, b.CarryReserve).Cmp(rateSumR) != 0 {
+		problem("reserve contributed %d x 10000 + carried %d != sum(wager x reserve rate) %s", b.ContributedReserve, b.CarryReserve, rateSumR)
 	}
 	r.OK = len(r.Differences) == 0 && len(r.Problems) == 0
 	return r

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/tablesettle/tablesettle/internal/money"
+	"github.com/tablesettle/tablesettle/internal/ruleset"
 )
 
 // Casino says which casino's jackpot clauses govern a pool: the order of
@@ -47,6 +48,19 @@ var knownRulesets = map[string]bool{
 	"mbs-megalink-thb-v9": true, "rws-mlp-csp-v2": true,
 }
 
+// The bounds of a pool's settings (and of each adjustment). They keep every
+// amount a pool can reach far inside int64 minor units, so that a setting can
+// never make a meter, a share or a reset wrap; the meter arithmetic is
+// overflow-checked besides (an overflow refuses the change, never wraps).
+const (
+	// MaxUnit is the largest wager unit: 10,000,000,000 minor units
+	// (SGD 100,000,000.00).
+	MaxUnit money.Amount = 10_000_000_000
+	// MaxAmount is the largest reset amount, ceiling and adjustment:
+	// 1,000,000,000,000,000 minor units (SGD 10,000,000,000,000.00).
+	MaxAmount money.Amount = 1_000_000_000_000_000
+)
+
 // DefaultSettleWindow is the RWS settle window of ruling R7 when a pool's
 // settings leave it unset ("a few seconds by default").
 const DefaultSettleWindow = 5 * time.Second
@@ -57,7 +71,7 @@ type Settings struct {
 	Currency money.Currency `json:"currency"`
 	// Rulesets the pool serves; all of one casino.
 	Rulesets []string `json:"rulesets"`
-	// Unit is the minimum progressive wager (ruling R22).
+	// Unit is the minimum progressive wager (ruling R22): 1 to MaxUnit.
 	Unit money.Amount `json:"unit"`
 	// ContributionBP is the part of each accepted progressive wager
 	// credited to the displayed meter (or the overflow past the ceiling).
@@ -65,10 +79,11 @@ type Settings struct {
 	// ReserveBP is the part credited to the reserve meter, which funds
 	// resets (ruling R21).
 	ReserveBP money.BasisPoints `json:"reserveBp"`
-	// Reset is the amount the pool restarts from after a Royal Flush (R3).
+	// Reset is the amount the pool restarts from after a Royal Flush (R3):
+	// 1 to MaxAmount.
 	Reset money.Amount `json:"reset"`
 	// Ceiling caps the displayed meter; contributions past it go to the
-	// overflow meter. Zero means no ceiling.
+	// overflow meter. Zero means no ceiling; else Reset to MaxAmount.
 	Ceiling money.Amount `json:"ceiling"`
 	// SettleWindowMS is the RWS settle window of ruling R7, in
 	// milliseconds; ignored for MBS pools.
@@ -126,9 +141,12 @@ func (s Settings) Validate() error {
 			return invalid(field, "a pool links tables of one casino: %q is not %s (ruling R7)", r, casino)
 		}
 		casino = c
+		if err := settlesIn(r, s.Currency); err != nil {
+			return err
+		}
 	}
-	if s.Unit <= 0 {
-		return invalid("unit", "the wager unit must be positive")
+	if s.Unit <= 0 || s.Unit > MaxUnit {
+		return invalid("unit", "the wager unit must be 1-%d minor units", MaxUnit)
 	}
 	if s.ContributionBP < 0 || s.ContributionBP > 10000 {
 		return invalid("contributionBp", "must be 0-10000 basis points")
@@ -136,11 +154,11 @@ func (s Settings) Validate() error {
 	if s.ReserveBP < 0 || s.ReserveBP > 10000 || s.ContributionBP+s.ReserveBP > 10000 {
 		return invalid("reserveBp", "must be 0-10000 basis points, and contributionBp + reserveBp at most 10000")
 	}
-	if s.Reset <= 0 {
-		return invalid("reset", "the reset amount must be positive")
+	if s.Reset <= 0 || s.Reset > MaxAmount {
+		return invalid("reset", "the reset amount must be 1-%d minor units", MaxAmount)
 	}
-	if s.Ceiling != 0 && s.Ceiling < s.Reset {
-		return invalid("ceiling", "the ceiling must be zero (none) or at least the reset amount")
+	if s.Ceiling != 0 && (s.Ceiling < s.Reset || s.Ceiling > MaxAmount) {
+		return invalid("ceiling", "the ceiling must be zero (none) or from the reset amount to %d minor units", MaxAmount)
 	}
 	if s.SettleWindowMS < 0 || s.SettleWindowMS > 10*60*1000 {
 		return invalid("settleWindowMs", "must be 0-600000 ms")
@@ -168,12 +186,12 @@ type Meters struct {
 	CarryReserve   int64 `json:"carryReserve"`
 	// Contributed is every contribution credited to the displayed and
 	// overflow meters; ContributedReserve to the reserve. With the carries:
-	// Contributed*10000 + CarryDisplayed == sum(wager x contribution rate).
+	// Contributed*10000 + CarryDisplayed == sum(wager x contribution rate),
+	// which Reconcile checks exactly (in math/big) against the ledger's
+	// per-entry sums: the lifetime sum is not kept as a meter, since it
+	// would outgrow an int64.
 	Contributed        money.Amount `json:"contributed"`
 	ContributedReserve money.Amount `json:"contributedReserve"`
-	// RateSum and RateSumReserve are sum(wager x rate) in 1/10000 minor units.
-	RateSum        int64 `json:"rateSum"`
-	RateSumReserve int64 `json:"rateSumReserve"`
 	// Accepted progressive wagers.
 	Wagers      int64        `json:"wagers"`
 	WagerAmount money.Amount `json:"wagerAmount"`
@@ -293,4 +311,34 @@ func New(id string, s Settings, by string, now time.Time) (Pool, []Entry, error)
 		Funding: []Funding{{Source: SourceHouse, Amount: s.Reset}}, New: &ns,
 		Rules: []string{"ruling R21"}, Note: "opening seed of the displayed meter, funded by the house"})
 	return p, c.entries, nil
+}
+
+// settlesIn refuses a pool whose currency a served ruleset cannot settle
+// in: a ruleset with amounts of its own (fixed prizes, caps) settles only in
+// its document's currency, as settlement does (every document is in SGD).
+// A pool that took such a ruleset in another currency could never accept a
+// round.
+func settlesIn(id string, c money.Currency) error {
+	rs, ok := ruleset.Get(ruleset.ID(id))
+	if !ok || rs.Currency == c || !usesDocCurrency(rs) {
+		return nil
+	}
+	return invalid("currency", "ruleset %s settles only in %s (its fixed prizes and caps are in %s); the pool is in %s", id, rs.Currency, rs.Currency, c)
+}
+
+// usesDocCurrency reports whether a ruleset has amounts of its own (fixed
+// prizes, caps), which are in its document's currency: the same rule as
+// settlement's (internal/settle).
+func usesDocCurrency(rs ruleset.Ruleset) bool {
+	if len(rs.Caps) > 0 {
+		return true
+	}
+	for _, w := range rs.Wagers {
+		for _, e := range w.Paytable {
+			if e.Pay.Kind == ruleset.Fixed {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -2,6 +2,7 @@ package jackpot
 
 import (
 	"fmt"
+	"math/big"
 	"sort"
 	"time"
 
@@ -233,11 +234,16 @@ func Apply(p Pool, r Round, now time.Time) (Pool, []Entry, RoundResult, error) {
 		stakes[k] = w.Amount
 		var err error
 		if total, err = money.Add(total, w.Amount); err != nil {
-			return Pool{}, nil, RoundResult{}, invalid("wagers", "the wagers overflow")
+			return Pool{}, nil, RoundResult{}, invalid("wagers", "the round's progressive wagers overflow")
 		}
 	}
+	hit := map[string]bool{}
 	for i, h := range r.Hits {
 		k := fmt.Sprintf("%d/%s", h.Seat, wagerName(h.Wager))
+		if hit[k] {
+			return Pool{}, nil, RoundResult{}, invalid(fmt.Sprintf("hits[%d]", i), "a progressive wager wins one jackpot prize (its best hand): seat %d has two", h.Seat)
+		}
+		hit[k] = true
 		st, ok := stakes[k]
 		if !ok || st != h.Stake {
 			return Pool{}, nil, RoundResult{}, invalid(fmt.Sprintf("hits[%d]", i), "a hit must be on an accepted progressive wager of the round, with its stake")
@@ -308,6 +314,12 @@ func Apply(p Pool, r Round, now time.Time) (Pool, []Entry, RoundResult, error) {
 	case MBS:
 		// R5: lower-ranking hits before Royal Flushes; n winners of one
 		// category share it (SSP v6 3.15, TCP v6 3.18, THB v9 3.15).
+		// SSP v4 has no clause for several winners: R5 is the ruling for
+		// every MBS table ("Several winners at one table in one round,
+		// MBS"), and R22 applies it to SSP v4's dealer-hand hits; its
+		// player-hand hits (and a player-hand and a dealer-hand hit of one
+		// category in one round) are shared the same way, citing R5 and
+		// R22 without a clause of the document.
 		groups := map[string][]Hit{}
 		var cats []string
 		for _, h := range majors {
@@ -329,6 +341,9 @@ func Apply(p Pool, r Round, now time.Time) (Pool, []Entry, RoundResult, error) {
 				// R5: lower-ranking hits were paid before these.
 				extra = append(extra, "ruling R5")
 				extra = append(extra, cite(r.Ruleset, cl.lowerFirst)...)
+			}
+			if r.Ruleset == "mbs-ssp-v4" && len(g) > 1 {
+				extra = append(extra, "ruling R22")
 			}
 			pos, err := c.payShared(g, metas, cl, extra...)
 			if err != nil {
@@ -365,6 +380,9 @@ func Apply(p Pool, r Round, now time.Time) (Pool, []Entry, RoundResult, error) {
 	}
 	if res.Released == nil {
 		res.Released = []Payout{}
+	}
+	if c.err != nil {
+		return Pool{}, nil, RoundResult{}, overflowError(c.err)
 	}
 	res.Meters = q.view()
 	c.finish()
@@ -404,11 +422,11 @@ func (c *change) contribute(r Round, total money.Amount) (Contribution, error) {
 	}
 	credit, carry, rateSum, err := Accrue(total, s.ContributionBP, p.Meters.CarryDisplayed)
 	if err != nil {
-		return out, invalid("wagers", "the contribution overflows: %v", err)
+		return out, overflowError(err)
 	}
 	creditR, carryR, rateSumR, err := Accrue(total, s.ReserveBP, p.Meters.CarryReserve)
 	if err != nil {
-		return out, invalid("wagers", "the contribution overflows: %v", err)
+		return out, overflowError(err)
 	}
 	toDisplayed, toOverflow := SplitAtCeiling(p.Meters.Displayed, credit, s.Ceiling)
 	out.Displayed, out.Overflow, out.Reserve = toDisplayed, toOverflow, creditR
@@ -438,18 +456,20 @@ func Accrue(wagers money.Amount, bp money.BasisPoints, carry int64) (credited mo
 		return 0, 0, 0, money.ErrOverflow
 	}
 	t := carry + rem
-	return q + money.Amount(t/10000), t % 10000, rateSum, nil
+	credited, err = money.Add(q, money.Amount(t/10000))
+	return credited, t % 10000, rateSum, err
 }
 
 // SplitAtCeiling divides a credit between the displayed meter (up to the
 // ceiling; no ceiling when it is zero) and the overflow meter.
+// Every amount is >= 0; nothing here can overflow.
 func SplitAtCeiling(displayed, credit, ceiling money.Amount) (toDisplayed, toOverflow money.Amount) {
-	if ceiling <= 0 || displayed+credit <= ceiling {
+	if ceiling <= 0 {
 		return credit, 0
 	}
-	room := ceiling - displayed
-	if room < 0 {
-		room = 0
+	room := max(ceiling-displayed, 0)
+	if credit <= room {
+		return credit, 0
 	}
 	return room, credit - room
 }
@@ -475,7 +495,7 @@ func HouseAmount(p Prize, stake money.Amount) (amount, stakeReturned money.Amoun
 func (c *change) payHouse(r Round, h Hit) (Payout, error) {
 	amount, returned, err := HouseAmount(h.Prize, h.Stake)
 	if err != nil {
-		return Payout{}, invalid("hits", "%v", err)
+		return Payout{}, overflowError(err)
 	}
 	rules := dedup(append(append([]string(nil), h.Rules...), "ruling R2", "ruling R3"))
 	fund := []Funding{{Source: SourceHouse, Amount: amount}}
@@ -503,40 +523,45 @@ type roundMeta struct {
 	heldSeq               int64
 }
 
-// SharedPrize is ruling R5's division of a percentage prize among n
-// winners at one table: n Royal Flushes (10000 bp) share pool + (n-1) x
-// reset; n hits of bp share bp x pool + (n-1) x bp x reset. The total is
-// computed exactly and each equal share rounded down once (R21). fromPool
-// is the pool's own part and extra the extra reset parts, funded from the
-// overflow, the reserve, then the house; share x n == fromPool + extra.
-// For a Royal the pool is left at pool - fromPool (the remainder the shares
-// leave) before its reset.
+// SharedPrize is ruling R5's division of a percentage prize of bp basis
+// points among n winners at one table, computed exactly (R21):
+//
+//	total = bp x (pool + (n-1) x reset) / 10000   (a fraction, never rounded)
+//	share = floor(total / n)                       (the one rounding)
+//
+// so n Royal Flushes (10000 bp) share pool + (n-1) x reset and n Straight
+// Flushes share 10% of the pool + (n-1) x 10% of the reset. Of the n x share
+// paid, the pool funds its own part (its bp of the pool, rounded down: the
+// pool is never debited more than that) less what the shares leave (the
+// remainder stays in the pool), never below zero; extra, the rest, is the
+// extra reset parts, funded from the overflow, the reserve, then the house
+// (R21). share x n == fromPool + extra, every part >= 0 and fromPool <=
+// floor(bp x pool / 10000). The arithmetic is exact (math/big): a share
+// that does not fit an int64 is ErrOverflow, never a wrapped value.
 func SharedPrize(pool, reset money.Amount, bp money.BasisPoints, n int) (share, fromPool, extra money.Amount, err error) {
-	if n < 1 || pool < 0 || reset < 0 {
-		return 0, 0, 0, fmt.Errorf("jackpot: shared prize of %d winners", n)
+	if n < 1 || pool < 0 || reset < 0 || bp <= 0 || bp > 10000 {
+		return 0, 0, 0, fmt.Errorf("jackpot: a shared prize of %d bp among %d winners", bp, n)
 	}
-	nn := int64(n)
-	if bp == 10000 {
-		extra = money.Amount((nn - 1) * int64(reset))
-		total := pool + extra
-		share = total / money.Amount(nn)
-		rem := total - share*money.Amount(nn)
-		return share, pool - rem, extra, nil
-	}
-	// In 1/10000 of the minor unit.
-	poolNum := int64(pool) * int64(bp)
-	extraNum := (nn - 1) * int64(reset) * int64(bp)
-	if int64(bp) != 0 && (poolNum/int64(bp) != int64(pool) || (nn > 1 && extraNum/int64(bp)/(nn-1) != int64(reset))) {
+	bn, bbp, b10k := big.NewInt(int64(n)), big.NewInt(int64(bp)), big.NewInt(10000)
+	// The pool's own part and the extra reset parts, x 10000.
+	ownNum := new(big.Int).Mul(big.NewInt(int64(pool)), bbp)
+	extraNum := new(big.Int).Mul(new(big.Int).Mul(big.NewInt(int64(n-1)), big.NewInt(int64(reset))), bbp)
+	totalNum := new(big.Int).Add(ownNum, extraNum)
+	shareB := new(big.Int).Quo(totalNum, new(big.Int).Mul(b10k, bn))
+	paid := new(big.Int).Mul(shareB, bn)
+	if !paid.IsInt64() {
 		return 0, 0, 0, money.ErrOverflow
 	}
-	total := poolNum + extraNum
-	share = money.Amount(total / (10000 * nn))
-	paid := share * money.Amount(nn)
-	extra = money.Amount(extraNum / 10000)
-	if extra > paid {
-		extra = paid
+	own := new(big.Int).Quo(ownNum, b10k)                             // floor(bp x pool): the most the pool funds
+	fromB := new(big.Int).Sub(paid, new(big.Int).Quo(extraNum, b10k)) // what the extra parts leave to the pool
+	if fromB.Sign() < 0 {
+		fromB.SetInt64(0)
 	}
-	return share, paid - extra, extra, nil
+	if fromB.Cmp(own) > 0 {
+		fromB.Set(own)
+	}
+	share, fromPool = money.Amount(shareB.Int64()), money.Amount(fromB.Int64())
+	return share, fromPool, money.Amount(paid.Int64()) - fromPool, nil
 }
 
 // fundReset takes amount from the overflow, then the reserve, then the
@@ -567,7 +592,7 @@ func (c *change) payShared(g []Hit, metas []roundMeta, cl clauses, extraRules ..
 	n := len(g)
 	share, fromPool, extra, err := SharedPrize(p.Meters.Displayed, p.Settings.Reset, bp, n)
 	if err != nil {
-		return nil, invalid("hits", "%v", err)
+		return nil, overflowError(err)
 	}
 	ruleset := metas[0].ruleset
 	rules := append([]string(nil), g[0].Rules...)
@@ -745,6 +770,9 @@ func Release(p Pool, now time.Time) (Pool, []Entry, []Payout, bool, error) {
 	out, err := c.releaseDue()
 	if err != nil || len(out) == 0 {
 		return p, nil, nil, false, err
+	}
+	if c.err != nil {
+		return p, nil, nil, false, overflowError(c.err)
 	}
 	c.finish()
 	return q, c.entries, out, true, nil

@@ -2,13 +2,17 @@ package jackpot
 
 import (
 	"context"
+	crand "crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"sync"
 	"time"
+
+	"github.com/tablesettle/tablesettle/internal/money"
 )
 
 // RoundRecord is the first answer to a round, kept forever: it, not a
@@ -23,7 +27,23 @@ type RoundRecord struct {
 	IdempotencyKey string      `json:"idempotencyKey,omitempty"`
 	Fingerprint    string      `json:"fingerprint"`
 	Result         RoundResult `json:"result"`
+	// Op is what the record answers: a round ("", the default), an
+	// adjustment or a settings change (OpAdjustment, OpSettings); PoolAfter
+	// is the answer to those: the pool as the change committed it.
+	Op        string `json:"op,omitempty"`
+	PoolAfter *Pool  `json:"poolAfter,omitempty"`
+	// Commit is the id of the commit attempt that wrote the record (and
+	// the ledger entries with it): a request whose answer was lost
+	// recognises its own commit by it, and is not a replay.
+	Commit string `json:"commit,omitempty"`
 }
+
+// The operations other than rounds that are applied exactly once under an
+// Idempotency-Key.
+const (
+	OpAdjustment = "adjustment"
+	OpSettings   = "settings"
+)
 
 // RoundKey is the record key of a table's round.
 func RoundKey(table, round string) string { return "round/" + table + "/" + round }
@@ -123,19 +143,27 @@ func (s *Service) attempts() int {
 	return s.MaxAttempts
 }
 
-// Create opens a pool.
-func (s *Service) Create(ctx context.Context, id string, set Settings, by string) (Pool, error) {
+// Create opens a pool; created is true when this call opened it. Creating
+// is idempotent: when the pool exists with the very settings asked for (a
+// retry whose first answer was lost, or the SDK's own retry meeting its own
+// write), the existing pool is returned (created false); with other
+// settings it is Exists.
+func (s *Service) Create(ctx context.Context, id string, set Settings, by string) (p Pool, created bool, err error) {
 	p, entries, err := New(id, set, by, s.Now())
 	if err != nil {
-		return Pool{}, err
+		return Pool{}, false, err
 	}
 	switch err := s.Store.CreatePool(ctx, p, entries); {
 	case errors.Is(err, ErrExists):
-		return Pool{}, &Error{Kind: Exists, Field: "id", Msg: "a pool " + id + " exists"}
+		cur, gerr := s.Get(ctx, id)
+		if gerr == nil && fingerprintOf(cur.Settings) == fingerprintOf(p.Settings) {
+			return cur, false, nil
+		}
+		return Pool{}, false, &Error{Kind: Exists, Field: "id", Msg: "a pool " + id + " exists with other settings"}
 	case err != nil:
-		return Pool{}, unavailable(err)
+		return Pool{}, false, unavailable(err)
 	}
-	return p, nil
+	return p, true, nil
 }
 
 // Get returns a pool.
@@ -150,8 +178,12 @@ func (s *Service) Get(ctx context.Context, id string) (Pool, error) {
 	return p, nil
 }
 
-// Ledger returns up to limit entries after seq, oldest first.
+// Ledger returns up to limit entries after seq, oldest first; past the end
+// an empty page. after must be >= 0.
 func (s *Service) Ledger(ctx context.Context, id string, after int64, limit int) ([]Entry, error) {
+	if after < 0 {
+		return nil, invalid("query.after", "after is a ledger sequence number, 0 or more")
+	}
 	if _, err := s.Get(ctx, id); err != nil {
 		return nil, err
 	}
@@ -189,52 +221,248 @@ func (s *Service) Reconcile(ctx context.Context, id string) (Reconciliation, err
 	return Reconcile(p, all), nil
 }
 
+// newCommitID returns a fresh id for one commit attempt: 128 bits from
+// crypto/rand. It is an identifier, not a behaviour: it must be unique
+// across every writer of a pool (two services seeded alike must never
+// share one, or one could take another's commit for its own), so it does
+// not come from the service's seeded Rand, which only jitters backoff.
+func (s *Service) newCommitID() string {
+	var b [16]byte
+	if _, err := crand.Read(b[:]); err != nil {
+		// crypto/rand does not fail on supported platforms; should it,
+		// fall back to the clock and the seeded source.
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if s.Rand == nil {
+			return fmt.Sprintf("%x", s.Now().UnixNano())
+		}
+		return fmt.Sprintf("%x-%x", s.Now().UnixNano(), s.Rand.Uint64())
+	}
+	return hex.EncodeToString(b[:])
+}
+
+// stamp marks a commit's entries and records with its attempt id.
+func stamp(c *Commit, id string) {
+	for i := range c.Entries {
+		c.Entries[i].Commit = id
+	}
+	for i := range c.Records {
+		c.Records[i].Commit = id
+	}
+}
+
+// landed reports whether the commit attempt id, made on pool p, is in the
+// store: its first ledger entry is there with the attempt's id. It is how
+// a writer whose answer was lost (a timeout, or the SDK's own retry of a
+// transaction that had committed, which then fails its condition) tells its
+// own commit from a lost race.
+// An error means it cannot tell.
+func (s *Service) landed(ctx context.Context, p Pool, entries []Entry, id string) (bool, error) {
+	if len(entries) == 0 {
+		return false, nil
+	}
+	es, err := s.Store.Ledger(context.WithoutCancel(ctx), p.ID, p.Seq, 1)
+	if err != nil {
+		return false, err
+	}
+	return len(es) == 1 && es[0].Seq == p.Seq+1 && es[0].Commit == id, nil
+}
+
+// once is an operation applied exactly once under an Idempotency-Key.
+type once struct {
+	op, key, fingerprint string
+}
+
+// recordKey is the record of o's key: keys are scoped to their operation
+// (an adjustment's key and a round's or a settings change's are distinct).
+func (o once) recordKey() string { return o.op + "/" + IdempotencyRecordKey(o.key) }
+
+// replay returns the committed answer to o, if there is one: (pool, true,
+// replayed, nil). A record of the key with another fingerprint is a
+// Mismatch. mine are this request's own attempt ids: finding one of them
+// is not a replay.
+func (s *Service) replayOnce(ctx context.Context, pool string, o once, mine []string) (Pool, bool, bool, error) {
+	rec, err := s.Store.Record(ctx, pool, o.recordKey())
+	switch {
+	case errors.Is(err, ErrNotFound):
+		return Pool{}, false, false, nil
+	case err != nil:
+		return Pool{}, false, false, unavailable(err)
+	}
+	if rec.Fingerprint != o.fingerprint || rec.Op != o.op || rec.PoolAfter == nil {
+		return Pool{}, false, false, &Error{Kind: Mismatch, Field: "header.Idempotency-Key", Msg: "this Idempotency-Key was already used with a different request"}
+	}
+	return *rec.PoolAfter, true, !contains(mine, rec.Commit), nil
+}
+
+func contains(xs []string, x string) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}
+
 // update applies fn to the pool and commits it, retrying with backoff
-// while another writer wins the race.
-func (s *Service) update(ctx context.Context, id string, fn func(Pool, time.Time) (Pool, []Entry, bool, error)) (Pool, error) {
+// while another writer wins the race. With an operation o (a key), the
+// commit writes o's record too, and the record is looked for before every
+// attempt: a retry of a committed request returns the first answer
+// (replayed true), never applies it again. Without one, a commit whose
+// answer was lost is still recognised by its attempt id (landed).
+func (s *Service) update(ctx context.Context, id string, o *once, fn func(Pool, time.Time) (Pool, []Entry, bool, error)) (Pool, bool, error) {
+	var mine []string
 	for n := 0; ; n++ {
+		if o != nil {
+			if q, ok, replayed, err := s.replayOnce(ctx, id, *o, mine); err != nil || ok {
+				return q, replayed, err
+			}
+		}
 		p, err := s.Get(ctx, id)
 		if err != nil {
-			return Pool{}, err
+			return Pool{}, false, err
 		}
 		q, entries, write, err := fn(p, s.Now())
 		if err != nil || !write {
-			return q, err
+			return q, false, err
 		}
-		err = s.Store.Commit(ctx, Commit{PrevVersion: p.Version, Pool: q, Entries: entries})
+		cid := s.newCommitID()
+		mine = append(mine, cid)
+		c := Commit{PrevVersion: p.Version, Pool: q, Entries: entries}
+		if o != nil {
+			after := q
+			c.Records = []RoundRecord{{Pool: id, Key: o.recordKey(), IdempotencyKey: o.key, Fingerprint: o.fingerprint, Op: o.op, PoolAfter: &after}}
+		}
+		stamp(&c, cid)
+		err = s.Store.Commit(ctx, c)
+		if err == nil {
+			return q, false, nil
+		}
+		mineLanded, lerr := s.landed(ctx, p, c.Entries, cid)
 		switch {
-		case err == nil:
-			return q, nil
+		case mineLanded:
+			// Committed; the answer was lost (or the SDK's retry of it
+			// met its own write).
+			return q, false, nil
+		case lerr != nil:
+			// It cannot tell whether the commit landed: retrying could
+			// answer as if nothing happened (a release: nothing paid).
+			return Pool{}, false, unavailable(err)
 		case errors.Is(err, ErrConflict) && n+1 < s.attempts():
 			if err := s.backoff(ctx, n); err != nil {
-				return Pool{}, unavailable(err)
+				return Pool{}, false, unavailable(err)
 			}
 		default:
-			return Pool{}, unavailable(err)
+			return Pool{}, false, unavailable(err)
 		}
 	}
 }
 
-// ChangeSettings records a settings change, effective after the next reset.
-func (s *Service) ChangeSettings(ctx context.Context, id string, set Settings, by, reason string) (Pool, error) {
-	return s.update(ctx, id, func(p Pool, now time.Time) (Pool, []Entry, bool, error) {
-		q, es, err := ChangeSettings(p, set, by, reason, now)
+// SettingsPatch is a change to some of a pool's settings: the fields
+// given replace the pending settings (or the current ones); the others
+// keep their values.
+type SettingsPatch struct {
+	Rulesets       []string           `json:"rulesets,omitempty"`
+	Unit           *money.Amount      `json:"unit,omitempty"`
+	ContributionBP *money.BasisPoints `json:"contributionBp,omitempty"`
+	ReserveBP      *money.BasisPoints `json:"reserveBp,omitempty"`
+	Reset          *money.Amount      `json:"reset,omitempty"`
+	Ceiling        *money.Amount      `json:"ceiling,omitempty"`
+	SettleWindowMS *int64             `json:"settleWindowMs,omitempty"`
+}
+
+// PatchAll is the patch that sets every field to s's.
+func PatchAll(s Settings) SettingsPatch {
+	return SettingsPatch{Rulesets: append([]string(nil), s.Rulesets...), Unit: &s.Unit, ContributionBP: &s.ContributionBP, ReserveBP: &s.ReserveBP,
+		Reset: &s.Reset, Ceiling: &s.Ceiling, SettleWindowMS: &s.SettleWindowMS}
+}
+
+// On returns the settings p's patch makes of the pool's pending settings
+// (or its current ones).
+func (pt SettingsPatch) On(p Pool) Settings {
+	s := p.Settings
+	if p.Pending != nil {
+		s = p.Pending.Settings
+	}
+	s.Rulesets = append([]string(nil), s.Rulesets...)
+	if pt.Rulesets != nil {
+		s.Rulesets = append([]string(nil), pt.Rulesets...)
+	}
+	if pt.Unit != nil {
+		s.Unit = *pt.Unit
+	}
+	if pt.ContributionBP != nil {
+		s.ContributionBP = *pt.ContributionBP
+	}
+	if pt.ReserveBP != nil {
+		s.ReserveBP = *pt.ReserveBP
+	}
+	if pt.Reset != nil {
+		s.Reset = *pt.Reset
+	}
+	if pt.Ceiling != nil {
+		s.Ceiling = *pt.Ceiling
+	}
+	if pt.SettleWindowMS != nil {
+		s.SettleWindowMS = *pt.SettleWindowMS
+	}
+	return s
+}
+
+func requireKey(key string) error {
+	if key == "" {
+		return invalid("header.Idempotency-Key", "an Idempotency-Key is required: a retried change is then applied exactly once")
+	}
+	return nil
+}
+
+func fingerprintOf(v any) string {
+	b, _ := json.Marshal(v)
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
+}
+
+// ChangeSettings records a settings change, effective after the next
+// reset, exactly once under its Idempotency-Key (required): the same key
+// again returns the first answer (replayed true); with another change, a
+// Mismatch. The patch applies to the pool as it is read for the commit.
+func (s *Service) ChangeSettings(ctx context.Context, id string, patch SettingsPatch, by, reason, key string) (Pool, bool, error) {
+	if err := requireKey(key); err != nil {
+		return Pool{}, false, err
+	}
+	o := &once{op: OpSettings, key: key, fingerprint: fingerprintOf(struct {
+		Op     string        `json:"op"`
+		Patch  SettingsPatch `json:"patch"`
+		By     string        `json:"by"`
+		Reason string        `json:"reason"`
+	}{OpSettings, patch, by, reason})}
+	return s.update(ctx, id, o, func(p Pool, now time.Time) (Pool, []Entry, bool, error) {
+		q, es, err := ChangeSettings(p, patch.On(p), by, reason, now)
 		return q, es, err == nil, err
 	})
 }
 
-// Adjust applies a recorded, signed adjustment.
-func (s *Service) Adjust(ctx context.Context, id string, a Adjustment) (Pool, error) {
-	return s.update(ctx, id, func(p Pool, now time.Time) (Pool, []Entry, bool, error) {
+// Adjust applies a recorded, signed adjustment exactly once under its
+// Idempotency-Key (required), as ChangeSettings.
+func (s *Service) Adjust(ctx context.Context, id string, a Adjustment, key string) (Pool, bool, error) {
+	if err := requireKey(key); err != nil {
+		return Pool{}, false, err
+	}
+	o := &once{op: OpAdjustment, key: key, fingerprint: fingerprintOf(struct {
+		Op         string     `json:"op"`
+		Adjustment Adjustment `json:"adjustment"`
+	}{OpAdjustment, a})}
+	return s.update(ctx, id, o, func(p Pool, now time.Time) (Pool, []Entry, bool, error) {
 		q, es, err := Adjust(p, a, now)
 		return q, es, err == nil, err
 	})
 }
 
-// Release pays the held RWS hits that are due (R7).
+// Release pays the held RWS hits that are due (R7). A commit whose answer
+// was lost is recognised as its own (landed), and answers what it paid.
 func (s *Service) Release(ctx context.Context, id string) (Pool, []Payout, error) {
 	var paid []Payout
-	q, err := s.update(ctx, id, func(p Pool, now time.Time) (Pool, []Entry, bool, error) {
+	q, _, err := s.update(ctx, id, nil, func(p Pool, now time.Time) (Pool, []Entry, bool, error) {
 		q, es, out, write, err := Release(p, now)
 		paid = out
 		return q, es, write, err
@@ -269,26 +497,30 @@ func (s *Service) ApplyRound(ctx context.Context, pool string, r Round, idempote
 	if idempotencyKey != "" {
 		keys = append(keys, IdempotencyRecordKey(idempotencyKey))
 	}
-	replay := func() (RoundResult, bool, error) {
+	var mine []string // this request's commit attempts
+	// replay returns the committed answer, if any: (result, found,
+	// replayed, err).
+	replay := func() (RoundResult, bool, bool, error) {
 		for i, k := range keys {
 			rec, err := s.Store.Record(ctx, pool, k)
 			if errors.Is(err, ErrNotFound) {
 				continue
 			}
 			if err != nil {
-				return RoundResult{}, false, unavailable(err)
+				return RoundResult{}, false, false, unavailable(err)
 			}
-			if rec.Fingerprint != fingerprint {
+			if rec.Fingerprint != fingerprint || rec.Op != "" {
 				what := "table " + r.Table + " round " + r.Round
-				field := "body"
+				field := "round"
 				if i > 0 {
 					what, field = "this Idempotency-Key", "header.Idempotency-Key"
 				}
-				return RoundResult{}, false, &Error{Kind: Mismatch, Field: field, Msg: what + " was already applied with a different body"}
+				return RoundResult{}, false, false, &Error{Kind: Mismatch, Field: field, Msg: what + " was already applied with a different body"}
 			}
-			return rec.Result, true, nil
+			// This request's own commit (its answer lost) is not a replay.
+			return rec.Result, true, !contains(mine, rec.Commit), nil
 		}
-		return RoundResult{}, false, nil
+		return RoundResult{}, false, false, nil
 	}
 	// The round record is looked for only when it can matter: after a
 	// lost race (a twin may have written it), or when the round does not
@@ -297,8 +529,8 @@ func (s *Service) ApplyRound(ctx context.Context, pool string, r Round, idempote
 	// a replay from applying twice in every case.
 	for n := 0; ; n++ {
 		if n > 0 {
-			if res, ok, err := replay(); err != nil || ok {
-				return res, ok, err
+			if res, found, replayed, err := replay(); err != nil || found {
+				return res, replayed, err
 			}
 		}
 		p, err := s.Get(ctx, pool)
@@ -307,8 +539,8 @@ func (s *Service) ApplyRound(ctx context.Context, pool string, r Round, idempote
 		}
 		q, entries, res, err := Apply(p, r, s.Now())
 		if err != nil {
-			if res, ok, rerr := replay(); rerr != nil || ok {
-				return res, ok, rerr
+			if res, found, replayed, rerr := replay(); rerr != nil || found {
+				return res, replayed, rerr
 			}
 			return RoundResult{}, false, err
 		}
@@ -319,7 +551,11 @@ func (s *Service) ApplyRound(ctx context.Context, pool string, r Round, idempote
 				recs[i].IdempotencyKey = idempotencyKey
 			}
 		}
-		err = s.Store.Commit(ctx, Commit{PrevVersion: p.Version, Pool: q, Entries: entries, Records: recs})
+		cid := s.newCommitID()
+		mine = append(mine, cid)
+		c := Commit{PrevVersion: p.Version, Pool: q, Entries: entries, Records: recs}
+		stamp(&c, cid)
+		err = s.Store.Commit(ctx, c)
 		switch {
 		case err == nil:
 			return res, false, nil
@@ -332,8 +568,8 @@ func (s *Service) ApplyRound(ctx context.Context, pool string, r Round, idempote
 		default:
 			// The outcome is unknown. If the round's record is there with
 			// this content, it was applied (by this attempt or a twin).
-			if rec, err2 := s.Store.Record(context.WithoutCancel(ctx), pool, keys[0]); err2 == nil && rec.Fingerprint == fingerprint {
-				return rec.Result, false, nil
+			if rec, err2 := s.Store.Record(context.WithoutCancel(ctx), pool, keys[0]); err2 == nil && rec.Fingerprint == fingerprint && rec.Op == "" {
+				return rec.Result, !contains(mine, rec.Commit), nil
 			}
 			return RoundResult{}, false, unavailable(err)
 		}

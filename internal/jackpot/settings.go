@@ -1,6 +1,7 @@
 package jackpot
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/tablesettle/tablesettle/internal/money"
@@ -15,6 +16,17 @@ func ChangeSettings(p Pool, s Settings, by, reason string, now time.Time) (Pool,
 	}
 	if s.Casino() == RWS && s.SettleWindowMS == 0 {
 		s.SettleWindowMS = DefaultSettleWindow.Milliseconds()
+	}
+	if s.Currency == p.Settings.Currency {
+		// A change names the ruleset the pool's currency cannot serve
+		// (the currency itself does not change).
+		for i, r := range s.Rulesets {
+			if err := settlesIn(r, s.Currency); err != nil {
+				e := *err.(*Error)
+				e.Field = fmt.Sprintf("rulesets[%d]", i)
+				return Pool{}, nil, &e
+			}
+		}
 	}
 	if err := s.Validate(); err != nil {
 		return Pool{}, nil, err
@@ -33,6 +45,9 @@ func ChangeSettings(p Pool, s Settings, by, reason string, now time.Time) (Pool,
 	c.post(Entry{Kind: KindSettingsChange, By: by, Reason: reason, Old: &old, New: &nw,
 		Note: "takes effect after the next reset, never mid-cycle"})
 	q.Pending = &SettingsChange{By: by, At: now, Reason: reason, Settings: nw}
+	if c.err != nil {
+		return Pool{}, nil, overflowError(c.err)
+	}
 	c.finish()
 	return q, c.entries, nil
 }
@@ -54,8 +69,8 @@ func Adjust(p Pool, a Adjustment, now time.Time) (Pool, []Entry, error) {
 	if a.Reason == "" {
 		return Pool{}, nil, invalid("reason", "an adjustment states its reason")
 	}
-	if a.Amount == 0 {
-		return Pool{}, nil, invalid("amount", "an adjustment moves a meter: amount is not zero")
+	if a.Amount == 0 || a.Amount > MaxAmount || a.Amount < -MaxAmount {
+		return Pool{}, nil, invalid("amount", "an adjustment moves a meter by 1 to %d minor units, up or down (not zero)", MaxAmount)
 	}
 	e := Entry{Kind: KindAdjustment, By: a.By, Reason: a.Reason}
 	var have money.Amount
@@ -69,12 +84,17 @@ func Adjust(p Pool, a Adjustment, now time.Time) (Pool, []Entry, error) {
 	default:
 		return Pool{}, nil, invalid("meter", "meter is displayed, reserve or overflow")
 	}
-	if have+a.Amount < 0 {
+	if after, err := money.Add(have, a.Amount); err != nil {
+		return Pool{}, nil, overflowError(fmt.Errorf("the %s meter would overflow", a.Meter))
+	} else if after < 0 {
 		return Pool{}, nil, invalid("amount", "the %s meter holds %d: it cannot go below zero", a.Meter, have)
 	}
 	q := p.clone()
 	c := &change{pool: &q, now: now}
 	c.post(e)
+	if c.err != nil {
+		return Pool{}, nil, overflowError(c.err)
+	}
 	c.finish()
 	return q, c.entries, nil
 }

@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -94,6 +95,155 @@ func Run(t *testing.T, open Opener, scale Scale) {
 	t.Run("R7_MBS_CommitOrderAcrossTables", func(t *testing.T) { testMBSAcrossTables(t, open(t)) })
 	t.Run("R7_RWS_DealtOrderWithinWindow", func(t *testing.T) { testRWSAcrossTables(t, open(t)) })
 	t.Run("SettingsAfterNextReset", func(t *testing.T) { testSettings(t, open(t)) })
+	t.Run("LedgerPastTheEnd", func(t *testing.T) { testLedgerPastEnd(t, open(t)) })
+	t.Run("ChangesExactlyOnce", func(t *testing.T) { testChangesOnce(t, open(t)) })
+	t.Run("OwnCommitAfterLostAnswer", func(t *testing.T) { testOwnCommit(t, open(t)) })
+}
+
+// testLedgerPastEnd: audit defect 8. A page after the last entry is empty
+// in every store, up to the largest sequence number (after + 1 must not
+// wrap to the front of the ledger).
+func testLedgerPastEnd(t *testing.T, st jackpot.Store) {
+	ctx := context.Background()
+	svc := service(st, NewClock(T0))
+	if _, _, err := svc.Create(ctx, "p", MBSSettings(), "ops"); err != nil {
+		t.Fatal(err)
+	}
+	for _, after := range []int64{1, 2, 1 << 40, math.MaxInt64 - 1, math.MaxInt64} {
+		es, err := st.Ledger(ctx, "p", after, 10)
+		if err != nil || len(es) != 0 {
+			t.Fatalf("after %d: %d entries, %v; want an empty page", after, len(es), err)
+		}
+	}
+	if es, err := st.Ledger(ctx, "p", 0, 10); err != nil || len(es) != 1 {
+		t.Fatalf("from the start: %d entries, %v", len(es), err)
+	}
+	if _, err := svc.Ledger(ctx, "p", -1, 10); jackpot.KindOf(err) != jackpot.Invalid {
+		t.Fatalf("after -1: %v, want invalid", err)
+	}
+}
+
+// SDKRetry wraps a store: for the commits and creates the predicate picks,
+// the write lands and then is sent again, as the AWS SDK retries a
+// TransactWriteItems whose answer was lost; the caller gets the second
+// answer (the retry's failed condition: ErrConflict, or ErrExists).
+type SDKRetry struct {
+	jackpot.Store
+	Pick func(n int64) bool
+	n    atomic.Int64
+}
+
+// Commit implements jackpot.Store.
+func (r *SDKRetry) Commit(ctx context.Context, c jackpot.Commit) error {
+	err := r.Store.Commit(ctx, c)
+	if err == nil && r.Pick(r.n.Add(1)) {
+		return r.Store.Commit(ctx, c)
+	}
+	return err
+}
+
+// CreatePool implements jackpot.Store.
+func (r *SDKRetry) CreatePool(ctx context.Context, p jackpot.Pool, es []jackpot.Entry) error {
+	err := r.Store.CreatePool(ctx, p, es)
+	if err == nil && r.Pick(r.n.Add(1)) {
+		return r.Store.CreatePool(ctx, p, es)
+	}
+	return err
+}
+
+// testChangesOnce: audit defect 5. An adjustment and a settings change are
+// applied exactly once under their Idempotency-Key, even when the store
+// committed and the answer was lost and retried (the SDK's retry meets its
+// own write), and when the operator retries after a 503.
+func testChangesOnce(t *testing.T, st jackpot.Store) {
+	ctx := context.Background()
+	clock := NewClock(T0)
+	retry := &SDKRetry{Store: st, Pick: func(int64) bool { return true }}
+	svc := service(retry, clock)
+	// The create is retried too, and answers the pool it created.
+	if _, created, err := svc.Create(ctx, "p", MBSSettings(), "ops"); err != nil || created {
+		// created is false: the SDK's retry met the pool; the settings
+		// match, so it is the same pool.
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	adj := jackpot.Adjustment{Meter: "reserve", Amount: 50_000, By: "ops:carol", Reason: "reserve top-up"}
+	if _, _, err := svc.Adjust(ctx, "p", adj, ""); jackpot.KindOf(err) != jackpot.Invalid {
+		t.Fatalf("no key: %v, want invalid", err)
+	}
+	p, replayed, err := svc.Adjust(ctx, "p", adj, "adj-1")
+	if err != nil || replayed || p.Meters.Reserve != 50_000 {
+		t.Fatalf("adjust under an SDK retry: %v replayed %v reserve %d; want 50,000 once", err, replayed, p.Meters.Reserve)
+	}
+	// The operator retries (after a 503): the first answer, not applied again.
+	again, replayed, err := svc.Adjust(ctx, "p", adj, "adj-1")
+	if err != nil || !replayed || again.Meters.Reserve != 50_000 || again.Version != p.Version {
+		t.Fatalf("retry: %v replayed %v reserve %d", err, replayed, again.Meters.Reserve)
+	}
+	other := adj
+	other.Amount = 60_000
+	if _, _, err := svc.Adjust(ctx, "p", other, "adj-1"); jackpot.KindOf(err) != jackpot.Mismatch {
+		t.Fatalf("the key with another adjustment: %v, want mismatch", err)
+	}
+	rate := money.BasisPoints(2000)
+	patch := jackpot.SettingsPatch{ContributionBP: &rate}
+	// Keys are scoped to their operation: the adjustment's key names a
+	// distinct settings change.
+	p, replayed, err = svc.ChangeSettings(ctx, "p", patch, "ops:bob", "new rate", "adj-1")
+	if err != nil || replayed || p.Pending == nil || p.Pending.Settings.ContributionBP != 2000 {
+		t.Fatalf("settings change: %v %v %+v", err, replayed, p.Pending)
+	}
+	if _, replayed, err = svc.ChangeSettings(ctx, "p", patch, "ops:bob", "new rate", "adj-1"); err != nil || !replayed {
+		t.Fatalf("settings retry: %v %v", err, replayed)
+	}
+	if _, _, err := svc.ChangeSettings(ctx, "p", patch, "ops:bob", "another reason", "adj-1"); jackpot.KindOf(err) != jackpot.Mismatch {
+		t.Fatalf("the key with another settings change: %v, want mismatch", err)
+	}
+	es, _ := allEntries(ctx, st, "p")
+	kinds := ""
+	for _, e := range es {
+		kinds += string(e.Kind) + " "
+	}
+	if kinds != "opening adjustment settings_change " {
+		t.Fatalf("ledger %s: want each change once", kinds)
+	}
+	MustReconcile(t, svc, "p")
+}
+
+// testOwnCommit: the minor audit findings. A round, and an RWS release,
+// whose commit landed but whose answer was lost and retried by the SDK:
+// the round's own request is answered as applied, not replayed
+// (Idempotent-Replayed false: the table sent it once), and the release
+// answers the hits it paid, not an empty list.
+func testOwnCommit(t *testing.T, st jackpot.Store) {
+	ctx := context.Background()
+	clock := NewClock(T0)
+	retry := &SDKRetry{Store: st, Pick: func(int64) bool { return false }}
+	svc := service(retry, clock)
+	if _, _, err := svc.Create(ctx, "rws", RWSSettings(), "ops"); err != nil {
+		t.Fatal(err)
+	}
+	retry.Pick = func(int64) bool { return true }
+	r := RoundOf("rws-mlp-csp-v2", "t1", "r1", T0, 500, []int{1, 2}, Royal("rws-mlp-csp-v2", 1, 1, 500))
+	res, replayed, err := svc.ApplyRound(ctx, "rws", r, "", "")
+	if err != nil || replayed || len(res.Payouts) != 1 || res.Payouts[0].Status != "held" {
+		t.Fatalf("round: %v replayed %v %+v", err, replayed, res.Payouts)
+	}
+	if _, replayed, err := svc.ApplyRound(ctx, "rws", r, "", ""); err != nil || !replayed {
+		t.Fatalf("the table's own retry is a replay: %v %v", replayed, err)
+	}
+	clock.Advance(3 * time.Second)
+	// 10,000,000 + 1000 x 17.33% = 173.3 -> 10,000,173.
+	_, paid, err := svc.Release(ctx, "rws")
+	if err != nil || len(paid) != 1 || paid[0].Amount != 10_000_173 {
+		t.Fatalf("release under an SDK retry: %v %+v; want the Royal paid 10,000,173", err, paid)
+	}
+	p, _ := svc.Get(ctx, "rws")
+	if p.Meters.Hits["royal_flush"].Count != 1 || len(p.Held) != 0 {
+		t.Fatalf("after: %+v held %d", p.Meters.Hits, len(p.Held))
+	}
+	MustReconcile(t, svc, "rws")
 }
 
 // MustReconcile fails t unless the pool's meters equal the sum over its
@@ -118,7 +268,7 @@ func service(st jackpot.Store, clock *Clock) *jackpot.Service {
 func testCreate(t *testing.T, st jackpot.Store) {
 	ctx := context.Background()
 	svc := service(st, NewClock(T0))
-	p, err := svc.Create(ctx, "pool-1", MBSSettings(), "ops:alice")
+	p, _, err := svc.Create(ctx, "pool-1", MBSSettings(), "ops:alice")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -132,8 +282,16 @@ func testCreate(t *testing.T, st jackpot.Store) {
 	if got.Version != 1 || got.Seq != 1 || got.Meters.Displayed != 10_000_000 || len(got.Settings.Rulesets) != 3 {
 		t.Fatalf("read back %+v", got)
 	}
-	if _, err := svc.Create(ctx, "pool-1", MBSSettings(), "ops:alice"); jackpot.KindOf(err) != jackpot.Exists {
-		t.Fatalf("second create: %v, want exists", err)
+	// Creating is idempotent: the same settings again answer the existing
+	// pool (not created); other settings are refused.
+	again, created, err := svc.Create(ctx, "pool-1", MBSSettings(), "ops:alice")
+	if err != nil || created || again.Version != 1 || again.Meters.Displayed != 10_000_000 {
+		t.Fatalf("the same create again: %v %v %+v", created, err, again.Meters)
+	}
+	other := MBSSettings()
+	other.Reset = 20_000_000
+	if _, _, err := svc.Create(ctx, "pool-1", other, "ops:alice"); jackpot.KindOf(err) != jackpot.Exists {
+		t.Fatalf("second create with other settings: %v, want exists", err)
 	}
 	if _, err := svc.Get(ctx, "nope"); jackpot.KindOf(err) != jackpot.NotFound {
 		t.Fatalf("missing pool: %v", err)
@@ -151,7 +309,7 @@ func testCommit(t *testing.T, st jackpot.Store) {
 	ctx := context.Background()
 	clock := NewClock(T0)
 	svc := service(st, clock)
-	p, err := svc.Create(ctx, "p", MBSSettings(), "ops")
+	p, _, err := svc.Create(ctx, "p", MBSSettings(), "ops")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -195,7 +353,7 @@ func testLedger(t *testing.T, st jackpot.Store) {
 	ctx := context.Background()
 	clock := NewClock(T0)
 	svc := service(st, clock)
-	if _, err := svc.Create(ctx, "p", MBSSettings(), "ops"); err != nil {
+	if _, _, err := svc.Create(ctx, "p", MBSSettings(), "ops"); err != nil {
 		t.Fatal(err)
 	}
 	for i := range 12 {
@@ -233,7 +391,7 @@ func testReplay(t *testing.T, st jackpot.Store) {
 	ctx := context.Background()
 	clock := NewClock(T0)
 	svc := service(st, clock)
-	if _, err := svc.Create(ctx, "p", MBSSettings(), "ops"); err != nil {
+	if _, _, err := svc.Create(ctx, "p", MBSSettings(), "ops"); err != nil {
 		t.Fatal(err)
 	}
 	r := RoundOf("mbs-megalink-ssp-v6", "t1", "r1", T0, 500, []int{1, 2, 3}, StraightFlush("mbs-megalink-ssp-v6", 2, 2, 500))
@@ -286,7 +444,7 @@ func testConcurrent(t *testing.T, st jackpot.Store, sc Scale) {
 	ctx := context.Background()
 	clock := NewClock(T0)
 	svc := service(st, clock)
-	if _, err := svc.Create(ctx, "linked", MBSSettings(), "ops"); err != nil {
+	if _, _, err := svc.Create(ctx, "linked", MBSSettings(), "ops"); err != nil {
 		t.Fatal(err)
 	}
 	jobs := make(chan int)
@@ -417,7 +575,7 @@ func testFaults(t *testing.T, st jackpot.Store) {
 	f := &Faulty{Store: st, Fail: func(n int64) (bool, bool) { return n%5 == 1, n%5 == 3 }}
 	blind := &blindAfterFault{Faulty: f}
 	svc := jackpot.NewService(blind, clock.Now, 3)
-	if _, err := svc.Create(ctx, "p", MBSSettings(), "ops"); err != nil {
+	if _, _, err := svc.Create(ctx, "p", MBSSettings(), "ops"); err != nil {
 		t.Fatal(err)
 	}
 	const rounds = 40
@@ -494,7 +652,7 @@ func testMBSAcrossTables(t *testing.T, st jackpot.Store) {
 	ctx := context.Background()
 	clock := NewClock(T0)
 	svc := service(st, clock)
-	if _, err := svc.Create(ctx, "p", MBSSettings(), "ops"); err != nil {
+	if _, _, err := svc.Create(ctx, "p", MBSSettings(), "ops"); err != nil {
 		t.Fatal(err)
 	}
 	// Grow the pool: 100 rounds of 3 wagers.
@@ -547,7 +705,7 @@ func testRWSAcrossTables(t *testing.T, st jackpot.Store) {
 	ctx := context.Background()
 	clock := NewClock(T0)
 	svc := service(st, clock)
-	if _, err := svc.Create(ctx, "rws", RWSSettings(), "ops"); err != nil {
+	if _, _, err := svc.Create(ctx, "rws", RWSSettings(), "ops"); err != nil {
 		t.Fatal(err)
 	}
 	for i := range 50 {
@@ -604,13 +762,13 @@ func testSettings(t *testing.T, st jackpot.Store) {
 	ctx := context.Background()
 	clock := NewClock(T0)
 	svc := service(st, clock)
-	if _, err := svc.Create(ctx, "p", MBSSettings(), "ops"); err != nil {
+	if _, _, err := svc.Create(ctx, "p", MBSSettings(), "ops"); err != nil {
 		t.Fatal(err)
 	}
 	ns := MBSSettings()
 	ns.ContributionBP = 2000
 	ns.Reset = 5_000_000
-	if _, err := svc.ChangeSettings(ctx, "p", ns, "ops:bob", "new rate approved"); err != nil {
+	if _, _, err := svc.ChangeSettings(ctx, "p", jackpot.PatchAll(ns), "ops:bob", "new rate approved", "change-1"); err != nil {
 		t.Fatal(err)
 	}
 	r := RoundOf("mbs-megalink-ssp-v6", "t1", "r1", T0, 500, []int{1})
