@@ -42,9 +42,9 @@ type SettleLimit struct {
 // SettlePosition is one playing position (betting box) and its wagers.
 type SettlePosition struct {
 	Seat                  int                     `json:"seat" minimum:"1" maximum:"7" doc:"1-7, dealing order from the dealer's left."`
-	Cards                 string                  `json:"cards,omitempty" maxLength:"200" doc:"The player's cards: 5 (stud), 3 (TCP), the 2 hole cards (THB). May be empty only when exposed is false (ruling R8), or for a folded hand with no jackpot or Pair Plus wager."`
+	Cards                 string                  `json:"cards,omitempty" maxLength:"200" doc:"The player's cards: 5 (stud), 3 (TCP), the 2 hole cards (THB). May be empty only when exposed is false (ruling R8), for a folded hand with no jackpot or Pair Plus wager, or for an MBS player absent at the Bet/Play/Flop decision (5.11 returns the wagers; not with a THB bonus, which the hole cards decide)."`
 	Wagers                map[string]money.Amount `json:"wagers" doc:"Wager name to amount in minor units: ante, bet, play, pairPlus, bonus, flop, turn, river, progressive (mbs-ssp-v4: progressivePlayer, progressiveDealer). A THB check is a missing turn or river; 0 is no wager. MBS continuation wagers are fixed multiples of the ante (ruling R20)."`
-	Folded                bool                    `json:"folded,omitempty" doc:"The player folded (ruling R20: an ante with no continuation wager has folded anyway)."`
+	Folded                bool                    `json:"folded,omitempty" doc:"The player folded (ruling R20: an ante with no continuation wager has folded anyway). Needs an ante: with none there is nothing to fold (TCP Pair Plus only, 3.9.3)."`
 	Exposed               *bool                   `json:"exposed,omitempty" doc:"Default true. false: the player declined the comparison by not exposing the hand (ruling R8, R19)."`
 	Absent                bool                    `json:"absent,omitempty" doc:"The player was not present to make a decision (MBS 5.11, RWS 5.5/5.6)."`
 	ProgressiveMultiplier int                     `json:"progressiveMultiplier,omitempty" minimum:"0" maximum:"5" doc:"mbs-megalink-thb-v9 only, with a progressive wager: it is 1-5 times the minimum, progressiveUnit (3.5.3.1, ruling R17). Must equal progressive / progressiveUnit; absent: that quotient, which must be a whole 1 to 5."`

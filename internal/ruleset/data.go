@@ -80,7 +80,7 @@ var rulesets = [...]Ruleset{
 			Win: "3.10.3.1", Lose: "3.10.3.2", StandOff: "3.10.4",
 			ProgressivePaid: "3.10.3.3", NoQualifyProgressive: "3.10.2.3", ProgressiveExtra: "3.13",
 			VoidCards: "5.1", DealerCount: "5.3", PlayerCount: "5.7", Absent: "5.11", NoAnte: "5.12.2",
-			UnderMin: "5.13", OverMax: "5.14", VoidReturned: "5.1.1",
+			UnderMin: "5.13", OverMax: "5.14", VoidCardsRound: "5.1.1",
 		},
 	},
 	{
@@ -127,7 +127,7 @@ var rulesets = [...]Ruleset{
 			NoQualify: "3.12", NoQualifyBet: "3.12.1", NoQualifyAnte: "3.12.2",
 			Win: "3.13.1", Lose: "3.13.2", StandOff: "3.16",
 			ProgressivePaid: "3.13.3", NoQualifyProgressive: "3.12.3",
-			VoidCards: "5.1", DealerCount: "5.3", PlayerCount: "5.2", VoidReturned: "5.1.1",
+			VoidCards: "5.1", DealerCount: "5.3", PlayerCount: "5.2", VoidCardsRound: "5.1.1",
 			// 3.5: a Jackpot Wager is placed after an Ante. It says nothing
 			// of one placed without: NoAnte is empty and settlement returns
 			// it citing 3.5 and ruling R12, noting the document is silent.
@@ -174,7 +174,7 @@ var rulesets = [...]Ruleset{
 			PairPlusFold: "3.9.1.1", PairPlusOnly: "3.9.3", PairPlusNoQualify: "3.11.4", PairPlusQualify: "3.12.5",
 			AnteBonusNoQualify: "3.11.3", AnteBonusQualify: "3.12.4",
 			VoidCards: "5.1", DealerCount: "5.3", PlayerCount: "5.7", Absent: "5.11", NoAnte: "5.12.2",
-			UnderMin: "5.13", OverMax: "5.14", VoidReturned: "5.1.1",
+			UnderMin: "5.13", OverMax: "5.14", VoidCardsRound: "5.1.1",
 		},
 	},
 	{
@@ -225,7 +225,7 @@ var rulesets = [...]Ruleset{
 			Win: "3.10.2", Lose: "3.10.3", StandOff: "3.10.4",
 			ProgressivePaid: "4.2", ProgressiveExtra: "3.13", SideWagers: "3.5", ProgressiveUnit: "3.5.3",
 			VoidCards: "5.1", DealerCount: "5.3", PlayerCount: "5.7", Absent: "5.11", NoAnte: "5.12.2",
-			UnderMin: "5.13", OverMax: "5.14", VoidReturned: "5.1.1",
+			UnderMin: "5.13", OverMax: "5.14", VoidCardsRound: "5.1.1",
 		},
 	},
 	{

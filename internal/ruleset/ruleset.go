@@ -398,7 +398,15 @@ type Clauses struct {
 	UnderMin        string `json:"underMin,omitempty" doc:"A wager under the table minimum."`
 	OverMax         string `json:"overMax,omitempty" doc:"A wager over the table maximum."`
 	BetMultiple     string `json:"betMultiple,omitempty" doc:"A BET that is not twice the Ante (RWS 5.3)."`
-	VoidReturned    string `json:"voidReturned,omitempty" doc:"Every wager of a void round is returned."`
+	// VoidReturned is the clause that returns every wager of a void round,
+	// where the document has one (RWS 5.22). The MBS documents have none:
+	// their void clauses (5.1.1, 5.3, SSP v4 5.2) say only that the round
+	// is void, and ruling R12 returns the wagers.
+	VoidReturned string `json:"voidReturned,omitempty" doc:"Every wager of a void round is returned (RWS 5.22; the MBS documents have no such clause: ruling R12)."`
+	// VoidCardsRound is the sub-clause of VoidCards that voids the round
+	// (MBS 5.1.1 under 5.1), cited with it on a foreign or repeated card
+	// only: a wrong card count is voided by its own clause (DealerCount).
+	VoidCardsRound string `json:"voidCardsRound,omitempty" doc:"The sub-clause of voidCards that voids the round (MBS 5.1.1)."`
 	// Side wagers.
 	SideWagers         string `json:"sideWagers,omitempty" doc:"Side and jackpot wagers are placed after the Ante (THB 3.5)."`
 	PairPlusFold       string `json:"pairPlusFold,omitempty" doc:"TCP: fold the Ante and play the Pair Plus."`

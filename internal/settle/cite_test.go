@@ -94,21 +94,23 @@ func TestSSPv4DealerWagerDoesNotCitePlayerDeclaration(t *testing.T) {
 }
 
 // A wrong card count to the dealer or the community voids the round, and
-// the void line cites the clause that voids it and the one that returns
-// every wager (MBS 5.1.1, RWS 5.22).
+// the void line cites the clause that voids it (MBS 5.3, SSP v4 5.2 for a
+// player's count, RWS 5.8.7), the clause that returns every wager where the
+// document has one (RWS 5.22) and ruling R12. MBS 5.1.1 belongs to 5.1
+// (extra, missing or foreign cards), not to a wrong count: not cited.
 func TestCountVoidsCiteWagersReturned(t *testing.T) {
 	for _, tc := range []struct {
 		round Round
 		want  []string
 	}{
 		{Round{Ruleset: "mbs-megalink-ssp-v6", Dealer: "As Kd 7h 4c", Positions: []Position{pos(1, "3c 3d 8s 9h Jd", "ante=1000 bet=2000")}},
-			[]string{"mbs-megalink-ssp-v6 5.3", "mbs-megalink-ssp-v6 5.1.1", "ruling R12"}},
+			[]string{"mbs-megalink-ssp-v6 5.3", "ruling R12"}},
 		{Round{Ruleset: "mbs-megalink-thb-v9", Dealer: "Kh Qd", Community: "5c 6d 9h Js", Positions: []Position{pos(1, "Ah Ad", "ante=1000 flop=2000")}},
-			[]string{"mbs-megalink-thb-v9 5.3", "mbs-megalink-thb-v9 5.1.1", "ruling R12"}},
+			[]string{"mbs-megalink-thb-v9 5.3", "ruling R12"}},
 		{Round{Ruleset: "rws-mlp-csp-v2", Dealer: "As Kd 7h 4c", Positions: []Position{pos(1, "3c 3d 8s 9h Jd", "ante=1000 bet=2000")}},
 			[]string{"rws-mlp-csp-v2 5.8.7", "rws-mlp-csp-v2 5.22", "ruling R12"}},
 		{Round{Ruleset: "mbs-ssp-v4", Dealer: dealerAK, Positions: []Position{pos(1, "3c 3d 8s 9h", "ante=1000 bet=2000")}},
-			[]string{"mbs-ssp-v4 5.2", "mbs-ssp-v4 5.1.1", "ruling R12"}},
+			[]string{"mbs-ssp-v4 5.2", "ruling R12"}},
 	} {
 		t.Run(tc.round.Ruleset, func(t *testing.T) {
 			s, err := Settle(tc.round)

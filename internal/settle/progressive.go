@@ -84,6 +84,14 @@ func (v *round) progressive(p *position, w *ruleset.WagerSpec, stake money.Amoun
 	if paid == w.PaytableRule { // THB 4.2 is both
 		base = base[:1]
 	}
+	if len(prizes) > 0 && !paysHand(prizes) {
+		// Only an SSP v4 system selection paid (Magic Card 4.3/4.3.1,
+		// Lucky Player 4.4, Lucky Dealer 4.4.1, paid under 4.5): the
+		// paytable (4.2) paid nothing, nor did the clauses that pay by it
+		// (3.12.3, 3.13.3). The line cites the wager (3.5) and the
+		// selections' own rules.
+		base = v.cites(w.Rule)
+	}
 	if len(prizes) == 0 {
 		if st.declined && w.Hand != ruleset.DealerFiveDealt {
 			if rws {
@@ -165,6 +173,16 @@ func (v *round) progressive(p *position, w *ruleset.WagerSpec, stake money.Amoun
 	l.Odds = strings.Join(odds, " + ")
 	l.Rules = dedup(rules)
 	return l, elig
+}
+
+// paysHand reports whether a paytable hand is among the prizes.
+func paysHand(prizes []prize) bool {
+	for i := range prizes {
+		if prizes[i].kind == "hand" {
+			return true
+		}
+	}
+	return false
 }
 
 // prize is one way a jackpot wager wins.

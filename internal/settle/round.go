@@ -90,14 +90,16 @@ type Position struct {
 	// Seat is 1-7, in dealing order from the dealer's left.
 	Seat int `json:"seat" minimum:"1" maximum:"7" doc:"1-7, dealing order from the dealer's left."`
 	// Cards are the player's 5, 3 or 2 hole cards. They may be left out
-	// only for a hand that was not exposed, or one folded with no wager
-	// its cards still decide (a jackpot, TCP Pair Plus).
-	Cards string `json:"cards,omitempty" maxLength:"200" doc:"The player's cards: 5 (stud), 3 (TCP), the 2 hole cards (THB). May be empty only when exposed is false, or for a folded hand with no jackpot or Pair Plus wager."`
+	// only for a hand that was not exposed, one folded with no wager its
+	// cards still decide (a jackpot, TCP Pair Plus), or an MBS hand made
+	// invalid by its player's absence (5.11), unless a THB Bonus is placed.
+	Cards string `json:"cards,omitempty" maxLength:"200" doc:"The player's cards: 5 (stud), 3 (TCP), the 2 hole cards (THB). May be empty only when exposed is false, for a folded hand with no jackpot or Pair Plus wager, or for an MBS player absent at the Bet/Play/Flop decision (5.11; not with a THB bonus)."`
 	// Wagers maps a wager name to its amount in minor units. A zero amount
 	// is no wager. A THB check is a missing turn or river.
 	Wagers map[string]money.Amount `json:"wagers" doc:"Wager name to amount in minor units: ante, bet, play, pairPlus, bonus, flop, turn, river, progressive (mbs-ssp-v4: progressivePlayer, progressiveDealer). A THB check is a missing turn/river; 0 is no wager."`
 	// Folded makes a fold explicit (ruling R20: an Ante without a
-	// continuation wager has folded anyway).
+	// continuation wager has folded anyway). It needs an Ante: a hand
+	// without one has nothing to fold.
 	Folded bool `json:"folded,omitempty" doc:"The player folded (ruling R20: an Ante with no continuation wager has folded anyway)."`
 	// Exposed is false when the player declined the comparison (ruling
 	// R8, R19); nil means true.

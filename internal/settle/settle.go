@@ -101,7 +101,7 @@ func (v *round) settle() Settlement {
 	if c, dup := card.Duplicate(lists...); dup {
 		return v.void(s, Irregularity{Code: "duplicate_card",
 			Message: c.String() + " appears twice in the round: one of them does not belong to the deck",
-			Rules:   v.cites(rs.Clauses.VoidCards, rs.Clauses.VoidReturned, rulingR12)})
+			Rules:   v.cites(rs.Clauses.VoidCards, rs.Clauses.VoidCardsRound, rs.Clauses.VoidReturned, rulingR12)})
 	}
 	if len(v.dealer) != rs.Hands.DealerCards {
 		return v.void(s, Irregularity{Code: "dealer_card_count",
@@ -117,9 +117,10 @@ func (v *round) settle() Settlement {
 	for i := range v.pos {
 		p := &v.pos[i]
 		n := len(p.cards)
-		if n == rs.Hands.PlayerCards || (n == 0 && (!p.IsExposed() || p.folds(rs))) {
-			// A hand not exposed, or folded, may come without its cards
-			// (validation refuses it when a wager still needs them).
+		if n == rs.Hands.PlayerCards || (n == 0 && p.cardless(rs)) {
+			// A hand not exposed, folded, or made invalid by an MBS
+			// absence (5.11) may come without its cards (validation
+			// refuses it when a wager still needs them).
 			continue
 		}
 		msg := "seat " + itoa(p.Seat) + " has " + itoa(n) + " cards, not " + itoa(rs.Hands.PlayerCards)

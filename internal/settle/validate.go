@@ -82,6 +82,24 @@ func (p *position) folds(rs *ruleset.Ruleset) bool {
 	return !p.Absent || rs.Casino == "RWS"
 }
 
+// absentReturned reports whether the hand is the invalid hand of an MBS
+// player absent at the Bet (Play, Flop) decision: 5.11 returns the Ante
+// (TCP: and Pair Plus) and the progressive whatever the cards, so the
+// cards decide nothing and may be left out, unless a THB Bonus is placed
+// (it still settles on the hole cards, ruling R16). RWS deems a fold
+// instead (5.5) and SSP v4 has no such clause.
+func (p *position) absentReturned(rs *ruleset.Ruleset) bool {
+	return p.Absent && rs.Casino != "RWS" && rs.Clauses.Absent != "" &&
+		p.stake(ruleset.Ante) > 0 && p.stake(continuation(rs.Game)) == 0
+}
+
+// cardless reports whether the hand may come without its cards: not
+// exposed (ruling R8), folded (ruling R14) or invalidated by an MBS
+// absence (5.11). Validation refuses it when a wager still needs them.
+func (p *position) cardless(rs *ruleset.Ruleset) bool {
+	return !p.IsExposed() || p.folds(rs) || p.absentReturned(rs)
+}
+
 // f names a field of the position: f(".seat") is "positions[2].seat".
 func (p *position) f(suffix string) string {
 	return "positions[" + strconv.Itoa(p.idx) + "]" + suffix
@@ -218,26 +236,59 @@ func (v *round) validateLimits() error {
 		return nil
 	}
 	v.limits = make(map[ruleset.Wager]Limit, len(v.in.Limits))
+	// One request, one answer: with several bad limits the error names the
+	// first in sorted name order, whatever order the map is visited in
+	// (firstErr keeps it without sorting, so no allocation).
+	var first firstErr
 	for name, l := range v.in.Limits {
-		f := "limits." + name
-		if !v.rs.Placeable(ruleset.Wager(name)) {
-			return fieldErr(f, name, "%s has no wager %q", v.rs.ID, name)
-		}
-		if ruleset.Wager(name) == ruleset.Progressive && unitGoverned(v.rs) {
-			// Ruling R22: a progressive wager is the pool's unit and the
-			// pool refuses any other amount, so no table minimum or
-			// maximum can apply to it (RWS 3.3-3.4 keep the "prescribed
-			// Progressive Jackpot betting amount" apart from the betting
-			// limits; THB 3.5.3 allows 1-5 times the minimum, the unit).
-			return fieldErr(f, l, "a progressive wager is not limited by a table minimum or maximum: it is the pool's unit (THB: 1-5 times it), given as progressiveUnit (ruling R22%s)", citeSuffix(v.rs, v.rs.Clauses.ProgressiveUnit))
-		}
-		if l.Min < 0 || l.Max < 0 || l.Min > MaxAmount || l.Max > MaxAmount {
-			return fieldErr(f, l, "limits must be 0 to %d minor units", MaxAmount)
-		}
-		if l.Max != 0 && l.Max < l.Min {
-			return fieldErr(f+".max", l.Max, "maximum %d is below the minimum %d", l.Max, l.Min)
+		if err := v.checkLimit(name, l); err != nil {
+			first.keep(name, err)
+			continue
 		}
 		v.limits[ruleset.Wager(name)] = l
+	}
+	return first.err()
+}
+
+// firstErr keeps, of the errors found while visiting a map, the one of the
+// name first in sorted order, so that a request with several bad entries
+// always gets the same answer (Go randomizes map iteration).
+type firstErr struct {
+	name string
+	e    *FieldError
+}
+
+func (f *firstErr) keep(name string, e *FieldError) {
+	if f.e == nil || name < f.name {
+		f.name, f.e = name, e
+	}
+}
+
+func (f *firstErr) err() error {
+	if f.e == nil {
+		return nil
+	}
+	return f.e
+}
+
+func (v *round) checkLimit(name string, l Limit) *FieldError {
+	f := "limits." + name
+	if !v.rs.Placeable(ruleset.Wager(name)) {
+		return fieldErr(f, name, "%s has no wager %q", v.rs.ID, name)
+	}
+	if ruleset.Wager(name) == ruleset.Progressive && unitGoverned(v.rs) {
+		// Ruling R22: a progressive wager is the pool's unit and the
+		// pool refuses any other amount, so no table minimum or
+		// maximum can apply to it (RWS 3.3-3.4 keep the "prescribed
+		// Progressive Jackpot betting amount" apart from the betting
+		// limits; THB 3.5.3 allows 1-5 times the minimum, the unit).
+		return fieldErr(f, l, "a progressive wager is not limited by a table minimum or maximum: it is the pool's unit (THB: 1-5 times it), given as progressiveUnit (ruling R22%s)", citeSuffix(v.rs, v.rs.Clauses.ProgressiveUnit))
+	}
+	if l.Min < 0 || l.Max < 0 || l.Min > MaxAmount || l.Max > MaxAmount {
+		return fieldErr(f, l, "limits must be 0 to %d minor units", MaxAmount)
+	}
+	if l.Max != 0 && l.Max < l.Min {
+		return fieldErr(f+".max", l.Max, "maximum %d is below the minimum %d", l.Max, l.Min)
 	}
 	return nil
 }
@@ -340,19 +391,21 @@ func (v *round) validatePosition(p *position) error {
 	if p.cards, err = parseCards(p.Cards); err != nil {
 		return fieldErr(p.f(".cards"), p.Cards, "%v", err)
 	}
+	// As with the limits: with several bad wagers the error names the
+	// first in sorted name order (firstErr), one answer per request. The
+	// order of p.stakes does not matter (stake looks a wager up by name).
+	var first firstErr
 	for name, a := range p.Wagers {
-		if !rs.Placeable(ruleset.Wager(name)) {
-			return fieldErr(p.wagerField(name), name, "%s has no wager %q", rs.ID, name)
-		}
-		if a < 0 {
-			return fieldErr(p.wagerField(name), a, "a wager cannot be negative")
-		}
-		if a > MaxAmount {
-			return fieldErr(p.wagerField(name), a, "%d minor units is beyond any table (at most %d)", a, MaxAmount)
+		if fe := checkWager(rs, p, name, a); fe != nil {
+			first.keep(name, fe)
+			continue
 		}
 		if a > 0 {
 			p.stakes = append(p.stakes, wagerStake{ruleset.Wager(name), a})
 		}
+	}
+	if err := first.err(); err != nil {
+		return err
 	}
 	if len(p.stakes) == 0 {
 		return fieldErr(p.f(".wagers"), p.Wagers, "a position needs at least one wager")
@@ -363,10 +416,23 @@ func (v *round) validatePosition(p *position) error {
 	if p.Absent && !p.IsExposed() {
 		return fieldErr(p.f(".exposed"), false, "an absent player cannot have declined the comparison")
 	}
-	if len(p.cards) == 0 && p.IsExposed() && !p.folds(rs) {
+	if cont := continuation(rs.Game); p.Absent && rs.Clauses.Absent == "" && p.stake(cont) == 0 && p.stake(ruleset.Ante) > 0 {
+		return fieldErr(p.f(".absent"), true, "%s has no rule for a player absent at the %s decision: settle the hand as folded or with its %s", rs.ID, cont, cont)
+	}
+	if p.Folded && p.stake(ruleset.Ante) == 0 {
+		// A fold gives up the Ante (ruling R20; TCP 3.9.1.1 "Fold the
+		// Ante"): a hand without one (TCP's Pair-Plus-only player, 3.9.3)
+		// has nothing to fold.
+		return fieldErr(p.f(".folded"), true, "nothing to fold: no Ante (%s)", rs.Cite(rs.Clauses.Fold))
+	}
+	if len(p.cards) == 0 && p.IsExposed() && !p.folds(rs) && !p.absentReturned(rs) {
 		// An exposed hand still in play is decided by its cards (ruling
 		// R14). Cards left out are a malformed request, not a dealing
 		// irregularity (ruling R12 concerns the cards dealt).
+		if p.Absent {
+			return fieldErr(p.f(".cards"), p.Cards, "an absent player's hand that is still in play needs its %d cards: %s",
+				rs.Hands.PlayerCards, absentNeedsCards(rs, p))
+		}
 		return fieldErr(p.f(".cards"), p.Cards, "an exposed hand needs its %d cards: they may be left out only when exposed is false (ruling R8) or for a folded hand (ruling R14)", rs.Hands.PlayerCards)
 	}
 	if len(p.cards) == 0 && p.folds(rs) && p.IsExposed() {
@@ -375,12 +441,19 @@ func (v *round) validatePosition(p *position) error {
 		// Plus (ruling R10).
 		for _, w := range rs.Wagers {
 			if p.stake(w.Name) > 0 && (w.Name == ruleset.PairPlus || (w.Progressive && w.Hand != ruleset.DealerFiveDealt)) {
+				if p.Absent {
+					return fieldErr(p.f(".cards"), p.Cards, "an absent player deemed to have folded (%s) keeps its %s, which its cards decide (ruling R9, R14): give the cards", rs.Cite(rs.Clauses.Absent), w.Name)
+				}
 				return fieldErr(p.f(".cards"), p.Cards, "a folded hand keeps its %s, which its cards decide (ruling R9, R14): give the cards", w.Name)
 			}
 		}
 	}
+	if len(p.cards) == 0 && p.absentReturned(rs) && p.stake(ruleset.Bonus) > 0 {
+		// THB 5.11 returns the Ante and progressive only: the Bonus still
+		// settles on the hole cards (ruling R16).
+		return fieldErr(p.f(".cards"), p.Cards, "an absent player's hand is invalid (%s) but its Bonus still settles on the hole cards (ruling R16): give the cards", rs.Cite(rs.Clauses.Absent))
+	}
 	ante := p.stake(ruleset.Ante)
-	cont := continuation(rs.Game)
 	for _, w := range rs.Wagers {
 		s := p.stake(w.Name)
 		if s == 0 {
@@ -408,10 +481,35 @@ func (v *round) validatePosition(p *position) error {
 	if err := v.validateProgressive(p); err != nil {
 		return err
 	}
-	if p.Absent && rs.Clauses.Absent == "" && p.stake(cont) == 0 && p.stake(ruleset.Ante) > 0 {
-		return fieldErr(p.f(".absent"), true, "%s has no rule for a player absent at the %s decision: settle the hand as folded or with its %s", rs.ID, cont, cont)
+	return nil
+}
+
+func checkWager(rs *ruleset.Ruleset, p *position, name string, a money.Amount) *FieldError {
+	if !rs.Placeable(ruleset.Wager(name)) {
+		return fieldErr(p.wagerField(name), name, "%s has no wager %q", rs.ID, name)
+	}
+	if a < 0 {
+		return fieldErr(p.wagerField(name), a, "a wager cannot be negative")
+	}
+	if a > MaxAmount {
+		return fieldErr(p.wagerField(name), a, "%d minor units is beyond any table (at most %d)", a, MaxAmount)
 	}
 	return nil
+}
+
+// absentNeedsCards says why an absent player's hand still in play is
+// decided by its cards.
+func absentNeedsCards(rs *ruleset.Ruleset, p *position) string {
+	cont := continuation(rs.Game)
+	switch {
+	case rs.Clauses.Absent == "":
+		return fmt.Sprintf("%s has no absent-player clause, so the wagers settle on the cards (ruling R12)", rs.ID)
+	case rs.Game == ruleset.GameHoldem && p.stake(cont) > 0:
+		return fmt.Sprintf("with the Ante and Flop placed the player is deemed to have checked (%s) and the hand plays on", rs.Cite(rs.Clauses.Absent))
+	case rs.Casino == "RWS":
+		return fmt.Sprintf("with no decision left to make the bets settle as usual (%s)", rs.Cite(rs.Clauses.AbsentSettled))
+	}
+	return fmt.Sprintf("with no decision left to make the wagers settle as usual (%s applies only to a pending %s decision, ruling R12)", rs.Cite(rs.Clauses.Absent), cont)
 }
 
 // validateSelections checks SSP v4's system selections (ruling R13): given
