@@ -224,6 +224,11 @@ func TestFastPathAnswersAsHuma(t *testing.T) {
 		[]byte(strings.Replace(valid, `"progressiveUnit":100,`, ``, 1)),           // R22: the unit is required
 		[]byte(strings.Replace(valid, `"ante":1000`, `"ante":-1000`, 1)),
 		[]byte(strings.Replace(valid, `"ante":1000`, `"ante":1e3`, 1)),
+		// MBS 5.11 absent without cards (settled); TCP Pair Plus only
+		// folded and two bad limits (refused, one answer).
+		[]byte(`{"ruleset":"mbs-megalink-ssp-v6","roundId":"r","dealer":"Ad Kc 9h 4s 5d","positions":[{"seat":1,"absent":true,"wagers":{"ante":100}}]}`),
+		[]byte(`{"ruleset":"mbs-megalink-tcp-v6","roundId":"r","dealer":"Qs 7d 3c","community":"2c 9d","positions":[{"seat":1,"cards":"Ks Kd 4h","folded":true,"wagers":{"pairPlus":500}}]}`),
+		[]byte(`{"ruleset":"mbs-megalink-ssp-v6","roundId":"r","dealer":"As Kd 7h 4c 2s","limits":{"bet":{"min":1500,"max":500},"ante":{"min":1000,"max":500}},"positions":[{"seat":1,"cards":"Qh Qd Qs 9c 9d","wagers":{"ante":1000}}]}`),
 		[]byte(valid[:len(valid)-1]),
 		[]byte(`null`),
 		nil,

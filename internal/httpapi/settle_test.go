@@ -98,6 +98,10 @@ func TestSettleEndpointErrors(t *testing.T) {
 			422, "body.limits.progressive"},
 		{"ruling R14 an exposed hand without its cards", `{"ruleset":"mbs-ssp-v4","roundId":"r","dealer":"Ac Qd Jh Ts 8c","positions":[{"seat":1,"wagers":{"ante":100,"bet":200}}]}`,
 			422, "body.positions[0].cards"},
+		{"TCP 3.9.1.1 3.9.3 a Pair-Plus-only player folded: nothing to fold", `{"ruleset":"mbs-megalink-tcp-v6","roundId":"r","dealer":"Qs 7d 3c","community":"2c 9d","positions":[{"seat":1,"cards":"Ks Kd 4h","folded":true,"wagers":{"pairPlus":500}}]}`,
+			422, "body.positions[0].folded"},
+		{"two bad limits: the first in name order, every time", `{"ruleset":"mbs-megalink-ssp-v6","roundId":"r","dealer":"As Kd 7h 4c 2s","limits":{"bet":{"min":1500,"max":500},"ante":{"min":1000,"max":500}},"positions":[{"seat":1,"cards":"Qh Qd Qs 9c 9d","wagers":{"ante":1000}}]}`,
+			422, "body.limits.ante.max"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -119,6 +123,20 @@ func TestSettleEndpointErrors(t *testing.T) {
 				t.Errorf("no error at %s: %s", tc.location, resp.Body)
 			}
 		})
+	}
+}
+
+// MBS 5.11: an absent player with an Ante only and no cards has the Ante
+// returned whatever the cards, so the request is settled, not refused.
+func TestSettleEndpointAbsentWithoutCards(t *testing.T) {
+	api := settleAPI(t)
+	resp := api.Post("/v1/rounds/settle", strings.NewReader(`{"ruleset":"mbs-megalink-ssp-v6","roundId":"r","dealer":"Ad Kc 9h 4s 5d","positions":[{"seat":1,"absent":true,"wagers":{"ante":100}}]}`))
+	if resp.Code != http.StatusOK {
+		t.Fatalf("status %d: %s", resp.Code, resp.Body)
+	}
+	if !strings.Contains(resp.Body.String(), `"wager":"ante","stake":100,"result":"returned","returned":100,"net":0`) ||
+		!strings.Contains(resp.Body.String(), `"mbs-megalink-ssp-v6 5.11"`) {
+		t.Errorf("want the ante returned under 5.11: %s", resp.Body)
 	}
 }
 
