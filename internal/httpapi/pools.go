@@ -218,9 +218,6 @@ func registerPools(api huma.API, deps Deps) {
 			Reset: b.Reset, Ceiling: b.Ceiling, SettleWindowMS: b.SettleWindowMS}
 		p, replayed, err := svc.ChangeSettings(ctx, in.ID, patch, b.By, b.Reason, in.IdempotencyKey)
 		if err != nil {
-			if jackpot.KindOf(err) == jackpot.NotFound {
-				return nil, poolError(err, "path.")
-			}
 			return nil, poolError(err, "body.")
 		}
 		return &changeOutput{Replayed: replayed, Body: poolView(p)}, nil
@@ -238,9 +235,6 @@ func registerPools(api huma.API, deps Deps) {
 		}
 		p, replayed, err := svc.Adjust(ctx, in.ID, jackpot.Adjustment{Meter: in.Body.Meter, Amount: in.Body.Amount, By: in.Body.By, Reason: in.Body.Reason}, in.IdempotencyKey)
 		if err != nil {
-			if jackpot.KindOf(err) == jackpot.NotFound {
-				return nil, poolError(err, "path.")
-			}
 			return nil, poolError(err, "body.")
 		}
 		return &changeOutput{Replayed: replayed, Body: poolView(p)}, nil
