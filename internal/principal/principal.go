@@ -1,0 +1,59 @@
+// Package principal is who is asking: an authenticated caller with its
+// roles and the table ids it is bound to. The HTTP layer authenticates a
+// request (a bearer token on the local server, the IAM identity in the
+// API Gateway request context in the stack) and puts the Principal in the
+// request's context; the use cases read it from there and record it on
+// every ledger entry. A name typed into a request body is never a
+// principal.
+package principal
+
+import (
+	"context"
+	"slices"
+)
+
+// Role is what a principal may do (issue 16).
+type Role string
+
+// The roles.
+const (
+	Table      Role = "table"      // settle rounds, apply them to pools, report irregularities, for its own tables only
+	Supervisor Role = "supervisor" // confirm or void pending hits, propose corrections
+	Cage       Role = "cage"       // read pools, hits and ledgers; mark a confirmed hit paid
+	Controller Role = "controller" // approve (second signature) adjustments, settings changes, corrections, voids; reconcile
+	Admin      Role = "admin"      // create pools, propose settings changes and meter adjustments
+)
+
+// Roles lists every role, in the order above.
+var Roles = []Role{Table, Supervisor, Cage, Controller, Admin}
+
+// Valid reports whether r is one of Roles.
+func (r Role) Valid() bool { return slices.Contains(Roles, r) }
+
+// Principal is an authenticated caller.
+type Principal struct {
+	ID     string   // stable id: a name from the principals file, or an IAM ARN
+	Roles  []Role   // what it may do
+	Tables []string // the table ids a table principal may report for
+}
+
+// Has reports whether p holds role r.
+func (p *Principal) Has(r Role) bool { return p != nil && slices.Contains(p.Roles, r) }
+
+// BoundTo reports whether p may report for table id.
+func (p *Principal) BoundTo(table string) bool {
+	return p != nil && slices.Contains(p.Tables, table)
+}
+
+type ctxKey struct{}
+
+// NewContext returns ctx carrying p.
+func NewContext(ctx context.Context, p *Principal) context.Context {
+	return context.WithValue(ctx, ctxKey{}, p)
+}
+
+// FromContext returns the principal ctx carries, if any.
+func FromContext(ctx context.Context) (*Principal, bool) {
+	p, ok := ctx.Value(ctxKey{}).(*Principal)
+	return p, ok && p != nil
+}
