@@ -23,6 +23,7 @@ import (
 	"github.com/danielgtaylor/huma/v2/adapters/humago"
 
 	"github.com/tablesettle/tablesettle/internal/jackpot"
+	"github.com/tablesettle/tablesettle/internal/web"
 )
 
 // Version is the API's version as published in the spec.
@@ -192,5 +193,6 @@ func New(deps Deps, groups ...Group) (http.Handler, huma.API) {
 	mux := http.NewServeMux()
 	api := humago.New(mux, Config())
 	Register(api, deps, groups...)
+	web.Register(mux)
 	return Middleware(deps, mux), api
 }
