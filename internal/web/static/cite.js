@@ -3,9 +3,14 @@
 "use strict";
 
 const Cite = (() => {
-  // CLAUSE_URL: where the API answers a citation's text (set at integration).
+  // Where the API answers a citation's text: GET /v1/rulings/{id} for
+  // "ruling R5", GET /v1/rulesets/{id}/clauses/{clause} for
+  // "mbs-megalink-tcp-v6 3.11.2".
   function url(cite) {
-    return "/v1/citations?cite=" + encodeURIComponent(cite);
+    const ruling = /^ruling (R\d+)$/.exec(cite);
+    if (ruling) return "/v1/rulings/" + ruling[1];
+    const sp = cite.indexOf(" ");
+    return "/v1/rulesets/" + encodeURIComponent(cite.slice(0, sp)) + "/clauses/" + encodeURIComponent(cite.slice(sp + 1));
   }
 
   async function open(cite) {
@@ -16,7 +21,8 @@ const Cite = (() => {
     dlg.showModal();
     try {
       const out = await TS.call("GET", url(cite));
-      pre.textContent = out.text || JSON.stringify(out, null, 2);
+      const subs = (out.subclauses || []).map((c) => "\n\n" + c.number + " " + c.text).join("");
+      pre.textContent = (out.title ? out.title + "\n\n" : "") + (out.number ? out.number + " " : "") + out.text + subs;
     } catch (e) {
       pre.textContent = e instanceof TS.Problem ? e.describe() : String(e);
     }
