@@ -2,11 +2,11 @@ package httpapi
 
 import (
 	"context"
-	"errors"
 	"net/http"
 
 	"github.com/danielgtaylor/huma/v2"
 
+	"github.com/tablesettle/tablesettle/internal/fault"
 	"github.com/tablesettle/tablesettle/internal/irregularity"
 	"github.com/tablesettle/tablesettle/internal/money"
 )
@@ -125,13 +125,12 @@ func decideIrregularity(req IrregularityRequest) (irregularity.Outcome, error) {
 	}
 	out, err := irregularity.Decide(rs, req.Kind, req.Facts, round)
 	if err != nil {
-		var e *irregularity.Error
-		if errors.As(err, &e) {
-			details := make([]error, len(e.Problems))
-			for i, p := range e.Problems {
+		if e, ok := fault.As(err); ok && e.Kind == fault.Invalid {
+			details := make([]error, len(e.Fields))
+			for i, p := range e.Fields {
 				details[i] = &huma.ErrorDetail{Location: "body." + p.Field, Message: p.Message, Value: p.Value}
 			}
-			return irregularity.Outcome{}, huma.Error422UnprocessableEntity(e.Title, details...)
+			return irregularity.Outcome{}, huma.Error422UnprocessableEntity(e.Detail, details...)
 		}
 		// A catalogue defect: never show its text to the client.
 		return irregularity.Outcome{}, huma.Error500InternalServerError("the irregularity could not be decided")

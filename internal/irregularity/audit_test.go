@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/tablesettle/tablesettle/internal/fault"
 )
 
 // The round of the audit's RWS 5.10 finding: seat 1 (Ante 10.00, BET
@@ -245,8 +247,8 @@ func TestMBSSSPv6_5_14_MaximumBeyondInt32(t *testing.T) {
 		{"100", "must be a whole number of minor units"},
 	} {
 		_, err := Decide(rs, "wager_over_maximum", map[string]any{"seat": 1, "wager": "ante", "maximum": c.v}, nil)
-		var e *Error
-		if !errors.As(err, &e) || len(e.Problems) != 1 || e.Problems[0].Field != "facts.maximum" || e.Problems[0].Message != c.want {
+		var e *fault.Error
+		if !errors.As(err, &e) || len(e.Fields) != 1 || e.Fields[0].Field != "facts.maximum" || e.Fields[0].Message != c.want {
 			t.Errorf("maximum %v: %v, want facts.maximum %q", c.v, err, c.want)
 		}
 	}
@@ -277,8 +279,8 @@ func TestAuditRoundContradictsFacts(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			rs, _ := Catalogue(c.ruleset)
 			_, err := Decide(rs, c.kind, c.facts, c.round)
-			var e *Error
-			if !errors.As(err, &e) || len(e.Problems) != 1 || e.Problems[0].Field != c.field || !strings.Contains(e.Problems[0].Message, c.msg) {
+			var e *fault.Error
+			if !errors.As(err, &e) || len(e.Fields) != 1 || e.Fields[0].Field != c.field || !strings.Contains(e.Fields[0].Message, c.msg) {
 				t.Errorf("got %v, want %s mentioning %q", err, c.field, c.msg)
 			}
 		})
@@ -308,8 +310,8 @@ func TestInapplicableKindsRefused(t *testing.T) {
 	} {
 		rs, _ := Catalogue(c.ruleset)
 		_, err := Decide(rs, c.kind, map[string]any{"seat": 1}, nil)
-		var e *Error
-		if !errors.As(err, &e) || e.Title != "kind does not apply to this ruleset" || len(e.Problems) != 1 || e.Problems[0].Field != "kind" || !strings.Contains(e.Problems[0].Message, c.mention) {
+		var e *fault.Error
+		if !errors.As(err, &e) || e.Detail != "kind does not apply to this ruleset" || len(e.Fields) != 1 || e.Fields[0].Field != "kind" || !strings.Contains(e.Fields[0].Message, c.mention) {
 			t.Errorf("%s %s: %v", c.ruleset, c.kind, err)
 		}
 		if slices.Contains(rs.ReferredKinds, c.kind) || !slices.ContainsFunc(rs.InapplicableKinds, func(in Inapplicable) bool { return in.Kind == c.kind }) {

@@ -30,24 +30,24 @@ func Decide(rs *Ruleset, kind string, raw map[string]any, round *Round) (Outcome
 			if len(in.Rules) > 0 {
 				msg += " (" + strings.Join(in.Rules, ", ") + ")"
 			}
-			return Outcome{}, &Error{Title: "kind does not apply to this ruleset", Problems: []Problem{{Field: "kind", Message: msg, Value: kind}}}
+			return Outcome{}, refused("kind does not apply to this ruleset", Problem{Field: "kind", Message: msg, Value: kind}).Cite(in.Rules...)
 		}
 	}
 	k, ok := rs.Kind(kind)
 	if !ok {
 		if !knownKind(kind) {
-			return Outcome{}, &Error{Title: "unknown irregularity kind", Problems: []Problem{{
-				Field: "kind", Message: fmt.Sprintf("%q is not an irregularity kind; %s has: %s", kind, rs.ID, kindNames(rs)), Value: kind}}}
+			return Outcome{}, refused("unknown irregularity kind", Problem{
+				Field: "kind", Message: fmt.Sprintf("%q is not an irregularity kind; %s has: %s", kind, rs.ID, kindNames(rs)), Value: kind})
 		}
 		// A referred event's facts are still read: a fact no ruleset's
 		// kind of that name has, or one of the wrong type, is refused.
 		if probs := referredFacts(kind, raw); len(probs) > 0 {
-			return Outcome{}, &Error{Title: "the facts of the irregularity are unknown or mistyped", Problems: probs}
+			return Outcome{}, refused("the facts of the irregularity are unknown or mistyped", probs...)
 		}
 		out := referral(rs, kind, fmt.Sprintf("%s has no rule for %s", rs.ID, kind))
 		if round != nil {
 			if probs := checkRound(rs, round, Facts{}); len(probs) > 0 {
-				return Outcome{}, &Error{Title: "the round cannot be read", Problems: probs}
+				return Outcome{}, refused("the round cannot be read", probs...)
 			}
 			out.Settlement = settlement(rs, &Case{Action: Referred}, Facts{}, round)
 		}
@@ -55,7 +55,7 @@ func Decide(rs *Ruleset, kind string, raw map[string]any, round *Round) (Outcome
 	}
 	facts, probs := parseFacts(k, raw)
 	if len(probs) > 0 {
-		return Outcome{}, &Error{Title: "the facts of the irregularity are missing, mistyped or contradict each other", Problems: probs}
+		return Outcome{}, refused("the facts of the irregularity are missing, mistyped or contradict each other", probs...)
 	}
 	if round != nil {
 		probs := checkRound(rs, round, facts)
@@ -63,7 +63,7 @@ func Decide(rs *Ruleset, kind string, raw map[string]any, round *Round) (Outcome
 			probs = checkRoundFacts(k, round, facts)
 		}
 		if len(probs) > 0 {
-			return Outcome{}, &Error{Title: "the round does not fit the reported irregularity", Problems: probs}
+			return Outcome{}, refused("the round does not fit the reported irregularity", probs...)
 		}
 	}
 	for i := range k.Cases {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tablesettle/tablesettle/internal/fault"
 	"github.com/tablesettle/tablesettle/internal/money"
 )
 
@@ -314,12 +315,12 @@ func TestMBSSSPv4_5_1_DuplicateCardVoid(t *testing.T) {
 // problems returns the fields of a refused event.
 func problems(t *testing.T, err error) []string {
 	t.Helper()
-	var e *Error
+	var e *fault.Error
 	if !errors.As(err, &e) {
-		t.Fatalf("err = %v, want *Error", err)
+		t.Fatalf("err = %v, want *fault.Error", err)
 	}
 	var out []string
-	for _, p := range e.Problems {
+	for _, p := range e.Fields {
 		out = append(out, p.Field)
 	}
 	return out

@@ -139,21 +139,24 @@ func (p Pay) Returned(stake money.Amount) (money.Amount, error) {
 	case ToOne:
 		win, err := money.MulFloor(stake, p.Odds)
 		if err != nil {
-			return 0, err
+			return 0, overflow(err)
 		}
-		return money.Add(stake, win)
+		sum, err := money.Add(stake, win)
+		return sum, overflow(err)
 	case ForOne:
-		return money.MulFloor(stake, p.Odds)
+		got, err := money.MulFloor(stake, p.Odds)
+		return got, overflow(err)
 	}
-	return 0, errNotOdds
+	return 0, notOdds(p)
 }
 
 // Winnings is what a ToOne price pays on top of the stake (ruling R2).
 func (p Pay) Winnings(stake money.Amount) (money.Amount, error) {
 	if p.Kind != ToOne {
-		return 0, errNotOdds
+		return 0, notOdds(p)
 	}
-	return money.MulFloor(stake, p.Odds)
+	win, err := money.MulFloor(stake, p.Odds)
+	return win, overflow(err)
 }
 
 func odds(kind PayKind, x int64) Pay { return Pay{Kind: kind, Odds: money.Ratio{Num: x, Den: 1}} }

@@ -2,10 +2,12 @@ package ruleset
 
 import (
 	"encoding/json"
+	"errors"
 	"reflect"
 	"testing"
 
 	"github.com/tablesettle/tablesettle/internal/card"
+	"github.com/tablesettle/tablesettle/internal/fault"
 	"github.com/tablesettle/tablesettle/internal/hand"
 	"github.com/tablesettle/tablesettle/internal/money"
 )
@@ -319,5 +321,25 @@ func TestPayStringTable(t *testing.T) {
 		if got := p.String(); got != want {
 			t.Errorf("%+v: %q, want %q", p, got, want)
 		}
+	}
+}
+
+// Ruling R2: only odds depend on the stake; asking a fixed or pool price
+// for a stake's return is refused with a *fault.Error naming pay.kind.
+func TestReturnedRefusesPricesThatAreNotOdds_R2(t *testing.T) {
+	for _, p := range []Pay{sgd(2000), pct(10)} {
+		t.Run(p.String(), func(t *testing.T) {
+			_, err := p.Returned(100)
+			fe, ok := fault.As(err)
+			if !ok || fe.Kind != fault.Invalid || fe.Field() != "pay.kind" || len(fe.Rules) != 1 || fe.Rules[0] != "ruling R2" {
+				t.Fatalf("Returned: %v, want an Invalid fault on pay.kind citing ruling R2", err)
+			}
+			if _, err := p.Winnings(100); !fault.Is(err, fault.Invalid) {
+				t.Fatalf("Winnings: %v, want Invalid", err)
+			}
+		})
+	}
+	if _, err := to1(2).Returned(1 << 62); !fault.Is(err, fault.Invalid) || !errors.Is(err, money.ErrOverflow) {
+		t.Fatalf("overflow: %v, want Invalid wrapping money.ErrOverflow (ruling R1)", err)
 	}
 }

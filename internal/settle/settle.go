@@ -25,7 +25,7 @@ const (
 	rulingR22 = "ruling R22"
 )
 
-// Settle settles one round: it validates the request (a *FieldError names
+// Settle settles one round: it validates the request (a *fault.Error of kind Invalid names
 // the field of a request it refuses), checks what the cards show (ruling
 // R12), evaluates every hand from the cards (ruling R14) and settles every
 // wager under the round's ruleset. Positions come back in seat order.

@@ -1,12 +1,12 @@
 package settle
 
 import (
-	"errors"
 	"fmt"
 	"slices"
 	"strconv"
 
 	"github.com/tablesettle/tablesettle/internal/card"
+	"github.com/tablesettle/tablesettle/internal/fault"
 	"github.com/tablesettle/tablesettle/internal/money"
 	"github.com/tablesettle/tablesettle/internal/ruleset"
 )
@@ -17,26 +17,11 @@ import (
 // 1000 to 1 on seven positions) far inside int64.
 const MaxAmount money.Amount = 1_000_000_000_000
 
-// FieldError is a request settlement refuses, naming the field at fault as
-// a path below the request body ("positions[2].wagers.bet"). The HTTP layer
-// maps it to a 422 problem with location "body." + Field.
-type FieldError struct {
-	Field string
-	Msg   string
-	Value any
-}
-
-func (e *FieldError) Error() string { return e.Field + ": " + e.Msg }
-
-func fieldErr(field string, value any, format string, args ...any) *FieldError {
-	return &FieldError{Field: field, Msg: fmt.Sprintf(format, args...), Value: value}
-}
-
-// AsFieldError returns err's FieldError, if it has one.
-func AsFieldError(err error) (*FieldError, bool) {
-	var fe *FieldError
-	ok := errors.As(err, &fe)
-	return fe, ok
+// fieldErr is a request settlement refuses: a *fault.Error of kind
+// Invalid naming the field at fault as a path below the request body
+// ("positions[2].wagers.bet"). The HTTP layer places it under "body".
+func fieldErr(field string, value any, format string, args ...any) *fault.Error {
+	return fault.InvalidField(field, value, format, args...)
 }
 
 // round is a validated Round.
@@ -107,7 +92,7 @@ func (p *position) f(suffix string) string {
 
 func (p *position) wagerField(name string) string { return p.f(".wagers." + name) }
 
-func (p *position) wagerErr(w ruleset.Wager, value any, format string, args ...any) *FieldError {
+func (p *position) wagerErr(w ruleset.Wager, value any, format string, args ...any) *fault.Error {
 	return fieldErr(p.wagerField(string(w)), value, format, args...)
 }
 
@@ -255,10 +240,10 @@ func (v *round) validateLimits() error {
 // always gets the same answer (Go randomizes map iteration).
 type firstErr struct {
 	name string
-	e    *FieldError
+	e    *fault.Error
 }
 
-func (f *firstErr) keep(name string, e *FieldError) {
+func (f *firstErr) keep(name string, e *fault.Error) {
 	if f.e == nil || name < f.name {
 		f.name, f.e = name, e
 	}
@@ -271,7 +256,7 @@ func (f *firstErr) err() error {
 	return f.e
 }
 
-func (v *round) checkLimit(name string, l Limit) *FieldError {
+func (v *round) checkLimit(name string, l Limit) *fault.Error {
 	f := "limits." + name
 	if !v.rs.Placeable(ruleset.Wager(name)) {
 		return fieldErr(f, name, "%s has no wager %q", v.rs.ID, name)
@@ -364,7 +349,7 @@ func (v *round) validateProgressive(p *position) error {
 	const prog = string(ruleset.Progressive) // the field is named only when refused
 	if rs.MaxProgressiveMultiplier == 0 {
 		if s != u {
-			return fieldErr(p.wagerField(prog), s, "a progressive wager must be the pool's unit %d, not %d: the pool refuses any other amount (ruling R22%s)", u, s, citeSuffix(rs, rs.Clauses.ProgressiveUnit))
+			return fieldErr(p.wagerField(prog), s, "a progressive wager must be the pool's unit %d, not %d: the pool refuses any other amount (ruling R22%s)", u, s, citeSuffix(rs, rs.Clauses.ProgressiveUnit)).Cite(rulingR22)
 		}
 		return nil
 	}
@@ -379,7 +364,7 @@ func (v *round) validateProgressive(p *position) error {
 	}
 	if s%u != 0 || s/u < 1 || s/u > money.Amount(rs.MaxProgressiveMultiplier) {
 		return fieldErr(p.wagerField(prog), s, "a progressive wager of %d is not 1 to %d times the unit %d (%s, ruling R17)",
-			s, rs.MaxProgressiveMultiplier, u, rs.Cite(rs.MultiplierRule))
+			s, rs.MaxProgressiveMultiplier, u, rs.Cite(rs.MultiplierRule)).Cite(rs.Cite(rs.MultiplierRule), rulingR17, rulingR22)
 	}
 	p.multiplier = int(s / u)
 	return nil
@@ -468,7 +453,7 @@ func (v *round) validatePosition(p *position) error {
 			}
 			if w.Multiple.Fixed && s != ante*money.Amount(w.Multiple.Times) {
 				return p.wagerErr(w.Name, s, "%s must be %d times the ante (%d), not %d (%s, ruling R20)",
-					w.Name, w.Multiple.Times, ante*money.Amount(w.Multiple.Times), s, rs.Cite(w.Multiple.Rule))
+					w.Name, w.Multiple.Times, ante*money.Amount(w.Multiple.Times), s, rs.Cite(w.Multiple.Rule)).Cite(rs.Cite(w.Multiple.Rule), rulingR20)
 			}
 			if (w.Name == ruleset.Turn || w.Name == ruleset.River) && p.stake(ruleset.Flop) == 0 {
 				return p.wagerErr(w.Name, s, "%s needs a flop wager (%s)", w.Name, rs.Cite(rs.Clauses.Continue))
@@ -484,7 +469,7 @@ func (v *round) validatePosition(p *position) error {
 	return nil
 }
 
-func checkWager(rs *ruleset.Ruleset, p *position, name string, a money.Amount) *FieldError {
+func checkWager(rs *ruleset.Ruleset, p *position, name string, a money.Amount) *fault.Error {
 	if !rs.Placeable(ruleset.Wager(name)) {
 		return fieldErr(p.wagerField(name), name, "%s has no wager %q", rs.ID, name)
 	}
