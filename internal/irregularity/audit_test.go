@@ -206,7 +206,7 @@ func TestMBS_5_3_5_7_NoticedLateReferred(t *testing.T) {
 	}{
 		{MBSMegalinkTCPv6, "player_card_count_wrong", map[string]any{"seat": 1, "noticedBeforeNextRound": false, "reconstructable": false}, []string{"mbs-megalink-tcp-v6 6.1"}},
 		{MBSMegalinkTHBv9, "community_card_count_wrong", map[string]any{"noticedBeforeNextRound": false, "reconstructable": false}, []string{"mbs-megalink-thb-v9 6.1"}},
-		{MBSSSPv4, "dealer_card_count_wrong", map[string]any{"noticedBeforeNextRound": false, "reconstructable": false}, []string{}},
+		{MBSSSPv4, "dealer_card_count_wrong", map[string]any{"noticedBeforeNextRound": false, "reconstructable": false}, []string{"ruling R25"}}, // no 6.1 in SSP v4: ruling R25
 		{RWSMLPCSPv2, "dealer_card_count_wrong", map[string]any{"noticedBeforeNextRound": false, "reconstructable": false}, []string{"rws-mlp-csp-v2 5.24"}},
 	} {
 		rs, _ := Catalogue(c.ruleset)

@@ -35,13 +35,13 @@ func Decide(rs *Ruleset, kind string, raw map[string]any, round *Round) (Outcome
 	}
 	k, ok := rs.Kind(kind)
 	if !ok {
-		if !knownKind(kind) {
+		if _, known := rs.known[kind]; !known {
 			return Outcome{}, refused("unknown irregularity kind", Problem{
 				Field: "kind", Message: fmt.Sprintf("%q is not an irregularity kind; %s has: %s", kind, rs.ID, kindNames(rs)), Value: kind})
 		}
 		// A referred event's facts are still read: a fact no ruleset's
 		// kind of that name has, or one of the wrong type, is refused.
-		if probs := referredFacts(kind, raw); len(probs) > 0 {
+		if probs := referredFacts(rs, kind, raw); len(probs) > 0 {
 			return Outcome{}, refused("the facts of the irregularity are unknown or mistyped", probs...)
 		}
 		out := referral(rs, kind, fmt.Sprintf("%s has no rule for %s", rs.ID, kind))
@@ -85,18 +85,13 @@ func Decide(rs *Ruleset, kind string, raw map[string]any, round *Round) (Outcome
 // referredFacts checks the facts of a kind rs refers against the kind as
 // the rulesets that cover it define it: every name must be a fact of it,
 // of its type. Nothing is required: the shift manager decides.
-func referredFacts(kind string, raw map[string]any) []Problem {
+func referredFacts(rs *Ruleset, kind string, raw map[string]any) []Problem {
 	defs := map[string]Fact{}
 	var names []string
-	for _, id := range IDs {
-		o, _ := build(id)
-		if k, ok := o.Kind(kind); ok {
-			for _, f := range k.Facts {
-				if _, seen := defs[f.Name]; !seen {
-					defs[f.Name] = f
-					names = append(names, f.Name)
-				}
-			}
+	for _, f := range rs.known[kind] {
+		if _, seen := defs[f.Name]; !seen {
+			defs[f.Name] = f
+			names = append(names, f.Name)
 		}
 	}
 	given := make([]string, 0, len(raw))
@@ -131,7 +126,11 @@ func referral(rs *Ruleset, kind, why string) Outcome {
 		o.Rules = []string{rs.Cite(rs.ReferClause)}
 		o.Text = fmt.Sprintf("%s; referred for the decision of the %s (%s).", why, rs.ReferTo, rs.Cite(rs.ReferClause))
 	} else {
+		o.Rules = cite(rs, nil, rs.referRulings())
 		o.Text = fmt.Sprintf("%s, and the document has no general provision for what it does not cover: referred for the decision of the %s; the service does not guess.", why, rs.ReferTo)
+		if len(o.Rules) > 0 {
+			o.Text = fmt.Sprintf("%s, and the document has no general provision for what it does not cover: referred for the decision of the %s (%s); the service does not guess.", why, rs.ReferTo, strings.Join(o.Rules, ", "))
+		}
 	}
 	return o
 }

@@ -1,5 +1,7 @@
 package irregularity
 
+import "github.com/tablesettle/tablesettle/internal/ruleset"
+
 type game int
 
 const (
@@ -8,27 +10,16 @@ const (
 	gameTHB             // Megalink Texas Hold'em Bonus Progressive v9
 )
 
-const gsm = "Gaming Shift Manager"
-
 // megalink is the catalogue of the three MBS Megalink documents, whose
 // section 5 is the same clause for clause except where noted (5.3, 5.11,
 // 5.12).
-func megalink(id string, g game) *Ruleset {
-	rs := &Ruleset{ID: id, ReferTo: gsm, ReferClause: "6.1"}
-	switch g {
-	case gameSSP:
-		rs.Wagers = []string{"ante", "bet", "progressive"}
-	case gameTCP:
-		rs.Wagers = []string{"ante", "play", "pairPlus", "progressive"}
-	case gameTHB:
-		rs.Wagers = []string{"ante", "bonus", "flop", "turn", "river", "progressive"}
-	}
+func megalink(d *ruleset.Ruleset, g game) *Ruleset {
+	rs := newCatalogue(d)
+	gsm := rs.ReferTo
 	voidCase := func(text string, clauses ...string) Case {
 		return Case{Action: RoundVoid, Clauses: clauses, Text: text, PreviousRoundsStand: true}
 	}
-	refer := func(text string) Case {
-		return Case{Action: Referred, Clauses: []string{"6.1"}, ReferTo: gsm, Text: text + " Referred for the decision of the Gaming Shift Manager."}
-	}
+	refer := rs.refer
 
 	rs.Kinds = []Kind{
 		{

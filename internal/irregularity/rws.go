@@ -1,20 +1,23 @@
 package irregularity
 
-const tgsm = "Table Game Shift Manager"
+import "github.com/tablesettle/tablesettle/internal/ruleset"
 
 // rws is the catalogue of RWS Multi-Link Progressive Casino Stud Poker v2.
 // A voided round returns every bet (5.22) and leaves previous rounds
 // standing (5.8, 5.9); dealing errors 5.8 does not describe give every
 // affected player the options of 5.10; what the rules do not cover goes to
 // the Table Game Shift Manager (5.24).
-func rws() *Ruleset {
-	rs := &Ruleset{ID: RWSMLPCSPv2, ReferTo: tgsm, ReferClause: "5.24", Wagers: []string{"ante", "bet", "progressive"}}
+func rws(d *ruleset.Ruleset) *Ruleset {
+	rs := newCatalogue(d)
+	tgsm := rs.ReferTo
 	void := func(text string, clauses ...string) Case {
 		return Case{Action: RoundVoid, Clauses: append(clauses, "5.22"), PreviousRoundsStand: true,
 			Text: text + " The round is voided and every bet returned; the outcome and settlement of previous rounds stand."}
 	}
 	refer := func(text string) Case {
-		return Case{Action: Referred, Clauses: []string{"5.24"}, ReferTo: tgsm, Text: text + " Referred for the decision of the Table Game Shift Manager or above."}
+		c := rs.refer(text)
+		c.Text = text + " Referred for the decision of the " + tgsm + " or above."
+		return c
 	}
 	// options510 are the options of 5.10. They go to "all affected
 	// Players" (5.10: ScopeAffected, the seats facts.affectedSeats names);

@@ -407,10 +407,11 @@ func TestNotCoveredKindsReferred(t *testing.T) {
 		got6.Settlement.Pending[0].Settles != "as the Gaming Shift Manager decides" {
 		t.Errorf("referred with a round: %+v, %v", got6.Settlement, err)
 	}
-	// SSP v4 has no general provision: referred, citing nothing, saying so.
+	// SSP v4 has no general provision: referred, citing ruling R25 (no
+	// clause of the document), saying so.
 	rs, _ := Catalogue(MBSSSPv4)
 	got, err := Decide(rs, "jackpot_system_failure", nil, nil)
-	if err != nil || got.Action != Referred || len(got.Rules) != 0 || !strings.Contains(got.Text, "no general provision") {
+	if err != nil || got.Action != Referred || !slices.Equal(got.Rules, []string{"ruling R25"}) || !strings.Contains(got.Text, "no general provision") || !strings.Contains(got.Text, "ruling R25") {
 		t.Errorf("SSP v4 not covered: %+v, %v", got, err)
 	}
 }

@@ -1,17 +1,16 @@
 package irregularity
 
+import "github.com/tablesettle/tablesettle/internal/ruleset"
+
 // sspV4 is the catalogue of MBS Singapore Stud Poker v4 (2013): a shorter
 // section 5 (5.1-5.7), no player-card-count clause (ruling R12: the round
 // is void under its 5.2), no power-failure, absent-player or limits clause,
 // and no general provision for what it does not cover. What it does not
 // cover is referred to the Gaming Shift Manager, the officer MBS's other
 // documents name (6.1), citing no clause of this one.
-func sspV4() *Ruleset {
-	rs := &Ruleset{ID: MBSSSPv4, ReferTo: gsm, Wagers: []string{"ante", "bet", "progressivePlayer", "progressiveDealer"}}
-	refer := func(text string) Case {
-		return Case{Action: Referred, ReferTo: gsm,
-			Text: text + " The document has no general provision for what it does not cover: referred for the decision of the Gaming Shift Manager; the service does not guess."}
-	}
+func sspV4(d *ruleset.Ruleset) *Ruleset {
+	rs := newCatalogue(d)
+	refer := rs.refer // ruling R25: SSP v4 has no section 6
 	voidCase := func(text string, clauses ...string) Case {
 		return Case{Action: RoundVoid, Clauses: clauses, Text: text, PreviousRoundsStand: true}
 	}

@@ -189,7 +189,7 @@ func (v *round) positionState(p *position, irrs *[]Irregularity) state {
 	var st state
 	cont := continuation(rs.Game)
 	ante, contStake := p.stake(ruleset.Ante), p.stake(cont)
-	rws := rs.Casino == "RWS"
+	absentFolds, declinedFolds := rs.Decisions.AbsentFolds, rs.Decisions.DeclinedFolds // RWS 5.5, 4.3
 
 	anteOK := ante > 0 || (rs.Game == ruleset.GameThreeCard && p.stake(ruleset.PairPlus) > 0)
 	if !anteOK {
@@ -209,7 +209,7 @@ func (v *round) positionState(p *position, irrs *[]Irregularity) state {
 
 	st.declined = !p.IsExposed()
 	switch {
-	case p.Absent && ante > 0 && contStake == 0 && !rws:
+	case p.Absent && ante > 0 && contStake == 0 && !absentFolds:
 		// MBS 5.11: the hand is invalid; Ante (TCP: and Pair Plus) and
 		// progressive returned.
 		st.absentReturn = true
@@ -218,13 +218,13 @@ func (v *round) positionState(p *position, irrs *[]Irregularity) state {
 			Message: "the player was not present for the " + string(cont) + " decision: the hand is invalid",
 			Rules:   v.cites(rs.Clauses.Absent)})
 		return st
-	case p.Absent && contStake == 0 && rws && ante > 0:
+	case p.Absent && contStake == 0 && absentFolds && ante > 0:
 		// RWS 5.5: deemed to have folded.
 		st.folded = true
 		st.foldRules = v.cites(rs.Clauses.Absent, rs.Clauses.Fold)
 		*irrs = append(*irrs, Irregularity{Code: "absent_player", Seat: p.Seat,
 			Message: "the player walked away with the BET decision to make: deemed folded", Rules: st.foldRules})
-	case p.Absent && rws:
+	case p.Absent && absentFolds:
 		*irrs = append(*irrs, Irregularity{Code: "absent_player", Seat: p.Seat,
 			Message: "the player walked away with no decision left: the bets settle as usual", Rules: v.cites(rs.Clauses.AbsentSettled)})
 	case p.Absent && rs.Game == ruleset.GameHoldem && contStake > 0 && (p.stake(ruleset.Turn) == 0 || p.stake(ruleset.River) == 0):
@@ -251,7 +251,7 @@ func (v *round) positionState(p *position, irrs *[]Irregularity) state {
 	}
 	switch {
 	case st.folded:
-	case st.declined && rws:
+	case st.declined && declinedFolds:
 		// RWS 4.3, ruling R8: refusing to reveal the cards is a fold.
 		st.folded = true
 		st.foldRules = v.cites(rs.Clauses.Declined, rulingR8)
@@ -264,7 +264,7 @@ func (v *round) positionState(p *position, irrs *[]Irregularity) state {
 		st.foldRules = v.cites(rs.Clauses.Fold, rulingR20)
 	}
 	switch {
-	case st.declined && !rws:
+	case st.declined && !declinedFolds:
 		st.outcome = OutcomeDeclined
 	case st.folded:
 		st.outcome = OutcomeFolded
@@ -305,7 +305,6 @@ func (v *round) decide(p *position, w ruleset.Wager, e *playerEval, d *dealerEva
 	rs := v.rs
 	c := &rs.Clauses
 	spec, _ := rs.Wager(w)
-	rws := rs.Casino == "RWS"
 
 	// Wagers that settle on the player's cards whatever the comparison.
 	switch w {
@@ -369,7 +368,7 @@ func (v *round) decide(p *position, w ruleset.Wager, e *playerEval, d *dealerEva
 	switch {
 	case st.absentReturn:
 		return decision{result: Returned, rules: v.cites(c.Absent)}
-	case st.declined && !rws:
+	case st.declined && !rs.Decisions.DeclinedFolds:
 		return decision{result: Lose, rules: v.declinedRules()}
 	case st.folded:
 		// Only the Ante can be on a folded hand (validation refuses a

@@ -29,8 +29,17 @@ const (
 // the field of a request it refuses), checks what the cards show (ruling
 // R12), evaluates every hand from the cards (ruling R14) and settles every
 // wager under the round's ruleset. Positions come back in seat order.
-func Settle(r Round) (Settlement, error) {
-	v, err := validate(&r)
+func Settle(r Round) (Settlement, error) { return Settler{Rulesets: ruleset.Standard()}.Settle(r) }
+
+// Settler settles rounds under the rulesets of one catalogue: the five
+// documents (Settle uses ruleset.Standard()), or a catalogue with more.
+type Settler struct {
+	Rulesets ruleset.Catalogue
+}
+
+// Settle settles one round under s.Rulesets (see the package function).
+func (s Settler) Settle(r Round) (Settlement, error) {
+	v, err := validate(s.Rulesets, &r)
 	if err != nil {
 		return Settlement{}, err
 	}
@@ -49,7 +58,13 @@ type Hit struct {
 // R6); the others are already paid on the settlement's lines by the house.
 // A void round has no hits.
 func JackpotHits(r Round) ([]Hit, error) {
-	s, err := Settle(r)
+	return Settler{Rulesets: ruleset.Standard()}.JackpotHits(r)
+}
+
+// JackpotHits settles the round under s.Rulesets and returns its jackpot
+// prizes (see the package function).
+func (st Settler) JackpotHits(r Round) ([]Hit, error) {
+	s, err := st.Settle(r)
 	if err != nil {
 		return nil, err
 	}
@@ -124,7 +139,7 @@ func (v *round) settle() Settlement {
 			continue
 		}
 		msg := "seat " + itoa(p.Seat) + " has " + itoa(n) + " cards, not " + itoa(rs.Hands.PlayerCards)
-		if rs.ID == ruleset.SSPv4 {
+		if rs.Irregularities.PlayerCountVoids {
 			// SSP v4 has no wrong-count-to-a-player clause: the deal was
 			// incorrect and the round is void under its 5.2 (ruling R12).
 			return v.void(s, Irregularity{Code: "player_card_count", Seat: p.Seat, Message: msg,

@@ -64,7 +64,7 @@ func (p *position) folds(rs *ruleset.Ruleset) bool {
 	if p.stake(ruleset.Ante) == 0 || p.stake(continuation(rs.Game)) > 0 {
 		return false
 	}
-	return !p.Absent || rs.Casino == "RWS"
+	return !p.Absent || rs.Decisions.AbsentFolds
 }
 
 // absentReturned reports whether the hand is the invalid hand of an MBS
@@ -74,7 +74,7 @@ func (p *position) folds(rs *ruleset.Ruleset) bool {
 // (it still settles on the hole cards, ruling R16). RWS deems a fold
 // instead (5.5) and SSP v4 has no such clause.
 func (p *position) absentReturned(rs *ruleset.Ruleset) bool {
-	return p.Absent && rs.Casino != "RWS" && rs.Clauses.Absent != "" &&
+	return p.Absent && !rs.Decisions.AbsentFolds && rs.Clauses.Absent != "" &&
 		p.stake(ruleset.Ante) > 0 && p.stake(continuation(rs.Game)) == 0
 }
 
@@ -139,10 +139,10 @@ func usesDocCurrency(rs *ruleset.Ruleset) bool {
 	return false
 }
 
-func validate(r *Round) (*round, error) {
-	rs, ok := ruleset.Lookup(ruleset.ID(r.Ruleset)) // read only, never modified
+func validate(cat ruleset.Catalogue, r *Round) (*round, error) {
+	rs, ok := cat.Lookup(ruleset.ID(r.Ruleset)) // read only, never modified
 	if !ok {
-		return nil, fieldErr("ruleset", r.Ruleset, "unknown ruleset %q (want one of %v)", r.Ruleset, ruleset.IDs())
+		return nil, fieldErr("ruleset", r.Ruleset, "unknown ruleset %q (want one of %v)", r.Ruleset, cat.IDs())
 	}
 	v := &round{rs: rs, in: r, currency: money.Currency(r.Currency)}
 	if v.currency == "" {
@@ -491,7 +491,7 @@ func absentNeedsCards(rs *ruleset.Ruleset, p *position) string {
 		return fmt.Sprintf("%s has no absent-player clause, so the wagers settle on the cards (ruling R12)", rs.ID)
 	case rs.Game == ruleset.GameHoldem && p.stake(cont) > 0:
 		return fmt.Sprintf("with the Ante and Flop placed the player is deemed to have checked (%s) and the hand plays on", rs.Cite(rs.Clauses.Absent))
-	case rs.Casino == "RWS":
+	case rs.Decisions.AbsentFolds:
 		return fmt.Sprintf("with no decision left to make the bets settle as usual (%s)", rs.Cite(rs.Clauses.AbsentSettled))
 	}
 	return fmt.Sprintf("with no decision left to make the wagers settle as usual (%s applies only to a pending %s decision, ruling R12)", rs.Cite(rs.Clauses.Absent), cont)
