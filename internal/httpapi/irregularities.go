@@ -27,6 +27,7 @@ type RoundInput struct {
 	Ruleset   string          `json:"ruleset,omitempty" doc:"If given, must be the request's ruleset."`
 	RoundID   string          `json:"roundId,omitempty" maxLength:"128" doc:"The round's id, echoed in the settlement."`
 	Currency  string          `json:"currency,omitempty" default:"SGD" pattern:"^[A-Z]{3}$" doc:"ISO 4217 code of the amounts (default SGD)."`
+	ProgUnit  int64           `json:"progressiveUnit,omitempty" minimum:"0" maximum:"1000000000000" doc:"Optional: the progressive pool's unit in minor units, as sent to settle. With it every progressive wager must be the unit (mbs-megalink-thb-v9: 1-5 times it), ruling R22, R17; without it the progressive wagers of one round must agree."`
 	Positions []PositionInput `json:"positions" minItems:"1" maxItems:"7" doc:"One entry per betting position."`
 	_         struct{}        `additionalProperties:"true"`
 }
@@ -111,7 +112,7 @@ func decideIrregularity(req IrregularityRequest) (irregularity.Outcome, error) {
 			return irregularity.Outcome{}, huma.Error422UnprocessableEntity("the round is of another ruleset",
 				&huma.ErrorDetail{Location: "body.round.ruleset", Message: "must be the request's ruleset " + req.Ruleset, Value: req.Round.Ruleset})
 		}
-		round = &irregularity.Round{RoundID: req.Round.RoundID, Currency: money.Currency(req.Round.Currency)}
+		round = &irregularity.Round{RoundID: req.Round.RoundID, Currency: money.Currency(req.Round.Currency), ProgressiveUnit: money.Amount(req.Round.ProgUnit)}
 		if round.Currency == "" {
 			round.Currency = money.SGD
 		}

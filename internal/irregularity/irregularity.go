@@ -283,9 +283,13 @@ type SeatOutcome struct {
 // Round is the part of a round (as sent to settle) an outcome needs: the
 // positions and their wagers.
 type Round struct {
-	RoundID   string
-	Currency  money.Currency
-	Positions []Position
+	RoundID  string
+	Currency money.Currency
+	// ProgressiveUnit is the progressive pool's unit, as sent to settle
+	// (ruling R22): optional; with it every progressive stake is checked
+	// against it (THB: 1 to 5 times it, ruling R17).
+	ProgressiveUnit money.Amount
+	Positions       []Position
 }
 
 // Position is one seat of the round and its wagers (name to amount in
