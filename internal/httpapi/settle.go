@@ -120,7 +120,7 @@ type SettleEligibility struct {
 
 // SettleIrregularity is an irregularity the round shows.
 type SettleIrregularity struct {
-	Code    string        `json:"code" doc:"duplicate_card, dealer_card_count, community_card_count, player_card_count, progressive_without_ante, absent_player, over_maximum, under_minimum, bet_not_twice_ante."`
+	Code    string        `json:"code" doc:"duplicate_card, dealer_card_count, community_card_count, player_card_count, progressive_without_ante, bonus_without_ante (ruling R26), absent_player, over_maximum, under_minimum, bet_not_twice_ante."`
 	Seat    int           `json:"seat,omitempty"`
 	Wager   ruleset.Wager `json:"wager,omitempty"`
 	Message string        `json:"message"`

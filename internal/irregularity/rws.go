@@ -151,8 +151,7 @@ func rws(d *ruleset.Ruleset) *Ruleset {
 				affected, withdrawnAffected,
 			},
 			Requires: []Requirement{
-				needAffected(Not("dealerCardOnly"), Is("playerSawCards")),
-				needAffected(Not("dealerCardOnly"), AtMost("cardsExposed", 1)),
+				needAffected(Not("dealerCardOnly"), Not("playerSawCards"), AtMost("cardsExposed", 1)),
 			},
 			Contradictions: []Contradiction{
 				{When: []Cond{Is("dealerCardOnly"), AtLeast("cardsExposed", 2)}, Facts: []string{"dealerCardOnly", "cardsExposed"}, Message: "dealerCardOnly means exactly one card, one of the Dealer's, was exposed: cardsExposed must be 1"},
@@ -160,11 +159,14 @@ func rws(d *ruleset.Ruleset) *Ruleset {
 				{When: []Cond{Not("playerSawCards"), AtLeast("cardsExposed", 2), NonEmpty("withdrawnSeats")}, Facts: []string{"withdrawnSeats"}, Message: "two or more cards exposed before any player saw his cards void the round (5.8.2): there is no option to withdraw"},
 				noAffected("the Dealer's exposed card becomes his face-up card (5.16), which 5.10 excludes: no options", Is("dealerCardOnly")),
 				noAffected("two or more cards exposed before any player saw his cards void the round (5.8.2), which 5.10 excludes: no options", Not("playerSawCards"), AtLeast("cardsExposed", 2)),
+				noAffected("once a player has seen his cards 5.12 alone applies and the round continues with no 5.10 options (ruling R23)", Not("dealerCardOnly"), Is("playerSawCards")),
+				contradictsWithdrawn(Is("playerSawCards"), "once a player has seen his cards 5.12 alone applies and the round continues: there is no option to withdraw (ruling R23)"),
 			},
 			Cases: []Case{
 				{When: []Cond{Is("dealerCardOnly")}, Action: PlayContinues, Clauses: []string{"5.16"},
 					Text: "One of the Dealer's cards exposed as it was dealt: it is used as the face-up card covering his other four, and play continues."},
-				when(options510("A card was exposed during the deal after a player had seen cards distributed to him: the round continues (5.12). The exposure is a dealing error and 5.10 excludes only 5.8 and 5.16, not 5.12.", false, ScopeAffected, "5.12"), Is("playerSawCards")),
+				{When: []Cond{Is("playerSawCards")}, Action: PlayContinues, Clauses: []string{"5.12"}, Rulings: []string{"R23"},
+					Text: "A card was exposed during the deal after a player had seen cards distributed to him: 5.12 alone applies and the round continues, with no 5.10 options (ruling R23)."},
 				when(void("Two or more cards exposed during the deal and no player has seen his cards.", "5.8", "5.8.2"), AtLeast("cardsExposed", 2)),
 				options510("One card exposed before any player saw his cards: a dealing error not described in 5.8 or 5.16.", false, ScopeAffected),
 			},

@@ -416,9 +416,9 @@ func TestNotCoveredKindsReferred(t *testing.T) {
 	}
 }
 
-// SSP v4 3.5 (ruling R12): Jackpot Wagers with no Ante are returned, both
+// SSP v4 3.5 (ruling R25): Jackpot Wagers with no Ante are returned, both
 // the player-hand and the dealer-hand one.
-func TestMBSSSPv4_3_5_JackpotWagersWithoutAnteReturned(t *testing.T) {
+func TestMBSSSPv4_3_5_JackpotWagersWithoutAnteReturned_R25(t *testing.T) {
 	runSettle(t, settleCase{
 		ruleset: MBSSSPv4, kind: "progressive_without_ante",
 		facts:  map[string]any{"seat": 3},
@@ -426,6 +426,6 @@ func TestMBSSSPv4_3_5_JackpotWagersWithoutAnteReturned(t *testing.T) {
 		action: WagerReturned,
 		lines:  []string{"3 progressivePlayer 100 returned 100 0", "3 progressiveDealer 200 returned 200 0"},
 		total:  300, pending: []string{"4 ante 1000"},
-		lineRules: []string{"mbs-ssp-v4 3.5", "ruling R12"},
+		lineRules: []string{"mbs-ssp-v4 3.5", "ruling R25"},
 	})
 }

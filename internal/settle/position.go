@@ -207,6 +207,12 @@ func (v *round) positionState(p *position, irrs *[]Irregularity) state {
 		}
 	}
 
+	if ante == 0 && p.stake(ruleset.Bonus) > 0 {
+		// Ruling R26: returned at the end of the round (3.5, 5.12.2).
+		*irrs = append(*irrs, Irregularity{Code: "bonus_without_ante", Seat: p.Seat, Wager: ruleset.Bonus,
+			Message: "a Bonus wager without an Ante is returned at the end of the round",
+			Rules:   v.cites(rs.Clauses.SideWagers, rs.Clauses.NoAnte, rulingR26)})
+	}
 	st.declined = !p.IsExposed()
 	switch {
 	case p.Absent && ante > 0 && contStake == 0 && !absentFolds:
@@ -277,17 +283,15 @@ func (v *round) positionState(p *position, irrs *[]Irregularity) state {
 // noAnteRules are the rules of a progressive wager returned for want of
 // its Ante: the clause that says so (MBS 5.12.2, TCP/THB 5.12.2, RWS 5.4).
 // SSP v4 has none: its 3.5 places a jackpot wager after an Ante and says
-// nothing of one without; the wager is returned as the later MBS
-// documents prescribe, under ruling R12 (the service answers what the
-// ruleset prescribes, and reports it), and the note says the document is
-// silent.
+// nothing of one without; the wager is returned as MBS 5.12.2 and RWS 5.4
+// prescribe, under ruling R25, and the note says the document is silent.
 func (v *round) noAnteRules() ([]string, string) {
 	c := v.rs.Clauses
 	if c.NoAnte != "" {
 		return v.cites(c.NoAnte), ""
 	}
-	return v.cites(c.SideWagers, rulingR12), "document silent: " + v.cite(c.SideWagers) +
-		" places a jackpot wager after an Ante and has no clause for one without; returned as MBS 5.12.2 does (ruling R12)"
+	return v.cites(c.SideWagers, rulingR25), "document silent: " + v.cite(c.SideWagers) +
+		" places a jackpot wager after an Ante and has no clause for one without; returned as MBS 5.12.2 and RWS 5.4 do (ruling R25)"
 }
 
 // declinedRules: MBS 3.10.1 (SSP v4 has no such clause: ruling R8) and
@@ -334,6 +338,12 @@ func (v *round) decide(p *position, w ruleset.Wager, e *playerEval, d *dealerEva
 		}
 		return decision{result: Lose, rules: rules}
 	case ruleset.Bonus:
+		// Ruling R26: a Bonus without an Ante (3.5 places it after the
+		// Ante) is returned at the end of the round, as 5.12.2 returns a
+		// Progressive without an Ante.
+		if p.stake(ruleset.Ante) == 0 {
+			return decision{result: Returned, rules: v.cites(c.SideWagers, c.NoAnte, rulingR26)}
+		}
 		// THB 4.1.1, ruling R16: on the hole cards whatever the outcome;
 		// lost on a fold (3.9.1) or when the cards are not shown (R19).
 		if st.declined {
@@ -354,8 +364,8 @@ func (v *round) decide(p *position, w ruleset.Wager, e *playerEval, d *dealerEva
 			// it settles on the hole cards, and the line cites both the
 			// clause that invalidated the hand and the ruling that keeps
 			// the Bonus standing.
-			rules = v.cites(c.Absent, spec.PaytableRule, rulingR16)
-			note = v.cite(c.Absent) + " returns the Ante and progressive only; the Bonus settles on the hole cards (ruling R16)"
+			rules = v.cites(c.Absent, spec.PaytableRule, rulingR16, rulingR26)
+			note = v.cite(c.Absent) + " returns the Ante and progressive only; the Bonus settles on the hole cards (ruling R16, R26)"
 		}
 		if name := ruleset.HoleBonusHand(p.cards, v.dealer); name != "" {
 			en, _ := spec.Paytable.Named(name)

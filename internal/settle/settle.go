@@ -23,6 +23,8 @@ const (
 	rulingR19 = "ruling R19"
 	rulingR20 = "ruling R20"
 	rulingR22 = "ruling R22"
+	rulingR25 = "ruling R25"
+	rulingR26 = "ruling R26"
 )
 
 // Settle settles one round: it validates the request (a *fault.Error of kind Invalid names

@@ -402,7 +402,10 @@ func (v *round) validatePosition(p *position) error {
 		return fieldErr(p.f(".exposed"), false, "an absent player cannot have declined the comparison")
 	}
 	if cont := continuation(rs.Game); p.Absent && rs.Clauses.Absent == "" && p.stake(cont) == 0 && p.stake(ruleset.Ante) > 0 {
-		return fieldErr(p.f(".absent"), true, "%s has no rule for a player absent at the %s decision: settle the hand as folded or with its %s", rs.ID, cont, cont)
+		// Ruling R25: SSP v4 has no clause for it; the Gaming Shift
+		// Manager decides, and the round waits for his decision.
+		return fieldErr(p.f(".absent"), true, "%s has no rule for a player absent at the %s decision: seat %d waits for the %s's decision, sent as the hand's fold or %s (ruling R25)",
+			rs.ID, cont, p.Seat, rs.Irregularities.ReferTo, cont).Cite(rulingR25)
 	}
 	if p.Folded && p.stake(ruleset.Ante) == 0 {
 		// A fold gives up the Ante (ruling R20; TCP 3.9.1.1 "Fold the
@@ -458,9 +461,6 @@ func (v *round) validatePosition(p *position) error {
 			if (w.Name == ruleset.Turn || w.Name == ruleset.River) && p.stake(ruleset.Flop) == 0 {
 				return p.wagerErr(w.Name, s, "%s needs a flop wager (%s)", w.Name, rs.Cite(rs.Clauses.Continue))
 			}
-		}
-		if w.Name == ruleset.Bonus && ante == 0 {
-			return p.wagerErr(w.Name, s, "a bonus wager needs an ante (%s)", rs.Cite(rs.Clauses.SideWagers))
 		}
 	}
 	if err := v.validateProgressive(p); err != nil {

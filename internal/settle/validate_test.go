@@ -53,7 +53,7 @@ func TestSettleRefusesBadInput(t *testing.T) {
 		{"ruling R20 THB flop twice the ante", base("mbs-megalink-thb-v9", pos(1, "Ah Ad", "ante=1000 flop=1000")), "positions[0].wagers.flop"},
 		{"ruling R20 THB turn equal to the ante", base("mbs-megalink-thb-v9", pos(1, "Ah Ad", "ante=1000 flop=2000 turn=2000")), "positions[0].wagers.turn"},
 		{"THB river without flop", base("mbs-megalink-thb-v9", pos(1, "Ah Ad", "ante=1000 river=1000")), "positions[0].wagers.river"},
-		{"THB 3.5 bonus without ante", base("mbs-megalink-thb-v9", pos(1, "Ah Ad", "bonus=1000")), "positions[0].wagers.bonus"},
+		// THB 3.5 bonus without ante: returned under ruling R26, see TestRulingR26_THBBonusWithoutAnteReturned.
 		{"a bet that a fold forbids", base(ssp, folded(pos(1, "3c 3d 8s 9h Jd", "ante=1000 bet=2000"))), "positions[0].wagers.bet"},
 		{"a bet without an ante", base(ssp, pos(1, "3c 3d 8s 9h Jd", "bet=2000")), "positions[0].wagers.bet"},
 		{"folded and absent", base(ssp, absent(folded(pos(1, "3c 3d 8s 9h Jd", "ante=1000")))), "positions[0].absent"},
