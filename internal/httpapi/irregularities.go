@@ -17,6 +17,14 @@ type IrregularityRequest struct {
 	Kind    string         `json:"kind" minLength:"1" maxLength:"64" example:"power_failure" doc:"The event kind, as listed by GET /v1/rulesets/{id}/irregularities. A kind another ruleset covers but this one does not is referred to the shift manager; an unknown kind is refused."`
 	Facts   map[string]any `json:"facts,omitempty" doc:"The event's facts, by name: true/false, whole numbers, enum strings, or lists of seat numbers, as the catalogue types them."`
 	Round   *RoundInput    `json:"round,omitempty" doc:"Optional: the round as sent to POST /v1/rounds/settle. With it the answer carries the settlement lines the outcome decides (returned wagers and their amounts, per seat)."`
+	// Additional are further irregularities of the same round (ruling R28).
+	Additional []IrregularityEvent `json:"additional,omitempty" maxItems:"16" doc:"Optional: further irregularities of the same round, reported with this one (ruling R28). Each is decided and listed in the answer's events; where they conflict the outcome that voids or returns most wins."`
+}
+
+// IrregularityEvent is one further irregularity of a report (ruling R28).
+type IrregularityEvent struct {
+	Kind  string         `json:"kind" minLength:"1" maxLength:"64" doc:"The event kind, as for the report's kind."`
+	Facts map[string]any `json:"facts,omitempty" doc:"The event's facts, as for the report's facts."`
 }
 
 // RoundInput is the part of a settle round an irregularity outcome reads:
@@ -124,7 +132,11 @@ func decideIrregularity(req IrregularityRequest) (irregularity.Outcome, error) {
 			round.Positions = append(round.Positions, irregularity.Position{Seat: p.Seat, Wagers: ws})
 		}
 	}
-	out, err := irregularity.Decide(rs, req.Kind, req.Facts, round)
+	more := make([]irregularity.Event, len(req.Additional))
+	for i, e := range req.Additional {
+		more[i] = irregularity.Event{Kind: e.Kind, Facts: e.Facts}
+	}
+	out, err := irregularity.DecideReport(rs, irregularity.Event{Kind: req.Kind, Facts: req.Facts}, more, round)
 	if err != nil {
 		if e, ok := fault.As(err); ok && e.Kind == fault.Invalid {
 			details := make([]error, len(e.Fields))

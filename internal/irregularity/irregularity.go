@@ -268,6 +268,10 @@ type Outcome struct {
 	PreviousRoundsStand  bool          `json:"previousRoundsStand"`
 	DetectedBySettlement bool          `json:"detectedBySettlement"`
 	Settlement           *Settlement   `json:"settlement,omitempty"`
+	// Events are the outcomes of each irregularity of a report that names
+	// several (ruling R28), in the order reported; the fields above are
+	// the prevailing outcome's.
+	Events []Outcome `json:"events,omitempty"`
 }
 
 // SeatOutcome is what the event does to one seat.
