@@ -1,6 +1,10 @@
 package irregularity
 
-import "github.com/tablesettle/tablesettle/internal/ruleset"
+import (
+	"slices"
+
+	"github.com/tablesettle/tablesettle/internal/ruleset"
+)
 
 // rws is the catalogue of RWS Multi-Link Progressive Casino Stud Poker v2.
 // A voided round returns every bet (5.22) and leaves previous rounds
@@ -10,6 +14,9 @@ import "github.com/tablesettle/tablesettle/internal/ruleset"
 func rws(d *ruleset.Ruleset) *Ruleset {
 	rs := newCatalogue(d)
 	tgsm := rs.ReferTo
+	// burnt is the burnt-card clause (RWS 5.9); a game that burns no card
+	// has no such kind (it is referred, as at MBS).
+	burnt := d.Irregularities.BurntCard
 	void := func(text string, clauses ...string) Case {
 		return Case{Action: RoundVoid, Clauses: append(clauses, "5.22"), PreviousRoundsStand: true,
 			Text: text + " The round is voided and every bet returned; the outcome and settlement of previous rounds stand."}
@@ -179,10 +186,10 @@ func rws(d *ruleset.Ruleset) *Ruleset {
 				contradictsWithdrawn(Not("reconstructable"), "the cards cannot be Reconstructed, so the round is voided (5.9): there is nothing to withdraw from"),
 			},
 			Cases: []Case{
-				when(void("The Burnt Card was not discarded and a player has seen his cards.", "5.9"), Is("playerSawCards")),
-				when(void("The Burnt Card was not discarded and the cards cannot be Reconstructed.", "5.9"), Not("reconstructable")),
+				when(void("The Burnt Card was not discarded and a player has seen his cards.", burnt), Is("playerSawCards")),
+				when(void("The Burnt Card was not discarded and the cards cannot be Reconstructed.", burnt), Not("reconstructable")),
 				func() Case {
-					c := options510("The round is Reconstructed (the House decides it can be) and continues; 5.9 gives the options of 5.10 to all Players at the gaming table.", true, ScopeAll, "5.9")
+					c := options510("The round is Reconstructed (the House decides it can be) and continues; "+burnt+" gives the options of 5.10 to all Players at the gaming table.", true, ScopeAll, burnt)
 					c.DecidedBy = "the House"
 					return c
 				}(),
@@ -358,6 +365,9 @@ func rws(d *ruleset.Ruleset) *Ruleset {
 		{Clause: "5.11", Reason: "No more bets: no bet may be placed, increased or withdrawn after the call; settlement takes the bets as they stood at the call."},
 		{Clause: "5.20", Reason: "An error noticed only after a later round began has no effect on the later rounds: the service never reopens them. 5.20 says nothing of the round in error itself: the card-count kinds refer it (5.24) when noticed late.", SeeKind: "dealer_card_count_wrong"},
 		{Clause: "5.22", Reason: "A voided round returns every bet: cited by every round_void outcome."},
+	}
+	if burnt == "" {
+		rs.Kinds = slices.DeleteFunc(rs.Kinds, func(k Kind) bool { return k.Name == "burnt_card_not_discarded" })
 	}
 	return rs
 }

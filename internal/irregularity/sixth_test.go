@@ -109,3 +109,28 @@ func TestSixthRulesetSettlesAndDecides(t *testing.T) {
 		}
 	})
 }
+
+// RWS 5.9 is data: the burnt-card kind is decided under the clause the
+// description names, and a ruleset of the same section 5 whose game burns
+// no card has no such kind (another ruleset's kind: referred, 5.24).
+func TestBurntCardClauseIsData_RWS_5_9(t *testing.T) {
+	r, _ := ruleset.Get(ruleset.RWSCSPv2)
+	r.ID, r.Irregularities.BurntCard = "test-rws-no-burn", ""
+	cat, err := ruleset.Standard().With(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	std, _ := For(cat, ruleset.RWSCSPv2)
+	out, err := Decide(std, "burnt_card_not_discarded", map[string]any{"playerSawCards": true, "reconstructable": true}, nil)
+	if err != nil || out.Action != RoundVoid || !slices.Equal(out.Rules, []string{"rws-mlp-csp-v2 5.9", "rws-mlp-csp-v2 5.22"}) {
+		t.Fatalf("standard: %s %v %v", out.Action, out.Rules, err)
+	}
+	nb, _ := For(cat, "test-rws-no-burn")
+	if _, ok := nb.Kind("burnt_card_not_discarded"); ok {
+		t.Fatal("a game that burns no card has the burnt-card kind")
+	}
+	out, err = Decide(nb, "burnt_card_not_discarded", nil, nil)
+	if err != nil || out.Action != Referred || !slices.Equal(out.Rules, []string{"test-rws-no-burn 5.24"}) {
+		t.Fatalf("no burn: %s %v %v", out.Action, out.Rules, err)
+	}
+}
