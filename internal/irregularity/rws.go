@@ -369,5 +369,14 @@ func rws(d *ruleset.Ruleset) *Ruleset {
 	if burnt == "" {
 		rs.Kinds = slices.DeleteFunc(rs.Kinds, func(k Kind) bool { return k.Name == "burnt_card_not_discarded" })
 	}
+	if !d.Irregularities.BoxMaximum {
+		// The maximum on each wager rather than on the box's total (RWS
+		// 5.1): the excess over it is returned from the wager (ruling R11).
+		for i := range rs.Kinds {
+			if rs.Kinds[i].Name == "wager_over_maximum" {
+				rs.Kinds[i] = overMaximum(rs.Wagers, []string{"5.1.1"})
+			}
+		}
+	}
 	return rs
 }

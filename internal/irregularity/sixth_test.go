@@ -134,3 +134,25 @@ func TestBurntCardClauseIsData_RWS_5_9(t *testing.T) {
 		t.Fatalf("no burn: %s %v %v", out.Action, out.Rules, err)
 	}
 }
+
+// RWS 5.1 is data: the maximum is on the box's total (facts.boxTotal); a
+// ruleset of the same section 5 with the maximum on each wager returns the
+// excess of the wager itself (ruling R11): 5000 over 3000 returns 2000.
+func TestBoxMaximumIsData_RWS_5_1(t *testing.T) {
+	r, _ := ruleset.Get(ruleset.RWSCSPv2)
+	r.ID, r.Irregularities.BoxMaximum = "test-rws-wager-maximum", false
+	cat, err := ruleset.Standard().With(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	std, _ := For(cat, ruleset.RWSCSPv2)
+	k, _ := std.Kind("wager_over_maximum")
+	if !slices.ContainsFunc(k.Facts, func(f Fact) bool { return f.Name == "boxTotal" }) {
+		t.Fatal("RWS 5.1: no boxTotal fact")
+	}
+	pw, _ := For(cat, "test-rws-wager-maximum")
+	out, err := Decide(pw, "wager_over_maximum", map[string]any{"seat": 1, "wager": "ante", "maximum": 3000}, round(pos(1, "ante=5000")))
+	if err != nil || out.Action != SettledToMaximum || out.Settlement.TotalReturned != 2000 {
+		t.Fatalf("%s %v %v", out.Action, out.Settlement, err)
+	}
+}
