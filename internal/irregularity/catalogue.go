@@ -108,7 +108,11 @@ func (r *Ruleset) refer(text string) Case {
 		c.Text = text + " Referred for the decision of the " + r.ReferTo + "."
 	default:
 		c.Rulings = r.referRulings()
-		c.Text = text + " The document has no general provision for what it does not cover: referred for the decision of the " + r.ReferTo + " (ruling " + r.Description.Irregularities.ReferRuling + "); the service does not guess."
+		by := ""
+		if len(c.Rulings) > 0 {
+			by = " (ruling " + c.Rulings[0] + ")"
+		}
+		c.Text = text + " The document has no general provision for what it does not cover: referred for the decision of the " + r.ReferTo + by + "; the service does not guess."
 	}
 	return c
 }

@@ -248,7 +248,7 @@ var rulesets = [...]Ruleset{
 		Majors:    Majors{Sequential: true, Rule: "4.5.1", SettleWindow: true, OrderRule: "4.5.2"},
 		Decisions: Decisions{DeclinedFolds: true, AbsentFolds: true},
 		Irregularities: Irregularities{Section5: Section5RWS, ReferTo: "Table Game Shift Manager", ReferClause: "5.24",
-			BurntCard: "5.9", BoxMaximum: true, SeenCardsContinue: true},
+			BurntCard: "5.9", BoxMaximum: true},
 		Hands:     Hands{DealerCards: 5, PlayerCards: 5, Main: FiveDealt, Progressive: FiveDealt, Rule: "1.9"},
 		Qualifier: Qualifier{Kind: "ace_king", Label: "an Ace and a King or any other cards making a Hand of a higher ranking", Rule: "1.14"},
 		Wagers: []WagerSpec{

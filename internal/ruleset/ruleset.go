@@ -499,12 +499,6 @@ type Irregularities struct {
 	// round (SSP v4 5.2, ruling R12); false: the hand is removed and its
 	// wagers returned (MBS 5.7, RWS 5.15).
 	PlayerCountVoids bool `json:"playerCountVoids" doc:"true: a wrong card count to one player voids the round (SSP v4 5.2, ruling R12); false: that hand is removed and its wagers returned."`
-	// SeenCardsContinue: once any player has seen his cards a card
-	// exposed in the deal is decided by the exposed-card clause alone and
-	// the round continues with no dealing-error options (RWS 5.12, ruling
-	// R23). false: one card exposed does not void the round (MBS 5.4 voids
-	// at two or more) and play continues (ruling R23).
-	SeenCardsContinue bool `json:"seenCardsContinue" doc:"true: once a player has seen his cards an exposed card continues the round under RWS 5.12 alone (ruling R23)."`
 }
 
 // Ruleset is one version of one casino's rule document, as data.

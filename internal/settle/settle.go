@@ -27,14 +27,16 @@ const (
 	rulingR26 = "ruling R26"
 )
 
-// Settle settles one round: it validates the request (a *fault.Error of kind Invalid names
-// the field of a request it refuses), checks what the cards show (ruling
-// R12), evaluates every hand from the cards (ruling R14) and settles every
-// wager under the round's ruleset. Positions come back in seat order.
+// Settle settles one round under the standard rulesets: it validates the
+// request (a *fault.Error of kind Invalid names the field of a request it
+// refuses), checks what the cards show (ruling R12), evaluates every hand
+// from the cards (ruling R14) and settles every wager under the round's
+// ruleset. Positions come back in seat order.
 func Settle(r Round) (Settlement, error) { return Settler{Rulesets: ruleset.Standard()}.Settle(r) }
 
 // Settler settles rounds under the rulesets of one catalogue: the five
-// documents (Settle uses ruleset.Standard()), or a catalogue with more.
+// documents (Settle uses ruleset.Standard()), or a catalogue with more. The
+// zero Settler knows no ruleset and refuses every round on "ruleset".
 type Settler struct {
 	Rulesets ruleset.Catalogue
 }
@@ -65,12 +67,12 @@ func JackpotHits(r Round) ([]Hit, error) {
 
 // JackpotHits settles the round under s.Rulesets and returns its jackpot
 // prizes (see the package function).
-func (st Settler) JackpotHits(r Round) ([]Hit, error) {
-	s, err := st.Settle(r)
+func (s Settler) JackpotHits(r Round) ([]Hit, error) {
+	st, err := s.Settle(r)
 	if err != nil {
 		return nil, err
 	}
-	return s.Hits(), nil
+	return st.Hits(), nil
 }
 
 // Hits returns the settlement's jackpot prizes in seat order.
