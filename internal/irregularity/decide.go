@@ -47,8 +47,8 @@ func Decide(rs *Ruleset, kind string, raw map[string]any, round *Round) (Outcome
 		}
 		out := referral(rs, kind, fmt.Sprintf("%s has no rule for %s", rs.ID, kind))
 		if round != nil {
-			if probs := checkRound(rs, round, Facts{}); len(probs) > 0 {
-				return Outcome{}, refused("the round cannot be read", probs...)
+			if probs, rules := checkRound(rs, round, Facts{}); len(probs) > 0 {
+				return Outcome{}, refused("the round cannot be read", probs...).Cite(rules...)
 			}
 			out.Settlement = settlement(rs, &Case{Action: Referred}, Facts{}, round)
 		}
@@ -59,12 +59,12 @@ func Decide(rs *Ruleset, kind string, raw map[string]any, round *Round) (Outcome
 		return Outcome{}, refused("the facts of the irregularity are missing, mistyped or contradict each other", probs...)
 	}
 	if round != nil {
-		probs := checkRound(rs, round, facts)
+		probs, rules := checkRound(rs, round, facts)
 		if len(probs) == 0 {
 			probs = checkRoundFacts(k, round, facts)
 		}
 		if len(probs) > 0 {
-			return Outcome{}, refused("the round does not fit the reported irregularity", probs...)
+			return Outcome{}, refused("the round does not fit the reported irregularity", probs...).Cite(rules...)
 		}
 	}
 	for i := range k.Cases {
@@ -263,8 +263,9 @@ var seatFacts = []string{"seat", "seats", "viewedSeats", "withdrawnSeats", "firs
 
 // checkRound checks the round itself and that every seat the facts name is
 // a position of it.
-func checkRound(rs *Ruleset, r *Round, f Facts) []Problem {
+func checkRound(rs *Ruleset, r *Round, f Facts) ([]Problem, []string) {
 	var probs []Problem
+	var rules []string
 	if !r.Currency.Valid() {
 		probs = append(probs, Problem{Field: "round.currency", Message: "not an ISO 4217 currency the service knows", Value: string(r.Currency)})
 	}
@@ -294,10 +295,14 @@ func checkRound(rs *Ruleset, r *Round, f Facts) []Problem {
 		}
 	}
 	if len(probs) == 0 {
-		probs = append(probs, checkMultiples(rs, r)...)
+		if m := checkMultiples(rs, r); len(m) > 0 {
+			probs, rules = append(probs, m...), append(rules, "ruling R20")
+		}
 	}
 	if len(probs) == 0 {
-		probs = append(probs, checkProgressive(rs, r)...)
+		if u := checkProgressive(rs, r); len(u) > 0 {
+			probs, rules = append(probs, u...), append(rules, "ruling R22")
+		}
 	}
 	for _, n := range seatFacts {
 		var named []int
@@ -344,7 +349,7 @@ func checkRound(rs *Ruleset, r *Round, f Facts) []Problem {
 			probs = append(probs, Problem{Field: "facts.betComparedToTwiceAnte", Message: fmt.Sprintf("seat %d bets %d against an ante of %d: not %s twice the ante", seat, bet, p.Wagers["ante"], dir), Value: dir})
 		}
 	}
-	return probs
+	return probs, rules
 }
 
 // checkMultiples refuses continuation wagers that are not the fixed

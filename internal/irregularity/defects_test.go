@@ -47,6 +47,9 @@ func TestAttachedRoundFixedMultiples_R20(t *testing.T) {
 			if field != c.field || !strings.Contains(msg, "ruling R20") {
 				t.Fatalf("%s %q, want %s citing ruling R20", field, msg, c.field)
 			}
+			if fe, _ := fault.As(err); !slices.Equal(fe.Rules, []string{"ruling R20"}) {
+				t.Fatalf("rules %v, want [ruling R20]", fe.Rules)
+			}
 		})
 	}
 	// RWS 5.3: a BET of three times the Ante is an irregularity to decide.
@@ -94,6 +97,9 @@ func TestAttachedRoundProgressiveUnit_R22(t *testing.T) {
 			field, msg := refusal(t, err)
 			if field != c.field || !strings.Contains(msg, "ruling R22") {
 				t.Fatalf("%s %q, want %s citing ruling R22", field, msg, c.field)
+			}
+			if fe, _ := fault.As(err); !slices.Equal(fe.Rules, []string{"ruling R22"}) {
+				t.Fatalf("rules %v, want [ruling R22]", fe.Rules)
 			}
 		})
 	}
