@@ -47,6 +47,10 @@ type Deps struct {
 	// Pools applies rounds to the progressive pools (nil: the pools
 	// operations answer 503).
 	Pools *jackpot.Service
+	// Access authenticates and authorizes every request (auth.go). Nil
+	// authenticates nobody and allows everything: only for tests of single
+	// operations; every host (serve, the Lambda functions) sets it.
+	Access *Access
 }
 
 // Group names a set of operations served together by one Lambda function.

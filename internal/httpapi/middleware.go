@@ -160,6 +160,12 @@ func Middleware(deps Deps, mux *http.ServeMux) http.Handler {
 			writeProblem(rec, http.StatusNotFound, fmt.Sprintf("no operation at %s %s; the spec is at /openapi.yaml", r.Method, r.URL.Path))
 			return
 		}
+		if deps.Access != nil {
+			var ok bool
+			if r, ok = deps.Access.authorize(rec, r, route); !ok {
+				return
+			}
+		}
 		if r.Body != nil && r.Body != http.NoBody {
 			if r.ContentLength > MaxBodyBytes {
 				writeProblem(rec, http.StatusRequestEntityTooLarge, fmt.Sprintf("request body is %d bytes; the limit is %d bytes (64 KiB)", r.ContentLength, MaxBodyBytes))

@@ -1,0 +1,116 @@
+package httpapi
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"strings"
+
+	"github.com/danielgtaylor/huma/v2"
+
+	"github.com/tablesettle/tablesettle/internal/auth"
+	"github.com/tablesettle/tablesettle/internal/fault"
+	"github.com/tablesettle/tablesettle/internal/principal"
+)
+
+// Authenticator finds who is asking (issue 16).
+type Authenticator interface {
+	// Authenticate returns the request's principal; (nil, nil) when the
+	// request carries no credentials; a *fault.Error when it carries
+	// credentials that are not valid (Unauthenticated) or they cannot be
+	// checked (Unavailable).
+	Authenticate(r *http.Request) (*principal.Principal, error)
+	// Challenge is the WWW-Authenticate header of a 401.
+	Challenge() string
+}
+
+// Access is how a host authenticates and authorizes requests: the
+// authenticator of its credentials and whether stateless routes are open
+// to callers without any (the local server, so that a newcomer's first
+// curl works; never in the stack). Who may call which route is auth.Routes.
+type Access struct {
+	Authenticator Authenticator
+	OpenStateless bool
+}
+
+// authorize runs before an operation (and before its body is read): it
+// authenticates r, puts the principal in its context and checks the
+// route's rule. On a refusal it writes the 401 or 403 problem and returns
+// false: the operation never runs, so nothing is written.
+func (a *Access) authorize(w http.ResponseWriter, r *http.Request, route string) (*http.Request, bool) {
+	p, err := a.Authenticator.Authenticate(r)
+	if err != nil {
+		e, _ := fault.As(err)
+		if e == nil || e.Kind != fault.Unauthenticated {
+			Log(r.Context()).Error("credentials could not be checked", "route", route, "err", err.Error())
+			writeProblem(w, http.StatusServiceUnavailable, "the service could not check the request's credentials; retry, or quote the request id")
+			return r, false
+		}
+		Log(r.Context()).Info("access refused", "route", route, "reason", "bad credentials")
+		w.Header().Set("WWW-Authenticate", a.Authenticator.Challenge()+`, error="invalid_token"`)
+		writeProblem(w, http.StatusUnauthorized, e.Detail)
+		return r, false
+	}
+	if p == nil {
+		if rule, ok := auth.Routes[route]; ok && rule.Stateless && a.OpenStateless {
+			return r, true
+		}
+		Log(r.Context()).Info("access refused", "route", route, "reason", "no credentials")
+		w.Header().Set("WWW-Authenticate", a.Authenticator.Challenge())
+		writeProblem(w, http.StatusUnauthorized, route+" needs credentials: "+a.Authenticator.Challenge())
+		return r, false
+	}
+	r = r.WithContext(principal.NewContext(r.Context(), p))
+	if e := auth.Authorize(p, route); e != nil {
+		Log(r.Context()).Info("access refused", "route", route, "principal", p.ID, "reason", "role")
+		writeProblem(w, http.StatusForbidden, e.Detail)
+		return r, false
+	}
+	return r, true
+}
+
+// requireTable refuses (403) a request for a table its principal is not
+// bound to. Operations of auth.Routes marked TableBound call it once they
+// have read the table id from their body. Without a principal in ctx the
+// host authenticates nobody (Deps.Access is nil: tests of single
+// operations), and every table is allowed.
+func requireTable(ctx context.Context, table, field string) error {
+	p, ok := principal.FromContext(ctx)
+	if !ok {
+		return nil
+	}
+	if e := auth.CheckTable(p, table, field); e != nil {
+		Log(ctx).Info("access refused", "principal", p.ID, "table", table, "reason", "table not bound")
+		errs := make([]error, 0, len(e.Fields))
+		for _, f := range e.Fields {
+			errs = append(errs, &huma.ErrorDetail{Location: f.Field, Message: f.Message, Value: f.Value})
+		}
+		return huma.Error403Forbidden(e.Detail, errs...)
+	}
+	return nil
+}
+
+// BearerTokens authenticates "Authorization: Bearer <token>" against a
+// principals file (the local server).
+type BearerTokens struct{ Tokens *auth.Tokens }
+
+// Challenge implements Authenticator.
+func (BearerTokens) Challenge() string { return `Bearer realm="tablesettle"` }
+
+// Authenticate implements Authenticator. The token itself never reaches a
+// log line or an error.
+func (b BearerTokens) Authenticate(r *http.Request) (*principal.Principal, error) {
+	h := r.Header.Get("Authorization")
+	if h == "" {
+		return nil, nil
+	}
+	scheme, tok, ok := strings.Cut(h, " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") || strings.TrimSpace(tok) == "" {
+		return nil, fault.New(fault.Unauthenticated, "the Authorization header is not \"Bearer <token>\"")
+	}
+	p, err := b.Tokens.Lookup(strings.TrimSpace(tok))
+	if errors.Is(err, auth.ErrBadToken) {
+		return nil, fault.New(fault.Unauthenticated, "the bearer token is not valid")
+	}
+	return p, err
+}
