@@ -67,7 +67,8 @@ func serve(args []string) error {
 	if err != nil {
 		return err
 	}
-	handler, _ := httpapi.New(httpapi.Deps{Logger: logger, Pools: jackpot.NewService(pools, time.Now, uint64(time.Now().UnixNano())), Access: access})
+	handler, _ := httpapi.New(httpapi.Deps{Logger: logger, Pools: jackpot.NewService(pools, time.Now, uint64(time.Now().UnixNano())), Access: access,
+		AnalysisCache: httpapi.NewAnalysisCache(256, 16<<20)})
 	srv := &http.Server{Addr: *addr, Handler: handler, ReadHeaderTimeout: 10 * time.Second}
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)

@@ -51,6 +51,9 @@ type Deps struct {
 	// authenticates nobody and allows everything: only for tests of single
 	// operations; every host (serve, the Lambda functions) sets it.
 	Access *Access
+	// AnalysisCache keeps custom paytable analyses by their proposal's
+	// hash (nil: none).
+	AnalysisCache *AnalysisCache
 }
 
 // Group names a set of operations served together by one Lambda function.
