@@ -88,7 +88,7 @@ func Config() huma.Config {
 		"Every error is an RFC 9457 problem (application/problem+json) whose `errors[].location` names the failing field " +
 		"(e.g. `body.positions[2].wagers.bet`, `path.id`). Request bodies are JSON, at most 64 KiB (413 beyond), " +
 		"with no unknown fields (422). Every response carries an `X-Request-Id` header; quote it when reporting a problem."
-	cfg.OpenAPI.OnAddOperation = append(cfg.OpenAPI.OnAddOperation, everyOperation)
+	cfg.OpenAPI.OnAddOperation = append(cfg.OpenAPI.OnAddOperation, everyOperation, documentAccess)
 	cfg.Transformers = append(cfg.Transformers, problemType)
 	return cfg
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"reflect"
 	"strings"
 
 	"github.com/danielgtaylor/huma/v2"
@@ -113,4 +114,32 @@ func (b BearerTokens) Authenticate(r *http.Request) (*principal.Principal, error
 		return nil, fault.New(fault.Unauthenticated, "the bearer token is not valid")
 	}
 	return p, err
+}
+
+// documentAccess adds the access answers to every operation's responses in
+// the spec: 401 everywhere (in the stack every operation needs an
+// authenticated caller), 403 where a role is required.
+func documentAccess(oapi *huma.OpenAPI, op *huma.Operation) {
+	errSchema := oapi.Components.Schemas.Schema(reflect.TypeFor[huma.ErrorModel](), true, "Error")
+	problem := func(desc string) *huma.Response {
+		return &huma.Response{Description: desc, Content: map[string]*huma.MediaType{
+			"application/problem+json": {Schema: errSchema},
+		}}
+	}
+	if op.Responses == nil {
+		op.Responses = map[string]*huma.Response{}
+	}
+	setIfAbsent(op.Responses, "401", problem("No credentials, or credentials that are not valid (WWW-Authenticate says which scheme). "+
+		"Locally (`tablesettle serve`) stateless operations need none; in the stack every request is SigV4-signed."))
+	if rule, ok := auth.Routes[op.Method+" "+op.Path]; !ok || !rule.Stateless {
+		setIfAbsent(op.Responses, "403", problem("The principal's role may not call this operation, or (a table) is not bound to the request's table; the detail names what is missing. Nothing was written."))
+	}
+}
+
+// principalID is the id of ctx's principal for the access log, or "".
+func principalID(ctx context.Context) string {
+	if p, ok := principal.FromContext(ctx); ok {
+		return p.ID
+	}
+	return ""
 }

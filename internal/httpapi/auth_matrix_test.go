@@ -15,6 +15,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/danielgtaylor/huma/v2"
+
 	"github.com/tablesettle/tablesettle/internal/auth"
 	"github.com/tablesettle/tablesettle/internal/filestore"
 	"github.com/tablesettle/tablesettle/internal/httpapi"
@@ -189,5 +191,37 @@ func TestTableBinding(t *testing.T) {
 	a = send(t, srv, "POST", path, round.Body, http.Header{"Authorization": {"Bearer " + tokens["table"]}, "Idempotency-Key": {"k2"}})
 	if a.Status != http.StatusOK {
 		t.Fatalf("own table: %d %s", a.Status, a.Body)
+	}
+}
+
+// The spec documents the access answers: 401 on every operation, 403 on
+// every operation that needs a role, so generated clients know them.
+func TestSpecDocumentsAccess(t *testing.T) {
+	_, api := httpapi.New(httpapi.Deps{})
+	ops, err := authtest.Operations(api)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, op := range ops {
+		o := api.OpenAPI().Paths[op.Path]
+		var resp map[string]*huma.Response
+		switch op.Method {
+		case http.MethodGet:
+			resp = o.Get.Responses
+		case http.MethodPost:
+			resp = o.Post.Responses
+		case http.MethodPatch:
+			resp = o.Patch.Responses
+		case http.MethodPut:
+			resp = o.Put.Responses
+		case http.MethodDelete:
+			resp = o.Delete.Responses
+		}
+		if resp["401"] == nil {
+			t.Errorf("%s: no 401 in the spec", op.Route)
+		}
+		if stateless := auth.Routes[op.Route].Stateless; (resp["403"] != nil) == stateless {
+			t.Errorf("%s: 403 documented %v, stateless %v", op.Route, resp["403"] != nil, stateless)
+		}
 	}
 }

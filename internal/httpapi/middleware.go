@@ -148,6 +148,7 @@ func Middleware(deps Deps, mux *http.ServeMux) http.Handler {
 			logger.LogAttrs(ctx, slog.LevelInfo, "request", slog.String("request_id", id),
 				slog.String("method", r.Method), slog.String("path", r.URL.Path), slog.String("route", route),
 				slog.Int("status", status), slog.Int64("bytes_in", r.ContentLength), slog.Int("bytes_out", rec.bytes),
+				slog.String("principal", principalID(r.Context())),
 				slog.Float64("duration_ms", float64(time.Since(start).Microseconds())/1000))
 		}()
 
