@@ -119,6 +119,21 @@ func Authorize(p *principal.Principal, route string) *fault.Error {
 	return fault.New(fault.Forbidden, "%s needs role %s; principal %q has %s", route, strings.Join(need, " or "), id, have)
 }
 
+// ActingRole is the role p acts in on route: the first of p's roles the
+// route allows, or "" (a stateless route, or none allowed).
+func ActingRole(p *principal.Principal, route string) principal.Role {
+	rule, ok := Routes[route]
+	if !ok || rule.Stateless || p == nil {
+		return ""
+	}
+	for _, r := range p.Roles {
+		if slices.Contains(rule.Roles, r) {
+			return r
+		}
+	}
+	return ""
+}
+
 // CheckTable decides whether p may report for table (issue 16: a table
 // principal posts rounds for the table ids it is bound to only). field is
 // where the request carries the table id ("body.table").

@@ -61,13 +61,15 @@ func (a *Access) authorize(w http.ResponseWriter, r *http.Request, route string)
 		writeProblem(w, http.StatusUnauthorized, route+" needs credentials: "+a.Authenticator.Challenge())
 		return r, false
 	}
-	r = r.WithContext(principal.NewContext(r.Context(), p))
 	if e := auth.Authorize(p, route); e != nil {
+		r = r.WithContext(principal.NewContext(r.Context(), p))
 		Log(r.Context()).Info("access refused", "route", route, "principal", p.ID, "reason", "role")
 		writeProblem(w, http.StatusForbidden, e.Detail)
 		return r, false
 	}
-	return r, true
+	acting := *p
+	acting.Acting = auth.ActingRole(p, route)
+	return r.WithContext(principal.NewContext(r.Context(), &acting)), true
 }
 
 // requireTable refuses (403) a request for a table its principal is not
