@@ -161,10 +161,10 @@ type StageConfig struct {
 
 var stageName = regexp.MustCompile(`^[a-z][a-z0-9-]{0,19}$`)
 
-// tableID is a table id the stack can name an IAM role after: the
-// service's table ids without ':' (not allowed in a construct path's
-// role name).
-var tableID = regexp.MustCompile(`^[A-Za-z0-9._-]{1,64}$`)
+// tableID is a table id the stack can name an IAM role and its output
+// after: letters and digits only, because CloudFormation logical ids keep
+// only those (T-12 and T12 would name the same output).
+var tableID = regexp.MustCompile(`^[A-Za-z0-9]{1,64}$`)
 
 // Validate says what is wrong with c, naming the context key.
 func (c StageConfig) Validate() error {
@@ -186,7 +186,7 @@ func (c StageConfig) Validate() error {
 	seen := map[string]bool{}
 	for _, t := range c.Tables {
 		if !tableID.MatchString(t) || seen[t] {
-			return fmt.Errorf("context tables: %q is not a table id (1-64 letters, digits, '.', '_', '-'; once each)", t)
+			return fmt.Errorf("context tables: %q: want 1-64 letters and digits, each id once", t)
 		}
 		seen[t] = true
 	}
