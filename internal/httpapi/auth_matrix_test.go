@@ -50,6 +50,12 @@ func dirDigest(t *testing.T, dir string) string {
 // callers: the bearer token of each caller by name.
 func localServer(t *testing.T) (*httptest.Server, []authtest.Op, map[string]string, string) {
 	t.Helper()
+	return localServerLogging(t, io.Discard)
+}
+
+// localServerLogging is localServer writing its logs to w.
+func localServerLogging(t *testing.T, w io.Writer) (*httptest.Server, []authtest.Op, map[string]string, string) {
+	t.Helper()
 	dir := t.TempDir()
 	st, err := filestore.Open(dir)
 	if err != nil {
@@ -69,7 +75,7 @@ func localServer(t *testing.T) (*httptest.Server, []authtest.Op, map[string]stri
 		tokens[c.Name] = tok
 	}
 	h, api := httpapi.New(httpapi.Deps{
-		Logger: slog.New(slog.NewJSONHandler(io.Discard, nil)),
+		Logger: slog.New(slog.NewJSONHandler(w, &slog.HandlerOptions{Level: slog.LevelDebug})),
 		Pools:  jackpot.NewService(st, time.Now, 1),
 		Access: &httpapi.Access{Authenticator: httpapi.BearerTokens{Tokens: auth.NewTokens(entries)}, OpenStateless: true},
 	})
@@ -112,8 +118,21 @@ func send(t *testing.T, srv *httptest.Server, method, path string, body []byte, 
 // local server with bearer tokens: 2xx, 401 or 403 as auth.Routes designs
 // it; stateless operations open without credentials; a refused request
 // leaves the store as it was. An operation missing from auth.Routes fails.
+//
+// No token, good or bad, reaches the logs.
 func TestAccessMatrixLocal(t *testing.T) {
-	srv, ops, tokens, dir := localServer(t)
+	var logs bytes.Buffer
+	srv, ops, tokens, dir := localServerLogging(t, &logs)
+	t.Cleanup(func() {
+		for name, tok := range tokens {
+			if bytes.Contains(logs.Bytes(), []byte(tok[len(auth.TokenPrefix):])) {
+				t.Errorf("%s's token is in the logs", name)
+			}
+		}
+		if !bytes.Contains(logs.Bytes(), []byte(`"principal":"matrix-admin"`)) {
+			t.Error("the access log does not name the principal")
+		}
+	})
 	authtest.Run(t, ops, true, func(t *testing.T, op authtest.Op, path string, c authtest.Caller) authtest.Answer {
 		h := http.Header{"Idempotency-Key": {"matrix-" + op.ID + "-" + c.Name}}
 		if tok, ok := tokens[c.Name]; ok {
