@@ -10,7 +10,7 @@
 //	distDir               folder with <function>.zip, default "../dist"
 //	reservedConcurrency   concurrency reserved for settle and for pools each, default 50 (0: none)
 //	analysisConcurrency   cap on the paytables function (custom analyses), default 10 (0: none)
-//	tables                comma-separated table ids: one IAM table role each, default none
+//	tables                table ids (comma-separated, or a JSON list in cdk.json): one IAM table role each, default none
 //	logRetentionDays      function log retention in days, default 365
 //	throttleRate          stage steady request rate limit (req/s), default 500;
 //	                      each route has its own lower limits (Routes)
@@ -105,7 +105,15 @@ func ConfigFromContext(get func(key string) any) (StageConfig, error) {
 	if cfg.AnalysisConcurrency, err = num("analysisConcurrency", 10); err != nil {
 		return cfg, err
 	}
-	for _, t := range strings.Split(str("tables", ""), ",") {
+	tables := str("tables", "")
+	if list, ok := get("tables").([]any); ok { // cdk.json: "tables": ["T1", "T2"]
+		parts := make([]string, len(list))
+		for i, v := range list {
+			parts[i] = fmt.Sprint(v)
+		}
+		tables = strings.Join(parts, ",")
+	}
+	for _, t := range strings.Split(tables, ",") {
 		if t = strings.TrimSpace(t); t != "" {
 			cfg.Tables = append(cfg.Tables, t)
 		}

@@ -492,6 +492,9 @@ func TestConfigFromContext(t *testing.T) {
 	if err != nil || strings.Join(tc.Tables, "|") != "T12|T7|bar3" {
 		t.Errorf("tables %q: %v", tc.Tables, err)
 	}
+	if tl, err := ConfigFromContext(ctx(map[string]any{"distDir": dist, "tables": []any{"T1", "T2"}})); err != nil || strings.Join(tl.Tables, "|") != "T1|T2" {
+		t.Errorf("tables from a cdk.json list: %q %v", tl.Tables, err)
+	}
 	cfg, err := ConfigFromContext(ctx(map[string]any{"stage": "prod", "distDir": dist, "reservedConcurrency": "50", "logRetentionDays": 731.0}))
 	if err != nil {
 		t.Fatal(err)
