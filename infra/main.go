@@ -8,9 +8,12 @@
 //
 //	stage                 stage name, default "dev"
 //	distDir               folder with <function>.zip, default "../dist"
-//	reservedConcurrency   per-function reserved concurrency, default 0 (none)
+//	reservedConcurrency   concurrency reserved for settle and for pools each, default 50 (0: none)
+//	analysisConcurrency   cap on the paytables function (custom analyses), default 10 (0: none)
+//	tables                table ids (comma-separated, or a JSON list in cdk.json): one IAM table role each, default none
 //	logRetentionDays      function log retention in days, default 365
-//	throttleRate          stage steady request rate limit (req/s), default 500
+//	throttleRate          stage steady request rate limit (req/s), default 500;
+//	                      each route has its own lower limits (Routes)
 //	throttleBurst         stage burst limit, default 1000
 //	alarmEmail            address subscribed to the alarm topic, default none
 package main
@@ -19,6 +22,7 @@ import (
 	"fmt"
 	"os"
 	"strconv"
+	"strings"
 
 	"github.com/aws/aws-cdk-go/awscdk/v2"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awslogs"
@@ -95,8 +99,24 @@ func ConfigFromContext(get func(key string) any) (StageConfig, error) {
 		AlarmEmail: str("alarmEmail", ""),
 	}
 	var err error
-	if cfg.ReservedConcurrency, err = num("reservedConcurrency", 0); err != nil {
+	if cfg.ReservedConcurrency, err = num("reservedConcurrency", 50); err != nil {
 		return cfg, err
+	}
+	if cfg.AnalysisConcurrency, err = num("analysisConcurrency", 10); err != nil {
+		return cfg, err
+	}
+	tables := str("tables", "")
+	if list, ok := get("tables").([]any); ok { // cdk.json: "tables": ["T1", "T2"]
+		parts := make([]string, len(list))
+		for i, v := range list {
+			parts[i] = fmt.Sprint(v)
+		}
+		tables = strings.Join(parts, ",")
+	}
+	for _, t := range strings.Split(tables, ",") {
+		if t = strings.TrimSpace(t); t != "" {
+			cfg.Tables = append(cfg.Tables, t)
+		}
 	}
 	if cfg.ThrottleRate, err = num("throttleRate", 500); err != nil {
 		return cfg, err

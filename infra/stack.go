@@ -54,19 +54,38 @@ var PoolTableActions = []string{
 //     combinations: CPU-bound seconds, so 1,769 MB (one whole vCPU) and 29 s,
 //     just under the HTTP API's 30 s integration ceiling.
 type FunctionSpec struct {
-	Name       string
-	MemoryMB   float64
-	TimeoutSec float64
-	UsesTable  bool
+	Name        string
+	Concurrency Concurrency
+	MemoryMB    float64
+	TimeoutSec  float64
+	UsesTable   bool
 }
 
 // Functions are the four Lambda functions (CONTRACTS.md "Lambda functions").
 var Functions = []FunctionSpec{
-	{Name: "paytables", MemoryMB: 1769, TimeoutSec: 29},
-	{Name: "settle", MemoryMB: 512, TimeoutSec: 10},
-	{Name: "pools", MemoryMB: 512, TimeoutSec: 10, UsesTable: true},
+	{Name: "paytables", MemoryMB: 1769, TimeoutSec: 29, Concurrency: Capped},
+	{Name: "settle", MemoryMB: 512, TimeoutSec: 10, Concurrency: Reserved},
+	{Name: "pools", MemoryMB: 512, TimeoutSec: 10, UsesTable: true, Concurrency: Reserved},
 	{Name: "irregularities", MemoryMB: 512, TimeoutSec: 10},
 }
+
+// Concurrency is how a function shares the account's Lambda concurrency
+// (issue 16 item 6). Reserved concurrency both guarantees and caps:
+//   - Reserved (settle, pools): StageConfig.ReservedConcurrency each, so the
+//     floor's settlements and pool rounds always have capacity whatever
+//     else runs in the account;
+//   - Capped (paytables): StageConfig.AnalysisConcurrency, so custom
+//     paytable analyses (up to 29 s at 1,769 MB each) can never hold more
+//     than that many executions, and so never starve the others;
+//   - Shared (irregularities: microseconds, rare): the account's unreserved pool.
+type Concurrency uint8
+
+// The concurrency kinds.
+const (
+	Shared Concurrency = iota
+	Reserved
+	Capped
+)
 
 // Route is one HTTP API route: method ("ANY" for every method), path, and the
 // function it goes to.
@@ -74,6 +93,10 @@ type Route struct {
 	Method   awsapigatewayv2.HttpMethod
 	Path     string
 	Function string
+	// Rate and Burst are the route's throttle (requests per second,
+	// steady and burst) before API Gateway answers 429: what the route
+	// costs and what the floor needs of it (README "Limits").
+	Rate, Burst float64
 }
 
 // Routes are CONTRACTS.md's routes, all under /v1. API Gateway matches the
@@ -81,16 +104,23 @@ type Route struct {
 // irregularities even though GET /v1/rulesets/{id} exists (the stack test
 // checks that it does).
 var Routes = []Route{
-	{awsapigatewayv2.HttpMethod_GET, "/v1/rulesets", "paytables"},
-	{awsapigatewayv2.HttpMethod_GET, "/v1/rulesets/{id}", "paytables"},
-	{awsapigatewayv2.HttpMethod_GET, "/v1/rulesets/{id}/analysis", "paytables"},
-	{awsapigatewayv2.HttpMethod_POST, "/v1/paytables/analyze", "paytables"},
-	{awsapigatewayv2.HttpMethod_POST, "/v1/hands/evaluate", "paytables"},
-	{awsapigatewayv2.HttpMethod_POST, "/v1/rounds/settle", "settle"},
-	{awsapigatewayv2.HttpMethod_ANY, "/v1/pools", "pools"},
-	{awsapigatewayv2.HttpMethod_ANY, "/v1/pools/{proxy+}", "pools"},
-	{awsapigatewayv2.HttpMethod_GET, "/v1/rulesets/{id}/irregularities", "irregularities"},
-	{awsapigatewayv2.HttpMethod_POST, "/v1/irregularities", "irregularities"},
+	// Reference data: read once by a table or a console, then cached.
+	{awsapigatewayv2.HttpMethod_GET, "/v1/rulesets", "paytables", 50, 100},
+	{awsapigatewayv2.HttpMethod_GET, "/v1/rulesets/{id}", "paytables", 50, 100},
+	// Precomputed figures, or a few ms of enumeration (TCP, THB bonus).
+	{awsapigatewayv2.HttpMethod_GET, "/v1/rulesets/{id}/analysis", "paytables", 20, 40},
+	// Up to 29 s of one whole vCPU each: a what-if tool for a game manager,
+	// a handful a minute (and capped by AnalysisConcurrency).
+	{awsapigatewayv2.HttpMethod_POST, "/v1/paytables/analyze", "paytables", 2, 5},
+	{awsapigatewayv2.HttpMethod_POST, "/v1/hands/evaluate", "paytables", 100, 200},
+	// The floor: every round of every table.
+	{awsapigatewayv2.HttpMethod_POST, "/v1/rounds/settle", "settle", 500, 1000},
+	// Opening a pool: an administrator, rarely.
+	{awsapigatewayv2.HttpMethod_ANY, "/v1/pools", "pools", 5, 10},
+	// Rounds from every table with a progressive, and the cage's reads.
+	{awsapigatewayv2.HttpMethod_ANY, "/v1/pools/{proxy+}", "pools", 300, 600},
+	{awsapigatewayv2.HttpMethod_GET, "/v1/rulesets/{id}/irregularities", "irregularities", 20, 40},
+	{awsapigatewayv2.HttpMethod_POST, "/v1/irregularities", "irregularities", 50, 100},
 }
 
 // AccessLogFormat is the API's access log record: JSON, one per request.
@@ -109,9 +139,16 @@ type StageConfig struct {
 	// DistDir holds <name>.zip for each function (make build writes dist/).
 	DistDir string
 	// ReservedConcurrency, when > 0, reserves (and caps) that many concurrent
-	// executions for each function, so one stage or one function cannot
-	// starve the others in the account. 0 leaves the functions unreserved.
+	// executions for settle and for pools each (Concurrency Reserved), so
+	// that nothing else in the account can starve settlement. 0 leaves them
+	// unreserved (a sandbox account whose limit is too low to reserve).
 	ReservedConcurrency float64
+	// AnalysisConcurrency, when > 0, caps the paytables function (custom
+	// analyses) at that many concurrent executions. 0: uncapped.
+	AnalysisConcurrency float64
+	// Tables are the table ids of the stage's table principals: one IAM
+	// role each, bound to that table (README "Adding a table").
+	Tables []string
 	// LogRetention is how long function logs are kept.
 	LogRetention awslogs.RetentionDays
 	// ThrottleRate and ThrottleBurst bound the stage's request rate
@@ -123,6 +160,11 @@ type StageConfig struct {
 }
 
 var stageName = regexp.MustCompile(`^[a-z][a-z0-9-]{0,19}$`)
+
+// tableID is a table id the stack can name an IAM role and its output
+// after: letters and digits only, because CloudFormation logical ids keep
+// only those (T-12 and T12 would name the same output).
+var tableID = regexp.MustCompile(`^[A-Za-z0-9]{1,64}$`)
 
 // Validate says what is wrong with c, naming the context key.
 func (c StageConfig) Validate() error {
@@ -137,6 +179,16 @@ func (c StageConfig) Validate() error {
 		if _, err := os.Stat(zip); err != nil {
 			return fmt.Errorf("context distDir=%q: no %s.zip (run make build first): %v", c.DistDir, f.Name, err)
 		}
+	}
+	if c.AnalysisConcurrency < 0 {
+		return fmt.Errorf("context analysisConcurrency=%v: must be >= 0", c.AnalysisConcurrency)
+	}
+	seen := map[string]bool{}
+	for _, t := range c.Tables {
+		if !tableID.MatchString(t) || seen[t] {
+			return fmt.Errorf("context tables: %q: want 1-64 letters and digits, each id once", t)
+		}
+		seen[t] = true
 	}
 	if c.ReservedConcurrency < 0 {
 		return fmt.Errorf("context reservedConcurrency=%v: must be >= 0", c.ReservedConcurrency)
@@ -236,8 +288,11 @@ func NewTablesettleStack(scope constructs.Construct, cfg StageConfig, props *aws
 			SystemLogLevelV2:      awslambda.SystemLogLevel_WARN,
 			LogGroup:              logs,
 		}
-		if cfg.ReservedConcurrency > 0 {
+		switch {
+		case spec.Concurrency == Reserved && cfg.ReservedConcurrency > 0:
 			fnProps.ReservedConcurrentExecutions = jsii.Number(cfg.ReservedConcurrency)
+		case spec.Concurrency == Capped && cfg.AnalysisConcurrency > 0:
+			fnProps.ReservedConcurrentExecutions = jsii.Number(cfg.AnalysisConcurrency)
 		}
 		fn := awslambda.NewFunction(stack, jsii.String(spec.Name+"Function"), fnProps)
 		if spec.UsesTable {
@@ -290,16 +345,29 @@ func NewTablesettleStack(scope constructs.Construct, cfg StageConfig, props *aws
 		integrations[spec.Name] = awsapigatewayv2integrations.NewHttpLambdaIntegration(
 			jsii.String(spec.Name+"Integration"), fns[spec.Name], nil)
 	}
+	routeSettings := map[string]any{}
 	for _, r := range Routes {
 		if _, ok := fns[r.Function]; !ok {
 			return nil, fmt.Errorf("route %s %s: no function %q", r.Method, r.Path, r.Function)
 		}
-		api.AddRoutes(&awsapigatewayv2.AddRoutesOptions{
+		routes := api.AddRoutes(&awsapigatewayv2.AddRoutesOptions{
 			Path:        jsii.String(r.Path),
 			Methods:     &[]awsapigatewayv2.HttpMethod{r.Method},
 			Integration: integrations[r.Function],
 			Authorizer:  iam,
 		})
+		// The stage's per-route settings name routes that must exist first.
+		for _, rt := range *routes {
+			stage.Node().AddDependency(rt)
+		}
+		routeSettings[string(r.Method)+" "+r.Path] = map[string]any{
+			"ThrottlingRateLimit": r.Rate, "ThrottlingBurstLimit": r.Burst,
+		}
+	}
+	stage.Node().DefaultChild().(awsapigatewayv2.CfnStage).SetRouteSettings(routeSettings)
+
+	if err := principalRoles(stack, cfg, api, fns); err != nil {
+		return nil, err
 	}
 
 	// 5xx rate of the whole API: the share of requests answered 5xx, in

@@ -57,7 +57,7 @@ func fakeDist(dir string) error {
 
 func testConfig(dist string) StageConfig {
 	return StageConfig{
-		Stage: "test", DistDir: dist, ReservedConcurrency: 25,
+		Stage: "test", DistDir: dist, ReservedConcurrency: 25, AnalysisConcurrency: 5, Tables: []string{"T7", "T12"},
 		LogRetention: awslogs.RetentionDays_ONE_YEAR, ThrottleRate: 500, ThrottleBurst: 1000,
 	}
 }
@@ -87,7 +87,7 @@ func template(t *testing.T) (assertions.Template, map[string]any) {
 		// Both stacks exist before the first synthesis (the tree is frozen
 		// after it).
 		cfg0 := testConfig(dist)
-		cfg0.Stage, cfg0.ReservedConcurrency = "test0", 0
+		cfg0.Stage, cfg0.ReservedConcurrency, cfg0.AnalysisConcurrency = "test0", 0, 0
 		stack0, err := NewTablesettleStack(app, cfg0, nil)
 		if err != nil {
 			synthErr = err
@@ -139,6 +139,9 @@ func functionIDs(t *testing.T, tpl map[string]any) map[string]string {
 func TestFunctionsAreArmAl2023WithJSONLogsAndRetention(t *testing.T) {
 	tpl, raw := template(t)
 	tpl.ResourceCountIs(jsii.String("AWS::Lambda::Function"), jsii.Number(4))
+	// Settlement and pools have concurrency reserved; custom analyses are
+	// capped; irregularities share the account's pool (issue 16 item 6).
+	reserved := map[string]any{"settle": 25, "pools": 25, "paytables": 5, "irregularities": assertions.Match_Absent()}
 	for _, f := range Functions {
 		tpl.HasResourceProperties(jsii.String("AWS::Lambda::Function"), map[string]any{
 			"FunctionName":                 "tablesettle-test-" + f.Name,
@@ -147,7 +150,7 @@ func TestFunctionsAreArmAl2023WithJSONLogsAndRetention(t *testing.T) {
 			"Handler":                      "bootstrap",
 			"MemorySize":                   f.MemoryMB,
 			"Timeout":                      f.TimeoutSec,
-			"ReservedConcurrentExecutions": 25,
+			"ReservedConcurrentExecutions": reserved[f.Name],
 			"LoggingConfig": assertions.Match_ObjectLike(&map[string]any{
 				"LogFormat": "JSON",
 				"LogGroup":  assertions.Match_AnyValue(),
@@ -478,6 +481,20 @@ func TestConfigFromContext(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := func(m map[string]any) func(string) any { return func(k string) any { return m[k] } }
+	def, err := ConfigFromContext(ctx(map[string]any{"distDir": dist}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if def.ReservedConcurrency != 50 || def.AnalysisConcurrency != 10 || len(def.Tables) != 0 {
+		t.Errorf("defaults: reserved %v analysis %v tables %v, want 50, 10, none", def.ReservedConcurrency, def.AnalysisConcurrency, def.Tables)
+	}
+	tc, err := ConfigFromContext(ctx(map[string]any{"distDir": dist, "tables": "T12, T7,bar3"}))
+	if err != nil || strings.Join(tc.Tables, "|") != "T12|T7|bar3" {
+		t.Errorf("tables %q: %v", tc.Tables, err)
+	}
+	if tl, err := ConfigFromContext(ctx(map[string]any{"distDir": dist, "tables": []any{"T1", "T2"}})); err != nil || strings.Join(tl.Tables, "|") != "T1|T2" {
+		t.Errorf("tables from a cdk.json list: %q %v", tl.Tables, err)
+	}
 	cfg, err := ConfigFromContext(ctx(map[string]any{"stage": "prod", "distDir": dist, "reservedConcurrency": "50", "logRetentionDays": 731.0}))
 	if err != nil {
 		t.Fatal(err)
@@ -491,6 +508,10 @@ func TestConfigFromContext(t *testing.T) {
 		{"stage": "prod", "distDir": dist, "reservedConcurrency": "-1"},
 		{"stage": "prod", "distDir": dist, "logRetentionDays": "42"},
 		{"stage": "prod", "distDir": dist, "throttleRate": "x"},
+		{"stage": "prod", "distDir": dist, "analysisConcurrency": "-1"},
+		{"stage": "prod", "distDir": dist, "tables": "T12,T12"},
+		{"stage": "prod", "distDir": dist, "tables": "T:12"},
+		{"stage": "prod", "distDir": dist, "tables": "T-12"},
 	} {
 		if _, err := ConfigFromContext(ctx(bad)); err == nil {
 			t.Errorf("ConfigFromContext(%v): no error", bad)

@@ -1,8 +1,13 @@
 // Command tablesettle runs the API on localhost (the host of `make run`)
 // and writes the OpenAPI spec (the generator of `make openapi`).
 //
-//	tablesettle serve [-addr 127.0.0.1:8080] [-data .tablesettle]
+//	tablesettle serve [-addr 127.0.0.1:8080] [-data .tablesettle] [-principals FILE]
+//	tablesettle principals add --id ID --role ROLE [--tables T1,T2] [-file FILE]
 //	tablesettle openapi [-out openapi]
+//
+// serve authenticates requests by bearer token against a principals file
+// (-principals, or TABLESETTLE_PRINCIPALS; default DATA/principals.json,
+// created with a fresh token per role when it does not exist).
 package main
 
 import (
@@ -32,21 +37,24 @@ func main() {
 
 func run(args []string) error {
 	if len(args) == 0 {
-		return errors.New("usage: tablesettle serve|openapi [flags]")
+		return errors.New("usage: tablesettle serve|principals|openapi [flags]")
 	}
 	switch args[0] {
 	case "serve":
 		return serve(args[1:])
+	case "principals":
+		return principals(args[1:], os.Stdout)
 	case "openapi":
 		return writeSpec(args[1:])
 	}
-	return fmt.Errorf("unknown command %q (want serve or openapi)", args[0])
+	return fmt.Errorf("unknown command %q (want serve, principals or openapi)", args[0])
 }
 
 func serve(args []string) error {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on")
 	data := fs.String("data", ".tablesettle", "directory of the embedded store (pools survive restarts)")
+	principalsFile := fs.String("principals", os.Getenv(principalsEnv), "principals file (JSON; default DATA/"+defaultPrincipals+", created with a token per role when missing); env "+principalsEnv)
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -55,7 +63,12 @@ func serve(args []string) error {
 	if err != nil {
 		return err
 	}
-	handler, _ := httpapi.New(httpapi.Deps{Logger: logger, Pools: jackpot.NewService(pools, time.Now, uint64(time.Now().UnixNano()))})
+	access, err := localAccess(*principalsFile, *data, os.Stderr)
+	if err != nil {
+		return err
+	}
+	handler, _ := httpapi.New(httpapi.Deps{Logger: logger, Pools: jackpot.NewService(pools, time.Now, uint64(time.Now().UnixNano())), Access: access,
+		AnalysisCache: httpapi.NewAnalysisCache(256, 16<<20)})
 	srv := &http.Server{Addr: *addr, Handler: handler, ReadHeaderTimeout: 10 * time.Second}
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)

@@ -18,5 +18,9 @@ func main() {
 
 // handler is built once, before the first event, and serves every event.
 func handler(getenv func(string) string) lambdaapp.Handler {
-	return lambdaapp.New(lambdaapp.Deps(getenv), httpapi.GroupPaytables)
+	deps := lambdaapp.Deps(getenv)
+	// Custom analyses repeat (a manager trying the same table again, a
+	// console refreshing): a warm instance answers a repeat from memory.
+	deps.AnalysisCache = httpapi.NewAnalysisCache(256, 16<<20)
+	return lambdaapp.New(deps, httpapi.GroupPaytables)
 }

@@ -41,8 +41,11 @@ func TestEvents(t *testing.T) {
 	t.Setenv("AWS_PROFILE", "")
 	t.Setenv("AWS_CONFIG_FILE", os.DevNull)
 	t.Setenv("AWS_SHARED_CREDENTIALS_FILE", os.DevNull)
+	// The IAM identities of the events map to roles as the stack maps its
+	// roles (issue 16): events/iam-principals.json.
+	principals := eventtest.IAMPrincipals(t, "../../events")
 	getenv := func(k string) string {
-		return map[string]string{"LOG_LEVEL": "error", "TABLESETTLE_TABLE": table}[k]
+		return map[string]string{"LOG_LEVEL": "error", "TABLESETTLE_TABLE": table, "TABLESETTLE_IAM_PRINCIPALS": principals}[k]
 	}
 	h, err := handler(getenv)
 	if err != nil {

@@ -15,7 +15,7 @@ import (
 
 // registerAnalysis adds GET /v1/rulesets/{id}/analysis and
 // POST /v1/paytables/analyze (the "paytables" function).
-func registerAnalysis(api huma.API, _ Deps) {
+func registerAnalysis(api huma.API, deps Deps) {
 	huma.Register(api, huma.Operation{
 		OperationID: "get-ruleset-analysis",
 		Method:      http.MethodGet,
@@ -49,7 +49,7 @@ func registerAnalysis(api huma.API, _ Deps) {
 			},
 		}),
 	}, func(ctx context.Context, in *analyzeInput) (*analysisOutput, error) {
-		return analyzeProposal(ctx, in.Body)
+		return deps.AnalysisCache.analyzeCached(func() (*analysisOutput, error) { return analyzeProposal(ctx, in.Body) }, in.Body)
 	})
 }
 

@@ -48,6 +48,13 @@ type Deps struct {
 	// Pools applies rounds to the progressive pools (nil: the pools
 	// operations answer 503).
 	Pools *jackpot.Service
+	// Access authenticates and authorizes every request (auth.go). Nil
+	// authenticates nobody and allows everything: only for tests of single
+	// operations; every host (serve, the Lambda functions) sets it.
+	Access *Access
+	// AnalysisCache keeps custom paytable analyses by their proposal's
+	// hash (nil: none).
+	AnalysisCache *AnalysisCache
 }
 
 // Group names a set of operations served together by one Lambda function.
@@ -82,7 +89,7 @@ func Config() huma.Config {
 		"Every error is an RFC 9457 problem (application/problem+json) whose `errors[].location` names the failing field " +
 		"(e.g. `body.positions[2].wagers.bet`, `path.id`). Request bodies are JSON, at most 64 KiB (413 beyond), " +
 		"with no unknown fields (422). Every response carries an `X-Request-Id` header; quote it when reporting a problem."
-	cfg.OpenAPI.OnAddOperation = append(cfg.OpenAPI.OnAddOperation, everyOperation)
+	cfg.OpenAPI.OnAddOperation = append(cfg.OpenAPI.OnAddOperation, everyOperation, documentAccess)
 	cfg.Transformers = append(cfg.Transformers, problemType)
 	return cfg
 }

@@ -2,11 +2,11 @@ package httpapi
 
 import (
 	"context"
-	"errors"
 	"net/http"
 
 	"github.com/danielgtaylor/huma/v2"
 
+	"github.com/tablesettle/tablesettle/internal/fault"
 	"github.com/tablesettle/tablesettle/internal/irregularity"
 	"github.com/tablesettle/tablesettle/internal/money"
 )
@@ -17,6 +17,14 @@ type IrregularityRequest struct {
 	Kind    string         `json:"kind" minLength:"1" maxLength:"64" example:"power_failure" doc:"The event kind, as listed by GET /v1/rulesets/{id}/irregularities. A kind another ruleset covers but this one does not is referred to the shift manager; an unknown kind is refused."`
 	Facts   map[string]any `json:"facts,omitempty" doc:"The event's facts, by name: true/false, whole numbers, enum strings, or lists of seat numbers, as the catalogue types them."`
 	Round   *RoundInput    `json:"round,omitempty" doc:"Optional: the round as sent to POST /v1/rounds/settle. With it the answer carries the settlement lines the outcome decides (returned wagers and their amounts, per seat)."`
+	// Additional are further irregularities of the same round (ruling R28).
+	Additional []IrregularityEvent `json:"additional,omitempty" maxItems:"16" doc:"Optional: further irregularities of the same round, reported with this one (ruling R28). Each is decided and listed in the answer's events; where they conflict the outcome that voids or returns most wins."`
+}
+
+// IrregularityEvent is one further irregularity of a report (ruling R28).
+type IrregularityEvent struct {
+	Kind  string         `json:"kind" minLength:"1" maxLength:"64" doc:"The event kind, as for the report's kind."`
+	Facts map[string]any `json:"facts,omitempty" doc:"The event's facts, as for the report's facts."`
 }
 
 // RoundInput is the part of a settle round an irregularity outcome reads:
@@ -27,6 +35,7 @@ type RoundInput struct {
 	Ruleset   string          `json:"ruleset,omitempty" doc:"If given, must be the request's ruleset."`
 	RoundID   string          `json:"roundId,omitempty" maxLength:"128" doc:"The round's id, echoed in the settlement."`
 	Currency  string          `json:"currency,omitempty" default:"SGD" pattern:"^[A-Z]{3}$" doc:"ISO 4217 code of the amounts (default SGD)."`
+	ProgUnit  int64           `json:"progressiveUnit,omitempty" minimum:"0" maximum:"1000000000000" doc:"Optional: the progressive pool's unit in minor units, as sent to settle. With it every progressive wager must be the unit (mbs-megalink-thb-v9: 1-5 times it), ruling R22, R17; without it the progressive wagers of one round must agree."`
 	Positions []PositionInput `json:"positions" minItems:"1" maxItems:"7" doc:"One entry per betting position."`
 	_         struct{}        `additionalProperties:"true"`
 }
@@ -111,7 +120,7 @@ func decideIrregularity(req IrregularityRequest) (irregularity.Outcome, error) {
 			return irregularity.Outcome{}, huma.Error422UnprocessableEntity("the round is of another ruleset",
 				&huma.ErrorDetail{Location: "body.round.ruleset", Message: "must be the request's ruleset " + req.Ruleset, Value: req.Round.Ruleset})
 		}
-		round = &irregularity.Round{RoundID: req.Round.RoundID, Currency: money.Currency(req.Round.Currency)}
+		round = &irregularity.Round{RoundID: req.Round.RoundID, Currency: money.Currency(req.Round.Currency), ProgressiveUnit: money.Amount(req.Round.ProgUnit)}
 		if round.Currency == "" {
 			round.Currency = money.SGD
 		}
@@ -123,15 +132,18 @@ func decideIrregularity(req IrregularityRequest) (irregularity.Outcome, error) {
 			round.Positions = append(round.Positions, irregularity.Position{Seat: p.Seat, Wagers: ws})
 		}
 	}
-	out, err := irregularity.Decide(rs, req.Kind, req.Facts, round)
+	more := make([]irregularity.Event, len(req.Additional))
+	for i, e := range req.Additional {
+		more[i] = irregularity.Event{Kind: e.Kind, Facts: e.Facts}
+	}
+	out, err := irregularity.DecideReport(rs, irregularity.Event{Kind: req.Kind, Facts: req.Facts}, more, round)
 	if err != nil {
-		var e *irregularity.Error
-		if errors.As(err, &e) {
-			details := make([]error, len(e.Problems))
-			for i, p := range e.Problems {
+		if e, ok := fault.As(err); ok && e.Kind == fault.Invalid {
+			details := make([]error, len(e.Fields))
+			for i, p := range e.Fields {
 				details[i] = &huma.ErrorDetail{Location: "body." + p.Field, Message: p.Message, Value: p.Value}
 			}
-			return irregularity.Outcome{}, huma.Error422UnprocessableEntity(e.Title, details...)
+			return irregularity.Outcome{}, huma.Error422UnprocessableEntity(e.Detail, details...)
 		}
 		// A catalogue defect: never show its text to the client.
 		return irregularity.Outcome{}, huma.Error500InternalServerError("the irregularity could not be decided")

@@ -111,3 +111,26 @@ func TestDecideIrregularityRefused(t *testing.T) {
 		})
 	}
 }
+
+// Ruling R28: a report names further irregularities of the round in
+// additional; each is decided (events) and the one that returns most
+// prevails (MBS 5.11 returns 5100 where 5.14 returns 2000). A refused
+// additional event is named by its path.
+func TestDecideIrregularityReport_R28(t *testing.T) {
+	round := `"round":{"positions":[{"seat":1,"wagers":{"ante":5000,"progressive":100}},{"seat":2,"wagers":{"ante":1000,"bet":2000}}]}`
+	body := `{"ruleset":"mbs-megalink-ssp-v6","kind":"wager_over_maximum","facts":{"seat":1,"wager":"ante","maximum":3000},
+	  "additional":[{"kind":"player_absent","facts":{"seat":1}}],` + round + `}`
+	code, out := doIrregular(t, http.MethodPost, "/v1/irregularities", body)
+	if code != http.StatusOK {
+		t.Fatalf("status %d: %v", code, out)
+	}
+	if out["kind"] != "player_absent" || len(out["events"].([]any)) != 2 || out["settlement"].(map[string]any)["totalReturned"].(float64) != 5100 {
+		t.Errorf("answer %v", out)
+	}
+	body = `{"ruleset":"mbs-megalink-ssp-v6","kind":"wager_over_maximum","facts":{"seat":1,"wager":"ante","maximum":3000},
+	  "additional":[{"kind":"power_failure"}],` + round + `}`
+	code, out = doIrregular(t, http.MethodPost, "/v1/irregularities", body)
+	if code != http.StatusUnprocessableEntity || !slices.Equal(locations(out), []string{"body.additional[0].facts.outcomeEstablished"}) {
+		t.Errorf("status %d locations %v", code, locations(out))
+	}
+}

@@ -148,6 +148,7 @@ func Middleware(deps Deps, mux *http.ServeMux) http.Handler {
 			logger.LogAttrs(ctx, slog.LevelInfo, "request", slog.String("request_id", id),
 				slog.String("method", r.Method), slog.String("path", r.URL.Path), slog.String("route", route),
 				slog.Int("status", status), slog.Int64("bytes_in", r.ContentLength), slog.Int("bytes_out", rec.bytes),
+				slog.String("principal", principalID(r.Context())),
 				slog.Float64("duration_ms", float64(time.Since(start).Microseconds())/1000))
 		}()
 
@@ -159,6 +160,12 @@ func Middleware(deps Deps, mux *http.ServeMux) http.Handler {
 			}
 			writeProblem(rec, http.StatusNotFound, fmt.Sprintf("no operation at %s %s; the spec is at /openapi.yaml", r.Method, r.URL.Path))
 			return
+		}
+		if deps.Access != nil {
+			var ok bool
+			if r, ok = deps.Access.authorize(rec, r, route); !ok {
+				return
+			}
 		}
 		if r.Body != nil && r.Body != http.NoBody {
 			if r.ContentLength > MaxBodyBytes {

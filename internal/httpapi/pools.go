@@ -277,6 +277,9 @@ func registerPools(api huma.API, deps Deps) {
 			"If the store cannot confirm the write: 503, nothing half-applied; retry.",
 		Tags: tags,
 	}, func(ctx context.Context, in *roundInput) (*roundOutput, error) {
+		if err := requireTable(ctx, in.Body.Table, "body.table"); err != nil {
+			return nil, err
+		}
 		if svc == nil {
 			return nil, poolsUnavailable()
 		}

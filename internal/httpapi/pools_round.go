@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/tablesettle/tablesettle/internal/card"
+	"github.com/tablesettle/tablesettle/internal/fault"
 	"github.com/tablesettle/tablesettle/internal/jackpot"
 	"github.com/tablesettle/tablesettle/internal/money"
 	"github.com/tablesettle/tablesettle/internal/ruleset"
@@ -30,8 +31,8 @@ func jackpotRound(b PoolRoundRequest) (jackpot.Round, []string, error) {
 	round := b.SettleRequest.round()
 	st, err := settle.Settle(round)
 	if err != nil {
-		if fe, ok := settle.AsFieldError(err); ok {
-			return jackpot.Round{}, nil, fieldErr("body."+fe.Field, fe.Msg, fe.Value)
+		if fe, ok := fault.As(err); ok && fe.Kind == fault.Invalid && len(fe.Fields) > 0 {
+			return jackpot.Round{}, nil, fieldErr("body."+fe.Field(), fe.Fields[0].Message, fe.Fields[0].Value)
 		}
 		return jackpot.Round{}, nil, fieldErr("body", err.Error(), nil)
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 
+	"github.com/tablesettle/tablesettle/internal/fault"
 	"github.com/tablesettle/tablesettle/internal/money"
 	"github.com/tablesettle/tablesettle/internal/ruleset"
 	"github.com/tablesettle/tablesettle/internal/settle"
@@ -119,7 +120,7 @@ type SettleEligibility struct {
 
 // SettleIrregularity is an irregularity the round shows.
 type SettleIrregularity struct {
-	Code    string        `json:"code" doc:"duplicate_card, dealer_card_count, community_card_count, player_card_count, progressive_without_ante, absent_player, over_maximum, under_minimum, bet_not_twice_ante."`
+	Code    string        `json:"code" doc:"duplicate_card, dealer_card_count, community_card_count, player_card_count, progressive_without_ante, bonus_without_ante (ruling R26), absent_player, over_maximum, under_minimum, bet_not_twice_ante."`
 	Seat    int           `json:"seat,omitempty"`
 	Wager   ruleset.Wager `json:"wager,omitempty"`
 	Message string        `json:"message"`
@@ -178,9 +179,9 @@ func registerSettleOp(api huma.API, _ Deps, fast func(huma.Context, func(huma.Co
 	}, func(ctx context.Context, in *settleInput) (*settleOutput, error) {
 		s, err := settle.Settle(in.Body.round())
 		if err != nil {
-			if fe, ok := settle.AsFieldError(err); ok {
-				return nil, huma.Error422UnprocessableEntity(fe.Msg,
-					&huma.ErrorDetail{Location: "body." + fe.Field, Message: fe.Msg, Value: fe.Value})
+			if fe, ok := fault.As(err); ok && fe.Kind == fault.Invalid && len(fe.Fields) > 0 {
+				return nil, huma.Error422UnprocessableEntity(fe.Detail,
+					&huma.ErrorDetail{Location: "body." + fe.Field(), Message: fe.Fields[0].Message, Value: fe.Fields[0].Value})
 			}
 			return nil, huma.Error500InternalServerError("settlement failed")
 		}

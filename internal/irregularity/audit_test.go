@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/tablesettle/tablesettle/internal/fault"
 )
 
 // The round of the audit's RWS 5.10 finding: seat 1 (Ante 10.00, BET
@@ -35,7 +37,8 @@ func TestRWSCSPv2_5_10_OptionsToAffectedPlayersOnly(t *testing.T) {
 		{"dealing_error", "dealing_error", map[string]any{"reconstructable": false}, []string{"5.10", "5.10.1", "5.10.3"}},
 		{"5.10_cards_dealt_incorrectly_after_cards_seen", "cards_dealt_incorrectly", map[string]any{"playerSawCards": true, "reconstructable": false}, []string{"5.10", "5.10.1", "5.10.3"}},
 		{"5.10_one_card_exposed_before_cards_seen", "cards_exposed_in_deal", map[string]any{"cardsExposed": 1, "playerSawCards": false}, []string{"5.10", "5.10.1", "5.10.3"}},
-		{"5.12_card_exposed_after_cards_seen", "cards_exposed_in_deal", map[string]any{"cardsExposed": 1, "playerSawCards": true}, []string{"5.12", "5.10", "5.10.1", "5.10.3"}},
+		// 5.12 after cards were seen: no 5.10 options since ruling R23,
+		// see TestRWSCSPv2_5_12_CardExposedAfterCardsSeenContinues_R23.
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			facts := map[string]any{"affectedSeats": []any{3}, "withdrawnSeats": []any{3}}
@@ -171,24 +174,50 @@ func TestRWSCSPv2_5_15_WrongPlayerCountIsA510DealingError(t *testing.T) {
 	}
 }
 
-// MBS 5.7.1: "in the same round of play where the irregularity under Rule
-// 5.7 has occurred": the correctly dealt players may withdraw even when
-// the cards are reconstructed and no hand is removed.
-func TestMBSSSPv6_5_7_1_WithdrawAfterReconstruction(t *testing.T) {
+// Ruling R23: cards reconstructed, play continues and no wager is
+// withdrawn: MBS 5.7 and 5.7.1 apply only when the cards cannot be
+// reconstructed. A withdrawal reported anyway is refused.
+func TestMBSSSPv6_5_7_1_NoWithdrawalAfterReconstruction_R23(t *testing.T) {
 	got := runSettle(t, settleCase{
 		ruleset: MBSMegalinkSSPv6, kind: "player_card_count_wrong",
-		facts: map[string]any{"seat": 2, "noticedBeforeNextRound": true, "reconstructable": true, "withdrawnSeats": []any{3}},
-		round: audit510Round(), action: OfferOptions,
-		lines: []string{"3 ante 1000 returned 1000 0", "3 bet 2000 returned 2000 0", "3 progressive 100 returned 100 0"},
-		total: 3100, pending: []string{"1 ante 1000", "1 bet 2000", "2 ante 1000"},
-		lineRules: []string{"mbs-megalink-ssp-v6 5.7.1"},
+		facts: map[string]any{"seat": 2, "noticedBeforeNextRound": true, "reconstructable": true},
+		round: audit510Round(), action: PlayContinues,
+		lines: []string{}, total: 0,
+		pending: []string{"1 ante 1000", "1 bet 2000", "2 ante 1000", "3 ante 1000", "3 bet 2000", "3 progressive 100"},
 	})
-	if s := seatsString(got.Seats); s != "1:offer_options,3:withdrawn" {
-		t.Errorf("seats = %q", s)
+	if !slices.Equal(got.Rules, []string{"ruling R23"}) || len(got.Options) != 0 || len(got.Seats) != 0 {
+		t.Errorf("rules %v options %v seats %v", got.Rules, got.Options, got.Seats)
 	}
-	// Seat 2 was dealt the wrong count: not one of those 5.7.1 lets withdraw.
-	if s := settles(got.Settlement.Pending); !slices.Equal(s, []string{settlesText(OfferOptions), settlesText(OfferOptions), "as usual"}) {
-		t.Errorf("pending settle %q", s)
+	for _, p := range got.Settlement.Pending {
+		if p.Settles != "as usual" {
+			t.Errorf("seat %d %s settles %q", p.Seat, p.Wager, p.Settles)
+		}
+	}
+	rs, _ := Catalogue(MBSMegalinkSSPv6)
+	_, err := Decide(rs, "player_card_count_wrong", map[string]any{"seat": 2, "noticedBeforeNextRound": true, "reconstructable": true, "withdrawnSeats": []any{3}}, audit510Round())
+	if f := problems(t, err); !slices.Equal(f, []string{"facts.withdrawnSeats"}) {
+		t.Errorf("withdrawal after reconstruction: fields %q (%v)", f, err)
+	}
+}
+
+// Ruling R23 (RWS 5.12): once a player has seen his cards, a card exposed
+// in the deal is decided by 5.12 alone: the round continues, nothing is
+// returned, and no 5.10 option (affected players, withdrawals) is taken.
+func TestRWSCSPv2_5_12_CardExposedAfterCardsSeenContinues_R23(t *testing.T) {
+	got := runSettle(t, settleCase{
+		ruleset: RWSMLPCSPv2, kind: "cards_exposed_in_deal",
+		facts: map[string]any{"cardsExposed": 1, "playerSawCards": true},
+		round: audit510Round(), action: PlayContinues,
+		lines: []string{}, total: 0,
+		pending: []string{"1 ante 1000", "1 bet 2000", "2 ante 1000", "3 ante 1000", "3 bet 2000", "3 progressive 100"},
+	})
+	if !slices.Equal(got.Rules, []string{"rws-mlp-csp-v2 5.12", "ruling R23"}) || len(got.Options) != 0 {
+		t.Errorf("rules %v options %v", got.Rules, got.Options)
+	}
+	rs, _ := Catalogue(RWSMLPCSPv2)
+	_, err := Decide(rs, "cards_exposed_in_deal", map[string]any{"cardsExposed": 1, "playerSawCards": true, "affectedSeats": []any{3}, "withdrawnSeats": []any{3}}, audit510Round())
+	if f := problems(t, err); !slices.Equal(f, []string{"facts.affectedSeats", "facts.withdrawnSeats"}) {
+		t.Errorf("5.10 options after cards seen: fields %q (%v)", f, err)
 	}
 }
 
@@ -204,7 +233,7 @@ func TestMBS_5_3_5_7_NoticedLateReferred(t *testing.T) {
 	}{
 		{MBSMegalinkTCPv6, "player_card_count_wrong", map[string]any{"seat": 1, "noticedBeforeNextRound": false, "reconstructable": false}, []string{"mbs-megalink-tcp-v6 6.1"}},
 		{MBSMegalinkTHBv9, "community_card_count_wrong", map[string]any{"noticedBeforeNextRound": false, "reconstructable": false}, []string{"mbs-megalink-thb-v9 6.1"}},
-		{MBSSSPv4, "dealer_card_count_wrong", map[string]any{"noticedBeforeNextRound": false, "reconstructable": false}, []string{}},
+		{MBSSSPv4, "dealer_card_count_wrong", map[string]any{"noticedBeforeNextRound": false, "reconstructable": false}, []string{"ruling R25"}}, // no 6.1 in SSP v4: ruling R25
 		{RWSMLPCSPv2, "dealer_card_count_wrong", map[string]any{"noticedBeforeNextRound": false, "reconstructable": false}, []string{"rws-mlp-csp-v2 5.24"}},
 	} {
 		rs, _ := Catalogue(c.ruleset)
@@ -245,8 +274,8 @@ func TestMBSSSPv6_5_14_MaximumBeyondInt32(t *testing.T) {
 		{"100", "must be a whole number of minor units"},
 	} {
 		_, err := Decide(rs, "wager_over_maximum", map[string]any{"seat": 1, "wager": "ante", "maximum": c.v}, nil)
-		var e *Error
-		if !errors.As(err, &e) || len(e.Problems) != 1 || e.Problems[0].Field != "facts.maximum" || e.Problems[0].Message != c.want {
+		var e *fault.Error
+		if !errors.As(err, &e) || len(e.Fields) != 1 || e.Fields[0].Field != "facts.maximum" || e.Fields[0].Message != c.want {
 			t.Errorf("maximum %v: %v, want facts.maximum %q", c.v, err, c.want)
 		}
 	}
@@ -277,8 +306,8 @@ func TestAuditRoundContradictsFacts(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			rs, _ := Catalogue(c.ruleset)
 			_, err := Decide(rs, c.kind, c.facts, c.round)
-			var e *Error
-			if !errors.As(err, &e) || len(e.Problems) != 1 || e.Problems[0].Field != c.field || !strings.Contains(e.Problems[0].Message, c.msg) {
+			var e *fault.Error
+			if !errors.As(err, &e) || len(e.Fields) != 1 || e.Fields[0].Field != c.field || !strings.Contains(e.Fields[0].Message, c.msg) {
 				t.Errorf("got %v, want %s mentioning %q", err, c.field, c.msg)
 			}
 		})
@@ -308,8 +337,8 @@ func TestInapplicableKindsRefused(t *testing.T) {
 	} {
 		rs, _ := Catalogue(c.ruleset)
 		_, err := Decide(rs, c.kind, map[string]any{"seat": 1}, nil)
-		var e *Error
-		if !errors.As(err, &e) || e.Title != "kind does not apply to this ruleset" || len(e.Problems) != 1 || e.Problems[0].Field != "kind" || !strings.Contains(e.Problems[0].Message, c.mention) {
+		var e *fault.Error
+		if !errors.As(err, &e) || e.Detail != "kind does not apply to this ruleset" || len(e.Fields) != 1 || e.Fields[0].Field != "kind" || !strings.Contains(e.Fields[0].Message, c.mention) {
 			t.Errorf("%s %s: %v", c.ruleset, c.kind, err)
 		}
 		if slices.Contains(rs.ReferredKinds, c.kind) || !slices.ContainsFunc(rs.InapplicableKinds, func(in Inapplicable) bool { return in.Kind == c.kind }) {

@@ -3,24 +3,25 @@ package irregularity
 import (
 	"slices"
 	"strings"
+
+	"github.com/tablesettle/tablesettle/internal/ruleset"
 )
 
-// The ruleset ids (../shared/rules/README.md).
-const (
-	MBSMegalinkSSPv6 = "mbs-megalink-ssp-v6"
-	MBSSSPv4         = "mbs-ssp-v4"
-	MBSMegalinkTCPv6 = "mbs-megalink-tcp-v6"
-	MBSMegalinkTHBv9 = "mbs-megalink-thb-v9"
-	RWSMLPCSPv2      = "rws-mlp-csp-v2"
-)
+// Catalogue returns the irregularity catalogue of a standard ruleset
+// (ruleset.Standard). Each call builds it afresh from the data, so callers
+// may keep or change it.
+func Catalogue(id string) (*Ruleset, bool) { return For(ruleset.Standard(), ruleset.ID(id)) }
 
-// IDs are the ruleset ids, in the README's order.
-var IDs = []string{MBSMegalinkSSPv6, MBSSSPv4, MBSMegalinkTCPv6, MBSMegalinkTHBv9, RWSMLPCSPv2}
-
-// Catalogue returns the irregularity catalogue of a ruleset. Each call
-// builds it afresh from the data, so callers may keep or change it.
-func Catalogue(id string) (*Ruleset, bool) {
-	rs, ok := build(id)
+// For returns the irregularity catalogue of the ruleset id of cat, built
+// from its description (ruleset.Irregularities: which section 5 the
+// document has, who decides what it does not cover) and its wagers.
+// ReferredKinds are the kinds the other rulesets of cat cover.
+func For(cat ruleset.Catalogue, id ruleset.ID) (*Ruleset, bool) {
+	d, ok := cat.Lookup(id)
+	if !ok {
+		return nil, false
+	}
+	rs, ok := build(d)
 	if !ok {
 		return nil, false
 	}
@@ -44,9 +45,15 @@ func Catalogue(id string) (*Ruleset, bool) {
 		rs.InapplicableKinds = []Inapplicable{}
 	}
 	rs.ReferredKinds = []string{}
-	for _, other := range IDs {
-		o, _ := build(other)
+	rs.known = map[string][]Fact{}
+	for _, other := range cat.IDs() {
+		od, _ := cat.Lookup(other)
+		o, ok := build(od)
+		if !ok {
+			continue
+		}
 		for _, k := range o.Kinds {
+			rs.known[k.Name] = append(rs.known[k.Name], k.Facts...)
 			inapplicable := slices.ContainsFunc(rs.InapplicableKinds, func(in Inapplicable) bool { return in.Kind == k.Name })
 			if _, ok := rs.Kind(k.Name); !ok && !inapplicable && !slices.Contains(rs.ReferredKinds, k.Name) {
 				rs.ReferredKinds = append(rs.ReferredKinds, k.Name)
@@ -57,35 +64,64 @@ func Catalogue(id string) (*Ruleset, bool) {
 	return rs, true
 }
 
-// build returns the catalogue data of a ruleset as written.
-func build(id string) (*Ruleset, bool) {
-	var rs *Ruleset
-	switch id {
-	case MBSMegalinkSSPv6:
-		rs = megalink(id, gameSSP)
-	case MBSMegalinkTCPv6:
-		rs = megalink(id, gameTCP)
-	case MBSMegalinkTHBv9:
-		rs = megalink(id, gameTHB)
-	case MBSSSPv4:
-		rs = sspV4()
-	case RWSMLPCSPv2:
-		rs = rws()
-	default:
-		return nil, false
+// build returns the catalogue data of a ruleset as written: the section 5
+// its description names, for its game.
+func build(d *ruleset.Ruleset) (*Ruleset, bool) {
+	switch d.Irregularities.Section5 {
+	case ruleset.Section5Megalink:
+		switch d.Game {
+		case ruleset.GameStud:
+			return megalink(d, gameSSP), true
+		case ruleset.GameThreeCard:
+			return megalink(d, gameTCP), true
+		case ruleset.GameHoldem:
+			return megalink(d, gameTHB), true
+		}
+	case ruleset.Section5SSPv4:
+		return sspV4(d), true
+	case ruleset.Section5RWS:
+		return rws(d), true
 	}
-	return rs, true
+	return nil, false
 }
 
-// knownKind reports whether any ruleset covers the kind.
-func knownKind(kind string) bool {
-	for _, id := range IDs {
-		rs, _ := build(id)
-		if _, ok := rs.Kind(kind); ok {
-			return true
+// newCatalogue starts the catalogue of d: its id, its referral and the
+// wagers a player places (TCP's Ante Bonus is a payment, not a wager).
+func newCatalogue(d *ruleset.Ruleset) *Ruleset {
+	rs := &Ruleset{ID: string(d.ID), Description: d, ReferTo: d.Irregularities.ReferTo, ReferClause: d.Irregularities.ReferClause}
+	for _, w := range d.Wagers {
+		if w.PaidOn == "" {
+			rs.Wagers = append(rs.Wagers, string(w.Name))
 		}
 	}
-	return false
+	return rs
+}
+
+// refer is the case of an event rs's rules do not cover: referred to
+// ReferTo, citing the clause that refers it (MBS 6.1, RWS 5.24) or, where
+// the document has none, the ruling (SSP v4: ruling R25).
+func (r *Ruleset) refer(text string) Case {
+	c := Case{Action: Referred, ReferTo: r.ReferTo}
+	switch {
+	case r.ReferClause != "":
+		c.Clauses = []string{r.ReferClause}
+		c.Text = text + " Referred for the decision of the " + r.ReferTo + "."
+	default:
+		c.Rulings = r.referRulings()
+		by := ""
+		if len(c.Rulings) > 0 {
+			by = " (ruling " + c.Rulings[0] + ")"
+		}
+		c.Text = text + " The document has no general provision for what it does not cover: referred for the decision of the " + r.ReferTo + by + "; the service does not guess."
+	}
+	return c
+}
+
+func (r *Ruleset) referRulings() []string {
+	if r.Description == nil || r.Description.Irregularities.ReferRuling == "" {
+		return nil
+	}
+	return []string{r.Description.Irregularities.ReferRuling}
 }
 
 func kindNames(rs *Ruleset) string {

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/tablesettle/tablesettle/internal/money"
+	"github.com/tablesettle/tablesettle/internal/ruleset"
 )
 
 // maxAmount is the largest wager a round may carry, in minor units: the
@@ -30,24 +31,24 @@ func Decide(rs *Ruleset, kind string, raw map[string]any, round *Round) (Outcome
 			if len(in.Rules) > 0 {
 				msg += " (" + strings.Join(in.Rules, ", ") + ")"
 			}
-			return Outcome{}, &Error{Title: "kind does not apply to this ruleset", Problems: []Problem{{Field: "kind", Message: msg, Value: kind}}}
+			return Outcome{}, refused("kind does not apply to this ruleset", Problem{Field: "kind", Message: msg, Value: kind}).Cite(in.Rules...)
 		}
 	}
 	k, ok := rs.Kind(kind)
 	if !ok {
-		if !knownKind(kind) {
-			return Outcome{}, &Error{Title: "unknown irregularity kind", Problems: []Problem{{
-				Field: "kind", Message: fmt.Sprintf("%q is not an irregularity kind; %s has: %s", kind, rs.ID, kindNames(rs)), Value: kind}}}
+		if _, known := rs.known[kind]; !known {
+			return Outcome{}, refused("unknown irregularity kind", Problem{
+				Field: "kind", Message: fmt.Sprintf("%q is not an irregularity kind; %s has: %s", kind, rs.ID, kindNames(rs)), Value: kind})
 		}
 		// A referred event's facts are still read: a fact no ruleset's
 		// kind of that name has, or one of the wrong type, is refused.
-		if probs := referredFacts(kind, raw); len(probs) > 0 {
-			return Outcome{}, &Error{Title: "the facts of the irregularity are unknown or mistyped", Problems: probs}
+		if probs := referredFacts(rs, kind, raw); len(probs) > 0 {
+			return Outcome{}, refused("the facts of the irregularity are unknown or mistyped", probs...)
 		}
 		out := referral(rs, kind, fmt.Sprintf("%s has no rule for %s", rs.ID, kind))
 		if round != nil {
-			if probs := checkRound(rs, round, Facts{}); len(probs) > 0 {
-				return Outcome{}, &Error{Title: "the round cannot be read", Problems: probs}
+			if probs, rules := checkRound(rs, round, Facts{}); len(probs) > 0 {
+				return Outcome{}, refused("the round cannot be read", probs...).Cite(rules...)
 			}
 			out.Settlement = settlement(rs, &Case{Action: Referred}, Facts{}, round)
 		}
@@ -55,15 +56,15 @@ func Decide(rs *Ruleset, kind string, raw map[string]any, round *Round) (Outcome
 	}
 	facts, probs := parseFacts(k, raw)
 	if len(probs) > 0 {
-		return Outcome{}, &Error{Title: "the facts of the irregularity are missing, mistyped or contradict each other", Problems: probs}
+		return Outcome{}, refused("the facts of the irregularity are missing, mistyped or contradict each other", probs...)
 	}
 	if round != nil {
-		probs := checkRound(rs, round, facts)
+		probs, rules := checkRound(rs, round, facts)
 		if len(probs) == 0 {
 			probs = checkRoundFacts(k, round, facts)
 		}
 		if len(probs) > 0 {
-			return Outcome{}, &Error{Title: "the round does not fit the reported irregularity", Problems: probs}
+			return Outcome{}, refused("the round does not fit the reported irregularity", probs...).Cite(rules...)
 		}
 	}
 	for i := range k.Cases {
@@ -85,18 +86,13 @@ func Decide(rs *Ruleset, kind string, raw map[string]any, round *Round) (Outcome
 // referredFacts checks the facts of a kind rs refers against the kind as
 // the rulesets that cover it define it: every name must be a fact of it,
 // of its type. Nothing is required: the shift manager decides.
-func referredFacts(kind string, raw map[string]any) []Problem {
+func referredFacts(rs *Ruleset, kind string, raw map[string]any) []Problem {
 	defs := map[string]Fact{}
 	var names []string
-	for _, id := range IDs {
-		o, _ := build(id)
-		if k, ok := o.Kind(kind); ok {
-			for _, f := range k.Facts {
-				if _, seen := defs[f.Name]; !seen {
-					defs[f.Name] = f
-					names = append(names, f.Name)
-				}
-			}
+	for _, f := range rs.known[kind] {
+		if _, seen := defs[f.Name]; !seen {
+			defs[f.Name] = f
+			names = append(names, f.Name)
 		}
 	}
 	given := make([]string, 0, len(raw))
@@ -131,7 +127,11 @@ func referral(rs *Ruleset, kind, why string) Outcome {
 		o.Rules = []string{rs.Cite(rs.ReferClause)}
 		o.Text = fmt.Sprintf("%s; referred for the decision of the %s (%s).", why, rs.ReferTo, rs.Cite(rs.ReferClause))
 	} else {
+		o.Rules = cite(rs, nil, rs.referRulings())
 		o.Text = fmt.Sprintf("%s, and the document has no general provision for what it does not cover: referred for the decision of the %s; the service does not guess.", why, rs.ReferTo)
+		if len(o.Rules) > 0 {
+			o.Text = fmt.Sprintf("%s, and the document has no general provision for what it does not cover: referred for the decision of the %s (%s); the service does not guess.", why, rs.ReferTo, strings.Join(o.Rules, ", "))
+		}
 	}
 	return o
 }
@@ -263,8 +263,9 @@ var seatFacts = []string{"seat", "seats", "viewedSeats", "withdrawnSeats", "firs
 
 // checkRound checks the round itself and that every seat the facts name is
 // a position of it.
-func checkRound(rs *Ruleset, r *Round, f Facts) []Problem {
+func checkRound(rs *Ruleset, r *Round, f Facts) ([]Problem, []string) {
 	var probs []Problem
+	var rules []string
 	if !r.Currency.Valid() {
 		probs = append(probs, Problem{Field: "round.currency", Message: "not an ISO 4217 currency the service knows", Value: string(r.Currency)})
 	}
@@ -291,6 +292,16 @@ func checkRound(rs *Ruleset, r *Round, f Facts) []Problem {
 			} else if p.Wagers[w] < 0 || p.Wagers[w] > maxAmount {
 				probs = append(probs, Problem{Field: at + ".wagers." + w, Message: fmt.Sprintf("a wager is 0 to %d minor units", maxAmount), Value: p.Wagers[w]})
 			}
+		}
+	}
+	if len(probs) == 0 {
+		if m := checkMultiples(rs, r); len(m) > 0 {
+			probs, rules = append(probs, m...), append(rules, "ruling R20")
+		}
+	}
+	if len(probs) == 0 {
+		if u := checkProgressive(rs, r); len(u) > 0 {
+			probs, rules = append(probs, u...), append(rules, "ruling R22")
 		}
 	}
 	for _, n := range seatFacts {
@@ -336,6 +347,81 @@ func checkRound(rs *Ruleset, r *Round, f Facts) []Problem {
 		bet, twice := p.Wagers["bet"], 2*p.Wagers["ante"]
 		if (dir == "above" && bet <= twice) || (dir == "below" && bet >= twice) {
 			probs = append(probs, Problem{Field: "facts.betComparedToTwiceAnte", Message: fmt.Sprintf("seat %d bets %d against an ante of %d: not %s twice the ante", seat, bet, p.Wagers["ante"], dir), Value: dir})
+		}
+	}
+	return probs, rules
+}
+
+// checkMultiples refuses continuation wagers that are not the fixed
+// multiple of the Ante their ruleset sets (ruling R20: at MBS any other
+// amount is a malformed request, as settlement refuses it; RWS 5.3 settles
+// another BET, Multiple.Fixed false).
+func checkMultiples(rs *Ruleset, r *Round) []Problem {
+	d := rs.Description
+	if d == nil {
+		return nil
+	}
+	var probs []Problem
+	for i, p := range r.Positions {
+		for _, w := range d.Wagers {
+			m := w.Multiple
+			s, base := p.Wagers[string(w.Name)], p.Wagers[string(m.Of)]
+			if m.Of == "" || !m.Fixed || s == 0 || base == 0 || s == base*money.Amount(m.Times) {
+				continue
+			}
+			probs = append(probs, Problem{Field: fmt.Sprintf("round.positions[%d].wagers.%s", i, w.Name),
+				Message: fmt.Sprintf("%s must be %d times the %s (%d), not %d (%s, ruling R20)", w.Name, m.Times, m.Of, base*money.Amount(m.Times), s, d.Cite(m.Rule)),
+				Value:   s})
+		}
+	}
+	return probs
+}
+
+// checkProgressive refuses progressive stakes that break ruling R22: a
+// progressive wager is the pool's unit (THB: 1 to 5 times it, 3.5.3,
+// ruling R17). With r.ProgressiveUnit the unit is known; without it the
+// wagers of one round must at least agree with each other outside THB (one
+// pool, one unit). SSP v4's jackpot wagers are credits (3.5), not a unit.
+func checkProgressive(rs *Ruleset, r *Round) []Problem {
+	d := rs.Description
+	if d == nil || !d.Placeable(ruleset.Progressive) {
+		if r.ProgressiveUnit != 0 {
+			return []Problem{{Field: "round.progressiveUnit", Message: fmt.Sprintf("%s has no progressive pool unit: its jackpot wagers are credits paid at odds (ruling R22)", rs.ID), Value: r.ProgressiveUnit}}
+		}
+		return nil
+	}
+	const prog = string(ruleset.Progressive)
+	u, maxM := r.ProgressiveUnit, money.Amount(max(1, d.MaxProgressiveMultiplier))
+	if u < 0 || u > maxAmount {
+		return []Problem{{Field: "round.progressiveUnit", Message: fmt.Sprintf("the progressive pool's unit (ruling R22) must be 1 to %d minor units", maxAmount), Value: u}}
+	}
+	rule := "ruling R22"
+	if d.Clauses.ProgressiveUnit != "" {
+		rule = d.Cite(d.Clauses.ProgressiveUnit) + ", " + rule
+	}
+	if maxM > 1 {
+		rule = d.Cite(d.MultiplierRule) + ", ruling R17, ruling R22"
+	}
+	var probs []Problem
+	first, firstAt := money.Amount(0), ""
+	for i, p := range r.Positions {
+		s := p.Wagers[prog]
+		if s == 0 {
+			continue
+		}
+		at := fmt.Sprintf("round.positions[%d].wagers.%s", i, prog)
+		switch {
+		case u > 0 && (s%u != 0 || s/u < 1 || s/u > maxM):
+			if maxM > 1 {
+				probs = append(probs, Problem{Field: at, Message: fmt.Sprintf("a progressive wager of %d is not 1 to %d times the unit %d (%s)", s, maxM, u, rule), Value: s})
+			} else {
+				probs = append(probs, Problem{Field: at, Message: fmt.Sprintf("a progressive wager must be the pool's unit %d, not %d (%s)", u, s, rule), Value: s})
+			}
+		case u == 0 && maxM == 1 && first != 0 && s != first:
+			probs = append(probs, Problem{Field: at, Message: fmt.Sprintf("a progressive wager is the pool's one unit (%s): %d here, %d at %s", rule, s, first, firstAt), Value: s})
+		}
+		if first == 0 {
+			first, firstAt = s, at
 		}
 	}
 	return probs
@@ -435,7 +521,7 @@ func settlement(rs *Ruleset, c *Case, f Facts, r *Round) *Settlement {
 					if sr.Action == Referred {
 						how[k] = "as the " + rs.ReferTo + " decides"
 					} else {
-						how[k] = settlesText(sr.Action)
+						how[k] = settlesWith(sr.Action, sr.Options)
 					}
 				}
 				if excess > 0 {
@@ -447,8 +533,18 @@ func settlement(rs *Ruleset, c *Case, f Facts, r *Round) *Settlement {
 		}
 	}
 	// Options go only to the seats their scope names (RWS 5.10: the
-	// affected players): the other positions settle as usual.
+	// affected players): the other positions settle as usual. So do the
+	// positions a seat-scoped outcome does not name (RWS 5.5 deems only
+	// the absent player's hand folded).
 	offered, scoped := resolve(c.OptionsTo, f, r)
+	named := map[int]bool{}
+	for _, sr := range c.Seats {
+		seats, _ := resolve(sr.Scope, f, r)
+		for _, s := range seats {
+			named[s] = true
+		}
+	}
+	seatScoped := len(c.Seats) > 0 && c.OptionsTo == "" && c.Action != RoundVoid && c.Action != Referred
 	for _, p := range r.Positions {
 		for _, w := range rs.Wagers {
 			a, k := p.Wagers[w], key(p.Seat, w)
@@ -457,15 +553,18 @@ func settlement(rs *Ruleset, c *Case, f Facts, r *Round) *Settlement {
 			}
 			h, ok := how[k]
 			if !ok {
-				h = settlesText(c.Action)
+				h = settlesWith(c.Action, c.Options)
 				if c.Action == Referred {
 					h = "as the " + rs.ReferTo + " decides"
 				}
 				if c.OptionsTo != "" && scoped {
 					h = settlesText(PlayContinues)
 					if slices.Contains(offered, p.Seat) {
-						h = settlesText(OfferOptions)
+						h = settlesWith(OfferOptions, c.Options)
 					}
+				}
+				if seatScoped && !named[p.Seat] {
+					h = settlesText(PlayContinues)
 				}
 			}
 			if v, ok := rest[k]; ok {
@@ -482,6 +581,19 @@ func settlement(rs *Ruleset, c *Case, f Facts, r *Round) *Settlement {
 	})
 	sort.SliceStable(st.Pending, func(i, j int) bool { return st.Pending[i].Seat < st.Pending[j].Seat })
 	return st
+}
+
+// settlesWith is settlesText for an outcome that offers options: a
+// withdrawal returns the wagers, but MBS 5.12.1's choice (place an Ante or
+// cancel the progressive) withdraws nothing.
+func settlesWith(a Action, opts []Option) string {
+	if a == OfferOptions && len(opts) > 0 && !slices.Contains(opts, Withdraw) {
+		if slices.Contains(opts, CancelProgressive) {
+			return "as the player chooses: as usual once the missing wager is placed, or the progressive wager returned if he cancels it"
+		}
+		return "as the player chooses"
+	}
+	return settlesText(a)
 }
 
 func settlesText(a Action) string {

@@ -3,6 +3,7 @@ package irregularity_test
 import (
 	"fmt"
 
+	"github.com/tablesettle/tablesettle/internal/fault"
 	"github.com/tablesettle/tablesettle/internal/irregularity"
 	"github.com/tablesettle/tablesettle/internal/money"
 )
@@ -21,7 +22,8 @@ func ExampleDecide() {
 	fmt.Println(out.Action, out.Rules, out.Settlement.TotalReturned)
 
 	_, err := irregularity.Decide(rws, "power_failure", map[string]any{}, nil)
-	fmt.Println(err)
+	fe, _ := fault.As(err)
+	fmt.Printf("%s: %s: %s\n", fe.Detail, fe.Field(), fe.Fields[0].Message)
 	// Output:
 	// offer_options [withdraw continue] [mbs-megalink-ssp-v6 5.16 mbs-megalink-ssp-v6 5.16.1] 1100
 	// round_void [rws-mlp-csp-v2 5.7 rws-mlp-csp-v2 5.7.2 rws-mlp-csp-v2 5.22] 1100

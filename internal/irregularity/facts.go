@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/tablesettle/tablesettle/internal/fault"
 	"github.com/tablesettle/tablesettle/internal/money"
 )
 
@@ -48,27 +49,14 @@ type Facts map[string]any
 
 // Problem is one thing wrong with a request: the field (a path such as
 // "facts.cardsExposed" or "round.positions[2].wagers.ante"), what is wrong
-// and the value received.
-type Problem struct {
-	Field   string
-	Message string
-	Value   any
-}
+// and the value received. Decide returns them in a *fault.Error of kind
+// Invalid: the client's error, never a guess.
+type Problem = fault.Problem
 
-// Error is a refused event: unknown kind, missing, mistyped or
-// contradicting facts, or a round that does not fit the facts. It is the
-// client's error, never a guess.
-type Error struct {
-	Title    string
-	Problems []Problem
-}
-
-func (e *Error) Error() string {
-	parts := make([]string, len(e.Problems))
-	for i, p := range e.Problems {
-		parts[i] = p.Field + ": " + p.Message
-	}
-	return e.Title + ": " + strings.Join(parts, "; ")
+// refused is the error of a refused event: unknown kind, missing, mistyped
+// or contradicting facts, or a round that does not fit the facts.
+func refused(detail string, probs ...Problem) *fault.Error {
+	return fault.InvalidFields(detail, probs...)
 }
 
 // parseFacts checks raw (as decoded from JSON) against the kind's facts.

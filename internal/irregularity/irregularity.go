@@ -21,6 +21,7 @@ package irregularity
 
 import (
 	"github.com/tablesettle/tablesettle/internal/money"
+	"github.com/tablesettle/tablesettle/internal/ruleset"
 )
 
 // Action is what happens to the round, a hand or a wager.
@@ -207,6 +208,10 @@ type Inapplicable struct {
 // Ruleset is the irregularity catalogue of one ruleset.
 type Ruleset struct {
 	ID string `json:"ruleset"`
+	// Description is the ruleset the catalogue is of: its wagers, its
+	// section 5 and referral, its fixed multiples (ruling R20) and its
+	// progressive unit (ruling R22). Read only.
+	Description *ruleset.Ruleset `json:"-"`
 	// ReferTo is who decides what the rules do not cover.
 	ReferTo string `json:"referTo"`
 	// ReferClause is the clause that says so ("6.1", RWS "5.24"); empty when
@@ -226,6 +231,9 @@ type Ruleset struct {
 	// Index maps every clause the catalogue accounts for to the kinds that
 	// apply it ("general" for a General entry).
 	Index map[string][]string `json:"clauses"`
+	// known are the facts of every kind the catalogue's rulesets cover, by
+	// kind: a referred kind's facts are read against them.
+	known map[string][]Fact
 }
 
 // Kind returns the kind named name, if the ruleset covers it.
@@ -260,6 +268,10 @@ type Outcome struct {
 	PreviousRoundsStand  bool          `json:"previousRoundsStand"`
 	DetectedBySettlement bool          `json:"detectedBySettlement"`
 	Settlement           *Settlement   `json:"settlement,omitempty"`
+	// Events are the outcomes of each irregularity of a report that names
+	// several (ruling R28), in the order reported; the fields above are
+	// the prevailing outcome's.
+	Events []Outcome `json:"events,omitempty"`
 }
 
 // SeatOutcome is what the event does to one seat.
@@ -275,9 +287,13 @@ type SeatOutcome struct {
 // Round is the part of a round (as sent to settle) an outcome needs: the
 // positions and their wagers.
 type Round struct {
-	RoundID   string
-	Currency  money.Currency
-	Positions []Position
+	RoundID  string
+	Currency money.Currency
+	// ProgressiveUnit is the progressive pool's unit, as sent to settle
+	// (ruling R22): optional; with it every progressive stake is checked
+	// against it (THB: 1 to 5 times it, ruling R17).
+	ProgressiveUnit money.Amount
+	Positions       []Position
 }
 
 // Position is one seat of the round and its wagers (name to amount in

@@ -1,5 +1,7 @@
 package irregularity
 
+import "github.com/tablesettle/tablesettle/internal/ruleset"
+
 type game int
 
 const (
@@ -8,27 +10,16 @@ const (
 	gameTHB             // Megalink Texas Hold'em Bonus Progressive v9
 )
 
-const gsm = "Gaming Shift Manager"
-
 // megalink is the catalogue of the three MBS Megalink documents, whose
 // section 5 is the same clause for clause except where noted (5.3, 5.11,
 // 5.12).
-func megalink(id string, g game) *Ruleset {
-	rs := &Ruleset{ID: id, ReferTo: gsm, ReferClause: "6.1"}
-	switch g {
-	case gameSSP:
-		rs.Wagers = []string{"ante", "bet", "progressive"}
-	case gameTCP:
-		rs.Wagers = []string{"ante", "play", "pairPlus", "progressive"}
-	case gameTHB:
-		rs.Wagers = []string{"ante", "bonus", "flop", "turn", "river", "progressive"}
-	}
+func megalink(d *ruleset.Ruleset, g game) *Ruleset {
+	rs := newCatalogue(d)
+	gsm := rs.ReferTo
 	voidCase := func(text string, clauses ...string) Case {
 		return Case{Action: RoundVoid, Clauses: clauses, Text: text, PreviousRoundsStand: true}
 	}
-	refer := func(text string) Case {
-		return Case{Action: Referred, Clauses: []string{"6.1"}, ReferTo: gsm, Text: text + " Referred for the decision of the Gaming Shift Manager."}
-	}
+	refer := rs.refer
 
 	rs.Kinds = []Kind{
 		{
@@ -64,8 +55,8 @@ func megalink(id string, g game) *Ruleset {
 			},
 			Cases: []Case{
 				when(refer("Cards dealt incorrectly after a player handled his cards: rule 5.2 covers only cards no player has handled."), Is("playerHandledCards")),
-				{When: []Cond{Is("reconstructable")}, Action: PlayContinues, Clauses: []string{"5.2"},
-					Text: "Complete hands are moved to the positions they belong to and play continues."},
+				{When: []Cond{Is("reconstructable")}, Action: PlayContinues, Clauses: []string{"5.2"}, Rulings: []string{"R23"},
+					Text: "Complete hands are moved to the positions they belong to and play continues; no wager is withdrawn (ruling R23)."},
 				{Action: RoundVoid, Clauses: []string{"5.2"}, Text: "No player has handled his cards and they cannot be reconstructed: the round is void and every wager returned."},
 			},
 		},
@@ -76,7 +67,8 @@ func megalink(id string, g game) *Ruleset {
 			Facts: []Fact{{Name: "cardsExposed", Type: Int, Required: true, Min: 1, Max: 52, Doc: "how many cards were incorrectly exposed"}},
 			Cases: []Case{
 				{When: []Cond{AtLeast("cardsExposed", 2)}, Action: RoundVoid, Clauses: []string{"5.4"}, Text: "Two or more cards exposed during the deal: the round is void and every wager returned."},
-				refer("One card exposed during the deal: rule 5.4 voids the round only for two or more."),
+				{Action: PlayContinues, Clauses: []string{"5.4"}, Rulings: []string{"R23"},
+					Text: "One card exposed during the deal does not void the round (5.4 voids it at two or more): play continues (ruling R23)."},
 			},
 		},
 		{
@@ -101,17 +93,17 @@ func megalink(id string, g game) *Ruleset {
 			Clauses: []string{"5.10.3"},
 			Note:    "5.10.3: the Gaming Shift Manager may, at his discretion, stop the player's action should he attempt to control several hands; that decision settles nothing in this round.",
 			Cases: []Case{
-				{When: []Cond{NonEmpty("viewedSeats")}, Action: HandRemoved, Clauses: []string{"5.10", "5.10.1"},
-					Text: "Play continues on the viewed hands; the unviewed hands are invalidated (5.10.1). Returning an invalidated hand's wagers is the product's reading: no clause says they are returned, and an invalid hand has no result (as 5.11 returns an invalid hand's wagers).",
+				{When: []Cond{NonEmpty("viewedSeats")}, Action: HandRemoved, Clauses: []string{"5.10", "5.10.1"}, Rulings: []string{"R24"},
+					Text: "Play continues on the viewed hands; the unviewed hands are invalidated (5.10.1) and every wager on them is returned (ruling R24).",
 					Seats: []SeatRule{
 						{Scope: ScopeViewed, Action: PlayContinues, Clauses: []string{"5.10.1"}, Text: "viewed: played to conclusion"},
-						{Scope: ScopeUnviewed, Action: HandRemoved, Line: LineReturned, Clauses: []string{"5.10.1"}, Text: "not viewed: invalidated; returning its wagers is the product's reading (5.10.1 says only \"invalidated\"; no clause says returned, 5.11 returns an invalid hand's)"},
+						{Scope: ScopeUnviewed, Action: HandRemoved, Line: LineReturned, Clauses: []string{"5.10.1"}, Rulings: []string{"R24"}, Text: "not viewed: invalidated, every wager returned (ruling R24)"},
 					}},
-				{Action: HandRemoved, Clauses: []string{"5.10", "5.10.2"},
-					Text: "No hand viewed: the hand first dealt is played to conclusion; the others are invalidated (5.10.2). Returning an invalidated hand's wagers is the product's reading: no clause says they are returned, and an invalid hand has no result (as 5.11 returns an invalid hand's wagers).",
+				{Action: HandRemoved, Clauses: []string{"5.10", "5.10.2"}, Rulings: []string{"R24"},
+					Text: "No hand viewed: the hand first dealt is played to conclusion; the others are invalidated (5.10.2) and every wager on them is returned (ruling R24).",
 					Seats: []SeatRule{
 						{Scope: ScopeFirstDealt, Action: PlayContinues, Clauses: []string{"5.10.2"}, Text: "first dealt: played to conclusion"},
-						{Scope: ScopeLaterDealt, Action: HandRemoved, Line: LineReturned, Clauses: []string{"5.10.2"}, Text: "invalidated; returning its wagers is the product's reading (5.10.2 says only \"invalidated\"; no clause says returned, 5.11 returns an invalid hand's)"},
+						{Scope: ScopeLaterDealt, Action: HandRemoved, Line: LineReturned, Clauses: []string{"5.10.2"}, Rulings: []string{"R24"}, Text: "invalidated, every wager returned (ruling R24)"},
 					}},
 			},
 		},
@@ -205,8 +197,8 @@ func dealerCount(community bool, refer func(string) Case) Kind {
 	}
 	k.Cases = []Case{
 		lateReferral(refer, "5.3"),
-		{When: []Cond{Is("reconstructable")}, Action: PlayContinues, Clauses: []string{"5.3"},
-			Text: "The cards are reconstructed and play continues."},
+		{When: []Cond{Is("reconstructable")}, Action: PlayContinues, Clauses: []string{"5.3"}, Rulings: []string{"R23"},
+			Text: "The cards are reconstructed and play continues; no wager is withdrawn (ruling R23)."},
 		{Action: RoundVoid, Clauses: []string{"5.3"}, Rulings: []string{"R12"},
 			Text: "Noticed before the next round and the cards cannot be reconstructed: the round is void and every wager returned."},
 	}
@@ -225,14 +217,15 @@ func playerCount(refer func(string) Case) Kind {
 		Contradictions: []Contradiction{
 			{When: []Cond{Has("withdrawnSeats", "seat")}, Facts: []string{"withdrawnSeats"}, Message: "5.7.1 lets the players dealt the correct number of cards withdraw, not the one dealt the wrong count"},
 			contradictsWithdrawn(Not("noticedBeforeNextRound"), "noticed after the next round began, the event is referred to the Gaming Shift Manager: there is no option to withdraw"),
+			contradictsWithdrawn(Is("reconstructable"), "the cards are reconstructed and play continues: no wager is withdrawn (ruling R23)"),
 		},
 		Cases: []Case{
 			lateReferral(refer, "5.7"),
-			// 5.7.1 follows the irregularity "under Rule 5.7" having
-			// occurred, whether or not the hand is then removed.
-			{When: []Cond{Is("reconstructable")}, Action: OfferOptions, Clauses: []string{"5.7", "5.7.1"}, Options: []Option{Withdraw, Continue}, OptionsTo: ScopeOthers,
-				Text:  "The cards are reconstructed and play continues (5.7 removes the hand only when they cannot be); the irregularity of 5.7 occurred in this round, so every player dealt the correct number of cards may be permitted to withdraw his wager (5.7.1).",
-				Seats: []SeatRule{withdrawnReturned("dealt correctly and chose to withdraw: wagers returned", "5.7.1")}},
+			// Ruling R23: 5.7 and 5.7.1 apply only when the cards cannot
+			// be reconstructed; reconstructed, play continues and no wager
+			// is withdrawn.
+			{When: []Cond{Is("reconstructable")}, Action: PlayContinues, Rulings: []string{"R23"},
+				Text: "The cards are reconstructed and play continues; no wager is withdrawn: 5.7 and 5.7.1 apply only when the cards cannot be reconstructed (ruling R23)."},
 			{Action: HandRemoved, Clauses: []string{"5.7", "5.7.1"}, Rulings: []string{"R12"}, Options: []Option{Withdraw, Continue}, OptionsTo: ScopeOthers,
 				Text: "The hand is removed from play and its wagers returned; every other player, dealt the correct number of cards, may withdraw his wagers.",
 				Seats: []SeatRule{
@@ -280,11 +273,11 @@ func absent(g game) Kind {
 			{When: []Cond{Eq("decision", "river")}, Wagers: []string{"river"}, Placed: false, Fact: "decision", Message: "a River wager was placed, so the player was present for the River"},
 		}
 		k.Cases = []Case{
-			{When: []Cond{Eq("decision", "flop")}, Action: HandRemoved, Clauses: []string{"5.11"}, Rulings: []string{"R16"},
+			{When: []Cond{Eq("decision", "flop")}, Action: HandRemoved, Clauses: []string{"5.11"}, Rulings: []string{"R16", "R26"},
 				Text: `Absent for the "Flop" decision: the hand becomes invalid and the "Ante" and "Progressive Jackpot" wagers are returned (5.11). Rule 5.11 returns only those two and does not name the "Bonus"; ruling R16 has the Bonus settle on the hole cards whatever the hand's outcome, lost only on a fold, and an absent player has not folded, so the Bonus settles on his hole cards, as POST /v1/rounds/settle settles it.`,
 				Seats: []SeatRule{
 					{Scope: ScopeSeat, Action: HandRemoved, Wagers: []string{"ante", "progressive"}, Line: LineReturned, Clauses: []string{"5.11"}, Text: "invalid: Ante and Progressive Jackpot returned"},
-					{Scope: ScopeSeat, Action: PlayContinues, Wagers: []string{"bonus"}, Clauses: []string{"5.11"}, Rulings: []string{"R16"}, Text: "Bonus: not returned by 5.11; settles on the hole cards whatever the hand's outcome (ruling R16), as settlement does"},
+					{Scope: ScopeSeat, Action: PlayContinues, Wagers: []string{"bonus"}, Clauses: []string{"5.11"}, Rulings: []string{"R16", "R26"}, Text: "Bonus: not returned by 5.11; settles on the hole cards whatever the hand's outcome (ruling R16), as settlement does"},
 				}},
 			{Action: DeemedChecked, Clauses: []string{"5.11"},
 				Text:  `The player has "Ante" and "Flop" wagers: he is deemed to have checked for the "Turn" and/or "River" he is not present for, and the hand plays on.`,

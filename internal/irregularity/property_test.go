@@ -5,11 +5,12 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/tablesettle/tablesettle/internal/fault"
 	"github.com/tablesettle/tablesettle/internal/money"
 )
 
 // TestRandomEventsNeverCrash throws seeded random facts and rounds at every
-// kind of every ruleset: the answer is an outcome or a refusal (*Error),
+// kind of every ruleset: the answer is an outcome or a refusal (*fault.Error),
 // never a panic or an internal error; and a returned outcome's settlement
 // never returns more than the round staked, each line's net being
 // returned - stake.
@@ -77,7 +78,7 @@ func TestRandomEventsNeverCrash(t *testing.T) {
 				}()
 				return Decide(rs, k.Name, raw, r)
 			}()
-			var e *Error
+			var e *fault.Error
 			if err != nil {
 				if !errors.As(err, &e) {
 					t.Fatalf("%s %s %v: internal error %v", id, k.Name, raw, err)

@@ -1,20 +1,30 @@
 package irregularity
 
-const tgsm = "Table Game Shift Manager"
+import (
+	"slices"
+
+	"github.com/tablesettle/tablesettle/internal/ruleset"
+)
 
 // rws is the catalogue of RWS Multi-Link Progressive Casino Stud Poker v2.
 // A voided round returns every bet (5.22) and leaves previous rounds
 // standing (5.8, 5.9); dealing errors 5.8 does not describe give every
 // affected player the options of 5.10; what the rules do not cover goes to
 // the Table Game Shift Manager (5.24).
-func rws() *Ruleset {
-	rs := &Ruleset{ID: RWSMLPCSPv2, ReferTo: tgsm, ReferClause: "5.24", Wagers: []string{"ante", "bet", "progressive"}}
+func rws(d *ruleset.Ruleset) *Ruleset {
+	rs := newCatalogue(d)
+	tgsm := rs.ReferTo
+	// burnt is the burnt-card clause (RWS 5.9); a game that burns no card
+	// has no such kind (it is referred, as at MBS).
+	burnt := d.Irregularities.BurntCard
 	void := func(text string, clauses ...string) Case {
 		return Case{Action: RoundVoid, Clauses: append(clauses, "5.22"), PreviousRoundsStand: true,
 			Text: text + " The round is voided and every bet returned; the outcome and settlement of previous rounds stand."}
 	}
 	refer := func(text string) Case {
-		return Case{Action: Referred, Clauses: []string{"5.24"}, ReferTo: tgsm, Text: text + " Referred for the decision of the Table Game Shift Manager or above."}
+		c := rs.refer(text)
+		c.Text = text + " Referred for the decision of the " + tgsm + " or above."
+		return c
 	}
 	// options510 are the options of 5.10. They go to "all affected
 	// Players" (5.10: ScopeAffected, the seats facts.affectedSeats names);
@@ -148,8 +158,7 @@ func rws() *Ruleset {
 				affected, withdrawnAffected,
 			},
 			Requires: []Requirement{
-				needAffected(Not("dealerCardOnly"), Is("playerSawCards")),
-				needAffected(Not("dealerCardOnly"), AtMost("cardsExposed", 1)),
+				needAffected(Not("dealerCardOnly"), Not("playerSawCards"), AtMost("cardsExposed", 1)),
 			},
 			Contradictions: []Contradiction{
 				{When: []Cond{Is("dealerCardOnly"), AtLeast("cardsExposed", 2)}, Facts: []string{"dealerCardOnly", "cardsExposed"}, Message: "dealerCardOnly means exactly one card, one of the Dealer's, was exposed: cardsExposed must be 1"},
@@ -157,11 +166,14 @@ func rws() *Ruleset {
 				{When: []Cond{Not("playerSawCards"), AtLeast("cardsExposed", 2), NonEmpty("withdrawnSeats")}, Facts: []string{"withdrawnSeats"}, Message: "two or more cards exposed before any player saw his cards void the round (5.8.2): there is no option to withdraw"},
 				noAffected("the Dealer's exposed card becomes his face-up card (5.16), which 5.10 excludes: no options", Is("dealerCardOnly")),
 				noAffected("two or more cards exposed before any player saw his cards void the round (5.8.2), which 5.10 excludes: no options", Not("playerSawCards"), AtLeast("cardsExposed", 2)),
+				noAffected("once a player has seen his cards 5.12 alone applies and the round continues with no 5.10 options (ruling R23)", Not("dealerCardOnly"), Is("playerSawCards")),
+				contradictsWithdrawn(Is("playerSawCards"), "once a player has seen his cards 5.12 alone applies and the round continues: there is no option to withdraw (ruling R23)"),
 			},
 			Cases: []Case{
 				{When: []Cond{Is("dealerCardOnly")}, Action: PlayContinues, Clauses: []string{"5.16"},
 					Text: "One of the Dealer's cards exposed as it was dealt: it is used as the face-up card covering his other four, and play continues."},
-				when(options510("A card was exposed during the deal after a player had seen cards distributed to him: the round continues (5.12). The exposure is a dealing error and 5.10 excludes only 5.8 and 5.16, not 5.12.", false, ScopeAffected, "5.12"), Is("playerSawCards")),
+				{When: []Cond{Is("playerSawCards")}, Action: PlayContinues, Clauses: []string{"5.12"}, Rulings: []string{"R23"},
+					Text: "A card was exposed during the deal after a player had seen cards distributed to him: 5.12 alone applies and the round continues, with no 5.10 options (ruling R23)."},
 				when(void("Two or more cards exposed during the deal and no player has seen his cards.", "5.8", "5.8.2"), AtLeast("cardsExposed", 2)),
 				options510("One card exposed before any player saw his cards: a dealing error not described in 5.8 or 5.16.", false, ScopeAffected),
 			},
@@ -174,10 +186,10 @@ func rws() *Ruleset {
 				contradictsWithdrawn(Not("reconstructable"), "the cards cannot be Reconstructed, so the round is voided (5.9): there is nothing to withdraw from"),
 			},
 			Cases: []Case{
-				when(void("The Burnt Card was not discarded and a player has seen his cards.", "5.9"), Is("playerSawCards")),
-				when(void("The Burnt Card was not discarded and the cards cannot be Reconstructed.", "5.9"), Not("reconstructable")),
+				when(void("The Burnt Card was not discarded and a player has seen his cards.", burnt), Is("playerSawCards")),
+				when(void("The Burnt Card was not discarded and the cards cannot be Reconstructed.", burnt), Not("reconstructable")),
 				func() Case {
-					c := options510("The round is Reconstructed (the House decides it can be) and continues; 5.9 gives the options of 5.10 to all Players at the gaming table.", true, ScopeAll, "5.9")
+					c := options510("The round is Reconstructed (the House decides it can be) and continues; "+burnt+" gives the options of 5.10 to all Players at the gaming table.", true, ScopeAll, burnt)
 					c.DecidedBy = "the House"
 					return c
 				}(),
@@ -353,6 +365,18 @@ func rws() *Ruleset {
 		{Clause: "5.11", Reason: "No more bets: no bet may be placed, increased or withdrawn after the call; settlement takes the bets as they stood at the call."},
 		{Clause: "5.20", Reason: "An error noticed only after a later round began has no effect on the later rounds: the service never reopens them. 5.20 says nothing of the round in error itself: the card-count kinds refer it (5.24) when noticed late.", SeeKind: "dealer_card_count_wrong"},
 		{Clause: "5.22", Reason: "A voided round returns every bet: cited by every round_void outcome."},
+	}
+	if burnt == "" {
+		rs.Kinds = slices.DeleteFunc(rs.Kinds, func(k Kind) bool { return k.Name == "burnt_card_not_discarded" })
+	}
+	if !d.Irregularities.BoxMaximum {
+		// The maximum on each wager rather than on the box's total (RWS
+		// 5.1): the excess over it is returned from the wager (ruling R11).
+		for i := range rs.Kinds {
+			if rs.Kinds[i].Name == "wager_over_maximum" {
+				rs.Kinds[i] = overMaximum(rs.Wagers, []string{"5.1.1"})
+			}
+		}
 	}
 	return rs
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tablesettle/tablesettle/internal/fault"
 	"github.com/tablesettle/tablesettle/internal/money"
 )
 
@@ -314,12 +315,12 @@ func TestMBSSSPv4_5_1_DuplicateCardVoid(t *testing.T) {
 // problems returns the fields of a refused event.
 func problems(t *testing.T, err error) []string {
 	t.Helper()
-	var e *Error
+	var e *fault.Error
 	if !errors.As(err, &e) {
-		t.Fatalf("err = %v, want *Error", err)
+		t.Fatalf("err = %v, want *fault.Error", err)
 	}
 	var out []string
-	for _, p := range e.Problems {
+	for _, p := range e.Fields {
 		out = append(out, p.Field)
 	}
 	return out
@@ -406,17 +407,18 @@ func TestNotCoveredKindsReferred(t *testing.T) {
 		got6.Settlement.Pending[0].Settles != "as the Gaming Shift Manager decides" {
 		t.Errorf("referred with a round: %+v, %v", got6.Settlement, err)
 	}
-	// SSP v4 has no general provision: referred, citing nothing, saying so.
+	// SSP v4 has no general provision: referred, citing ruling R25 (no
+	// clause of the document), saying so.
 	rs, _ := Catalogue(MBSSSPv4)
 	got, err := Decide(rs, "jackpot_system_failure", nil, nil)
-	if err != nil || got.Action != Referred || len(got.Rules) != 0 || !strings.Contains(got.Text, "no general provision") {
+	if err != nil || got.Action != Referred || !slices.Equal(got.Rules, []string{"ruling R25"}) || !strings.Contains(got.Text, "no general provision") || !strings.Contains(got.Text, "ruling R25") {
 		t.Errorf("SSP v4 not covered: %+v, %v", got, err)
 	}
 }
 
-// SSP v4 3.5 (ruling R12): Jackpot Wagers with no Ante are returned, both
+// SSP v4 3.5 (ruling R25): Jackpot Wagers with no Ante are returned, both
 // the player-hand and the dealer-hand one.
-func TestMBSSSPv4_3_5_JackpotWagersWithoutAnteReturned(t *testing.T) {
+func TestMBSSSPv4_3_5_JackpotWagersWithoutAnteReturned_R25(t *testing.T) {
 	runSettle(t, settleCase{
 		ruleset: MBSSSPv4, kind: "progressive_without_ante",
 		facts:  map[string]any{"seat": 3},
@@ -424,6 +426,6 @@ func TestMBSSSPv4_3_5_JackpotWagersWithoutAnteReturned(t *testing.T) {
 		action: WagerReturned,
 		lines:  []string{"3 progressivePlayer 100 returned 100 0", "3 progressiveDealer 200 returned 200 0"},
 		total:  300, pending: []string{"4 ante 1000"},
-		lineRules: []string{"mbs-ssp-v4 3.5", "ruling R12"},
+		lineRules: []string{"mbs-ssp-v4 3.5", "ruling R25"},
 	})
 }

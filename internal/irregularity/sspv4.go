@@ -1,17 +1,16 @@
 package irregularity
 
+import "github.com/tablesettle/tablesettle/internal/ruleset"
+
 // sspV4 is the catalogue of MBS Singapore Stud Poker v4 (2013): a shorter
 // section 5 (5.1-5.7), no player-card-count clause (ruling R12: the round
 // is void under its 5.2), no power-failure, absent-player or limits clause,
 // and no general provision for what it does not cover. What it does not
 // cover is referred to the Gaming Shift Manager, the officer MBS's other
 // documents name (6.1), citing no clause of this one.
-func sspV4() *Ruleset {
-	rs := &Ruleset{ID: MBSSSPv4, ReferTo: gsm, Wagers: []string{"ante", "bet", "progressivePlayer", "progressiveDealer"}}
-	refer := func(text string) Case {
-		return Case{Action: Referred, ReferTo: gsm,
-			Text: text + " The document has no general provision for what it does not cover: referred for the decision of the Gaming Shift Manager; the service does not guess."}
-	}
+func sspV4(d *ruleset.Ruleset) *Ruleset {
+	rs := newCatalogue(d)
+	refer := rs.refer // ruling R25: SSP v4 has no section 6
 	voidCase := func(text string, clauses ...string) Case {
 		return Case{Action: RoundVoid, Clauses: clauses, Text: text, PreviousRoundsStand: true}
 	}
@@ -44,7 +43,7 @@ func sspV4() *Ruleset {
 			},
 			Cases: []Case{
 				when(refer("Cards dealt incorrectly after a player handled his cards: rule 5.2 covers only cards no player has handled."), Is("playerHandledCards")),
-				{When: []Cond{Is("reconstructable")}, Action: PlayContinues, Clauses: []string{"5.2"}, Text: "Complete hands are moved to the betting areas they belong to and play continues."},
+				{When: []Cond{Is("reconstructable")}, Action: PlayContinues, Clauses: []string{"5.2"}, Rulings: []string{"R23"}, Text: "Complete hands are moved to the betting areas they belong to and play continues; no wager is withdrawn (ruling R23)."},
 				{Action: RoundVoid, Clauses: []string{"5.2"}, Text: "No player has handled his cards and they cannot be reconstructed: the round is void and every wager returned."},
 			},
 		},
@@ -58,7 +57,7 @@ func sspV4() *Ruleset {
 				factReconstructable("the distribution can be reconstructed by moving complete hands from one betting area to another"),
 			},
 			Cases: []Case{
-				{When: []Cond{Is("reconstructable")}, Action: PlayContinues, Clauses: []string{"5.2"}, Rulings: []string{"R12"}, Text: "The cards are reconstructed by moving complete hands and play continues."},
+				{When: []Cond{Is("reconstructable")}, Action: PlayContinues, Clauses: []string{"5.2"}, Rulings: []string{"R12", "R23"}, Text: "The cards are reconstructed by moving complete hands and play continues; no wager is withdrawn (ruling R23)."},
 				{Action: RoundVoid, Clauses: []string{"5.2"}, Rulings: []string{"R12"}, Text: "The cards were dealt incorrectly and cannot be reconstructed: the round is void and every wager returned."},
 			},
 		},
@@ -67,22 +66,23 @@ func sspV4() *Ruleset {
 			Facts: []Fact{{Name: "cardsExposed", Type: Int, Required: true, Min: 1, Max: 52, Doc: "how many cards were incorrectly exposed"}},
 			Cases: []Case{
 				{When: []Cond{AtLeast("cardsExposed", 2)}, Action: RoundVoid, Clauses: []string{"5.4"}, Text: "Two or more cards exposed during the deal: the round is void and every wager returned."},
-				refer("One card exposed during the deal: rule 5.4 voids the round only for two or more."),
+				{Action: PlayContinues, Clauses: []string{"5.4"}, Rulings: []string{"R23"},
+					Text: "One card exposed during the deal does not void the round (5.4 voids it at two or more): play continues (ruling R23)."},
 			},
 		},
 		{
 			Name: "progressive_without_ante", Title: "A Jackpot Wager without an Ante wager",
 			DetectedBySettlement: true,
-			Note:                 "SSP v4 has no clause for it: a Jackpot Wager is placed only after an Ante (3.5), so one without is returned; POST /v1/rounds/settle does so itself (ruling R12).",
+			Note:                 "SSP v4 has no clause for it: a Jackpot Wager is placed only after an Ante (3.5), so one without is returned, as MBS 5.12.2 and RWS 5.4 do; POST /v1/rounds/settle does so itself (ruling R25).",
 			Facts:                []Fact{factSeat("the seat of the Jackpot Wager")},
 			RoundChecks: []RoundCheck{
 				{Wagers: []string{"progressivePlayer", "progressiveDealer"}, Placed: true, Any: true, Fact: "seat", Message: "the position has no Jackpot Wager"},
 				{Wagers: []string{"ante"}, Placed: false, Fact: "seat", Message: "the position has an Ante beside its Jackpot Wager"},
 			},
-			Cases: []Case{{Action: WagerReturned, Clauses: []string{"3.5"}, Rulings: []string{"R12"},
-				Text: "The document is silent on a Jackpot Wager without an Ante (its section 5 has no such clause). 3.5 lets a Jackpot Wager be placed only after an Ante, so one without is returned, as POST /v1/rounds/settle returns it (ruling R12).",
+			Cases: []Case{{Action: WagerReturned, Clauses: []string{"3.5"}, Rulings: []string{"R25"},
+				Text: "The document is silent on a Jackpot Wager without an Ante (its section 5 has no such clause). 3.5 lets a Jackpot Wager be placed only after an Ante, so one without is returned, as MBS 5.12.2 and RWS 5.4 do and POST /v1/rounds/settle does (ruling R25).",
 				Seats: []SeatRule{{Scope: ScopeSeat, Action: WagerReturned, Wagers: []string{"progressivePlayer", "progressiveDealer"}, Line: LineReturned,
-					Clauses: []string{"3.5"}, Rulings: []string{"R12"}, Text: "Jackpot Wagers returned"}}}},
+					Clauses: []string{"3.5"}, Rulings: []string{"R25"}, Text: "Jackpot Wagers returned"}}}},
 		},
 		overMaximum(rs.Wagers, nil),
 		{

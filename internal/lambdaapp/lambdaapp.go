@@ -39,10 +39,10 @@ func Logger(w io.Writer, level string) *slog.Logger {
 }
 
 // Deps returns the dependencies every function shares, read from the
-// environment (LOG_LEVEL). Stores are added by the function that needs
-// them (see functions/pools).
+// environment (LOG_LEVEL, TABLESETTLE_IAM_PRINCIPALS: see IAMAccess).
+// Stores are added by the function that needs them (see functions/pools).
 func Deps(getenv func(string) string) httpapi.Deps {
-	return httpapi.Deps{Logger: Logger(os.Stdout, getenv("LOG_LEVEL"))}
+	return httpapi.Deps{Logger: Logger(os.Stdout, getenv("LOG_LEVEL")), Access: IAMAccess(getenv(IAMPrincipalsEnv))}
 }
 
 // New builds the handler of one operation group. Call it once, in main,

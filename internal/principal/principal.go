@@ -10,6 +10,8 @@ package principal
 import (
 	"context"
 	"slices"
+
+	"github.com/tablesettle/tablesettle/internal/fault"
 )
 
 // Role is what a principal may do (issue 16).
@@ -35,6 +37,11 @@ type Principal struct {
 	ID     string   // stable id: a name from the principals file, or an IAM ARN
 	Roles  []Role   // what it may do
 	Tables []string // the table ids a table principal may report for
+	// Acting is the role this request acts in: the first of Roles that
+	// the route allows (set by the HTTP layer once it has authorized the
+	// request; "" on a stateless route). A ledger entry records it beside
+	// ID.
+	Acting Role
 }
 
 // Has reports whether p holds role r.
@@ -50,6 +57,17 @@ type ctxKey struct{}
 // NewContext returns ctx carrying p.
 func NewContext(ctx context.Context, p *Principal) context.Context {
 	return context.WithValue(ctx, ctxKey{}, p)
+}
+
+// Require returns the principal ctx carries, or an Unauthenticated
+// *fault.Error: a use case that moves money calls it first, so that a
+// request that reached it without a principal is refused (401), never
+// recorded under no name.
+func Require(ctx context.Context) (*Principal, error) {
+	if p, ok := FromContext(ctx); ok {
+		return p, nil
+	}
+	return nil, fault.New(fault.Unauthenticated, "this operation needs an authenticated principal")
 }
 
 // FromContext returns the principal ctx carries, if any.

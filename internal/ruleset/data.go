@@ -6,6 +6,9 @@ import (
 	"github.com/tablesettle/tablesettle/internal/money"
 )
 
+// mbsManager is who decides at MBS what the rules do not cover (6.1).
+const mbsManager = "Gaming Shift Manager"
+
 // sgt is Singapore time, in which every document states its in-force date.
 var sgt = time.FixedZone("SGT", 8*60*60)
 
@@ -61,8 +64,10 @@ var rulesets = [...]Ruleset{
 		ID: SSPv6, Game: GameStud, Name: "Megalink Singapore Stud Poker", Casino: "MBS",
 		Document: "mbs-megalink-singapore-stud-poker-v6.txt", Version: 6,
 		InForce: time.Date(2019, 8, 2, 0, 0, 0, 0, sgt), Currency: money.SGD,
-		Hands:     Hands{DealerCards: 5, PlayerCards: 5, Main: FiveDealt, Progressive: FiveDealt, Rule: "1.1.5"},
-		Qualifier: Qualifier{Kind: "ace_king", Label: "at least an Ace and a King or higher ranking cards", Rule: "3.10.2"},
+		Majors:         Majors{Rule: "3.15", OrderRule: "3.14"},
+		Irregularities: Irregularities{Section5: Section5Megalink, ReferTo: mbsManager, ReferClause: "6.1"},
+		Hands:          Hands{DealerCards: 5, PlayerCards: 5, Main: FiveDealt, Progressive: FiveDealt, Rule: "1.1.5"},
+		Qualifier:      Qualifier{Kind: "ace_king", Label: "at least an Ace and a King or higher ranking cards", Rule: "3.10.2"},
 		Wagers: []WagerSpec{
 			{Name: Ante, Label: "Ante", Rule: "1.1.1", Hand: FiveDealt, PaytableRule: "4.1.1",
 				Paytable: Paytable{win("Ante", "4.1.1")}},
@@ -87,6 +92,10 @@ var rulesets = [...]Ruleset{
 		ID: SSPv4, Game: GameStud, Name: "Singapore Stud Poker", Casino: "MBS",
 		Document: "mbs-singapore-stud-poker-v4.txt", Version: 4,
 		InForce: time.Date(2013, 5, 9, 0, 0, 0, 0, sgt), Currency: money.SGD,
+		// SSP v4 has no several-winners clauses (rulings R5, R7), no
+		// section 6 (ruling R25), and voids the round for a wrong count to
+		// one player under its 5.2 (ruling R12).
+		Irregularities: Irregularities{Section5: Section5SSPv4, ReferTo: mbsManager, ReferRuling: "R25", PlayerCountVoids: true},
 		Hands: Hands{DealerCards: 5, PlayerCards: 5, Main: FiveDealt, Progressive: FiveDealt,
 			DealerProgressive: DealerFiveDealt, Rule: "1.1.4"},
 		Qualifier: Qualifier{Kind: "ace_king", Label: "a poker hand value of an Ace and a King or higher", Rule: "3.12"},
@@ -138,6 +147,8 @@ var rulesets = [...]Ruleset{
 		ID: TCPv6, Game: GameThreeCard, Name: "Megalink Three Card Poker", Casino: "MBS",
 		Document: "mbs-megalink-three-card-poker-v6.txt", Version: 6,
 		InForce: time.Date(2019, 8, 2, 0, 0, 0, 0, sgt), Currency: money.SGD,
+		Majors:         Majors{Rule: "3.18", OrderRule: "3.17"},
+		Irregularities: Irregularities{Section5: Section5Megalink, ReferTo: mbsManager, ReferClause: "6.1"},
 		Hands: Hands{DealerCards: 3, PlayerCards: 3, CommunityCards: 2, Main: ThreeDealt,
 			Progressive: ThreeAndCommunity, Rule: "3.14"},
 		Qualifier: Qualifier{Kind: "queen", Label: "at least one Queen or one card of higher ranking than a Queen", Rule: "3.11"},
@@ -181,6 +192,8 @@ var rulesets = [...]Ruleset{
 		ID: THBv9, Game: GameHoldem, Name: "Megalink Texas Hold'em Bonus Progressive", Casino: "MBS",
 		Document: "mbs-megalink-texas-holdem-bonus-progressive-v9.txt", Version: 9,
 		InForce: time.Date(2023, 7, 4, 7, 0, 0, 0, sgt), Currency: money.SGD,
+		Majors:         Majors{Rule: "3.15", OrderRule: "3.14"},
+		Irregularities: Irregularities{Section5: Section5Megalink, ReferTo: mbsManager, ReferClause: "6.1"},
 		Hands: Hands{DealerCards: 2, PlayerCards: 2, CommunityCards: 5, Main: BestOfHoleAndBoard,
 			Progressive: HoleAndFlop, Rule: "3.10"},
 		Qualifier: Qualifier{Kind: "none", Label: "no qualification", Rule: "3.10"},
@@ -232,6 +245,10 @@ var rulesets = [...]Ruleset{
 		ID: RWSCSPv2, Game: GameStud, Name: "Multi-Link Progressive Casino Stud Poker", Casino: "RWS",
 		Document: "rws-multi-link-progressive-casino-stud-poker-v2.txt", Version: 2,
 		InForce: time.Date(2020, 6, 28, 8, 0, 0, 0, sgt), Currency: money.SGD,
+		Majors:    Majors{Sequential: true, Rule: "4.5.1", SettleWindow: true, OrderRule: "4.5.2"},
+		Decisions: Decisions{DeclinedFolds: true, AbsentFolds: true},
+		Irregularities: Irregularities{Section5: Section5RWS, ReferTo: "Table Game Shift Manager", ReferClause: "5.24",
+			BurntCard: "5.9", BoxMaximum: true},
 		Hands:     Hands{DealerCards: 5, PlayerCards: 5, Main: FiveDealt, Progressive: FiveDealt, Rule: "1.9"},
 		Qualifier: Qualifier{Kind: "ace_king", Label: "an Ace and a King or any other cards making a Hand of a higher ranking", Rule: "1.14"},
 		Wagers: []WagerSpec{

@@ -17,7 +17,6 @@
 package ruleset
 
 import (
-	"sort"
 	"time"
 
 	"github.com/tablesettle/tablesettle/internal/hand"
@@ -139,21 +138,24 @@ func (p Pay) Returned(stake money.Amount) (money.Amount, error) {
 	case ToOne:
 		win, err := money.MulFloor(stake, p.Odds)
 		if err != nil {
-			return 0, err
+			return 0, overflow(err)
 		}
-		return money.Add(stake, win)
+		sum, err := money.Add(stake, win)
+		return sum, overflow(err)
 	case ForOne:
-		return money.MulFloor(stake, p.Odds)
+		got, err := money.MulFloor(stake, p.Odds)
+		return got, overflow(err)
 	}
-	return 0, errNotOdds
+	return 0, notOdds(p)
 }
 
 // Winnings is what a ToOne price pays on top of the stake (ruling R2).
 func (p Pay) Winnings(stake money.Amount) (money.Amount, error) {
 	if p.Kind != ToOne {
-		return 0, errNotOdds
+		return 0, notOdds(p)
 	}
-	return money.MulFloor(stake, p.Odds)
+	win, err := money.MulFloor(stake, p.Odds)
+	return win, overflow(err)
 }
 
 func odds(kind PayKind, x int64) Pay { return Pay{Kind: kind, Odds: money.Ratio{Num: x, Den: 1}} }
@@ -417,6 +419,88 @@ type Clauses struct {
 	AnteBonusQualify   string `json:"anteBonusQualify,omitempty" doc:"TCP: Ante Bonus paid when the dealer qualifies."`
 }
 
+// Majors says how a ruleset's major progressive prizes (the pool
+// percentages: Royal Flush and Straight Flush) are paid when several hit.
+// It is what the pools read instead of the casino's name.
+type Majors struct {
+	// Sequential: several major winners at one table in one round are paid
+	// one after the other in dealing order, each from the pool as the
+	// previous payout and reset left it (RWS 4.5.1, ruling R6). false: they
+	// share the prize, lower-ranking hits first (MBS SSP v6 3.15, TCP v6
+	// 3.18, THB v9 3.15, ruling R5).
+	Sequential bool `json:"sequential" doc:"true: several major winners at one table are paid one after the other in dealing order (RWS 4.5.1, ruling R6); false: they share the prize (MBS, ruling R5)."`
+	// Rule is the document's clause for several winners at one table (""
+	// where it has none: SSP v4, where ruling R5 alone applies).
+	Rule string `json:"rule,omitempty" doc:"The clause for several major winners at one table, where the document has one."`
+	// SettleWindow: major hits across tables are paid in the order the
+	// hands were dealt, so a major hit is held pending for the pool's settle
+	// window (a pool setting) before it is paid (RWS 4.5.2, ruling R7).
+	// false: hits are paid in the order the system commits them and the
+	// dealt-at time is recorded for audit (MBS 3.14, TCP v6 3.17, ruling R7).
+	SettleWindow bool `json:"settleWindow" doc:"true: major hits across tables are paid in dealt order and held for the pool's settle window (RWS 4.5.2, ruling R7); false: paid in commit order (MBS 3.14, ruling R7)."`
+	// OrderRule is the document's clause for winners across tables (""
+	// where it has none: SSP v4, where ruling R7 alone applies).
+	OrderRule string `json:"orderRule,omitempty" doc:"The clause for major winners across tables, where the document has one."`
+}
+
+// Decisions says what a document makes of a player who does not decide.
+type Decisions struct {
+	// DeclinedFolds: a hand not exposed is deemed folded and its jackpot
+	// is counted when its cards are supplied (RWS 4.3, ruling R8). false:
+	// it is deemed to lose to the dealer and has no jackpot combination
+	// (MBS 3.10.1, 3.10.2, rulings R8 and R19).
+	DeclinedFolds bool `json:"declinedFolds" doc:"true: a hand not exposed is deemed folded (RWS 4.3, ruling R8); false: it loses every wager its cards decide (MBS 3.10.1, rulings R8, R19)."`
+	// AbsentFolds: a player absent with the continuation decision pending
+	// is deemed to have folded (RWS 5.5). false: where Clauses.Absent is
+	// set the hand is invalid and its Ante and progressive returned (MBS
+	// 5.11); where it is not (SSP v4) settlement refuses the hand until
+	// the manager decides (ruling R25).
+	AbsentFolds bool `json:"absentFolds" doc:"true: a player absent at the continuation decision is deemed folded (RWS 5.5); false: the hand is invalid and its wagers returned (MBS 5.11), or refused where the document has no clause (ruling R25)."`
+}
+
+// Section5 names the section 5 (irregularities) a document has: the
+// catalogue of event kinds package irregularity decides for it.
+type Section5 string
+
+// The section 5s of the documents.
+const (
+	// Section5Megalink: the MBS Megalink documents (SSP v6, TCP v6, THB
+	// v9), whose section 5 is the same clause for clause except 5.3, 5.11
+	// and 5.12, where the game decides.
+	Section5Megalink Section5 = "mbs_megalink"
+	// Section5SSPv4: MBS Singapore Stud Poker v4's shorter section 5
+	// (5.1-5.7), with no section 6 (ruling R25).
+	Section5SSPv4 Section5 = "mbs_ssp_v4"
+	// Section5RWS: RWS Multi-Link Progressive Casino Stud Poker's section
+	// 5 (5.1-5.24).
+	Section5RWS Section5 = "rws_csp"
+)
+
+// Irregularities describes a document's rules for a round that goes wrong.
+type Irregularities struct {
+	// Section5 is the catalogue of event kinds the document's section 5
+	// has.
+	Section5 Section5 `json:"section5" enum:"mbs_megalink,mbs_ssp_v4,rws_csp" doc:"Which section 5 the document has: the catalogue of irregularities decided for it."`
+	// ReferTo is who decides what the rules do not cover.
+	ReferTo string `json:"referTo" doc:"Who decides an irregularity the rules do not cover."`
+	// ReferClause is the clause that refers it (MBS 6.1, RWS 5.24); empty
+	// where the document has none (SSP v4).
+	ReferClause string `json:"referClause,omitempty" doc:"The clause that refers what the rules do not cover (MBS 6.1, RWS 5.24)."`
+	// ReferRuling is the ruling that refers it where the document has no
+	// such clause (SSP v4: ruling R25).
+	ReferRuling string `json:"referRuling,omitempty" doc:"The ruling that refers what the rules do not cover where the document has no clause (SSP v4: R25)."`
+	// BurntCard is the clause for a burnt card not discarded, where the
+	// game burns one (RWS 1.4, 3.10, 5.9); empty otherwise.
+	BurntCard string `json:"burntCard,omitempty" doc:"The clause for a burnt card not discarded, where the game burns one (RWS 5.9)."`
+	// BoxMaximum: the table maximum is on the total bets of a betting box
+	// (RWS 5.1); false: on each wager (MBS 5.14).
+	BoxMaximum bool `json:"boxMaximum" doc:"true: the table maximum is on the box's total bets (RWS 5.1); false: on each wager (MBS 5.14)."`
+	// PlayerCountVoids: a wrong number of cards to one player voids the
+	// round (SSP v4 5.2, ruling R12); false: the hand is removed and its
+	// wagers returned (MBS 5.7, RWS 5.15).
+	PlayerCountVoids bool `json:"playerCountVoids" doc:"true: a wrong card count to one player voids the round (SSP v4 5.2, ruling R12); false: that hand is removed and its wagers returned."`
+}
+
 // Ruleset is one version of one casino's rule document, as data.
 type Ruleset struct {
 	ID       ID     `json:"id"`
@@ -442,6 +526,12 @@ type Ruleset struct {
 	// Selections are SSP v4's Magic Card, Lucky Player and Lucky Dealer.
 	Selections []Selection `json:"selections,omitempty"`
 	Clauses    Clauses     `json:"clauses"`
+	// Majors: how several major prizes are paid (rulings R5, R6, R7).
+	Majors Majors `json:"majors"`
+	// Decisions: what a player who does not decide has done (R8, RWS 5.5).
+	Decisions Decisions `json:"decisions"`
+	// Irregularities: the document's section 5 and referral (R12, R25).
+	Irregularities Irregularities `json:"irregularities"`
 }
 
 // Cite returns a rule reference in the form settlement cites it:
@@ -481,50 +571,6 @@ func (r *Ruleset) Cap(w Wager) (Cap, bool) {
 		}
 	}
 	return Cap{}, false
-}
-
-// Get returns a copy of the ruleset with the given id.
-func Get(id ID) (Ruleset, bool) {
-	for i := range rulesets {
-		if rulesets[i].ID == id {
-			return rulesets[i].clone(), true
-		}
-	}
-	return Ruleset{}, false
-}
-
-// Lookup returns the ruleset with the given id itself, not a copy: for
-// code that only reads it, on a hot path (settlement looks its ruleset up
-// on every round, and Get's deep copy was a tenth of a round's
-// allocations). The caller must not modify it or anything it reaches (its
-// slices are shared by every caller); Get returns a copy to modify.
-func Lookup(id ID) (*Ruleset, bool) {
-	for i := range rulesets {
-		if rulesets[i].ID == id {
-			return &rulesets[i], true
-		}
-	}
-	return nil, false
-}
-
-// All returns a copy of every ruleset, sorted by id.
-func All() []Ruleset {
-	out := make([]Ruleset, len(rulesets))
-	for i := range rulesets {
-		out[i] = rulesets[i].clone()
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
-	return out
-}
-
-// IDs returns the ruleset ids, sorted.
-func IDs() []ID {
-	ids := make([]ID, len(rulesets))
-	for i := range rulesets {
-		ids[i] = rulesets[i].ID
-	}
-	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
-	return ids
 }
 
 func (r Ruleset) clone() Ruleset {

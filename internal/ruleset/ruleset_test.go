@@ -2,10 +2,12 @@ package ruleset
 
 import (
 	"encoding/json"
+	"errors"
 	"reflect"
 	"testing"
 
 	"github.com/tablesettle/tablesettle/internal/card"
+	"github.com/tablesettle/tablesettle/internal/fault"
 	"github.com/tablesettle/tablesettle/internal/hand"
 	"github.com/tablesettle/tablesettle/internal/money"
 )
@@ -319,5 +321,62 @@ func TestPayStringTable(t *testing.T) {
 		if got := p.String(); got != want {
 			t.Errorf("%+v: %q, want %q", p, got, want)
 		}
+	}
+}
+
+// Ruling R2: only odds depend on the stake; asking a fixed or pool price
+// for a stake's return is refused with a *fault.Error naming pay.kind.
+func TestReturnedRefusesPricesThatAreNotOdds_R2(t *testing.T) {
+	for _, p := range []Pay{sgd(2000), pct(10)} {
+		t.Run(p.String(), func(t *testing.T) {
+			_, err := p.Returned(100)
+			fe, ok := fault.As(err)
+			if !ok || fe.Kind != fault.Invalid || fe.Field() != "pay.kind" || len(fe.Rules) != 1 || fe.Rules[0] != "ruling R2" {
+				t.Fatalf("Returned: %v, want an Invalid fault on pay.kind citing ruling R2", err)
+			}
+			if _, err := p.Winnings(100); !fault.Is(err, fault.Invalid) {
+				t.Fatalf("Winnings: %v, want Invalid", err)
+			}
+		})
+	}
+	if _, err := to1(2).Returned(1 << 62); !fault.Is(err, fault.Invalid) || !errors.Is(err, money.ErrOverflow) {
+		t.Fatalf("overflow: %v, want Invalid wrapping money.ErrOverflow (ruling R1)", err)
+	}
+}
+
+// What differs between casinos is data (issue 12): RWS pays several majors
+// in sequence and holds them for the settle window (RWS 4.5.1, 4.5.2,
+// rulings R6, R7), MBS shares them (ruling R5) in commit order (3.14);
+// every ruleset names its section 5 and who decides what it does not
+// cover (MBS 6.1, RWS 5.24, SSP v4 ruling R25).
+func TestCasinoDifferencesAreFields_R5_R6_R7_R25(t *testing.T) {
+	cases := []struct {
+		id                        ID
+		sequential, window        bool
+		rule, orderRule           string
+		section5                  Section5
+		referClause, referRuling  string
+		declinedFolds, absentFold bool
+	}{
+		{SSPv6, false, false, "3.15", "3.14", Section5Megalink, "6.1", "", false, false},
+		{SSPv4, false, false, "", "", Section5SSPv4, "", "R25", false, false},
+		{TCPv6, false, false, "3.18", "3.17", Section5Megalink, "6.1", "", false, false},
+		{THBv9, false, false, "3.15", "3.14", Section5Megalink, "6.1", "", false, false},
+		{RWSCSPv2, true, true, "4.5.1", "4.5.2", Section5RWS, "5.24", "", true, true},
+	}
+	for _, c := range cases {
+		t.Run(string(c.id), func(t *testing.T) {
+			r := mustGet(t, c.id)
+			if r.Majors != (Majors{Sequential: c.sequential, Rule: c.rule, SettleWindow: c.window, OrderRule: c.orderRule}) {
+				t.Errorf("majors %+v", r.Majors)
+			}
+			ir := r.Irregularities
+			if ir.Section5 != c.section5 || ir.ReferClause != c.referClause || ir.ReferRuling != c.referRuling || ir.ReferTo == "" {
+				t.Errorf("irregularities %+v", ir)
+			}
+			if r.Decisions != (Decisions{DeclinedFolds: c.declinedFolds, AbsentFolds: c.absentFold}) {
+				t.Errorf("decisions %+v", r.Decisions)
+			}
+		})
 	}
 }

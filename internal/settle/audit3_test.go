@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/tablesettle/tablesettle/internal/fault"
 )
 
 // One request, one answer: with two bad limits the error names the first
@@ -16,8 +18,8 @@ func TestErrorFieldIsDeterministic(t *testing.T) {
 			Limits:    map[string]Limit{"ante": {Min: 1000, Max: 500}, "bet": {Min: 1500, Max: 500}},
 			Positions: []Position{pos(1, "Qh Qd Qs 9c 9d", "ante=1000")}}
 		_, err := Settle(r)
-		fe, _ := AsFieldError(err)
-		seen[fe.Field] = true
+		fe, _ := fault.As(err)
+		seen[fe.Field()] = true
 	}
 	if len(seen) > 1 {
 		t.Errorf("one request, several answers: %v", seen)
@@ -34,8 +36,8 @@ func TestWagerErrorFieldIsDeterministic(t *testing.T) {
 		r := Round{Ruleset: "mbs-megalink-ssp-v6", RoundID: "r", Dealer: "As Kd 7h 4c 2s",
 			Positions: []Position{pos(1, "Qh Qd Qs 9c 9d", "ante=-5 bogus=100 bet=2000000000000 zzz=1")}}
 		_, err := Settle(r)
-		fe, _ := AsFieldError(err)
-		seen[fe.Field+": "+fe.Msg] = true
+		fe, _ := fault.As(err)
+		seen[fe.Field()+": "+fe.Detail] = true
 	}
 	if len(seen) != 1 || !seen["positions[0].wagers.ante: a wager cannot be negative"] {
 		t.Errorf("answers %v, want the one for positions[0].wagers.ante", seen)
@@ -122,16 +124,16 @@ func TestAbsentWithoutCardsRefusedWhereCardsDecide(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := Settle(tc.round)
-			fe, ok := AsFieldError(err)
+			fe, ok := fault.As(err)
 			if !ok {
 				t.Fatalf("accepted, want a refusal on %s (err %v)", tc.field, err)
 			}
-			if fe.Field != tc.field {
-				t.Errorf("field %s, want %s (%s)", fe.Field, tc.field, fe.Msg)
+			if fe.Field() != tc.field {
+				t.Errorf("field %s, want %s (%s)", fe.Field(), tc.field, fe.Detail)
 			}
 			for _, w := range tc.says {
-				if !strings.Contains(fe.Msg, w) {
-					t.Errorf("message %q does not say %q", fe.Msg, w)
+				if !strings.Contains(fe.Detail, w) {
+					t.Errorf("message %q does not say %q", fe.Detail, w)
 				}
 			}
 		})
@@ -143,8 +145,8 @@ func TestAbsentWithoutCardsRefusedWhereCardsDecide(t *testing.T) {
 func TestTCPPairPlusOnlyFoldRefused(t *testing.T) {
 	_, err := Settle(Round{Ruleset: "mbs-megalink-tcp-v6", Dealer: tcpDealerQ, Community: tcpCommunity,
 		Positions: []Position{folded(pos(1, "Ks Kd 4h", "pairPlus=500"))}})
-	fe, ok := AsFieldError(err)
-	if !ok || fe.Field != "positions[0].folded" || !strings.Contains(fe.Msg, "nothing to fold: no Ante") {
+	fe, ok := fault.As(err)
+	if !ok || fe.Field() != "positions[0].folded" || !strings.Contains(fe.Detail, "nothing to fold: no Ante") {
 		t.Fatalf("err %v, want positions[0].folded: nothing to fold: no Ante", err)
 	}
 	// Without folded it settles: a pair pays 1 to 1 (4.3).

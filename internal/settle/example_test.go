@@ -3,6 +3,7 @@ package settle_test
 import (
 	"fmt"
 
+	"github.com/tablesettle/tablesettle/internal/fault"
 	"github.com/tablesettle/tablesettle/internal/money"
 	"github.com/tablesettle/tablesettle/internal/settle"
 )
@@ -44,14 +45,14 @@ func ExampleSettle() {
 }
 
 // A field the rules refuse is named in the error.
-func ExampleFieldError() {
+func ExampleSettle_refused() {
 	_, err := settle.Settle(settle.Round{
 		Ruleset: "mbs-megalink-ssp-v6", Dealer: "As Kd 7h 4c 2s",
 		Positions: []settle.Position{{Seat: 1, Cards: "Qh Qd Qs 9c 9d",
 			Wagers: map[string]money.Amount{"ante": 1000, "bet": 1500}}},
 	})
-	fe, _ := settle.AsFieldError(err)
-	fmt.Println(fe.Field)
+	fe, _ := fault.As(err)
+	fmt.Println(fe.Field())
 	// Output:
 	// positions[0].wagers.bet
 }

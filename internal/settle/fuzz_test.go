@@ -4,11 +4,12 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/tablesettle/tablesettle/internal/fault"
 	"github.com/tablesettle/tablesettle/internal/ruleset"
 )
 
 // FuzzSettle: whatever JSON a client sends, Settle never panics, refuses
-// only with a FieldError, and what it settles keeps its money consistent.
+// only with a *fault.Error, and what it settles keeps its money consistent.
 func FuzzSettle(f *testing.F) {
 	for _, id := range ruleset.IDs() {
 		d := newDeal(1)
@@ -27,8 +28,8 @@ func FuzzSettle(f *testing.F) {
 		}
 		s, err := Settle(r)
 		if err != nil {
-			if _, ok := AsFieldError(err); !ok {
-				t.Fatalf("error %v is not a FieldError", err)
+			if _, ok := fault.As(err); !ok {
+				t.Fatalf("error %v is not a *fault.Error", err)
 			}
 			return
 		}

@@ -189,7 +189,7 @@ func (v *round) positionState(p *position, irrs *[]Irregularity) state {
 	var st state
 	cont := continuation(rs.Game)
 	ante, contStake := p.stake(ruleset.Ante), p.stake(cont)
-	rws := rs.Casino == "RWS"
+	absentFolds, declinedFolds := rs.Decisions.AbsentFolds, rs.Decisions.DeclinedFolds // RWS 5.5, 4.3
 
 	anteOK := ante > 0 || (rs.Game == ruleset.GameThreeCard && p.stake(ruleset.PairPlus) > 0)
 	if !anteOK {
@@ -207,9 +207,15 @@ func (v *round) positionState(p *position, irrs *[]Irregularity) state {
 		}
 	}
 
+	if ante == 0 && p.stake(ruleset.Bonus) > 0 {
+		// Ruling R26: returned at the end of the round (3.5, 5.12.2).
+		*irrs = append(*irrs, Irregularity{Code: "bonus_without_ante", Seat: p.Seat, Wager: ruleset.Bonus,
+			Message: "a Bonus wager without an Ante is returned at the end of the round",
+			Rules:   v.cites(rs.Clauses.SideWagers, rs.Clauses.NoAnte, rulingR26)})
+	}
 	st.declined = !p.IsExposed()
 	switch {
-	case p.Absent && ante > 0 && contStake == 0 && !rws:
+	case p.Absent && ante > 0 && contStake == 0 && !absentFolds:
 		// MBS 5.11: the hand is invalid; Ante (TCP: and Pair Plus) and
 		// progressive returned.
 		st.absentReturn = true
@@ -218,13 +224,13 @@ func (v *round) positionState(p *position, irrs *[]Irregularity) state {
 			Message: "the player was not present for the " + string(cont) + " decision: the hand is invalid",
 			Rules:   v.cites(rs.Clauses.Absent)})
 		return st
-	case p.Absent && contStake == 0 && rws && ante > 0:
+	case p.Absent && contStake == 0 && absentFolds && ante > 0:
 		// RWS 5.5: deemed to have folded.
 		st.folded = true
 		st.foldRules = v.cites(rs.Clauses.Absent, rs.Clauses.Fold)
 		*irrs = append(*irrs, Irregularity{Code: "absent_player", Seat: p.Seat,
 			Message: "the player walked away with the BET decision to make: deemed folded", Rules: st.foldRules})
-	case p.Absent && rws:
+	case p.Absent && absentFolds:
 		*irrs = append(*irrs, Irregularity{Code: "absent_player", Seat: p.Seat,
 			Message: "the player walked away with no decision left: the bets settle as usual", Rules: v.cites(rs.Clauses.AbsentSettled)})
 	case p.Absent && rs.Game == ruleset.GameHoldem && contStake > 0 && (p.stake(ruleset.Turn) == 0 || p.stake(ruleset.River) == 0):
@@ -251,7 +257,7 @@ func (v *round) positionState(p *position, irrs *[]Irregularity) state {
 	}
 	switch {
 	case st.folded:
-	case st.declined && rws:
+	case st.declined && declinedFolds:
 		// RWS 4.3, ruling R8: refusing to reveal the cards is a fold.
 		st.folded = true
 		st.foldRules = v.cites(rs.Clauses.Declined, rulingR8)
@@ -264,7 +270,7 @@ func (v *round) positionState(p *position, irrs *[]Irregularity) state {
 		st.foldRules = v.cites(rs.Clauses.Fold, rulingR20)
 	}
 	switch {
-	case st.declined && !rws:
+	case st.declined && !declinedFolds:
 		st.outcome = OutcomeDeclined
 	case st.folded:
 		st.outcome = OutcomeFolded
@@ -277,17 +283,15 @@ func (v *round) positionState(p *position, irrs *[]Irregularity) state {
 // noAnteRules are the rules of a progressive wager returned for want of
 // its Ante: the clause that says so (MBS 5.12.2, TCP/THB 5.12.2, RWS 5.4).
 // SSP v4 has none: its 3.5 places a jackpot wager after an Ante and says
-// nothing of one without; the wager is returned as the later MBS
-// documents prescribe, under ruling R12 (the service answers what the
-// ruleset prescribes, and reports it), and the note says the document is
-// silent.
+// nothing of one without; the wager is returned as MBS 5.12.2 and RWS 5.4
+// prescribe, under ruling R25, and the note says the document is silent.
 func (v *round) noAnteRules() ([]string, string) {
 	c := v.rs.Clauses
 	if c.NoAnte != "" {
 		return v.cites(c.NoAnte), ""
 	}
-	return v.cites(c.SideWagers, rulingR12), "document silent: " + v.cite(c.SideWagers) +
-		" places a jackpot wager after an Ante and has no clause for one without; returned as MBS 5.12.2 does (ruling R12)"
+	return v.cites(c.SideWagers, rulingR25), "document silent: " + v.cite(c.SideWagers) +
+		" places a jackpot wager after an Ante and has no clause for one without; returned as MBS 5.12.2 and RWS 5.4 do (ruling R25)"
 }
 
 // declinedRules: MBS 3.10.1 (SSP v4 has no such clause: ruling R8) and
@@ -305,7 +309,6 @@ func (v *round) decide(p *position, w ruleset.Wager, e *playerEval, d *dealerEva
 	rs := v.rs
 	c := &rs.Clauses
 	spec, _ := rs.Wager(w)
-	rws := rs.Casino == "RWS"
 
 	// Wagers that settle on the player's cards whatever the comparison.
 	switch w {
@@ -335,6 +338,12 @@ func (v *round) decide(p *position, w ruleset.Wager, e *playerEval, d *dealerEva
 		}
 		return decision{result: Lose, rules: rules}
 	case ruleset.Bonus:
+		// Ruling R26: a Bonus without an Ante (3.5 places it after the
+		// Ante) is returned at the end of the round, as 5.12.2 returns a
+		// Progressive without an Ante.
+		if p.stake(ruleset.Ante) == 0 {
+			return decision{result: Returned, rules: v.cites(c.SideWagers, c.NoAnte, rulingR26)}
+		}
 		// THB 4.1.1, ruling R16: on the hole cards whatever the outcome;
 		// lost on a fold (3.9.1) or when the cards are not shown (R19).
 		if st.declined {
@@ -355,8 +364,8 @@ func (v *round) decide(p *position, w ruleset.Wager, e *playerEval, d *dealerEva
 			// it settles on the hole cards, and the line cites both the
 			// clause that invalidated the hand and the ruling that keeps
 			// the Bonus standing.
-			rules = v.cites(c.Absent, spec.PaytableRule, rulingR16)
-			note = v.cite(c.Absent) + " returns the Ante and progressive only; the Bonus settles on the hole cards (ruling R16)"
+			rules = v.cites(c.Absent, spec.PaytableRule, rulingR16, rulingR26)
+			note = v.cite(c.Absent) + " returns the Ante and progressive only; the Bonus settles on the hole cards (ruling R16, R26)"
 		}
 		if name := ruleset.HoleBonusHand(p.cards, v.dealer); name != "" {
 			en, _ := spec.Paytable.Named(name)
@@ -369,7 +378,7 @@ func (v *round) decide(p *position, w ruleset.Wager, e *playerEval, d *dealerEva
 	switch {
 	case st.absentReturn:
 		return decision{result: Returned, rules: v.cites(c.Absent)}
-	case st.declined && !rws:
+	case st.declined && !rs.Decisions.DeclinedFolds:
 		return decision{result: Lose, rules: v.declinedRules()}
 	case st.folded:
 		// Only the Ante can be on a folded hand (validation refuses a

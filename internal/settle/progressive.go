@@ -27,7 +27,7 @@ import (
 func (v *round) progressive(p *position, w *ruleset.WagerSpec, stake money.Amount, e *playerEval, d *dealerEval, st *state) (Line, []Eligibility) {
 	rs := v.rs
 	c := &rs.Clauses
-	rws := rs.Casino == "RWS"
+	declinedFolds := rs.Decisions.DeclinedFolds // RWS 4.3, ruling R8
 	var prizes []prize
 
 	if w.Hand == ruleset.DealerFiveDealt {
@@ -48,7 +48,7 @@ func (v *round) progressive(p *position, w *ruleset.WagerSpec, stake money.Amoun
 		// The player's jackpot hand. Not counted when the hand was not
 		// exposed at MBS (3.10.1, ruling R8, R19); at RWS the hand is
 		// deemed folded and counted when its cards are supplied (4.3, R8).
-		shown := e.ok && (!st.declined || rws)
+		shown := e.ok && (!st.declined || declinedFolds)
 		if shown {
 			if en, ok := w.Paytable.Lookup(e.progCat); ok {
 				m := 1
@@ -94,7 +94,7 @@ func (v *round) progressive(p *position, w *ruleset.WagerSpec, stake money.Amoun
 	}
 	if len(prizes) == 0 {
 		if st.declined && w.Hand != ruleset.DealerFiveDealt {
-			if rws {
+			if declinedFolds {
 				// RWS 4.3, ruling R8: no jackpot through the service unless
 				// the cards are supplied, and these were not (or make none).
 				return Line{Wager: w.Name, Stake: stake, Result: Lose, Rules: append(append(base, st.foldRules...), rulingR14)}, nil

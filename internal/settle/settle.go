@@ -23,14 +23,27 @@ const (
 	rulingR19 = "ruling R19"
 	rulingR20 = "ruling R20"
 	rulingR22 = "ruling R22"
+	rulingR25 = "ruling R25"
+	rulingR26 = "ruling R26"
 )
 
-// Settle settles one round: it validates the request (a *FieldError names
-// the field of a request it refuses), checks what the cards show (ruling
-// R12), evaluates every hand from the cards (ruling R14) and settles every
-// wager under the round's ruleset. Positions come back in seat order.
-func Settle(r Round) (Settlement, error) {
-	v, err := validate(&r)
+// Settle settles one round under the standard rulesets: it validates the
+// request (a *fault.Error of kind Invalid names the field of a request it
+// refuses), checks what the cards show (ruling R12), evaluates every hand
+// from the cards (ruling R14) and settles every wager under the round's
+// ruleset. Positions come back in seat order.
+func Settle(r Round) (Settlement, error) { return Settler{Rulesets: ruleset.Standard()}.Settle(r) }
+
+// Settler settles rounds under the rulesets of one catalogue: the five
+// documents (Settle uses ruleset.Standard()), or a catalogue with more. The
+// zero Settler knows no ruleset and refuses every round on "ruleset".
+type Settler struct {
+	Rulesets ruleset.Catalogue
+}
+
+// Settle settles one round under s.Rulesets (see the package function).
+func (s Settler) Settle(r Round) (Settlement, error) {
+	v, err := validate(s.Rulesets, &r)
 	if err != nil {
 		return Settlement{}, err
 	}
@@ -49,11 +62,17 @@ type Hit struct {
 // R6); the others are already paid on the settlement's lines by the house.
 // A void round has no hits.
 func JackpotHits(r Round) ([]Hit, error) {
-	s, err := Settle(r)
+	return Settler{Rulesets: ruleset.Standard()}.JackpotHits(r)
+}
+
+// JackpotHits settles the round under s.Rulesets and returns its jackpot
+// prizes (see the package function).
+func (s Settler) JackpotHits(r Round) ([]Hit, error) {
+	st, err := s.Settle(r)
 	if err != nil {
 		return nil, err
 	}
-	return s.Hits(), nil
+	return st.Hits(), nil
 }
 
 // Hits returns the settlement's jackpot prizes in seat order.
@@ -124,7 +143,7 @@ func (v *round) settle() Settlement {
 			continue
 		}
 		msg := "seat " + itoa(p.Seat) + " has " + itoa(n) + " cards, not " + itoa(rs.Hands.PlayerCards)
-		if rs.ID == ruleset.SSPv4 {
+		if rs.Irregularities.PlayerCountVoids {
 			// SSP v4 has no wrong-count-to-a-player clause: the deal was
 			// incorrect and the round is void under its 5.2 (ruling R12).
 			return v.void(s, Irregularity{Code: "player_card_count", Seat: p.Seat, Message: msg,

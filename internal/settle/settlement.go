@@ -128,7 +128,7 @@ type Eligibility struct {
 // irregular, with the outcome applied.
 type Irregularity struct {
 	// Code: duplicate_card, dealer_card_count, community_card_count,
-	// player_card_count, progressive_without_ante, absent_player,
+	// player_card_count, progressive_without_ante, bonus_without_ante (ruling R26), absent_player,
 	// over_maximum, under_minimum, bet_not_twice_ante.
 	Code    string        `json:"code"`
 	Seat    int           `json:"seat,omitempty"`

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tablesettle/tablesettle/internal/fault"
 	"github.com/tablesettle/tablesettle/internal/money"
 )
 
@@ -61,15 +62,15 @@ func TestProgressiveUnitRefusals(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			s, err := Settle(tc.round)
-			fe, ok := AsFieldError(err)
+			fe, ok := fault.As(err)
 			if !ok {
 				t.Fatalf("err = %v, want a FieldError on %s; settled:\n%s", err, tc.field, lines(s))
 			}
-			if fe.Field != tc.field {
-				t.Errorf("field %q (%s), want %q", fe.Field, fe.Msg, tc.field)
+			if fe.Field() != tc.field {
+				t.Errorf("field %q (%s), want %q", fe.Field(), fe.Detail, tc.field)
 			}
-			if tc.field != "positions[0].progressiveMultiplier" && !strings.Contains(fe.Msg, "R17") && !strings.Contains(fe.Msg, "R22") && !strings.Contains(fe.Msg, "3.5") {
-				t.Errorf("message %q cites neither ruling R22 nor R17", fe.Msg)
+			if tc.field != "positions[0].progressiveMultiplier" && !strings.Contains(fe.Detail, "R17") && !strings.Contains(fe.Detail, "R22") && !strings.Contains(fe.Detail, "3.5") {
+				t.Errorf("message %q cites neither ruling R22 nor R17", fe.Detail)
 			}
 		})
 	}

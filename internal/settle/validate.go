@@ -1,12 +1,12 @@
 package settle
 
 import (
-	"errors"
 	"fmt"
 	"slices"
 	"strconv"
 
 	"github.com/tablesettle/tablesettle/internal/card"
+	"github.com/tablesettle/tablesettle/internal/fault"
 	"github.com/tablesettle/tablesettle/internal/money"
 	"github.com/tablesettle/tablesettle/internal/ruleset"
 )
@@ -17,26 +17,11 @@ import (
 // 1000 to 1 on seven positions) far inside int64.
 const MaxAmount money.Amount = 1_000_000_000_000
 
-// FieldError is a request settlement refuses, naming the field at fault as
-// a path below the request body ("positions[2].wagers.bet"). The HTTP layer
-// maps it to a 422 problem with location "body." + Field.
-type FieldError struct {
-	Field string
-	Msg   string
-	Value any
-}
-
-func (e *FieldError) Error() string { return e.Field + ": " + e.Msg }
-
-func fieldErr(field string, value any, format string, args ...any) *FieldError {
-	return &FieldError{Field: field, Msg: fmt.Sprintf(format, args...), Value: value}
-}
-
-// AsFieldError returns err's FieldError, if it has one.
-func AsFieldError(err error) (*FieldError, bool) {
-	var fe *FieldError
-	ok := errors.As(err, &fe)
-	return fe, ok
+// fieldErr is a request settlement refuses: a *fault.Error of kind
+// Invalid naming the field at fault as a path below the request body
+// ("positions[2].wagers.bet"). The HTTP layer places it under "body".
+func fieldErr(field string, value any, format string, args ...any) *fault.Error {
+	return fault.InvalidField(field, value, format, args...)
 }
 
 // round is a validated Round.
@@ -79,7 +64,7 @@ func (p *position) folds(rs *ruleset.Ruleset) bool {
 	if p.stake(ruleset.Ante) == 0 || p.stake(continuation(rs.Game)) > 0 {
 		return false
 	}
-	return !p.Absent || rs.Casino == "RWS"
+	return !p.Absent || rs.Decisions.AbsentFolds
 }
 
 // absentReturned reports whether the hand is the invalid hand of an MBS
@@ -89,7 +74,7 @@ func (p *position) folds(rs *ruleset.Ruleset) bool {
 // (it still settles on the hole cards, ruling R16). RWS deems a fold
 // instead (5.5) and SSP v4 has no such clause.
 func (p *position) absentReturned(rs *ruleset.Ruleset) bool {
-	return p.Absent && rs.Casino != "RWS" && rs.Clauses.Absent != "" &&
+	return p.Absent && !rs.Decisions.AbsentFolds && rs.Clauses.Absent != "" &&
 		p.stake(ruleset.Ante) > 0 && p.stake(continuation(rs.Game)) == 0
 }
 
@@ -107,7 +92,7 @@ func (p *position) f(suffix string) string {
 
 func (p *position) wagerField(name string) string { return p.f(".wagers." + name) }
 
-func (p *position) wagerErr(w ruleset.Wager, value any, format string, args ...any) *FieldError {
+func (p *position) wagerErr(w ruleset.Wager, value any, format string, args ...any) *fault.Error {
 	return fieldErr(p.wagerField(string(w)), value, format, args...)
 }
 
@@ -154,10 +139,10 @@ func usesDocCurrency(rs *ruleset.Ruleset) bool {
 	return false
 }
 
-func validate(r *Round) (*round, error) {
-	rs, ok := ruleset.Lookup(ruleset.ID(r.Ruleset)) // read only, never modified
+func validate(cat ruleset.Catalogue, r *Round) (*round, error) {
+	rs, ok := cat.Lookup(ruleset.ID(r.Ruleset)) // read only, never modified
 	if !ok {
-		return nil, fieldErr("ruleset", r.Ruleset, "unknown ruleset %q (want one of %v)", r.Ruleset, ruleset.IDs())
+		return nil, fieldErr("ruleset", r.Ruleset, "unknown ruleset %q (want one of %v)", r.Ruleset, cat.IDs())
 	}
 	v := &round{rs: rs, in: r, currency: money.Currency(r.Currency)}
 	if v.currency == "" {
@@ -255,10 +240,10 @@ func (v *round) validateLimits() error {
 // always gets the same answer (Go randomizes map iteration).
 type firstErr struct {
 	name string
-	e    *FieldError
+	e    *fault.Error
 }
 
-func (f *firstErr) keep(name string, e *FieldError) {
+func (f *firstErr) keep(name string, e *fault.Error) {
 	if f.e == nil || name < f.name {
 		f.name, f.e = name, e
 	}
@@ -271,7 +256,7 @@ func (f *firstErr) err() error {
 	return f.e
 }
 
-func (v *round) checkLimit(name string, l Limit) *FieldError {
+func (v *round) checkLimit(name string, l Limit) *fault.Error {
 	f := "limits." + name
 	if !v.rs.Placeable(ruleset.Wager(name)) {
 		return fieldErr(f, name, "%s has no wager %q", v.rs.ID, name)
@@ -364,7 +349,7 @@ func (v *round) validateProgressive(p *position) error {
 	const prog = string(ruleset.Progressive) // the field is named only when refused
 	if rs.MaxProgressiveMultiplier == 0 {
 		if s != u {
-			return fieldErr(p.wagerField(prog), s, "a progressive wager must be the pool's unit %d, not %d: the pool refuses any other amount (ruling R22%s)", u, s, citeSuffix(rs, rs.Clauses.ProgressiveUnit))
+			return fieldErr(p.wagerField(prog), s, "a progressive wager must be the pool's unit %d, not %d: the pool refuses any other amount (ruling R22%s)", u, s, citeSuffix(rs, rs.Clauses.ProgressiveUnit)).Cite(rulingR22)
 		}
 		return nil
 	}
@@ -379,7 +364,7 @@ func (v *round) validateProgressive(p *position) error {
 	}
 	if s%u != 0 || s/u < 1 || s/u > money.Amount(rs.MaxProgressiveMultiplier) {
 		return fieldErr(p.wagerField(prog), s, "a progressive wager of %d is not 1 to %d times the unit %d (%s, ruling R17)",
-			s, rs.MaxProgressiveMultiplier, u, rs.Cite(rs.MultiplierRule))
+			s, rs.MaxProgressiveMultiplier, u, rs.Cite(rs.MultiplierRule)).Cite(rs.Cite(rs.MultiplierRule), rulingR17, rulingR22)
 	}
 	p.multiplier = int(s / u)
 	return nil
@@ -417,7 +402,10 @@ func (v *round) validatePosition(p *position) error {
 		return fieldErr(p.f(".exposed"), false, "an absent player cannot have declined the comparison")
 	}
 	if cont := continuation(rs.Game); p.Absent && rs.Clauses.Absent == "" && p.stake(cont) == 0 && p.stake(ruleset.Ante) > 0 {
-		return fieldErr(p.f(".absent"), true, "%s has no rule for a player absent at the %s decision: settle the hand as folded or with its %s", rs.ID, cont, cont)
+		// Ruling R25: SSP v4 has no clause for it; the Gaming Shift
+		// Manager decides, and the round waits for his decision.
+		return fieldErr(p.f(".absent"), true, "%s has no rule for a player absent at the %s decision: seat %d waits for the %s's decision, sent as the hand's fold or %s (ruling R25)",
+			rs.ID, cont, p.Seat, rs.Irregularities.ReferTo, cont).Cite(rulingR25)
 	}
 	if p.Folded && p.stake(ruleset.Ante) == 0 {
 		// A fold gives up the Ante (ruling R20; TCP 3.9.1.1 "Fold the
@@ -468,14 +456,11 @@ func (v *round) validatePosition(p *position) error {
 			}
 			if w.Multiple.Fixed && s != ante*money.Amount(w.Multiple.Times) {
 				return p.wagerErr(w.Name, s, "%s must be %d times the ante (%d), not %d (%s, ruling R20)",
-					w.Name, w.Multiple.Times, ante*money.Amount(w.Multiple.Times), s, rs.Cite(w.Multiple.Rule))
+					w.Name, w.Multiple.Times, ante*money.Amount(w.Multiple.Times), s, rs.Cite(w.Multiple.Rule)).Cite(rs.Cite(w.Multiple.Rule), rulingR20)
 			}
 			if (w.Name == ruleset.Turn || w.Name == ruleset.River) && p.stake(ruleset.Flop) == 0 {
 				return p.wagerErr(w.Name, s, "%s needs a flop wager (%s)", w.Name, rs.Cite(rs.Clauses.Continue))
 			}
-		}
-		if w.Name == ruleset.Bonus && ante == 0 {
-			return p.wagerErr(w.Name, s, "a bonus wager needs an ante (%s)", rs.Cite(rs.Clauses.SideWagers))
 		}
 	}
 	if err := v.validateProgressive(p); err != nil {
@@ -484,7 +469,7 @@ func (v *round) validatePosition(p *position) error {
 	return nil
 }
 
-func checkWager(rs *ruleset.Ruleset, p *position, name string, a money.Amount) *FieldError {
+func checkWager(rs *ruleset.Ruleset, p *position, name string, a money.Amount) *fault.Error {
 	if !rs.Placeable(ruleset.Wager(name)) {
 		return fieldErr(p.wagerField(name), name, "%s has no wager %q", rs.ID, name)
 	}
@@ -506,7 +491,7 @@ func absentNeedsCards(rs *ruleset.Ruleset, p *position) string {
 		return fmt.Sprintf("%s has no absent-player clause, so the wagers settle on the cards (ruling R12)", rs.ID)
 	case rs.Game == ruleset.GameHoldem && p.stake(cont) > 0:
 		return fmt.Sprintf("with the Ante and Flop placed the player is deemed to have checked (%s) and the hand plays on", rs.Cite(rs.Clauses.Absent))
-	case rs.Casino == "RWS":
+	case rs.Decisions.AbsentFolds:
 		return fmt.Sprintf("with no decision left to make the bets settle as usual (%s)", rs.Cite(rs.Clauses.AbsentSettled))
 	}
 	return fmt.Sprintf("with no decision left to make the wagers settle as usual (%s applies only to a pending %s decision, ruling R12)", rs.Cite(rs.Clauses.Absent), cont)

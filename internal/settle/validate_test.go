@@ -1,14 +1,15 @@
 package settle
 
 import (
+	"reflect"
 	"testing"
 
 	"github.com/tablesettle/tablesettle/internal/card"
-
+	"github.com/tablesettle/tablesettle/internal/fault"
 	"github.com/tablesettle/tablesettle/internal/money"
 )
 
-// Bad input is refused with a FieldError naming the field, never settled
+// Bad input is refused with a *fault.Error naming the field, never settled
 // by guess.
 func TestSettleRefusesBadInput(t *testing.T) {
 	base := func(id string, ps ...Position) Round {
@@ -52,7 +53,7 @@ func TestSettleRefusesBadInput(t *testing.T) {
 		{"ruling R20 THB flop twice the ante", base("mbs-megalink-thb-v9", pos(1, "Ah Ad", "ante=1000 flop=1000")), "positions[0].wagers.flop"},
 		{"ruling R20 THB turn equal to the ante", base("mbs-megalink-thb-v9", pos(1, "Ah Ad", "ante=1000 flop=2000 turn=2000")), "positions[0].wagers.turn"},
 		{"THB river without flop", base("mbs-megalink-thb-v9", pos(1, "Ah Ad", "ante=1000 river=1000")), "positions[0].wagers.river"},
-		{"THB 3.5 bonus without ante", base("mbs-megalink-thb-v9", pos(1, "Ah Ad", "bonus=1000")), "positions[0].wagers.bonus"},
+		// THB 3.5 bonus without ante: returned under ruling R26, see TestRulingR26_THBBonusWithoutAnteReturned.
 		{"a bet that a fold forbids", base(ssp, folded(pos(1, "3c 3d 8s 9h Jd", "ante=1000 bet=2000"))), "positions[0].wagers.bet"},
 		{"a bet without an ante", base(ssp, pos(1, "3c 3d 8s 9h Jd", "bet=2000")), "positions[0].wagers.bet"},
 		{"folded and absent", base(ssp, absent(folded(pos(1, "3c 3d 8s 9h Jd", "ante=1000")))), "positions[0].absent"},
@@ -88,12 +89,12 @@ func TestSettleRefusesBadInput(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := Settle(tc.round)
-			fe, ok := AsFieldError(err)
+			fe, ok := fault.As(err)
 			if !ok {
 				t.Fatalf("err = %v, want a FieldError on %s", err, tc.field)
 			}
-			if fe.Field != tc.field {
-				t.Errorf("field %q (%s), want %q", fe.Field, fe.Msg, tc.field)
+			if fe.Field() != tc.field {
+				t.Errorf("field %q (%s), want %q", fe.Field(), fe.Detail, tc.field)
 			}
 		})
 	}
@@ -150,12 +151,12 @@ func TestFoldedHandWithoutCards(t *testing.T) {
 		{"rws-mlp-csp-v2", "ante=1000 progressive=100"},
 	} {
 		_, err := Settle(Round{Ruleset: tc.id, Dealer: dealerAK, Positions: []Position{folded(pos(1, "", tc.wagers))}})
-		if fe, ok := AsFieldError(err); !ok || fe.Field != "positions[0].cards" {
+		if fe, ok := fault.As(err); !ok || fe.Field() != "positions[0].cards" {
 			t.Errorf("%s %s: %v, want a FieldError on positions[0].cards (ruling R9, R14)", tc.id, tc.wagers, err)
 		}
 	}
 	_, err = Settle(Round{Ruleset: "mbs-megalink-tcp-v6", Dealer: tcpDealerQ, Community: tcpCommunity, Positions: []Position{folded(pos(1, "", "ante=1000 pairPlus=500"))}})
-	if fe, ok := AsFieldError(err); !ok || fe.Field != "positions[0].cards" {
+	if fe, ok := fault.As(err); !ok || fe.Field() != "positions[0].cards" {
 		t.Errorf("TCP pair plus: %v", err)
 	}
 }
@@ -181,7 +182,7 @@ func TestExposedHandWithoutCardsRefused(t *testing.T) {
 			if tc.round.Positions[0].Cards != "" {
 				want = "positions[1].cards"
 			}
-			if fe, ok := AsFieldError(err); !ok || fe.Field != want {
+			if fe, ok := fault.As(err); !ok || fe.Field() != want {
 				t.Fatalf("err = %v, want a FieldError on %s", err, want)
 			}
 		})
@@ -194,5 +195,19 @@ func TestExposedHandWithoutCardsRefused(t *testing.T) {
 	}
 	if got := lines(s); got != "1 ante lose 100>0\n1 bet lose 200>0\n" {
 		t.Errorf("declined lines %q", got)
+	}
+}
+
+// Ruling R20 (SSP v6 1.1.2): a Bet that is not twice the Ante is refused as
+// an Invalid fault naming the wager's path and citing the rules that decide.
+func TestRefusalCitesTheRule_R20(t *testing.T) {
+	_, err := Settle(Round{Ruleset: "mbs-megalink-ssp-v6", Dealer: "As Kd 7h 4c 2s",
+		Positions: []Position{{Seat: 1, Cards: "Qh Qd Qs 9c 9d", Wagers: map[string]money.Amount{"ante": 1000, "bet": 3000}}}})
+	fe, ok := fault.As(err)
+	if !ok || fe.Kind != fault.Invalid || fe.Field() != "positions[0].wagers.bet" || fe.Fields[0].Value != money.Amount(3000) {
+		t.Fatalf("err = %#v, want Invalid on positions[0].wagers.bet with value 3000", err)
+	}
+	if want := []string{"mbs-megalink-ssp-v6 1.1.2", "ruling R20"}; !reflect.DeepEqual(fe.Rules, want) {
+		t.Fatalf("rules %v, want %v", fe.Rules, want)
 	}
 }

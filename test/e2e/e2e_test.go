@@ -15,15 +15,26 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tablesettle/tablesettle/internal/auth"
 	"github.com/tablesettle/tablesettle/internal/filestore"
 	"github.com/tablesettle/tablesettle/internal/httpapi"
 	"github.com/tablesettle/tablesettle/internal/jackpot"
+	"github.com/tablesettle/tablesettle/internal/principal"
 	"github.com/tablesettle/tablesettle/test/e2e/client"
 )
 
 // startServer serves every group on a free port of 127.0.0.1 and returns
-// a generated client pointed at it.
+// a generated client without credentials (the local server leaves the
+// stateless operations open).
 func startServer(t *testing.T) *client.ClientWithResponses {
+	anon, _ := startServerAs(t)
+	return anon
+}
+
+// startServerAs serves every group as `serve` does, with a principals file
+// of one principal per role (the table principal bound to T12), and returns
+// a client without credentials and one per role sending its bearer token.
+func startServerAs(t *testing.T) (*client.ClientWithResponses, func(principal.Role) *client.ClientWithResponses) {
 	t.Helper()
 	// The embedded file store of make run, in a fresh directory, with the
 	// real clock: the pools operations work as make run serves them.
@@ -31,9 +42,23 @@ func startServer(t *testing.T) *client.ClientWithResponses {
 	if err != nil {
 		t.Fatal(err)
 	}
+	var entries []auth.Entry
+	tokens := map[principal.Role]string{}
+	for _, r := range principal.Roles {
+		var tables []string
+		if r == principal.Table {
+			tables = []string{"T12"}
+		}
+		var tok string
+		if entries, tok, err = auth.Add(entries, "e2e-"+string(r), []principal.Role{r}, tables); err != nil {
+			t.Fatal(err)
+		}
+		tokens[r] = tok
+	}
 	h, _ := httpapi.New(httpapi.Deps{
 		Logger: slog.New(slog.NewJSONHandler(io.Discard, nil)),
 		Pools:  jackpot.NewService(store, time.Now, 1),
+		Access: &httpapi.Access{Authenticator: httpapi.BearerTokens{Tokens: auth.NewTokens(entries)}, OpenStateless: true},
 	})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -46,11 +71,23 @@ func startServer(t *testing.T) *client.ClientWithResponses {
 		}
 	}()
 	t.Cleanup(func() { _ = srv.Close() })
-	c, err := client.NewClientWithResponses("http://" + ln.Addr().String())
+	url := "http://" + ln.Addr().String()
+	anon, err := client.NewClientWithResponses(url)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return c
+	as := func(r principal.Role) *client.ClientWithResponses {
+		tok := tokens[r]
+		c, err := client.NewClientWithResponses(url, client.WithRequestEditorFn(func(_ context.Context, req *http.Request) error {
+			req.Header.Set("Authorization", "Bearer "+tok)
+			return nil
+		}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	return anon, as
 }
 
 func TestEvaluateHands(t *testing.T) {
@@ -251,13 +288,32 @@ func TestRulesets(t *testing.T) {
 // Full House to it through the generated client: contributions first
 // (ruling R4), the Full House's fixed $200 paid by the house, the Royal
 // Flush paid 100% of the pool as it stands (ruling R3), the pool reset.
+//
+// The pool is opened by the admin and the round posted by the table
+// principal of T12, each sending its bearer token (issue 16); without a
+// token, or as the cage, the same requests are refused and change nothing.
 func TestPoolRound(t *testing.T) {
-	c := startServer(t)
+	anon, as := startServerAs(t)
 	ctx := context.Background()
-	created, err := c.CreatePoolWithResponse(ctx, client.CreatePoolRequest{
+	req := client.CreatePoolRequest{
 		Id: "megalink-sgd-1", By: "ops:alice", Currency: "SGD", Rulesets: &[]string{"mbs-megalink-ssp-v6"},
 		Unit: 500, ContributionBp: 1733, ReserveBp: 517, Reset: 10000000,
-	})
+	}
+	for _, tc := range []struct {
+		name   string
+		c      *client.ClientWithResponses
+		status int
+	}{{"no token", anon, 401}, {"cage", as(principal.Cage), 403}} {
+		refused, err := tc.c.CreatePoolWithResponse(ctx, req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if refused.StatusCode() != tc.status {
+			t.Errorf("create pool, %s: status %d, want %d: %s", tc.name, refused.StatusCode(), tc.status, refused.Body)
+		}
+	}
+	c := as(principal.Admin)
+	created, err := c.CreatePoolWithResponse(ctx, req)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -270,7 +326,10 @@ func TestPoolRound(t *testing.T) {
 	}
 	round := client.PoolRoundRequest{Ruleset: "mbs-megalink-ssp-v6", Table: "T12", RoundId: "R1",
 		DealtAt: time.Date(2026, 3, 1, 20, 0, 0, 0, time.UTC), Dealer: "2d 3d 5h 8c 9s", ProgressiveUnit: ptr(int64(500)), Positions: &pos}
-	res, err := c.ApplyPoolRoundWithResponse(ctx, "megalink-sgd-1", nil, round)
+	if refused, err := as(principal.Admin).ApplyPoolRoundWithResponse(ctx, "megalink-sgd-1", nil, round); err != nil || refused.StatusCode() != 403 {
+		t.Fatalf("round posted by the admin: %v %d, want 403", err, refused.StatusCode())
+	}
+	res, err := as(principal.Table).ApplyPoolRoundWithResponse(ctx, "megalink-sgd-1", nil, round)
 	if err != nil {
 		t.Fatal(err)
 	}

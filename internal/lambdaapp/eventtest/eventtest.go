@@ -165,3 +165,14 @@ func Subset(want, got any, at string) string {
 		return ""
 	}
 }
+
+// IAMPrincipals returns dir/iam-principals.json: the mapping of the sample
+// events' IAM roles to principals (lambdaapp.IAMPrincipalsEnv's value).
+func IAMPrincipals(t *testing.T, dir string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, "iam-principals.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}

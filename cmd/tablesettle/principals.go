@@ -1,0 +1,93 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/tablesettle/tablesettle/internal/auth"
+	"github.com/tablesettle/tablesettle/internal/httpapi"
+	"github.com/tablesettle/tablesettle/internal/principal"
+)
+
+// principalsEnv names the principals file when -principals is not given.
+const principalsEnv = "TABLESETTLE_PRINCIPALS"
+
+// defaultPrincipals is the principals file's name in the data directory.
+const defaultPrincipals = "principals.json"
+
+// localAccess is serve's authentication: the principals file at path (or
+// DATA/principals.json). When the default file does not exist it is made,
+// with a fresh token per role, and the path and tokens are written to out
+// once (only their hashes are kept). A file named explicitly must exist.
+// Stateless operations stay open without credentials (README "Security").
+func localAccess(path, data string, out io.Writer) (*httpapi.Access, error) {
+	explicit := path != ""
+	if !explicit {
+		path = filepath.Join(data, defaultPrincipals)
+	}
+	entries, err := auth.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) && !explicit {
+		tokens, err := auth.Bootstrap(path)
+		if err != nil {
+			return nil, fmt.Errorf("principals: %w", err)
+		}
+		fmt.Fprintf(out, "tablesettle: made %s with one principal per role; their bearer tokens (shown once, only hashes are kept):\n", path)
+		for _, r := range principal.Roles {
+			extra := ""
+			if r == principal.Table {
+				extra = " (tables " + strings.Join(auth.LocalTables, ",") + ")"
+			}
+			fmt.Fprintf(out, "  %-10s local-%s%s\n             Authorization: Bearer %s\n", r, r, extra, tokens[r])
+		}
+		if entries, err = auth.ReadFile(path); err != nil {
+			return nil, err
+		}
+	} else if err != nil {
+		return nil, fmt.Errorf("principals: %w", err)
+	}
+	return &httpapi.Access{Authenticator: httpapi.BearerTokens{Tokens: auth.NewTokens(entries)}, OpenStateless: true}, nil
+}
+
+// principals runs `tablesettle principals add`: a new principal with a
+// fresh token, printed once; the file keeps its hash.
+func principals(args []string, out io.Writer) error {
+	if len(args) == 0 || args[0] != "add" {
+		return errors.New("usage: tablesettle principals add --id ID --role ROLE [--tables T1,T2] [-file FILE]")
+	}
+	fs := flag.NewFlagSet("principals add", flag.ContinueOnError)
+	id := fs.String("id", "", "the principal's id (it names the principal in the ledger)")
+	role := fs.String("role", "", "its role: "+fmt.Sprint(principal.Roles))
+	tables := fs.String("tables", "", "comma-separated table ids (role table: the tables it reports for)")
+	file := fs.String("file", os.Getenv(principalsEnv), "principals file (default .tablesettle/"+defaultPrincipals+"); env "+principalsEnv)
+	if err := fs.Parse(args[1:]); err != nil {
+		return err
+	}
+	if *file == "" {
+		*file = filepath.Join(".tablesettle", defaultPrincipals)
+	}
+	var entries []auth.Entry
+	entries, err := auth.ReadFile(*file)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return err
+	}
+	var ts []string
+	for _, t := range strings.Split(*tables, ",") {
+		if t = strings.TrimSpace(t); t != "" {
+			ts = append(ts, t)
+		}
+	}
+	entries, tok, err := auth.Add(entries, *id, []principal.Role{principal.Role(*role)}, ts)
+	if err != nil {
+		return err
+	}
+	if err := auth.WriteFile(*file, entries); err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "added %s (%s) to %s; its bearer token (shown once, only its hash is kept):\n%s\n", *id, *role, *file, tok)
+	return nil
+}

@@ -1,0 +1,172 @@
+package auth
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/tablesettle/tablesettle/internal/fault"
+	"github.com/tablesettle/tablesettle/internal/principal"
+)
+
+// Rule is who may call one route.
+type Rule struct {
+	// Stateless routes compute without state (rulesets, evaluate, settle
+	// without a pool, irregularity decisions, paytable analysis, the spec
+	// and docs): any authenticated principal, whatever its roles; on the
+	// local server, also a caller without credentials.
+	Stateless bool
+	// Roles may call the route (one of them is enough).
+	Roles []principal.Role
+	// TableBound routes carry a table id (the body's "table") that must be
+	// one of the principal's tables; the operation checks it with
+	// CheckTable once it has read its body.
+	TableBound bool
+}
+
+var (
+	// readers see pools, their hits and ledgers: the cage pays from them,
+	// and every role that acts on a pool needs to see what it acts on.
+	readers    = []principal.Role{principal.Cage, principal.Supervisor, principal.Controller, principal.Admin}
+	stateless  = Rule{Stateless: true}
+	roles      = func(r ...principal.Role) Rule { return Rule{Roles: r} }
+	tableBound = Rule{Roles: []principal.Role{principal.Table}, TableBound: true}
+)
+
+// Routes is the access table: "METHOD /path" as the routes are registered
+// (huma's paths, Go ServeMux patterns) to who may call it. A route that is
+// not here is refused to everyone (403): a new operation must be added
+// here, and internal/httpapi's matrix test fails until it is.
+//
+// Routes of operations that other work is adding (issue 13: pending hits,
+// corrections, approvals) are here by the paths they are expected at;
+// entries for routes not registered are harmless.
+var Routes = map[string]Rule{
+	// The spec and docs.
+	"GET /openapi.json":                    stateless,
+	"GET /openapi.yaml":                    stateless,
+	"GET /openapi-3.0.json":                stateless,
+	"GET /openapi-3.0.yaml":                stateless,
+	"GET /schemas/{schema}":                stateless,
+	"GET /docs":                            stateless,
+	"GET /v1/rulesets":                     stateless,
+	"GET /v1/rulesets/{id}":                stateless,
+	"POST /v1/hands/evaluate":              stateless,
+	"GET /v1/rulesets/{id}/analysis":       stateless,
+	"POST /v1/paytables/analyze":           stateless,
+	"POST /v1/rounds/settle":               stateless,
+	"GET /v1/rulesets/{id}/irregularities": stateless,
+	"POST /v1/irregularities":              stateless,
+
+	// admin: create pools, propose settings changes and meter adjustments.
+	"POST /v1/pools":                  roles(principal.Admin),
+	"PATCH /v1/pools/{id}":            roles(principal.Admin),
+	"POST /v1/pools/{id}/adjustments": roles(principal.Admin),
+	// table: apply rounds, for its own tables only.
+	"POST /v1/pools/{id}/rounds": tableBound,
+	// reading.
+	"GET /v1/pools/{id}":        roles(readers...),
+	"GET /v1/pools/{id}/ledger": roles(readers...),
+	"GET /v1/pools/{id}/hits":   roles(readers...),
+	// Held RWS hits whose window has passed are paid: the floor (a
+	// supervisor) or the cage may sweep them; any round applied does too.
+	"POST /v1/pools/{id}/release": roles(principal.Supervisor, principal.Cage),
+	// controller: reconcile.
+	"GET /v1/pools/{id}/reconcile": roles(principal.Controller),
+
+	// Expected (issue 13, issue 16 item 3).
+	"POST /v1/pools/{id}/hits/{hit}/confirm":            roles(principal.Supervisor),
+	"POST /v1/pools/{id}/hits/{hit}/void":               roles(principal.Supervisor),
+	"POST /v1/pools/{id}/hits/{hit}/pay":                roles(principal.Cage),
+	"POST /v1/pools/{id}/corrections":                   roles(principal.Supervisor),
+	"GET /v1/pools/{id}/proposals":                      roles(readers...),
+	"POST /v1/pools/{id}/proposals/{proposal}/approve":  roles(principal.Controller),
+	"POST /v1/pools/{id}/proposals/{proposal}/withdraw": roles(principal.Supervisor, principal.Admin),
+}
+
+// Authorize decides whether p may call route: nil, or a Forbidden
+// *fault.Error naming what is missing. p is the authenticated principal
+// (nil only where the caller may go without credentials: check that first).
+func Authorize(p *principal.Principal, route string) *fault.Error {
+	rule, ok := Routes[route]
+	if !ok {
+		return fault.New(fault.Forbidden, "%s has no access rule: refused to every principal", route)
+	}
+	if rule.Stateless {
+		return nil
+	}
+	for _, r := range rule.Roles {
+		if p.Has(r) {
+			return nil
+		}
+	}
+	have := "no role"
+	if p != nil && len(p.Roles) > 0 {
+		rs := make([]string, len(p.Roles))
+		for i, r := range p.Roles {
+			rs[i] = string(r)
+		}
+		have = "role " + strings.Join(rs, ", ")
+	}
+	need := make([]string, len(rule.Roles))
+	for i, r := range rule.Roles {
+		need[i] = string(r)
+	}
+	id := ""
+	if p != nil {
+		id = p.ID
+	}
+	return fault.New(fault.Forbidden, "%s needs role %s; principal %q has %s", route, strings.Join(need, " or "), id, have)
+}
+
+// ActingRole is the role p acts in on route: the first of p's roles the
+// route allows, or "" (a stateless route, or none allowed).
+func ActingRole(p *principal.Principal, route string) principal.Role {
+	rule, ok := Routes[route]
+	if !ok || rule.Stateless || p == nil {
+		return ""
+	}
+	for _, r := range p.Roles {
+		if slices.Contains(rule.Roles, r) {
+			return r
+		}
+	}
+	return ""
+}
+
+// CheckTable decides whether p may report for table (issue 16: a table
+// principal posts rounds for the table ids it is bound to only). field is
+// where the request carries the table id ("body.table").
+func CheckTable(p *principal.Principal, table, field string) *fault.Error {
+	if p.BoundTo(table) {
+		return nil
+	}
+	var id string
+	var tables []string
+	if p != nil {
+		id, tables = p.ID, p.Tables
+	}
+	bound := "no table"
+	if len(tables) > 0 {
+		bound = "tables " + strings.Join(tables, ", ")
+	}
+	e := fault.New(fault.Forbidden, "principal %q is not bound to table %q (it is bound to %s)", id, table, bound)
+	e.Fields = []fault.Problem{{Field: field, Message: fmt.Sprintf("not one of the principal's tables %v", tables), Value: table}}
+	return e
+}
+
+// RolesOf lists, for each role, the routes it may call that are not
+// stateless, sorted: what the stack's IAM role of that role must be allowed
+// to invoke besides the stateless routes.
+func RolesOf() map[principal.Role][]string {
+	out := map[principal.Role][]string{}
+	for route, rule := range Routes {
+		for _, r := range rule.Roles {
+			out[r] = append(out[r], route)
+		}
+	}
+	for r := range out {
+		slices.Sort(out[r])
+	}
+	return out
+}

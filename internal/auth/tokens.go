@@ -1,0 +1,250 @@
+// Package auth authenticates callers and decides what each may do (issue
+// 16). It knows two kinds of credentials: bearer tokens of a principals
+// file (the local server) and IAM identities mapped to roles by
+// configuration (the stack, where API Gateway has already checked the
+// SigV4 signature). Routes says which roles may call each operation; the
+// HTTP layer (internal/httpapi) applies it before an operation runs, so a
+// refused request writes nothing.
+//
+// A token is never stored or logged: the principals file holds its SHA-256,
+// and a token is compared with every entry's hash in constant time.
+package auth
+
+import (
+	"crypto/rand"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/tablesettle/tablesettle/internal/principal"
+)
+
+// Entry is one principal of a principals file:
+//
+//	{"id": "cage-1", "roles": ["cage"], "tables": [], "tokenSha256": "9f86d0..."}
+type Entry struct {
+	ID          string           `json:"id"`
+	Roles       []principal.Role `json:"roles"`
+	Tables      []string         `json:"tables,omitempty"`
+	TokenSHA256 string           `json:"tokenSha256"`
+}
+
+// tableID is the form of a table id, as the pools operations accept it.
+var tableID = regexp.MustCompile(`^[A-Za-z0-9._:-]{1,64}$`)
+
+// principalID is the form of a principal id in a principals file.
+var principalID = regexp.MustCompile(`^[A-Za-z0-9._@:-]{1,128}$`)
+
+// ValidTable reports whether s is a well-formed table id.
+func ValidTable(s string) bool { return tableID.MatchString(s) }
+
+func validRoles(where string, roles []principal.Role, tables []string) error {
+	if len(roles) == 0 {
+		return fmt.Errorf("%s: roles: at least one of %v", where, principal.Roles)
+	}
+	for _, r := range roles {
+		if !r.Valid() {
+			return fmt.Errorf("%s: roles: %q is not one of %v", where, r, principal.Roles)
+		}
+	}
+	for _, t := range tables {
+		if !ValidTable(t) {
+			return fmt.Errorf("%s: tables: %q is not a table id (1-64 letters, digits, '.', '_', ':', '-')", where, t)
+		}
+	}
+	if slices.Contains(roles, principal.Table) && len(tables) == 0 {
+		return fmt.Errorf("%s: a principal with role table needs the table ids it reports for (tables)", where)
+	}
+	return nil
+}
+
+// Validate says what is wrong with a principals file's entries.
+func Validate(entries []Entry) error {
+	ids := map[string]bool{}
+	hashes := map[string]bool{}
+	for i, e := range entries {
+		where := fmt.Sprintf("principal [%d] %q", i, e.ID)
+		if !principalID.MatchString(e.ID) {
+			return fmt.Errorf("%s: id: 1-128 letters, digits, '.', '_', '@', ':', '-'", where)
+		}
+		if ids[e.ID] {
+			return fmt.Errorf("%s: id appears twice", where)
+		}
+		ids[e.ID] = true
+		if err := validRoles(where, e.Roles, e.Tables); err != nil {
+			return err
+		}
+		h, err := hex.DecodeString(e.TokenSHA256)
+		if err != nil || len(h) != sha256.Size {
+			return fmt.Errorf("%s: tokenSha256: want the 64 hex digits of the token's SHA-256", where)
+		}
+		if hashes[strings.ToLower(e.TokenSHA256)] {
+			return fmt.Errorf("%s: tokenSha256: the same token as another principal", where)
+		}
+		hashes[strings.ToLower(e.TokenSHA256)] = true
+	}
+	return nil
+}
+
+// ReadFile reads and validates a principals file.
+func ReadFile(path string) ([]Entry, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var entries []Entry
+	dec := json.NewDecoder(strings.NewReader(string(b)))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&entries); err != nil {
+		return nil, fmt.Errorf("%s: want a JSON array of {\"id\", \"roles\", \"tables\", \"tokenSha256\"}: %w", path, err)
+	}
+	if err := Validate(entries); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return entries, nil
+}
+
+// WriteFile validates entries and writes them to path (mode 0600), by a
+// rename so that a reader never sees half a file.
+func WriteFile(path string, entries []Entry) error {
+	if err := Validate(entries); err != nil {
+		return err
+	}
+	b, err := json.MarshalIndent(entries, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".principals-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(append(b, '\n')); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Chmod(0o600); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
+
+// TokenPrefix starts every token NewToken makes, so that a token pasted
+// into a log or a ticket is recognisable (and greppable) as one.
+const TokenPrefix = "tst_"
+
+// NewToken returns a fresh token: 256 random bits, base64url.
+func NewToken() string {
+	var b [32]byte
+	_, _ = rand.Read(b[:]) // crypto/rand.Read never returns an error (Go 1.24+)
+	return TokenPrefix + base64.RawURLEncoding.EncodeToString(b[:])
+}
+
+// HashToken is the hex SHA-256 of a token, as the principals file keeps it.
+func HashToken(token string) string {
+	h := sha256.Sum256([]byte(token))
+	return hex.EncodeToString(h[:])
+}
+
+// Add appends a principal with a fresh token to entries and returns the
+// token (shown once: only its hash is kept).
+func Add(entries []Entry, id string, roles []principal.Role, tables []string) ([]Entry, string, error) {
+	tok := NewToken()
+	out := append(slices.Clone(entries), Entry{ID: id, Roles: roles, Tables: tables, TokenSHA256: HashToken(tok)})
+	if err := Validate(out); err != nil {
+		return nil, "", err
+	}
+	return out, tok, nil
+}
+
+// Tokens authenticates bearer tokens against a principals file's entries.
+type Tokens struct {
+	entries []tokenEntry
+}
+
+type tokenEntry struct {
+	hash [sha256.Size]byte
+	p    principal.Principal
+}
+
+// NewTokens returns the authenticator of entries (validate them first:
+// ReadFile does).
+func NewTokens(entries []Entry) *Tokens {
+	t := &Tokens{}
+	for _, e := range entries {
+		var te tokenEntry
+		h, _ := hex.DecodeString(e.TokenSHA256)
+		copy(te.hash[:], h)
+		te.p = principal.Principal{ID: e.ID, Roles: slices.Clone(e.Roles), Tables: slices.Clone(e.Tables)}
+		t.entries = append(t.entries, te)
+	}
+	return t
+}
+
+// ErrBadToken is the answer to a token no principal holds.
+var ErrBadToken = errors.New("the bearer token is not one of the principals file's")
+
+// Lookup returns the principal holding token. It hashes the token and
+// compares the hash with every entry's in constant time, whichever matches,
+// so the time taken says nothing about which entry (or how much of a hash)
+// matched.
+func (t *Tokens) Lookup(token string) (*principal.Principal, error) {
+	h := sha256.Sum256([]byte(token))
+	found := -1
+	for i := range t.entries {
+		if subtle.ConstantTimeCompare(h[:], t.entries[i].hash[:]) == 1 {
+			found = i
+		}
+	}
+	if found < 0 {
+		return nil, ErrBadToken
+	}
+	p := t.entries[found].p
+	return &p, nil
+}
+
+// LocalTables are the table ids the principals file that serve creates on
+// a fresh machine binds its table principal to.
+var LocalTables = []string{"T12"}
+
+// Bootstrap makes a principals file at path with one principal per role
+// ("local-table", "local-supervisor", ...), each with a fresh token, and
+// returns the tokens by role (to print once: only hashes are written).
+// The table principal is bound to LocalTables.
+func Bootstrap(path string) (map[principal.Role]string, error) {
+	var entries []Entry
+	tokens := map[principal.Role]string{}
+	for _, r := range principal.Roles {
+		var tables []string
+		if r == principal.Table {
+			tables = slices.Clone(LocalTables)
+		}
+		var tok string
+		var err error
+		entries, tok, err = Add(entries, "local-"+string(r), []principal.Role{r}, tables)
+		if err != nil {
+			return nil, err
+		}
+		tokens[r] = tok
+	}
+	if err := WriteFile(path, entries); err != nil {
+		return nil, err
+	}
+	return tokens, nil
+}
