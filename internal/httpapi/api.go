@@ -180,6 +180,7 @@ func Register(api huma.API, deps Deps, groups ...Group) {
 		switch g {
 		case GroupPaytables:
 			registerPaytables(api, deps)
+			registerMe(api)
 		case GroupSettle:
 			registerSettle(api, deps)
 		case GroupPools:
