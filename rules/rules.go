@@ -60,9 +60,10 @@ type Clause struct {
 }
 
 // clauseLine matches a numbered clause at the start of a line, with at least
-// two levels ("3.11", "5.1.1"), optionally after a list dash and followed by
+// two levels ("3.11", "5.1.1"), optionally after a list dash or a markdown
+// heading's hashes ("#### 4.2 ..."), and followed by
 // an optional dot: "- 3.11.2 There ...", " - 5.1.1. The ...", "2.2.1 The ...".
-var clauseLine = regexp.MustCompile(`^\s*(?:-\s*)?(\d+(?:\.\d+)+)\.?\s+(\S.*)$`)
+var clauseLine = regexp.MustCompile(`^\s*(?:#+\s*)?(?:-\s*)?(\d+(?:\.\d+)+)\.?\s+(\S.*)$`)
 
 // sectionLine matches a section heading ("5. Irregularities"), which ends
 // the clause before it.
