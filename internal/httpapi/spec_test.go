@@ -285,3 +285,29 @@ func keys[V any](m map[string]V) []string {
 	sort.Strings(out)
 	return out
 }
+
+// A fraction of money is an amount, a fraction of a stake a percentage
+// (issue 15 section 5): THB v9's break-even meter is 410380000/19 minor
+// units, SGD 215,989.47, and carries no percent (it read 2159894736.84%).
+func TestBreakEvenMeterIsAnAmount(t *testing.T) {
+	h, _ := New(Deps{Logger: slog.New(slog.DiscardHandler)})
+	w := do(t, h, "GET", "/v1/rulesets/mbs-megalink-thb-v9/analysis", "", nil)
+	if w.Code != 200 {
+		t.Fatalf("status %d: %s", w.Code, w.Body)
+	}
+	var a struct {
+		Progressives []struct {
+			ByMultiple []struct {
+				BreakEvenMeter map[string]string `json:"breakEvenMeter"`
+			} `json:"byMultiple"`
+		} `json:"progressives"`
+	}
+	if err := json.Unmarshal(w.Body.Bytes(), &a); err != nil || len(a.Progressives) == 0 || len(a.Progressives[0].ByMultiple) == 0 {
+		t.Fatalf("%v: %s", err, w.Body)
+	}
+	got := a.Progressives[0].ByMultiple[0].BreakEvenMeter
+	want := map[string]string{"num": "410380000", "den": "19", "minorUnits": "21598947.37"}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("breakEvenMeter %v, want %v", got, want)
+	}
+}
