@@ -53,7 +53,8 @@ func (d Document) Text() string {
 }
 
 // Clause is one numbered clause of a document: its number ("3.11.2") and
-// its text as written, continuation lines joined with a space.
+// its text as written: its first line, then each further line of it (a
+// wrapped sentence, a pay table) on a line of its own, blank lines left out.
 type Clause struct {
 	Number string
 	Text   string
@@ -120,12 +121,15 @@ func parseClauses() {
 				}
 				continue
 			}
-			if text == "" || sectionLine.MatchString(line) {
+			if sectionLine.MatchString(line) {
 				cur = -1
 				continue
 			}
-			if cur >= 0 {
-				out[cur].Text += " " + text
+			if text != "" && cur >= 0 {
+				// A clause's own lines (a pay table under its heading,
+				// blank lines between included) until the next clause or
+				// section, kept as lines.
+				out[cur].Text += "\n" + text
 			}
 		}
 		clauses.byDoc[d.RulesetID] = out

@@ -48,6 +48,8 @@ func TestResolve(t *testing.T) {
 		{"mbs-megalink-tcp-v6 3.11.2", `All "Ante" wagers shall be paid in accordance with the Pay Table stipulated in Rule 4.1.`},
 		{"mbs-megalink-tcp-v6 3.11.1", `There shall be no payment on the "Play" wagers.`},
 		{"rws-mlp-csp-v2 1.14", "Qualifying Hand"},
+		{"mbs-megalink-ssp-v6 4.2", "Pay Table:\nHand\tPays\nRoyal Flush\t100% of the \"Progressive Jackpot\""}, // a heading and its table
+		{"rws-mlp-csp-v2 4.1.1", "The maximum payout for a BET shall be SGD 100,000.00 for each betting box."},
 		{"mbs-ssp-v4 5.2", ""},
 		{"ruling R12", "The same card appearing twice"},
 		{"ruling R5", "split (pool + (n-1) x reset)"},
