@@ -96,8 +96,9 @@ func specConfig(cfg *huma.Config) {
 // body that does not arrive) on every operation with a body; on the pools'
 // operations 404 (no such pool), 409 (an id or Idempotency-Key reused with
 // another body), 503 with Retry-After (the store could not confirm; nothing
-// was half-applied) and 200 for an idempotent re-create; and a default
-// problem on every operation.
+// was half-applied) and 200 for an idempotent re-create; 404 on every
+// operation under /v1/rulesets/{id}; and a default problem on every
+// operation.
 func declareStatuses(oapi *huma.OpenAPI, op *huma.Operation) {
 	errSchema := oapi.Components.Schemas.Schema(reflect.TypeFor[huma.ErrorModel](), true, "Error")
 	problem := func(desc string, headers map[string]*huma.Param) *huma.Response {
@@ -132,6 +133,9 @@ func declareStatuses(oapi *huma.OpenAPI, op *huma.Operation) {
 				setIfAbsent(op.Responses, "409", problem("The Idempotency-Key (or the round id) was already used with a different body", nil))
 			}
 		}
+	}
+	if strings.HasPrefix(op.Path, "/v1/rulesets/{id}") {
+		setIfAbsent(op.Responses, "404", problem("No ruleset has this id (errors[].location path.id)", nil))
 	}
 	setIfAbsent(op.Responses, "default", problem("Any other problem (405, 413, ...): an RFC 9457 problem", nil))
 }

@@ -183,6 +183,7 @@ func TestAnswersAreDeclaredAndValid(t *testing.T) {
 		{"GET", "/v1/pools/no-such-pool", "/v1/pools/{id}", nil, "", 404},
 		{"GET", "/v1/rulesets/nope", "/v1/rulesets/{id}", nil, "", 404},
 		{"GET", "/v1/rulesets/nope/irregularities", "/v1/rulesets/{id}/irregularities", nil, "", 404},
+		{"GET", "/v1/rulesets/nope/analysis", "/v1/rulesets/{id}/analysis", nil, "", 404},
 		{"POST", "/v1/irregularities", "/v1/irregularities", []byte(`{"ruleset":"nope"}`), "", 422},
 	}
 	ids := map[string]string{
@@ -309,5 +310,26 @@ func TestBreakEvenMeterIsAnAmount(t *testing.T) {
 	want := map[string]string{"num": "410380000", "den": "19", "minorUnits": "21598947.37"}
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("breakEvenMeter %v, want %v", got, want)
+	}
+}
+
+// With no pool store (or one that cannot confirm), every pool operation
+// answers 503 with Retry-After, as the spec declares.
+func TestPoolsUnavailableIsDeclared(t *testing.T) {
+	h, api := New(Deps{Logger: slog.New(slog.DiscardHandler)})
+	oapi := api.OpenAPI()
+	for _, c := range []struct{ method, path, opPath string }{
+		{"GET", "/v1/pools/p1", "/v1/pools/{id}"},
+		{"GET", "/v1/pools/p1/ledger", "/v1/pools/{id}/ledger"},
+		{"POST", "/v1/pools/p1/release", "/v1/pools/{id}/release"},
+	} {
+		w := do(t, h, c.method, c.path, "", nil)
+		op := opAt(oapi, c.opPath, c.method)
+		if w.Code != 503 || w.Header().Get("Retry-After") == "" {
+			t.Errorf("%s %s: %d, Retry-After %q", c.method, c.path, w.Code, w.Header().Get("Retry-After"))
+		}
+		if r := op.Responses["503"]; r == nil || r.Headers["Retry-After"] == nil {
+			t.Errorf("%s %s: 503 with Retry-After is not declared", c.method, c.opPath)
+		}
 	}
 }
