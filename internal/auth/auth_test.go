@@ -215,9 +215,10 @@ func TestRoutesAsDesigned(t *testing.T) {
 		"POST /v1/pools/{id}/proposals/{proposal}/withdraw": {S, A},
 	}
 	statelessWant := []string{"GET /openapi.json", "GET /openapi.yaml", "GET /openapi-3.0.json", "GET /openapi-3.0.yaml",
-		"GET /schemas/{schema}", "GET /docs", "GET /v1/rulesets", "GET /v1/rulesets/{id}", "POST /v1/hands/evaluate",
+		"GET /schemas/{schema}", "GET /docs", "GET /docs/app.js", "GET /docs/app.css", "GET /v1/rulesets", "GET /v1/rulesets/{id}", "POST /v1/hands/evaluate",
 		"GET /v1/rulesets/{id}/analysis", "POST /v1/paytables/analyze", "POST /v1/rounds/settle",
-		"GET /v1/rulesets/{id}/irregularities", "POST /v1/irregularities"}
+		"GET /v1/rulesets/{id}/irregularities", "POST /v1/irregularities",
+		"GET /v1/rulings", "GET /v1/rulings/{id}", "GET /v1/rulesets/{id}/document", "GET /v1/rulesets/{id}/clauses/{clause}"}
 	if len(Routes) != len(want)+len(statelessWant) {
 		t.Errorf("%d routes, want %d", len(Routes), len(want)+len(statelessWant))
 	}

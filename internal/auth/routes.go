@@ -49,6 +49,8 @@ var Routes = map[string]Rule{
 	"GET /openapi-3.0.yaml":                stateless,
 	"GET /schemas/{schema}":                stateless,
 	"GET /docs":                            stateless,
+	"GET /docs/app.js":                     stateless,
+	"GET /docs/app.css":                    stateless,
 	"GET /v1/rulesets":                     stateless,
 	"GET /v1/rulesets/{id}":                stateless,
 	"POST /v1/hands/evaluate":              stateless,
@@ -57,6 +59,11 @@ var Routes = map[string]Rule{
 	"POST /v1/rounds/settle":               stateless,
 	"GET /v1/rulesets/{id}/irregularities": stateless,
 	"POST /v1/irregularities":              stateless,
+	// What answers cite: the rulings and the rule documents.
+	"GET /v1/rulings":                        stateless,
+	"GET /v1/rulings/{id}":                   stateless,
+	"GET /v1/rulesets/{id}/document":         stateless,
+	"GET /v1/rulesets/{id}/clauses/{clause}": stateless,
 
 	// admin: create pools, propose settings changes and meter adjustments.
 	"POST /v1/pools":                  roles(principal.Admin),

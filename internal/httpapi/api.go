@@ -90,6 +90,7 @@ func Config() huma.Config {
 		"with no unknown fields (422). Every response carries an `X-Request-Id` header; quote it when reporting a problem."
 	cfg.OpenAPI.OnAddOperation = append(cfg.OpenAPI.OnAddOperation, everyOperation, documentAccess)
 	cfg.Transformers = append(cfg.Transformers, problemType)
+	specConfig(&cfg)
 	return cfg
 }
 
@@ -198,6 +199,7 @@ func New(deps Deps, groups ...Group) (http.Handler, huma.API) {
 	}
 	mux := http.NewServeMux()
 	api := humago.New(mux, Config())
+	registerDocs(api)
 	Register(api, deps, groups...)
 	return Middleware(deps, mux), api
 }

@@ -54,7 +54,7 @@ type PendingView struct {
 // PoolView is a pool as the API shows it.
 type PoolView struct {
 	ID       string       `json:"id"`
-	Casino   string       `json:"casino" enum:"mbs,rws"`
+	Casino   string       `json:"casino" enum:"MBS,RWS" doc:"The casino whose pools these are, in capitals as rulesets write it (was lower case before API 1.1)."`
 	Settings PoolSettings `json:"settings"`
 	// Pending takes effect after the next reset, never mid-cycle.
 	Pending  *PendingView        `json:"pending,omitempty" doc:"A recorded settings change; it takes effect after the next reset, never mid-cycle."`
@@ -68,7 +68,7 @@ type PoolView struct {
 }
 
 func poolView(p jackpot.Pool) PoolView {
-	v := PoolView{ID: p.ID, Casino: string(p.Settings.Casino()), Settings: settingsView(p.Settings), Meters: p.Meters,
+	v := PoolView{ID: p.ID, Casino: strings.ToUpper(string(p.Settings.Casino())), Settings: settingsView(p.Settings), Meters: p.Meters,
 		LastHits: p.LastHits, Held: p.Held, Version: p.Version, Entries: p.Seq, Created: p.CreatedAt, Updated: p.UpdatedAt}
 	if v.LastHits == nil {
 		v.LastHits = []jackpot.HitRecord{}

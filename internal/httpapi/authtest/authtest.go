@@ -184,6 +184,9 @@ func Run(t *testing.T, ops []Op, open bool, send Sender, state func() string) {
 		if strings.HasPrefix(path, "/v1/rulesets/{id}") {
 			path = strings.Replace(path, "{id}", RulesetID, 1)
 		}
+		if strings.HasPrefix(path, "/v1/rulings/{id}") {
+			path = strings.Replace(path, "{id}", "R12", 1)
+		}
 		path = strings.ReplaceAll(path, "{id}", poolID)
 		for _, c := range Callers() {
 			t.Run(op.ID+"/"+c.Name, func(t *testing.T) {
