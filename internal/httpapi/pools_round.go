@@ -73,9 +73,31 @@ func jackpotRound(b PoolRoundRequest) (jackpot.Round, []string, error) {
 		}
 		// Seats are numbered in dealing order from the dealer's left.
 		r.Hits = append(r.Hits, jackpot.Hit{Seat: h.Seat, Dealt: h.Seat, Wager: w, Category: h.Category, Prize: prize,
-			Stake: h.Stake, Rules: append([]string{}, h.Rules...)})
+			Stake: h.Stake, Rules: append([]string{}, h.Rules...), Cards: hitCards(b, index, h.Seat, w)})
 	}
 	return r, locs, nil
+}
+
+// hitCards are the cards a hit was evaluated from, as the jackpot lock
+// shows them: the position's (the dealer's for a dealer-hand wager), then
+// the community cards, if any.
+func hitCards(b PoolRoundRequest, index map[int]int, seat int, wager string) string {
+	canon := func(s string) string {
+		if cs, err := card.ParseList(s); err == nil {
+			return card.Format(cs)
+		}
+		return s
+	}
+	cards := canon(b.Dealer)
+	if wager != jackpot.WagerDealer {
+		if i, ok := index[seat]; ok {
+			cards = canon(b.Positions[i].Cards)
+		}
+	}
+	if b.Community != "" {
+		cards += " / " + canon(b.Community)
+	}
+	return cards
 }
 
 // ValidRoundID reports whether id can name a round in a pool.

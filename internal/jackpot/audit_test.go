@@ -5,6 +5,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/tablesettle/tablesettle/internal/fault"
 	"github.com/tablesettle/tablesettle/internal/jackpot"
 	"github.com/tablesettle/tablesettle/internal/jackpot/jackpottest"
 	"github.com/tablesettle/tablesettle/internal/money"
@@ -37,8 +38,8 @@ func TestSettingsBounds(t *testing.T) {
 			s := jackpottest.MBSSettings()
 			c.edit(&s)
 			_, _, err := jackpot.New("p", s, "ops", t0)
-			e, ok := err.(*jackpot.Error)
-			if !ok || e.Kind != jackpot.Invalid || e.Field != c.field {
+			e, ok := fault.As(err)
+			if !ok || e.Kind != fault.Invalid || e.Field() != c.field {
 				t.Fatalf("err %v, want invalid %s", err, c.field)
 			}
 		})
@@ -58,7 +59,7 @@ func TestSettingsBounds(t *testing.T) {
 	}
 	p, _, _ := jackpot.New("p", jackpottest.MBSSettings(), "ops", t0)
 	for _, a := range []money.Amount{jackpot.MaxAmount + 1, -jackpot.MaxAmount - 1} {
-		if _, _, err := jackpot.Adjust(p, jackpot.Adjustment{Meter: "reserve", Amount: a, By: "ops", Reason: "x"}, t0); err == nil || err.(*jackpot.Error).Field != "amount" {
+		if _, _, err := jackpot.Adjust(p, jackpot.Adjustment{Meter: "reserve", Amount: a, By: "ops", Reason: "x"}, t0); err == nil || fieldOf(err) != "amount" {
 			t.Fatalf("adjustment %d: %v, want invalid amount", a, err)
 		}
 	}
@@ -108,10 +109,10 @@ func TestDefect2MeterOverflowIsRefused(t *testing.T) {
 	p.Meters.Displayed = math.MaxInt64 - 100
 	r := jackpottest.RoundOf(rs, "t", "r1", t0, 500, []int{1, 2, 3})
 	_, es, _, err := jackpot.Apply(p, r, t0)
-	if e, ok := err.(*jackpot.Error); !ok || e.Kind != jackpot.Invalid || e.Field != jackpot.FieldPool || es != nil {
+	if e, ok := fault.As(err); !ok || e.Kind != fault.Invalid || e.Field() != jackpot.FieldPool || es != nil {
 		t.Fatalf("round: %v %v, want invalid %q", err, es, jackpot.FieldPool)
 	}
-	if _, _, err := jackpot.Adjust(p, jackpot.Adjustment{Meter: "displayed", Amount: 101, By: "ops", Reason: "x"}, t0); jackpot.KindOf(err) != jackpot.Invalid {
+	if _, _, err := jackpot.Adjust(p, jackpot.Adjustment{Meter: "displayed", Amount: 101, By: "ops", Reason: "x"}, t0); fault.KindOf(err) != fault.Invalid {
 		t.Fatalf("adjustment: %v", err)
 	}
 	// The house meter too: a fixed prize of 200,000 on a house meter 100
@@ -119,7 +120,7 @@ func TestDefect2MeterOverflowIsRefused(t *testing.T) {
 	p.Meters.Displayed = 10_000_000
 	p.Meters.HouseFunded = math.MaxInt64 - 100
 	r = jackpottest.RoundOf(rs, "t", "r2", t0, 500, []int{1}, jackpottest.FourOfAKind(rs, 1, 1, 500))
-	if _, _, _, err := jackpot.Apply(p, r, t0); jackpot.KindOf(err) != jackpot.Invalid {
+	if _, _, _, err := jackpot.Apply(p, r, t0); fault.KindOf(err) != fault.Invalid {
 		t.Fatalf("house meter: %v", err)
 	}
 }
@@ -251,7 +252,7 @@ func TestTwoHitsOnOneWagerRefused(t *testing.T) {
 	const rs = "mbs-megalink-ssp-v6"
 	p, _, _ := jackpot.New("p", jackpottest.MBSSettings(), "ops", t0)
 	r := jackpottest.RoundOf(rs, "t", "r1", t0, 500, []int{1}, jackpottest.Royal(rs, 1, 1, 500), jackpottest.Royal(rs, 1, 1, 500))
-	if _, _, _, err := jackpot.Apply(p, r, t0); err == nil || err.(*jackpot.Error).Field != "hits[1]" {
+	if _, _, _, err := jackpot.Apply(p, r, t0); err == nil || fieldOf(err) != "hits[1]" {
 		t.Fatalf("%v", err)
 	}
 }
@@ -269,7 +270,7 @@ func TestPatchNamesTheRulesetItsCurrencyCannotServe(t *testing.T) {
 	}
 	ns := p.Settings
 	ns.Rulesets = []string{"mbs-ssp-v4", "mbs-megalink-ssp-v6"}
-	if _, _, err := jackpot.ChangeSettings(p, ns, "ops", "", t0); err == nil || err.(*jackpot.Error).Field != "rulesets[1]" {
+	if _, _, err := jackpot.ChangeSettings(p, ns, "ops", "", t0); err == nil || fieldOf(err) != "rulesets[1]" {
 		t.Fatalf("%v, want invalid rulesets[1]", err)
 	}
 }
@@ -298,4 +299,12 @@ func TestReconcileChecksLastAndHeldHits(t *testing.T) {
 	if rec := jackpot.Reconcile(lost, ledger); rec.OK {
 		t.Fatal("a pool that dropped its last hit reconciles")
 	}
+}
+
+// fieldOf is the main field a refusal names ("" when err is no *fault.Error).
+func fieldOf(err error) string {
+	if e, ok := fault.As(err); ok {
+		return e.Field()
+	}
+	return ""
 }

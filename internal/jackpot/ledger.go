@@ -6,6 +6,7 @@ import (
 	"math/big"
 	"time"
 
+	"github.com/tablesettle/tablesettle/internal/fault"
 	"github.com/tablesettle/tablesettle/internal/money"
 )
 
@@ -23,6 +24,10 @@ const (
 	KindAdjustment        Kind = "adjustment"         // a recorded, signed correction of a meter
 	KindSettingsChange    Kind = "settings_change"    // a change recorded, waiting for the next reset
 	KindSettingsEffective Kind = "settings_effective" // a recorded change taking effect after a reset
+	KindHitConfirmed      Kind = "hit_confirmed"      // a pending hit verified by a supervisor (the jackpot lock)
+	KindHitPaid           Kind = "hit_paid"           // a confirmed hit paid by the cage
+	KindHitVoid           Kind = "hit_void"           // a pending hit voided: its amount back to its sources
+	KindResetVoid         Kind = "reset_void"         // the reset of a voided hit reversed
 )
 
 // Source is where money paid out or into a meter comes from.
@@ -83,6 +88,12 @@ type Entry struct {
 	Shared int `json:"shared,omitempty"`
 	// HeldSeq links a paid hit to the entry that held it (R7).
 	HeldSeq int64 `json:"heldSeq,omitempty"`
+	// HitSeq is the hit entry a lock entry (confirm, paid, void) is about;
+	// ResetSeq the reset entry a reset_void reverses.
+	HitSeq   int64 `json:"hitSeq,omitempty"`
+	ResetSeq int64 `json:"resetSeq,omitempty"`
+	// Actor is the authenticated principal who did it, and its role.
+	Actor *Actor `json:"actor,omitempty"`
 	// Who and why, for adjustments and settings changes.
 	By     string    `json:"by,omitempty"`
 	Reason string    `json:"reason,omitempty"`
@@ -120,8 +131,7 @@ func (c *change) post(e Entry) Entry {
 // the largest amount an int64 of minor units holds (it never wraps). Its
 // field "pool" is the pool the request addresses.
 func overflowError(err error) error {
-	return &Error{Kind: Invalid, Field: FieldPool,
-		Msg: "refused, nothing applied: " + err.Error() + " (a meter cannot hold more than 9,223,372,036,854,775,807 minor units; adjust the pool)"}
+	return fault.InvalidField(FieldPool, nil, "refused, nothing applied: %s (a meter cannot hold more than 9,223,372,036,854,775,807 minor units; adjust the pool)", err.Error())
 }
 
 // FieldPool is the Error.Field of a refusal about the pool itself (not a
@@ -178,8 +188,22 @@ func applyEntry(m *Meters, e Entry) error {
 			return err
 		}
 		m.Hits[e.Category] = h
+	case KindHitVoid:
+		// The reversal of a hit: one hit fewer, its amount and its pool
+		// part (the displayed delta, positive here) taken back.
+		h := m.Hits[e.Category]
+		h.Count--
+		if err := addChecked("hits."+e.Category+".paid", &h.Paid, -e.Paid); err != nil {
+			return err
+		}
+		if err := addChecked("hits."+e.Category+".fromPool", &h.FromPool, -e.Displayed); err != nil {
+			return err
+		}
+		m.Hits[e.Category] = h
 	case KindReset:
 		m.Resets++
+	case KindResetVoid:
+		m.Resets--
 	}
 	return nil
 }
@@ -261,6 +285,18 @@ func Reconcile(p Pool, ledger []Entry) Reconciliation {
 				problem("entry %d: hit paid %d but funded %d", e.Seq, e.Paid, funded)
 			}
 			sources()
+		case KindHitVoid:
+			// A reversal returns the funding to its sources.
+			if funded != e.Paid {
+				problem("entry %d: void returned %d but the hit was funded %d", e.Seq, e.Paid, funded)
+			}
+			if by[SourcePool] != e.Displayed || by[SourceOverflow] != e.Overflow || by[SourceReserve] != e.Reserve || by[SourceHouse] != -e.HouseFunded {
+				problem("entry %d: hit_void does not return its funding to its sources", e.Seq)
+			}
+		case KindResetVoid:
+			if funded != -e.Displayed || by[SourcePool] != 0 || by[SourceOverflow] != e.Overflow || by[SourceReserve] != e.Reserve || by[SourceHouse] != -e.HouseFunded {
+				problem("entry %d: reset_void does not return the reset's funding to its sources", e.Seq)
+			}
 		case KindReset, KindOpening:
 			if funded != e.Displayed {
 				problem("entry %d: %s credited %d but funded %d", e.Seq, e.Kind, e.Displayed, funded)

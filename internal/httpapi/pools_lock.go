@@ -1,0 +1,134 @@
+package httpapi
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/danielgtaylor/huma/v2"
+
+	"github.com/tablesettle/tablesettle/internal/fault"
+	"github.com/tablesettle/tablesettle/internal/jackpot"
+	"github.com/tablesettle/tablesettle/internal/pools"
+	"github.com/tablesettle/tablesettle/internal/principal"
+)
+
+type lockedHitsInput struct {
+	ID    string `path:"id" maxLength:"64"`
+	Table string `query:"table" maxLength:"64" doc:"Only this table's hits (all tables when absent)."`
+}
+type lockedHitsOutput struct {
+	Body struct {
+		Hits []jackpot.LockedHit `json:"hits"`
+	}
+}
+type lockInput struct {
+	ID             string `path:"id" maxLength:"64"`
+	Seq            int64  `path:"seq" minimum:"1" doc:"The hit: the sequence number of its ledger entry."`
+	IdempotencyKey string `header:"Idempotency-Key" required:"true" minLength:"1" maxLength:"255" doc:"Required: applied exactly once; the same key again returns the first answer unchanged, with a different request it is refused (409)."`
+}
+
+// VoidHitRequest is the body of a void.
+type VoidHitRequest struct {
+	Reason string `json:"reason" minLength:"1" maxLength:"500" example:"the ten of spades was the ten of clubs" doc:"Why the cards did not win the hit."`
+}
+type voidInput struct {
+	ID             string `path:"id" maxLength:"64"`
+	Seq            int64  `path:"seq" minimum:"1" doc:"The hit: the sequence number of its ledger entry."`
+	IdempotencyKey string `header:"Idempotency-Key" required:"true" minLength:"1" maxLength:"255" doc:"Required: applied exactly once; the same key again returns the first answer unchanged, with a different request it is refused (409)."`
+	Body           VoidHitRequest
+}
+
+// LockAnswer is the hit after the operation and the pool.
+type LockAnswer struct {
+	Hit  jackpot.LockedHit `json:"hit"`
+	Pool PoolView          `json:"pool"`
+}
+type lockOutput struct {
+	Replayed bool `header:"Idempotent-Replayed" doc:"true when this is the first answer to the same Idempotency-Key, returned again."`
+	Body     LockAnswer
+}
+
+// actorFor is the authenticated principal acting in the first of roles it
+// holds: 401 without a principal, 403 without any of the roles.
+func actorFor(ctx context.Context, what string, roles ...principal.Role) (jackpot.Actor, error) {
+	p, ok := principal.FromContext(ctx)
+	if !ok {
+		return jackpot.Actor{}, fault.New(fault.Unauthenticated, "authentication is required: who %s a hit is recorded", what)
+	}
+	for _, r := range roles {
+		if p.Has(r) {
+			return jackpot.Actor{ID: p.ID, Role: string(r)}, nil
+		}
+	}
+	return jackpot.Actor{}, fault.New(fault.Forbidden, "%s a hit takes the %s role", what, roles[0])
+}
+
+// registerLock adds the jackpot lock's operations (issue 13).
+func registerLock(api huma.API, svc *pools.Service, tags []string) {
+	huma.Register(api, huma.Operation{
+		OperationID: "list-locked-hits", Method: http.MethodGet, Path: "/v1/pools/{id}/hits",
+		Summary:     "Hits under the jackpot lock",
+		Description: "The pool's pending hits (committed with the pool reset, waiting for a supervisor) and confirmed hits (the cage may pay them), of one table or all, in commit order, with their cards, evaluated hand, seat and amount.",
+		Tags:        tags,
+	}, func(ctx context.Context, in *lockedHitsInput) (*lockedHitsOutput, error) {
+		if svc == nil {
+			return nil, poolsUnavailable()
+		}
+		hits, err := svc.LockedHits(ctx, in.ID, in.Table)
+		if err != nil {
+			return nil, poolError(err, "path.")
+		}
+		out := &lockedHitsOutput{}
+		out.Body.Hits = hits
+		return out, nil
+	})
+	type op struct {
+		id, path, summary, desc, what string
+		roles                         []principal.Role
+		call                          func(ctx context.Context, in *lockInput, a jackpot.Actor, reason string) (jackpot.Pool, jackpot.LockedHit, bool, error)
+	}
+	reg := func(o op, withBody bool) {
+		handle := func(ctx context.Context, in *lockInput, reason string) (*lockOutput, error) {
+			if svc == nil {
+				return nil, poolsUnavailable()
+			}
+			a, err := actorFor(ctx, o.what, o.roles...)
+			if err != nil {
+				return nil, poolError(err, "path.")
+			}
+			p, h, replayed, err := o.call(ctx, in, a, reason)
+			if err != nil {
+				return nil, poolError(err, "body.")
+			}
+			return &lockOutput{Replayed: replayed, Body: LockAnswer{Hit: h, Pool: poolView(p)}}, nil
+		}
+		operation := huma.Operation{OperationID: o.id, Method: http.MethodPost, Path: "/v1/pools/{id}/hits/{seq}/" + o.path,
+			Summary: o.summary, Description: o.desc, Tags: tags}
+		if withBody {
+			huma.Register(api, operation, func(ctx context.Context, in *voidInput) (*lockOutput, error) {
+				return handle(ctx, &lockInput{ID: in.ID, Seq: in.Seq, IdempotencyKey: in.IdempotencyKey}, in.Body.Reason)
+			})
+			return
+		}
+		huma.Register(api, operation, func(ctx context.Context, in *lockInput) (*lockOutput, error) { return handle(ctx, in, "") })
+	}
+	reg(op{id: "confirm-hit", path: "confirm", what: "confirms", roles: []principal.Role{principal.Supervisor},
+		summary: "Confirm a pending hit (supervisor)",
+		desc:    "Records the supervisor's verification of the cards: the hit becomes confirmed and the cage may pay it. Moves no meter. The principal and its role are recorded on the ledger entry. 401 without authentication, 403 without the supervisor role, 409 when the hit is not pending.",
+		call: func(ctx context.Context, in *lockInput, a jackpot.Actor, _ string) (jackpot.Pool, jackpot.LockedHit, bool, error) {
+			return svc.Confirm(ctx, in.ID, in.Seq, a, in.IdempotencyKey)
+		}}, false)
+	reg(op{id: "pay-hit", path: "paid", what: "pays", roles: []principal.Role{principal.Cage},
+		summary: "Mark a confirmed hit paid (cage)",
+		desc:    "Records that the cage paid a confirmed hit; the hit leaves the lock. Moves no meter (the amount left the pool when the hit was committed). 401 without authentication, 403 without the cage role, 409 when the hit is not confirmed.",
+		call: func(ctx context.Context, in *lockInput, a jackpot.Actor, _ string) (jackpot.Pool, jackpot.LockedHit, bool, error) {
+			return svc.MarkPaid(ctx, in.ID, in.Seq, a, in.IdempotencyKey)
+		}}, false)
+	reg(op{id: "void-hit", path: "void", what: "voids", roles: []principal.Role{principal.Supervisor},
+		summary: "Void a pending hit (supervisor)",
+		desc: "The cards did not win the hit: its amount returns to every source it came from and the reset it caused is reversed (with the last hit of a shared prize), by new ledger entries citing the hit's (ruling R28): the meters end as if the hit had never happened plus everything contributed since. " +
+			"401 without authentication, 403 without the supervisor role, 409 when the hit is not pending.",
+		call: func(ctx context.Context, in *lockInput, a jackpot.Actor, reason string) (jackpot.Pool, jackpot.LockedHit, bool, error) {
+			return svc.Void(ctx, in.ID, in.Seq, reason, a, in.IdempotencyKey)
+		}}, true)
+}
