@@ -177,8 +177,9 @@ func TestDefect4StraightFlushOnALargePool(t *testing.T) {
 	}
 }
 
-// TestDefect6SharedStraightFlushesPoolPart: ruling R5 (SSP v6 3.15.2) and
-// R21: the pool funds at most its own part, floor(10% of the pool).
+// TestDefect6SharedStraightFlushesPoolPart: ruling R5 (SSP v6 3.15.2),
+// R21 and R27: the pool funds at most its own part, floor(10% of the
+// pool), and every extra reset part is funded rounded up.
 func TestDefect6SharedStraightFlushesPoolPart(t *testing.T) {
 	cases := []struct {
 		name                   string
@@ -194,6 +195,14 @@ func TestDefect6SharedStraightFlushesPoolPart(t *testing.T) {
 		// total = 1,123,491.3 + 1,000,000 = 2,123,491.3; share 1,061,745;
 		// the house's part 1,000,000, the pool 1,123,490 (1.3 stays).
 		{"10% of 11,234,913 + 10% of 10,000,000, 2 winners", 11_234_913, 10_000_000, 2, 1_061_745, 1_123_490, 1_000_000},
+		// Ruling R27: total = 100 + 100.5 = 200.5; share 100, 200 paid. The
+		// extra reset part 100.5 is funded rounded up, 101, by the reserve
+		// or the house; the pool funds 99 (rounded down it would be 100).
+		{"R27 10% of 1,000 + 10% of 1,005, 2 winners", 1_000, 1_005, 2, 100, 99, 101},
+		// R27: three winners, pool 30, reset 7: total 3 + 1.4 = 4.4, share
+		// 1, 3 paid; each extra part 0.7 is funded as 1 (2 in all), the
+		// pool 1 (rounded down the parts would be 1 and the pool 2).
+		{"R27 10% of 30 + 2 x 10% of 7, 3 winners", 30, 7, 3, 1, 1, 2},
 		// total = 0.9 + 2 x 0.9 = 2.7; share 0; nothing paid, nothing moved.
 		{"10% of 9 + 2 x 10% of 9, 3 winners", 9, 9, 3, 0, 0, 0},
 	}

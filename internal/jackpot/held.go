@@ -73,6 +73,20 @@ func (c *change) releaseDue() ([]Payout, error) {
 	return out, nil
 }
 
+// DueHeld is how many held hits a commit at now would pay: those whose
+// window has passed and every one dealt before one of them (R7).
+func DueHeld(p Pool, now time.Time) int {
+	held := append([]HeldHit(nil), p.Held...)
+	sort.SliceStable(held, func(i, j int) bool { return heldLess(held[i], held[j]) })
+	last := -1
+	for i, h := range held {
+		if !h.PayAfter.After(now) {
+			last = i
+		}
+	}
+	return last + 1
+}
+
 // Release pays the held hits that are due at now (R7) without a round.
 // It reports false when nothing was due (and then there is nothing to
 // commit).

@@ -137,7 +137,8 @@ type roundMeta struct {
 // pool is never debited more than that) less what the shares leave (the
 // remainder stays in the pool), never below zero; extra, the rest, is the
 // extra reset parts, funded from the overflow, the reserve, then the house
-// (R21). share x n == fromPool + extra, every part >= 0 and fromPool <=
+// (R21), each part rounded up to the minor unit (R27). share x n ==
+// fromPool + extra, every part >= 0 and fromPool <=
 // floor(bp x pool / 10000). The arithmetic is exact (math/big): a share
 // that does not fit an int64 is ErrOverflow, never a wrapped value.
 func SharedPrize(pool, reset money.Amount, bp money.BasisPoints, n int) (share, fromPool, extra money.Amount, err error) {
@@ -154,8 +155,14 @@ func SharedPrize(pool, reset money.Amount, bp money.BasisPoints, n int) (share, 
 	if !paid.IsInt64() {
 		return 0, 0, 0, money.ErrOverflow
 	}
-	own := new(big.Int).Quo(ownNum, b10k)                             // floor(bp x pool): the most the pool funds
-	fromB := new(big.Int).Sub(paid, new(big.Int).Quo(extraNum, b10k)) // what the extra parts leave to the pool
+	own := new(big.Int).Quo(ownNum, b10k) // floor(bp x pool): the most the pool funds
+	// R27: each of the n-1 extra reset parts that is not a whole minor
+	// unit is funded rounded up (the fraction is the funder's, never the
+	// players'), so the pool funds what the rounded-up parts leave.
+	part := new(big.Int).Mul(big.NewInt(int64(reset)), bbp)
+	part.Add(part, big.NewInt(9999)).Quo(part, b10k)
+	extraUp := new(big.Int).Mul(part, big.NewInt(int64(n-1)))
+	fromB := new(big.Int).Sub(paid, extraUp) // what the extra parts leave to the pool
 	if fromB.Sign() < 0 {
 		fromB.SetInt64(0)
 	}

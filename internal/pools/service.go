@@ -103,8 +103,14 @@ func (s *Service) Create(ctx context.Context, id string, set jackpot.Settings, b
 	}
 	switch err := s.Store.CreatePool(ctx, p, entries); {
 	case errors.Is(err, jackpot.ErrExists):
-		cur, gerr := s.Get(ctx, id)
-		if gerr == nil && jackpot.FingerprintOf(cur.Settings) == jackpot.FingerprintOf(p.Settings) {
+		cur, gerr := s.Store.Pool(ctx, id)
+		if gerr != nil {
+			// The pool exists but cannot be read: whether it has these
+			// settings is unknown, so the answer is "retry" (503), never
+			// "exists with other settings" (issue 13, defect 2).
+			return jackpot.Pool{}, false, unavailable(gerr)
+		}
+		if jackpot.FingerprintOf(cur.Settings) == jackpot.FingerprintOf(p.Settings) {
 			return cur, false, nil
 		}
 		return jackpot.Pool{}, false, conflict("id", "a pool "+id+" exists with other settings")
@@ -353,16 +359,27 @@ func (s *Service) Adjust(ctx context.Context, id string, a jackpot.Adjustment, k
 	})
 }
 
-// Release pays the held RWS hits that are due (R7). A commit whose answer
+// Release pays every held RWS hit that is due (R7), in dealt order, each
+// from the pool as it stands (R21): at most MaxReleasedPerCommit per
+// commit, commit after commit until none is due. A commit whose answer
 // was lost is recognised as its own (landed), and answers what it paid.
 func (s *Service) Release(ctx context.Context, id string) (jackpot.Pool, []jackpot.Payout, error) {
-	var paid []jackpot.Payout
-	q, _, err := s.update(ctx, id, nil, func(p jackpot.Pool, now time.Time) (jackpot.Pool, []jackpot.Entry, bool, error) {
-		q, es, out, write, err := jackpot.Release(p, now)
-		paid = out
-		return q, es, write, err
-	})
-	return q, paid, err
+	var all []jackpot.Payout
+	for {
+		var paid []jackpot.Payout
+		q, _, err := s.update(ctx, id, nil, func(p jackpot.Pool, now time.Time) (jackpot.Pool, []jackpot.Entry, bool, error) {
+			q, es, out, write, err := jackpot.Release(p, now)
+			paid = out
+			return q, es, write, err
+		})
+		if err != nil {
+			return jackpot.Pool{}, all, err
+		}
+		all = append(all, paid...)
+		if len(paid) == 0 || jackpot.DueHeld(q, s.Now()) == 0 {
+			return q, all, nil
+		}
+	}
 }
 
 // ApplyRound applies a round to a pool exactly once. The same table and
@@ -424,6 +441,15 @@ func (s *Service) ApplyRound(ctx context.Context, pool string, r jackpot.Round, 
 		p, err := s.Get(ctx, pool)
 		if err != nil {
 			return jackpot.RoundResult{}, false, err
+		}
+		if jackpot.DueHeld(p, s.Now()) > jackpot.MaxReleasedPerCommit {
+			// More held hits are due than one commit pays: pay them all,
+			// commit after commit in dealt order, before the round
+			// contributes (issue 13, defect 1; R7, R21).
+			if _, _, err := s.Release(ctx, pool); err != nil {
+				return jackpot.RoundResult{}, false, err
+			}
+			continue
 		}
 		q, entries, res, err := jackpot.Apply(p, r, s.Now())
 		if err != nil {

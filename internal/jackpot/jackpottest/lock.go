@@ -320,3 +320,41 @@ func testLockConcurrent(t *testing.T, st pools.Store, sc Scale) {
 		t.Fatalf("%d paid and %d voided of %d Royals; the meters count %d", paid, voided, writers*((rounds+17)/25), rec.Rebuilt.Hits["royal_flush"].Count)
 	}
 }
+
+// testLockHeldRWS: an RWS Royal held for the settle window (R7) enters
+// the lock when its window closes: paid from the pool as it stands then
+// (R21) as a pending hit, which a void reverses.
+func testLockHeldRWS(t *testing.T, st pools.Store) {
+	ctx := context.Background()
+	clock := NewClock(T0)
+	svc := service(st, clock)
+	s := RWSSettings()
+	s.Verify = &jackpot.Verify{Percent: true}
+	if _, _, err := svc.Create(ctx, "rws", s, "ops"); err != nil {
+		t.Fatal(err)
+	}
+	const rws = "rws-mlp-csp-v2"
+	res := apply(t, svc, "rws", RoundOf(rws, "T1", "r1", T0, 500, []int{1, 2, 3}, Royal(rws, 2, 2, 500)))
+	if res.Payouts[0].Status != "held" {
+		t.Fatalf("held first (R7): %+v", res.Payouts)
+	}
+	clock.Advance(3 * time.Second)
+	res = apply(t, svc, "rws", RoundOf(rws, "T2", "r1", clock.Now(), 500, []int{1, 2, 3}))
+	// Released before T2's contribution: 10,000,000 + 259 (R4 of T1's round).
+	if len(res.Released) != 1 || res.Released[0].Status != jackpot.StatePending || res.Released[0].Amount != 10_000_259 {
+		t.Fatalf("released into the lock: %+v", res.Released)
+	}
+	hits, _ := svc.LockedHits(ctx, "rws", "T1")
+	if len(hits) != 1 || hits[0].Amount != 10_000_259 {
+		t.Fatalf("pending after the window: %+v", hits)
+	}
+	p, _, _, err := svc.Void(ctx, "rws", hits[0].Seq, "misread", Supervisor, "v")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 10,000,000 + 259 + 260 (T2's round), as if the Royal never was.
+	if p.Meters.Displayed != 10_000_519 || p.Meters.Reserve != 155 || p.Meters.HouseFunded != 10_000_000 {
+		t.Fatalf("after the void: %+v", p.Meters)
+	}
+	MustReconcile(t, svc, "rws")
+}
