@@ -357,6 +357,7 @@ func registerPools(api huma.API, deps Deps) {
 		return &reconcileOutput{Body: rec}, nil
 	})
 	registerLock(api, svc, tags)
+	registerMetersAt(api, svc, tags)
 }
 
 // requestField rewrites a round error's field to where the request carries

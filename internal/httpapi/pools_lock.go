@@ -3,6 +3,7 @@ package httpapi
 import (
 	"context"
 	"net/http"
+	"time"
 
 	"github.com/danielgtaylor/huma/v2"
 
@@ -131,4 +132,35 @@ func registerLock(api huma.API, svc *pools.Service, tags []string) {
 		call: func(ctx context.Context, in *lockInput, a jackpot.Actor, reason string) (jackpot.Pool, jackpot.LockedHit, bool, error) {
 			return svc.Void(ctx, in.ID, in.Seq, reason, a, in.IdempotencyKey)
 		}}, true)
+}
+
+type metersAtInput struct {
+	ID string `path:"id" maxLength:"64"`
+	At string `query:"at" required:"true" format:"date-time" example:"2026-03-01T20:00:00Z" doc:"The instant (RFC 3339)."`
+}
+type metersAtOutput struct {
+	Body jackpot.AsOf
+}
+
+// registerMetersAt adds the meters-as-of read (issue 13).
+func registerMetersAt(api huma.API, svc *pools.Service, tags []string) {
+	huma.Register(api, huma.Operation{
+		OperationID: "pool-meters-at", Method: http.MethodGet, Path: "/v1/pools/{id}/meters",
+		Summary:     "A pool's meters as they stood at an instant",
+		Description: "Sums every ledger entry committed at or before the instant (for RWS 5.18.1's payment at the meter before a malfunction, and disputes). throughSeq is the last entry summed: the ledger read up to it is the ledger as it stood.",
+		Tags:        tags,
+	}, func(ctx context.Context, in *metersAtInput) (*metersAtOutput, error) {
+		if svc == nil {
+			return nil, poolsUnavailable()
+		}
+		at, err := time.Parse(time.RFC3339Nano, in.At)
+		if err != nil {
+			return nil, poolError(fault.InvalidField("query.at", in.At, "at is an RFC 3339 instant, e.g. 2026-03-01T20:00:00Z"), "")
+		}
+		m, err := svc.MetersAt(ctx, in.ID, at)
+		if err != nil {
+			return nil, poolError(err, "path.")
+		}
+		return &metersAtOutput{Body: m}, nil
+	})
 }

@@ -109,3 +109,20 @@ func TestPoolLockHTTP(t *testing.T) {
 		t.Fatalf("ledger: %s", ledger.Body)
 	}
 }
+
+// TestPoolMetersAtHTTP: the meters as of an instant (issue 13): at the
+// opening, 10,000,000; a bad instant names query.at.
+func TestPoolMetersAtHTTP(t *testing.T) {
+	api := lockAPI(t)
+	if resp := api.Post("/v1/pools", strings.NewReader(createMBS)); resp.Code != http.StatusCreated {
+		t.Fatalf("create: %d %s", resp.Code, resp.Body)
+	}
+	resp := api.Get("/v1/pools/megalink/meters?at=2026-03-01T20:00:00Z")
+	got := decodeBody[jackpot.AsOf](t, resp.Body.Bytes())
+	if resp.Code != http.StatusOK || got.Meters.Displayed != 10_000_000 || got.ThroughSeq != 1 {
+		t.Fatalf("%d %s", resp.Code, resp.Body)
+	}
+	if resp := api.Get("/v1/pools/megalink/meters?at=yesterday"); resp.Code != http.StatusUnprocessableEntity || !strings.Contains(resp.Body.String(), `"location":"query.at"`) {
+		t.Fatalf("bad instant: %d %s", resp.Code, resp.Body)
+	}
+}

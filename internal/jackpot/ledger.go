@@ -420,3 +420,32 @@ func sortedKeys(m map[string]bool) []string {
 	}
 	return out
 }
+
+// AsOf is a pool's meters as they stood at an instant (RWS 5.18.1, and
+// disputes): the sum of every ledger entry committed at or before it.
+type AsOf struct {
+	Pool string    `json:"pool"`
+	At   time.Time `json:"at"`
+	// Entries is how many entries it sums; ThroughSeq the last of them
+	// (the ledger read up to it is the ledger as it stood).
+	Entries    int64  `json:"entries"`
+	ThroughSeq int64  `json:"throughSeq"`
+	Meters     Meters `json:"meters"`
+}
+
+// MetersAt rebuilds the meters from the entries of ledger committed at or
+// before at.
+func MetersAt(pool string, ledger []Entry, at time.Time) (AsOf, error) {
+	out := AsOf{Pool: pool, At: at, Meters: Meters{Hits: map[string]CategoryMeter{}}}
+	for _, e := range ledger {
+		if e.At.After(at) {
+			continue
+		}
+		if err := applyEntry(&out.Meters, e); err != nil {
+			return AsOf{}, err
+		}
+		out.Entries++
+		out.ThroughSeq = max(out.ThroughSeq, e.Seq)
+	}
+	return out, nil
+}

@@ -148,6 +148,46 @@ func (s *Service) Ledger(ctx context.Context, id string, after int64, limit int)
 	return es, nil
 }
 
+// allEntries reads the pool's whole ledger up to p's Seq (entries past it
+// belong to commits after p was read).
+func (s *Service) allEntries(ctx context.Context, p jackpot.Pool) ([]jackpot.Entry, error) {
+	var all []jackpot.Entry
+	after := int64(0)
+	for {
+		es, err := s.Store.Ledger(ctx, p.ID, after, 1000)
+		if err != nil {
+			return nil, unavailable(err)
+		}
+		all = append(all, es...)
+		if len(es) < 1000 {
+			break
+		}
+		after = es[len(es)-1].Seq
+	}
+	if int64(len(all)) > p.Seq {
+		all = all[:p.Seq]
+	}
+	return all, nil
+}
+
+// MetersAt returns the pool's meters as they stood at an instant: the sum
+// of every ledger entry committed at or before it.
+func (s *Service) MetersAt(ctx context.Context, id string, at time.Time) (jackpot.AsOf, error) {
+	p, err := s.Get(ctx, id)
+	if err != nil {
+		return jackpot.AsOf{}, err
+	}
+	all, err := s.allEntries(ctx, p)
+	if err != nil {
+		return jackpot.AsOf{}, err
+	}
+	out, err := jackpot.MetersAt(id, all, at)
+	if err != nil {
+		return jackpot.AsOf{}, fault.Wrap(fault.Internal, err, "the ledger does not add up")
+	}
+	return out, nil
+}
+
 // Reconcile rebuilds the pool's meters from its whole ledger.
 func (s *Service) Reconcile(ctx context.Context, id string) (jackpot.Reconciliation, error) {
 	p, err := s.Get(ctx, id)

@@ -108,3 +108,41 @@ func testCreateRetriedWhileReadsFail(t *testing.T, st pools.Store) {
 		t.Fatalf("a retried create while reads fail: %v, want unavailable", err)
 	}
 }
+
+// testMetersAt: issue 13 item 3. The meters as they stood at an instant:
+// at the opening 10,000,000; after the first round 10,000,259 and the
+// reserve 77; after the Royal round the reset pool 10,000,000 plus the
+// remainder.
+func testMetersAt(t *testing.T, st pools.Store) {
+	ctx := context.Background()
+	clock := NewClock(T0)
+	svc := service(st, clock)
+	if _, _, err := svc.Create(ctx, "p", MBSSettings(), "ops"); err != nil {
+		t.Fatal(err)
+	}
+	clock.Advance(time.Second)
+	apply(t, svc, "p", lockRound("T1", "r1", false))
+	clock.Advance(time.Second)
+	apply(t, svc, "p", lockRound("T1", "r2", true))
+	for _, c := range []struct {
+		name               string
+		at                 time.Time
+		displayed, reserve int64
+		through            int64
+	}{
+		{"before the pool", T0.Add(-time.Second), 0, 0, 0},
+		{"at the opening", T0, 10_000_000, 0, 1},
+		{"between the rounds", T0.Add(1500 * time.Millisecond), 10_000_259, 77, 2},
+		{"after the Royal", T0.Add(3 * time.Second), 10_000_000, 0, 5},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			got, err := svc.MetersAt(ctx, "p", c.at)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if int64(got.Meters.Displayed) != c.displayed || int64(got.Meters.Reserve) != c.reserve || got.ThroughSeq != c.through {
+				t.Fatalf("%+v", got)
+			}
+		})
+	}
+}

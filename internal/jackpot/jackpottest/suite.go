@@ -102,6 +102,7 @@ func Run(t *testing.T, open Opener, scale Scale) {
 	t.Run("OwnCommitAfterLostAnswer", func(t *testing.T) { testOwnCommit(t, open(t)) })
 	t.Run("Defect1_ThirtyRWSHitsDueAtOnce_R7", func(t *testing.T) { testThirtyDue(t, open(t)) })
 	t.Run("Defect2_CreateRetriedWhileReadsFail", func(t *testing.T) { testCreateRetriedWhileReadsFail(t, open(t)) })
+	t.Run("MetersAsOfAnInstant", func(t *testing.T) { testMetersAt(t, open(t)) })
 	t.Run("Lock_PendingRoyalConfirmedAndPaid", func(t *testing.T) { testLockConfirmed(t, open(t)) })
 	t.Run("Lock_PendingRoyalVoidedAfterThreeRounds_R28", func(t *testing.T) { testLockVoidAfterRounds(t, open(t)) })
 	t.Run("Lock_RWSHeldHitEntersAfterItsWindow_R7", func(t *testing.T) { testLockHeldRWS(t, open(t)) })
