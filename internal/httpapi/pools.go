@@ -358,6 +358,7 @@ func registerPools(api huma.API, deps Deps) {
 	})
 	registerLock(api, svc, tags)
 	registerMetersAt(api, svc, tags)
+	registerCorrect(api, svc, tags)
 }
 
 // requestField rewrites a round error's field to where the request carries

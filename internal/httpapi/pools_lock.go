@@ -3,6 +3,7 @@ package httpapi
 import (
 	"context"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/danielgtaylor/huma/v2"
@@ -162,5 +163,64 @@ func registerMetersAt(api huma.API, svc *pools.Service, tags []string) {
 			return nil, poolError(err, "path.")
 		}
 		return &metersAtOutput{Body: m}, nil
+	})
+}
+
+// CorrectionRequest is the body of a correction: the corrected round, or
+// none (a void) with the rule that voids it.
+type CorrectionRequest struct {
+	Corrected *PoolRoundRequest `json:"corrected,omitempty" doc:"The round as it should have been (same table and roundId). Absent: the round is voided."`
+	Rules     []string          `json:"rules,omitempty" maxItems:"10" example:"[\"mbs-megalink-ssp-v6 5.4\"]" doc:"The rule that voids or corrects the round; required for a void."`
+	Reason    string            `json:"reason" minLength:"1" maxLength:"500" example:"two cards exposed in the deal" doc:"Why the round is corrected."`
+}
+type correctInput struct {
+	ID             string `path:"id" maxLength:"64"`
+	Table          string `path:"table" maxLength:"64"`
+	Round          string `path:"round" maxLength:"64"`
+	IdempotencyKey string `header:"Idempotency-Key" required:"true" minLength:"1" maxLength:"255" doc:"Required: the correction is applied exactly once; the same key again returns the first answer unchanged, with a different request it is refused (409)."`
+	Body           CorrectionRequest
+}
+type correctOutput struct {
+	Replayed bool `header:"Idempotent-Replayed" doc:"true when this is the first answer to the same Idempotency-Key, returned again."`
+	Body     jackpot.CorrectionResult
+}
+
+// registerCorrect adds the correction of an applied round (issue 13).
+func registerCorrect(api huma.API, svc *pools.Service, tags []string) {
+	huma.Register(api, huma.Operation{
+		OperationID: "correct-pool-round", Method: http.MethodPost, Path: "/v1/pools/{id}/rounds/{table}/{round}/correction",
+		Summary: "Correct or void a round already applied (controller)",
+		Description: "New ledger entries reverse the original round's contribution, hits and resets and apply the corrected round, each citing the original commit; nothing is edited (ruling R28). " +
+			"A hit taken back that is pending or confirmed returns to its sources; one already paid is refunded to the meters by the house and recorded as a house recovery from the winner, never taken from the pool twice. " +
+			"A round is corrected once. 401 without authentication, 403 without the controller or supervisor role.",
+		Tags: tags,
+	}, func(ctx context.Context, in *correctInput) (*correctOutput, error) {
+		if svc == nil {
+			return nil, poolsUnavailable()
+		}
+		a, err := actorFor(ctx, "corrects", principal.Controller, principal.Supervisor)
+		if err != nil {
+			return nil, poolError(err, "path.")
+		}
+		corr := jackpot.Correction{Table: in.Table, Round: in.Round, Rules: in.Body.Rules, Reason: in.Body.Reason}
+		var locs []string
+		var r jackpot.Round
+		if in.Body.Corrected != nil {
+			if r, locs, err = jackpotRound(*in.Body.Corrected); err != nil {
+				return nil, err
+			}
+			corr.Corrected = &r
+		}
+		res, replayed, err := svc.Correct(ctx, in.ID, corr, a, in.IdempotencyKey)
+		if err != nil {
+			if e, ok := fault.As(err); ok && strings.HasPrefix(e.Field(), "corrected.") {
+				inner := *e
+				inner.Fields = append([]fault.Problem(nil), e.Fields...)
+				inner.Fields[0].Field = strings.TrimPrefix(e.Field(), "corrected.")
+				err = fault.Under(requestField(&inner, r, locs), "corrected")
+			}
+			return nil, poolError(err, "body.")
+		}
+		return &correctOutput{Replayed: replayed, Body: res}, nil
 	})
 }

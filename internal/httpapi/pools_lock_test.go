@@ -126,3 +126,39 @@ func TestPoolMetersAtHTTP(t *testing.T) {
 		t.Fatalf("bad instant: %d %s", resp.Code, resp.Body)
 	}
 }
+
+// TestPoolCorrectionHTTP: a round voided with its rule (ruling R28): 401
+// without a principal, 403 for the cage; the controller's void takes the
+// contribution back (10,000,000 again) exactly once under its key.
+func TestPoolCorrectionHTTP(t *testing.T) {
+	api := lockAPI(t)
+	if resp := api.Post("/v1/pools", strings.NewReader(createMBS)); resp.Code != http.StatusCreated {
+		t.Fatalf("create: %d %s", resp.Code, resp.Body)
+	}
+	round := `{"ruleset":"mbs-megalink-ssp-v6","table":"T12","roundId":"R1","dealtAt":"2026-03-01T20:00:00Z","dealer":"2d 3d 5h 8c 9s",
+	  "progressiveUnit":500,"positions":[{"seat":2,"cards":"2c 7d 9h Jd 4c","wagers":{"ante":1000,"progressive":500}}]}`
+	if resp := api.Post("/v1/pools/megalink/rounds", strings.NewReader(round)); resp.Code != http.StatusOK {
+		t.Fatalf("round: %d %s", resp.Code, resp.Body)
+	}
+	void := `{"rules":["mbs-megalink-ssp-v6 5.4"],"reason":"two cards exposed in the deal"}`
+	path := "/v1/pools/megalink/rounds/T12/R1/correction"
+	if resp := api.Post(path, "Idempotency-Key: k", strings.NewReader(void)); resp.Code != http.StatusUnauthorized {
+		t.Fatalf("no principal: %d %s", resp.Code, resp.Body)
+	}
+	if resp := api.Post(path, "Idempotency-Key: k", "X-Test-Principal: cage:bo/cage", strings.NewReader(void)); resp.Code != http.StatusForbidden {
+		t.Fatalf("the cage: %d %s", resp.Code, resp.Body)
+	}
+	resp := api.Post(path, "Idempotency-Key: k", "X-Test-Principal: ctl:cy/controller", strings.NewReader(void))
+	res := decodeBody[jackpot.CorrectionResult](t, resp.Body.Bytes())
+	// 1 x 500 x 17.33% = 86.65: 86 credited, taken back.
+	if resp.Code != http.StatusOK || res.Meters.Displayed != 10_000_000 || res.Difference.Displayed != -86 {
+		t.Fatalf("void: %d %s", resp.Code, resp.Body)
+	}
+	again := api.Post(path, "Idempotency-Key: k", "X-Test-Principal: ctl:cy/controller", strings.NewReader(void))
+	if again.Code != http.StatusOK || again.Header().Get("Idempotent-Replayed") != "true" || again.Body.String() != resp.Body.String() {
+		t.Fatalf("replay: %d %s", again.Code, again.Body)
+	}
+	if resp := api.Post(path, "Idempotency-Key: k2", "X-Test-Principal: ctl:cy/controller", strings.NewReader(void)); resp.Code != http.StatusConflict {
+		t.Fatalf("a second correction: %d %s", resp.Code, resp.Body)
+	}
+}

@@ -28,6 +28,9 @@ const (
 	KindHitPaid           Kind = "hit_paid"           // a confirmed hit paid by the cage
 	KindHitVoid           Kind = "hit_void"           // a pending hit voided: its amount back to its sources
 	KindResetVoid         Kind = "reset_void"         // the reset of a voided hit reversed
+	KindHeldVoid          Kind = "held_void"          // a held hit withdrawn by a correction of its round
+	KindHouseRecovery     Kind = "house_recovery"     // a paid hit taken back: the house refunds the meters and recovers it from the winner
+	KindHouseTopUp        Kind = "house_top_up"       // the house funds a meter a correction's refund would take below zero
 )
 
 // Source is where money paid out or into a meter comes from.
@@ -94,6 +97,10 @@ type Entry struct {
 	ResetSeq int64 `json:"resetSeq,omitempty"`
 	// Actor is the authenticated principal who did it, and its role.
 	Actor *Actor `json:"actor,omitempty"`
+	// Corrects is the commit of the round a correction's entry corrects
+	// (ruling R28); Recovered what a house recovery claims from a winner.
+	Corrects  string       `json:"corrects,omitempty"`
+	Recovered money.Amount `json:"recovered,omitempty"`
 	// Who and why, for adjustments and settings changes.
 	By     string    `json:"by,omitempty"`
 	Reason string    `json:"reason,omitempty"`
@@ -188,7 +195,7 @@ func applyEntry(m *Meters, e Entry) error {
 			return err
 		}
 		m.Hits[e.Category] = h
-	case KindHitVoid:
+	case KindHitVoid, KindHouseRecovery:
 		// The reversal of a hit: one hit fewer, its amount and its pool
 		// part (the displayed delta, positive here) taken back.
 		h := m.Hits[e.Category]
@@ -293,6 +300,10 @@ func Reconcile(p Pool, ledger []Entry) Reconciliation {
 			if by[SourcePool] != e.Displayed || by[SourceOverflow] != e.Overflow || by[SourceReserve] != e.Reserve || by[SourceHouse] != -e.HouseFunded {
 				problem("entry %d: hit_void does not return its funding to its sources", e.Seq)
 			}
+		case KindHouseRecovery, KindHouseTopUp:
+			if funded != e.HouseFunded || by[SourceHouse] != e.HouseFunded || e.Displayed+e.Overflow+e.Reserve != e.HouseFunded {
+				problem("entry %d: house_recovery returns %d to the meters but the house funded %d", e.Seq, e.Displayed+e.Overflow+e.Reserve, funded)
+			}
 		case KindResetVoid:
 			if funded != -e.Displayed || by[SourcePool] != 0 || by[SourceOverflow] != e.Overflow || by[SourceReserve] != e.Reserve || by[SourceHouse] != -e.HouseFunded {
 				problem("entry %d: reset_void does not return the reset's funding to its sources", e.Seq)
@@ -346,6 +357,8 @@ func Reconcile(p Pool, ledger []Entry) Reconciliation {
 			}
 		case KindHeld:
 			held[e.Seq] = true
+		case KindHeldVoid:
+			delete(held, e.HitSeq)
 		}
 	}
 	hits = hits[max(0, len(hits)-LastHitsKept):]

@@ -25,6 +25,8 @@ type RoundRecord struct {
 	PoolAfter *Pool  `json:"poolAfter,omitempty"`
 	// Hit is the answer's hit, for the jackpot lock's operations.
 	Hit *LockedHit `json:"hit,omitempty"`
+	// Correction is a correction's answer.
+	Correction *CorrectionResult `json:"correction,omitempty"`
 	// Commit is the id of the commit attempt that wrote the record (and
 	// the ledger entries with it): a request whose answer was lost
 	// recognises its own commit by it, and is not a replay.
@@ -39,6 +41,7 @@ const (
 	OpConfirm    = "confirm"
 	OpVoid       = "void"
 	OpPaid       = "paid"
+	OpCorrect    = "correct"
 )
 
 // RoundKey is the record key of a table's round.

@@ -267,7 +267,8 @@ type once struct {
 	op, key, fingerprint string
 	// hit is the lock operations' answer besides the pool: set by the
 	// transition, or by a replay from the record.
-	hit *jackpot.LockedHit
+	hit        *jackpot.LockedHit
+	correction *jackpot.CorrectionResult
 }
 
 // recordKey is the record of o's key: keys are scoped to their operation
@@ -289,7 +290,7 @@ func (s *Service) replayOnce(ctx context.Context, pool string, o *once, mine []s
 	if rec.Fingerprint != o.fingerprint || rec.Op != o.op || rec.PoolAfter == nil {
 		return jackpot.Pool{}, false, false, conflict("header.Idempotency-Key", "this Idempotency-Key was already used with a different request")
 	}
-	o.hit = rec.Hit
+	o.hit, o.correction = rec.Hit, rec.Correction
 	return *rec.PoolAfter, true, !contains(mine, rec.Commit), nil
 }
 
@@ -329,7 +330,7 @@ func (s *Service) update(ctx context.Context, id string, o *once, fn func(jackpo
 		c := jackpot.Commit{PrevVersion: p.Version, Pool: q, Entries: entries}
 		if o != nil {
 			after := q
-			c.Records = []jackpot.RoundRecord{{Pool: id, Key: o.recordKey(), IdempotencyKey: o.key, Fingerprint: o.fingerprint, Op: o.op, PoolAfter: &after, Hit: o.hit}}
+			c.Records = []jackpot.RoundRecord{{Pool: id, Key: o.recordKey(), IdempotencyKey: o.key, Fingerprint: o.fingerprint, Op: o.op, PoolAfter: &after, Hit: o.hit, Correction: o.correction}}
 		}
 		stamp(&c, cid)
 		err = s.Store.Commit(ctx, c)

@@ -228,9 +228,9 @@ func testLockTwoTables(t *testing.T, st pools.Store) {
 }
 
 // testLockConcurrent: writers apply rounds with Royals while a supervisor
-// confirms or voids every pending hit as it appears and the cage pays the
-// confirmed ones: nothing is lost or doubled, the ledger reconciles, and
-// the meters equal the contributions less the confirmed hits.
+// confirms or voids every pending hit as it appears, the cage pays the
+// confirmed ones and a controller voids five rounds (R28): nothing is lost
+// or doubled, and the ledger reconciles.
 func testLockConcurrent(t *testing.T, st pools.Store, sc Scale) {
 	ctx := context.Background()
 	clock := NewClock(T0)
@@ -253,10 +253,26 @@ func testLockConcurrent(t *testing.T, st pools.Store, sc Scale) {
 			errs <- nil
 		}()
 	}
+	// Rounds of table T0 the controller voids while the writers run.
+	targets := []string{"3", "13", "23", "33", "43"}
+	corrected := map[string]bool{}
 	go func() {
 		defer close(done)
 		n := 0
 		for {
+			for _, r := range targets {
+				if corrected[r] {
+					continue
+				}
+				void := jackpot.Correction{Table: "T0", Round: r, Reason: "two cards exposed", Rules: []string{"mbs-megalink-ssp-v6 5.4"}}
+				switch _, _, err := svc.Correct(ctx, "p", void, Controller, "void-T0-"+r); {
+				case err == nil:
+					corrected[r] = true
+				case fault.KindOf(err) != fault.NotFound:
+					errs <- err
+					return
+				}
+			}
 			select {
 			case <-time.After(2 * time.Millisecond):
 			}
@@ -281,7 +297,7 @@ func testLockConcurrent(t *testing.T, st pools.Store, sc Scale) {
 					return
 				}
 			}
-			if p, _ := svc.Get(ctx, "p"); p.Meters.Wagers == int64(3*writers*rounds) && len(p.LockedHits("")) == 0 {
+			if p, _ := svc.Get(ctx, "p"); p.Meters.Wagers == int64(3*writers*rounds-3*len(targets)) && len(corrected) == len(targets) && len(p.LockedHits("")) == 0 {
 				return
 			}
 		}
@@ -302,8 +318,8 @@ func testLockConcurrent(t *testing.T, st pools.Store, sc Scale) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p.Meters.Wagers != int64(3*writers*rounds) {
-		t.Fatalf("wagers %d, want %d", p.Meters.Wagers, 3*writers*rounds)
+	if p.Meters.Wagers != int64(3*writers*rounds-3*len(targets)) {
+		t.Fatalf("wagers %d, want %d less the %d voided rounds'", p.Meters.Wagers, 3*writers*rounds, len(targets))
 	}
 	rec := MustReconcile(t, svc, "p")
 	var paid, voided int64
