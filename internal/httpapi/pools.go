@@ -436,7 +436,11 @@ func poolError(err error, loc string) error {
 		case f != "":
 			l = loc + f
 		}
-		return &huma.ErrorDetail{Location: l, Message: e.Detail}
+		d := &huma.ErrorDetail{Location: l, Message: e.Detail}
+		if len(e.Fields) > 0 {
+			d.Value = e.Fields[0].Value
+		}
+		return d
 	}
 	switch e.Kind {
 	case fault.Invalid:
@@ -452,8 +456,4 @@ func poolError(err error, loc string) error {
 	}
 	return huma.ErrorWithHeaders(huma.Error503ServiceUnavailable("progressive unavailable: the store could not confirm the write; nothing was half-applied, retry the request"),
 		http.Header{"Retry-After": {"1"}})
-}
-
-func fieldErr(loc, msg string, v any) error {
-	return huma.Error422UnprocessableEntity(msg, &huma.ErrorDetail{Location: loc, Message: msg, Value: v})
 }
