@@ -85,8 +85,13 @@ func Correct(p Pool, ledger []Entry, original string, corr Correction, by Actor,
 		e.Rules = dedup(append(append([]string(nil), e.Rules...), rules...))
 		return c.post(e)
 	}
+	resetDone := map[int64]bool{} // a shared prize's one reset
 	mine := func(e Entry) bool { return e.Table == corr.Table && e.Round == corr.Round }
-	for i, e := range ledger {
+	// The original's entries are reversed last first (a reset before its
+	// hit, the hits before the contribution that fed them), so that what
+	// the original took from a meter is back before what it gave is taken.
+	for i := len(ledger) - 1; i >= 0; i-- {
+		e := ledger[i]
 		switch {
 		case e.Kind == KindContribution && mine(e) && e.Commit == original:
 			r := reverseContribution(&q, e)
@@ -118,13 +123,13 @@ func Correct(p Pool, ledger []Entry, original string, corr Correction, by Actor,
 				}
 			}
 		case e.Kind == KindHit && mine(e) && !reversed[e.Seq]:
-			recovered := reverseHit(c, &q, e, post)
-			res.HouseRecovery += recovered
-			res.Reversed = append(res.Reversed, e.Seq)
-			if r := resetAfter(ledger, i); r != nil {
+			if r := resetAfter(ledger, i); r != nil && !resetDone[r.Seq] {
+				resetDone[r.Seq] = true
 				post(reverseReset(*r, e.Seq))
 				res.Reversed = append(res.Reversed, r.Seq)
 			}
+			res.HouseRecovery += reverseHit(c, &q, e, post)
+			res.Reversed = append(res.Reversed, e.Seq)
 		}
 	}
 	if c.err != nil {

@@ -168,3 +168,59 @@ func testVoidAfterTheReserveWasSpent(t *testing.T, st pools.Store) {
 	}
 	MustReconcile(t, svc, "p")
 }
+
+// testCorrectLockedRoyal: ruling R28 with the jackpot lock. A Royal of
+// 10,000,259 (its reset funded by the reserve's 77 and the house's
+// 9,999,923) taken back by a correction of its round (the same wagers, no
+// hit):
+//   - still pending: it returns to its sources and its reset is reversed,
+//     as a void does; the house is back at its opening 10,000,000;
+//   - confirmed and paid by the cage: the pool is not debited twice; the
+//     house refunds the pool its 10,000,259 and recovers it from the
+//     winner (house funded 10,000,000 + 10,000,259), the reset reversed.
+//
+// Either way the displayed meter is 10,000,259 and the reserve 77, as a
+// pool that only saw the corrected round.
+func testCorrectLockedRoyal(t *testing.T, st pools.Store) {
+	ctx := context.Background()
+	for _, c := range []struct {
+		name     string
+		paid     bool
+		house    int64
+		recovery int64
+	}{
+		{"pending", false, 10_000_000, 0},
+		{"confirmed and paid: a house recovery", true, 20_000_259, 10_000_259},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			svc := service(st, NewClock(T0))
+			id := "p-" + c.name[:4]
+			if _, _, err := svc.Create(ctx, id, LockedSettings(), "ops"); err != nil {
+				t.Fatal(err)
+			}
+			seq := apply(t, svc, id, lockRound("T1", "r1", true)).Payouts[0].Seq
+			if c.paid {
+				if _, _, _, err := svc.Confirm(ctx, id, seq, Supervisor, "c"); err != nil {
+					t.Fatal(err)
+				}
+				if _, _, _, err := svc.MarkPaid(ctx, id, seq, Cage, "p"); err != nil {
+					t.Fatal(err)
+				}
+			}
+			corrected := lockRound("T1", "r1", false)
+			res, _, err := svc.Correct(ctx, id, jackpot.Correction{Table: "T1", Round: "r1", Corrected: &corrected, Reason: "the ace was a king"}, Controller, "k")
+			if err != nil {
+				t.Fatal(err)
+			}
+			m := meters(t, svc, id)
+			if int64(res.HouseRecovery) != c.recovery || m.Displayed != 10_000_259 || m.Reserve != 77 || int64(m.HouseFunded) != c.house ||
+				m.Resets != 0 || m.Hits["royal_flush"].Count != 0 {
+				t.Fatalf("after the correction: %+v\n%+v", res, m)
+			}
+			if left, _ := svc.LockedHits(ctx, id, ""); len(left) != 0 {
+				t.Fatalf("the hit left the lock: %+v", left)
+			}
+			MustReconcile(t, svc, id)
+		})
+	}
+}
