@@ -304,7 +304,7 @@ func registerPools(api huma.API, deps Deps) {
 		if svc == nil {
 			return nil, poolsUnavailable()
 		}
-		r, locs, err := jackpotRound(in.Body)
+		r, locs, err := jackpotRound(in.Body, "body.")
 		if err != nil {
 			return nil, err
 		}

@@ -206,7 +206,7 @@ func registerCorrect(api huma.API, svc *pools.Service, tags []string) {
 		var locs []string
 		var r jackpot.Round
 		if in.Body.Corrected != nil {
-			if r, locs, err = jackpotRound(*in.Body.Corrected); err != nil {
+			if r, locs, err = jackpotRound(*in.Body.Corrected, "body.corrected."); err != nil {
 				return nil, err
 			}
 			corr.Corrected = &r

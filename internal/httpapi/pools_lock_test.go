@@ -162,3 +162,18 @@ func TestPoolCorrectionHTTP(t *testing.T) {
 		t.Fatalf("a second correction: %d %s", resp.Code, resp.Body)
 	}
 }
+
+// TestPoolCorrectionNamesTheCorrectedField: a corrected round with a bad
+// card is a 422 naming the field under body.corrected.
+func TestPoolCorrectionNamesTheCorrectedField(t *testing.T) {
+	api := lockAPI(t)
+	if resp := api.Post("/v1/pools", strings.NewReader(createMBS)); resp.Code != http.StatusCreated {
+		t.Fatalf("create: %d %s", resp.Code, resp.Body)
+	}
+	body := `{"reason":"misread","corrected":{"ruleset":"mbs-megalink-ssp-v6","table":"T12","roundId":"R1","dealtAt":"2026-03-01T20:00:00Z","dealer":"2d 3d 5h 8c 9s",
+	  "progressiveUnit":500,"positions":[{"seat":2,"cards":"2c 7d 9h Jd 1x","wagers":{"ante":1000,"progressive":500}}]}}`
+	resp := api.Post("/v1/pools/megalink/rounds/T12/R1/correction", "Idempotency-Key: k", "X-Test-Principal: ctl:cy/controller", strings.NewReader(body))
+	if resp.Code != http.StatusUnprocessableEntity || !strings.Contains(resp.Body.String(), `"location":"body.corrected.positions[0].cards"`) {
+		t.Fatalf("%d %s", resp.Code, resp.Body)
+	}
+}

@@ -22,11 +22,14 @@ type PoolRoundRequest struct {
 }
 
 // jackpotRound translates the request to the round pools.RoundOf settles,
-// and where each accepted progressive wager sits in the request.
-func jackpotRound(b PoolRoundRequest) (jackpot.Round, []string, error) {
+// and where each accepted progressive wager sits in the request (as
+// "body.positions[i].wagers.w"). loc is where the round sits in the
+// request ("body.", or "body.corrected." in a correction): a settlement
+// error names its field there.
+func jackpotRound(b PoolRoundRequest, loc string) (jackpot.Round, []string, error) {
 	r, places, err := pools.RoundOf(b.SettleRequest.round(), b.Table, b.DealtAt)
 	if err != nil {
-		return jackpot.Round{}, nil, poolError(err, "body.")
+		return jackpot.Round{}, nil, poolError(err, loc)
 	}
 	locs := make([]string, len(places))
 	for i, pl := range places {
