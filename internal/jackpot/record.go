@@ -31,6 +31,10 @@ type RoundRecord struct {
 	// the ledger entries with it): a request whose answer was lost
 	// recognises its own commit by it, and is not a replay.
 	Commit string `json:"commit,omitempty"`
+	// FirstSeq is the first ledger entry of a round's commit: a
+	// correction reads the ledger from there (0 in records written before
+	// it was kept: the whole ledger is read).
+	FirstSeq int64 `json:"firstSeq,omitempty"`
 }
 
 // The operations other than rounds that are applied exactly once under an

@@ -84,7 +84,7 @@ func (s *Service) ApplyRound(ctx context.Context, pool string, r jackpot.Round, 
 		}
 		recs := make([]jackpot.RoundRecord, len(keys))
 		for i, k := range keys {
-			recs[i] = jackpot.RoundRecord{Pool: pool, Key: k, Table: r.Table, Round: r.Round, Fingerprint: fingerprint, Result: res}
+			recs[i] = jackpot.RoundRecord{Pool: pool, Key: k, Table: r.Table, Round: r.Round, Fingerprint: fingerprint, Result: res, FirstSeq: p.Seq + 1}
 			if i > 0 {
 				recs[i].IdempotencyKey = idempotencyKey
 			}

@@ -34,7 +34,7 @@ func (s *Service) Correct(ctx context.Context, id string, corr jackpot.Correctio
 		case err != nil:
 			return jackpot.Pool{}, nil, false, unavailable(err)
 		}
-		ledger, err := s.allEntries(ctx, p)
+		ledger, err := s.entriesFrom(ctx, p, max(rec.FirstSeq-1, 0))
 		if err != nil {
 			return jackpot.Pool{}, nil, false, err
 		}

@@ -151,8 +151,13 @@ func (s *Service) Ledger(ctx context.Context, id string, after int64, limit int)
 // allEntries reads the pool's whole ledger up to p's Seq (entries past it
 // belong to commits after p was read).
 func (s *Service) allEntries(ctx context.Context, p jackpot.Pool) ([]jackpot.Entry, error) {
+	return s.entriesFrom(ctx, p, 0)
+}
+
+// entriesFrom reads the pool's ledger after seq after, up to p's Seq.
+func (s *Service) entriesFrom(ctx context.Context, p jackpot.Pool, after int64) ([]jackpot.Entry, error) {
 	var all []jackpot.Entry
-	after := int64(0)
+	from := after
 	for {
 		es, err := s.Store.Ledger(ctx, p.ID, after, 1000)
 		if err != nil {
@@ -164,8 +169,8 @@ func (s *Service) allEntries(ctx context.Context, p jackpot.Pool) ([]jackpot.Ent
 		}
 		after = es[len(es)-1].Seq
 	}
-	if int64(len(all)) > p.Seq {
-		all = all[:p.Seq]
+	if int64(len(all)) > p.Seq-from {
+		all = all[:max(p.Seq-from, 0)]
 	}
 	return all, nil
 }
