@@ -89,7 +89,7 @@ type Payout struct {
 	// then, and appears in the ledger and the pool's last hits; or
 	// "pending": committed under the jackpot lock, waiting for a
 	// supervisor to confirm or void it.
-	Status string `json:"status"`
+	Status string `json:"status" enum:"paid,held,pending"`
 	// Amount is the prize; StakeReturned the stake given back ("to 1" only).
 	Amount        money.Amount `json:"amount"`
 	StakeReturned money.Amount `json:"stakeReturned"`
