@@ -3,6 +3,7 @@ package jackpottest
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/tablesettle/tablesettle/internal/fault"
 	"github.com/tablesettle/tablesettle/internal/jackpot"
@@ -223,4 +224,30 @@ func testCorrectLockedRoyal(t *testing.T, st pools.Store) {
 			MustReconcile(t, svc, id)
 		})
 	}
+}
+
+// testCorrectHeldRWS: ruling R28 with R7. An RWS round whose Royal is
+// still held for the settle window is voided: the held hit is withdrawn
+// (held_void) and never paid, the contribution taken back; the pool is at
+// its opening 10,000,000 and a later round pays nothing.
+func testCorrectHeldRWS(t *testing.T, st pools.Store) {
+	ctx := context.Background()
+	clock := NewClock(T0)
+	svc := service(st, clock)
+	if _, _, err := svc.Create(ctx, "rws", RWSSettings(), "ops"); err != nil {
+		t.Fatal(err)
+	}
+	const rws = "rws-mlp-csp-v2"
+	apply(t, svc, "rws", RoundOf(rws, "T1", "r1", T0, 500, []int{1, 2, 3}, Royal(rws, 2, 2, 500)))
+	if _, _, err := svc.Correct(ctx, "rws", jackpot.Correction{Table: "T1", Round: "r1", Reason: "two cards exposed", Rules: []string{"rws-mlp-csp-v2 5.10"}}, Controller, "k"); err != nil {
+		t.Fatal(err)
+	}
+	clock.Advance(3 * time.Second)
+	res := apply(t, svc, "rws", RoundOf(rws, "T2", "r1", clock.Now(), 500, []int{1}))
+	p, _ := svc.Get(ctx, "rws")
+	// T2's one wager: 86 (carry .65).
+	if len(res.Released) != 0 || len(p.Held) != 0 || p.Meters.Displayed != 10_000_086 || p.Meters.Resets != 0 {
+		t.Fatalf("after the void: released %+v, pool %+v", res.Released, p.Meters)
+	}
+	MustReconcile(t, svc, "rws")
 }

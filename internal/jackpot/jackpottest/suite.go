@@ -107,6 +107,7 @@ func Run(t *testing.T, open Opener, scale Scale) {
 	t.Run("Correct_PaidStraightFlushIsAHouseRecovery_R28", func(t *testing.T) { testCorrectPaidStraightFlush(t, open(t)) })
 	t.Run("Correct_VoidAfterTheReserveWasSpent_R28", func(t *testing.T) { testVoidAfterTheReserveWasSpent(t, open(t)) })
 	t.Run("Correct_LockedRoyalPendingOrPaid_R28", func(t *testing.T) { testCorrectLockedRoyal(t, open(t)) })
+	t.Run("Correct_HeldRWSHitWithdrawn_R28_R7", func(t *testing.T) { testCorrectHeldRWS(t, open(t)) })
 	t.Run("Correct_VoidWithItsRule_R28", func(t *testing.T) { testVoidRound(t, open(t)) })
 	t.Run("Lock_PendingRoyalConfirmedAndPaid", func(t *testing.T) { testLockConfirmed(t, open(t)) })
 	t.Run("Lock_PendingRoyalVoidedAfterThreeRounds_R28", func(t *testing.T) { testLockVoidAfterRounds(t, open(t)) })
