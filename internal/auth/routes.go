@@ -81,14 +81,12 @@ var Routes = map[string]Rule{
 	// controller: reconcile.
 	"GET /v1/pools/{id}/reconcile": roles(principal.Controller),
 
-	// Expected (issue 13, issue 16 item 3).
-	"POST /v1/pools/{id}/hits/{hit}/confirm":            roles(principal.Supervisor),
-	"POST /v1/pools/{id}/hits/{hit}/void":               roles(principal.Supervisor),
-	"POST /v1/pools/{id}/hits/{hit}/pay":                roles(principal.Cage),
-	"POST /v1/pools/{id}/corrections":                   roles(principal.Supervisor),
-	"GET /v1/pools/{id}/proposals":                      roles(readers...),
-	"POST /v1/pools/{id}/proposals/{proposal}/approve":  roles(principal.Controller),
-	"POST /v1/pools/{id}/proposals/{proposal}/withdraw": roles(principal.Supervisor, principal.Admin),
+	// The jackpot lock and corrections (issue 13).
+	"GET /v1/pools/{id}/meters":                             roles(readers...),
+	"POST /v1/pools/{id}/hits/{seq}/confirm":                roles(principal.Supervisor),
+	"POST /v1/pools/{id}/hits/{seq}/void":                   roles(principal.Supervisor),
+	"POST /v1/pools/{id}/hits/{seq}/paid":                   roles(principal.Cage),
+	"POST /v1/pools/{id}/rounds/{table}/{round}/correction": roles(principal.Supervisor, principal.Controller),
 }
 
 // Authorize decides whether p may call route: nil, or a Forbidden

@@ -22,7 +22,7 @@ import (
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/danielgtaylor/huma/v2/adapters/humago"
 
-	"github.com/tablesettle/tablesettle/internal/jackpot"
+	"github.com/tablesettle/tablesettle/internal/pools"
 )
 
 // Version is the API's version as published in the spec.
@@ -46,7 +46,7 @@ type Deps struct {
 	BodyReadTimeout time.Duration
 	// Pools applies rounds to the progressive pools (nil: the pools
 	// operations answer 503).
-	Pools *jackpot.Service
+	Pools *pools.Service
 	// Access authenticates and authorizes every request (auth.go). Nil
 	// authenticates nobody and allows everything: only for tests of single
 	// operations; every host (serve, the Lambda functions) sets it.

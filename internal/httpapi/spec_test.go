@@ -17,7 +17,7 @@ import (
 	"github.com/danielgtaylor/huma/v2"
 
 	"github.com/tablesettle/tablesettle/internal/filestore"
-	"github.com/tablesettle/tablesettle/internal/jackpot"
+	"github.com/tablesettle/tablesettle/internal/pools"
 )
 
 // The committed spec is what the code generates (CONVENTIONS 2): clients
@@ -142,7 +142,7 @@ func TestAnswersAreDeclaredAndValid(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h, api := New(Deps{Pools: jackpot.NewService(st, time.Now, 1)})
+	h, api := New(Deps{Pools: pools.NewService(st, time.Now, 1)})
 	oapi := api.OpenAPI()
 	exampleOf := func(path, method string) []byte {
 		op := opAt(oapi, path, method)
@@ -202,11 +202,20 @@ func TestAnswersAreDeclaredAndValid(t *testing.T) {
 			if op == nil || (p == "/v1/pools" && op.Method == "POST") {
 				continue
 			}
+			if strings.Contains(p, "{seq}") || strings.Contains(p, "{round}") {
+				// A hit's verification and a round's correction need a
+				// committed hit or round and a principal: pools_lock_test.go
+				// replays their examples against a pool that has them.
+				continue
+			}
 			concrete := strings.ReplaceAll(p, "{clause}", "3.11")
 			for prefix, id := range ids {
 				if strings.HasPrefix(concrete, prefix) {
 					concrete = strings.Replace(concrete, "{id}", id, 1)
 				}
+			}
+			if p == "/v1/pools/{id}/meters" {
+				concrete += "?at=2030-01-01T00:00:00Z"
 			}
 			c := call{method: op.Method, path: concrete, opPath: p, want: 200, key: "answers-" + op.OperationID}
 			if op.RequestBody != nil {

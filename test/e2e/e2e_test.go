@@ -18,7 +18,7 @@ import (
 	"github.com/tablesettle/tablesettle/internal/auth"
 	"github.com/tablesettle/tablesettle/internal/filestore"
 	"github.com/tablesettle/tablesettle/internal/httpapi"
-	"github.com/tablesettle/tablesettle/internal/jackpot"
+	"github.com/tablesettle/tablesettle/internal/pools"
 	"github.com/tablesettle/tablesettle/internal/principal"
 	"github.com/tablesettle/tablesettle/test/e2e/client"
 )
@@ -57,7 +57,7 @@ func startServerAs(t *testing.T) (*client.ClientWithResponses, func(principal.Ro
 	}
 	h, _ := httpapi.New(httpapi.Deps{
 		Logger: slog.New(slog.NewJSONHandler(io.Discard, nil)),
-		Pools:  jackpot.NewService(store, time.Now, 1),
+		Pools:  pools.NewService(store, time.Now, 1),
 		Access: &httpapi.Access{Authenticator: httpapi.BearerTokens{Tokens: auth.NewTokens(entries)}, OpenStateless: true},
 	})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
