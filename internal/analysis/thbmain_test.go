@@ -180,3 +180,14 @@ func TestTHBMainPublished(t *testing.T) {
 		t.Errorf("the enumeration gives different figures from the embedded ones; run make analysis")
 	}
 }
+
+// BenchmarkAnalysisTHBMainFlop is one flop class of THB's main game: the
+// whole enumeration is 1,755 of them.
+func BenchmarkAnalysisTHBMainFlop(b *testing.B) {
+	reps, w := thbFlopClasses()
+	sc := new(thbScratch)
+	var t thbTally
+	for b.Loop() {
+		thbFlop(reps[1000], w[1000], &t, sc)
+	}
+}
