@@ -30,15 +30,16 @@ func (v Value3) Category() Category {
 // Flush (the document has no Royal Flush of three cards).
 //
 // One lookup: threeValues (tablegen.Value3Of, generated) holds every
-// ordered triple of ranks, then every suited one, so no sorting or
-// branching on the ranks happens here. A card's rank index is c>>2 and its
+// ordered triple of ranks, then every suited one (each value without its
+// low 8 bits, which are zero), so no sorting or branching on the ranks
+// happens here. A card's rank index is c>>2 and its
 // suit c&3 (package card's numbering).
 func Eval3(c0, c1, c2 card.Card) Value3 {
 	i := uint(c0>>2)*169 + uint(c1>>2)*13 + uint(c2>>2)
 	if ((c0^c1)|(c0^c2))&3 == 0 {
 		i += 13 * 13 * 13 // suited
 	}
-	return threeValues[i&uint(len(threeValues)-1)]
+	return Value3(threeValues[i&uint(len(threeValues)-1)]) << 8
 }
 
 // QualifiesTCP reports whether a three-card dealer hand qualifies in TCP:

@@ -422,12 +422,18 @@ func (t *Tables) Source() ([]byte, error) {
 	b.WriteString("var flushClasses = [8192]uint16{")
 	writeList(&b, t.Flush[:], func(v uint16) string { return fmt.Sprint(v) })
 	b.WriteString("}\n\n")
-	b.WriteString("// threeValues is the Value3 of each ordered triple of ranks: index\n")
-	b.WriteString("// 169*(r0-2) + 13*(r1-2) + (r2-2), plus 2197 when the three cards are\n")
-	b.WriteString("// suited. Its size is a power of two so that a masked index needs no bounds\n")
-	b.WriteString("// check; entries past 4393 are zero.\n")
-	b.WriteString("var threeValues = [8192]Value3{")
-	writeList(&b, t.Three[:], func(v uint32) string { return fmt.Sprintf("%#x", v) })
+	b.WriteString("// threeValues is the Value3, shifted right 8 bits (its low 8 bits are\n")
+	b.WriteString("// always zero), of each ordered triple of ranks: index 169*(r0-2) +\n")
+	b.WriteString("// 13*(r1-2) + (r2-2), plus 2197 when the three cards are suited. Its size\n")
+	b.WriteString("// is a power of two so that a masked index needs no bounds check; entries\n")
+	b.WriteString("// past 4393 are zero.\n")
+	b.WriteString("var threeValues = [8192]uint16{")
+	for _, v := range t.Three {
+		if v&0xff != 0 || v>>24 != 0 {
+			return nil, fmt.Errorf("tablegen: three-card value %#x does not fit 16 bits shifted by 8", v)
+		}
+	}
+	writeList(&b, t.Three[:], func(v uint32) string { return fmt.Sprintf("%#x", v>>8) })
 	b.WriteString("}\n")
 	return format.Source(b.Bytes())
 }
