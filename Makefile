@@ -5,7 +5,7 @@ SHELL := /bin/bash
 GO    ?= go
 ADDR  ?= 127.0.0.1:8080
 
-.PHONY: analysis bench bench-pools build deploy fmt-check fuzz lint-spec load openapi run synth test test-clients test-exhaustive test-infra test-load vet
+.PHONY: analysis bench bench-peer bench-pools build deploy fmt-check fuzz lint-spec load openapi run synth test test-clients test-exhaustive test-infra test-load vet
 
 ## run: the API on $(ADDR) with the embedded default store (no cloud account)
 run:
@@ -48,9 +48,29 @@ fmt-check:
 
 ## bench: the speed and memory benchmarks, one core; includes the API over
 ## loopback against a bare echo handler (internal/httpapi) and each Lambda
-## function's cold start and binary size (test/coldstart)
+## function's cold start and binary size (test/coldstart), then bench-peer
 bench: bench-pools
 	$(GO) test -run '^$$' -bench . -benchmem -cpu 1 ./internal/... ./test/coldstart
+	@$(MAKE) --no-print-directory bench-peer
+
+## bench-peer: the 7-card evaluator's rate over OMPEval's (a C++ peer, built
+## by ../shared/bench/ompeval/run.sh when that is present; skipped otherwise),
+## both timing random 7-card hands dealt in advance in evaluations per CPU
+## second, alternated $(PEER_ROUNDS) times under nice (the machine is shared:
+## read the range). Eval7 is the 7-argument call; Partial7 adds the cards to
+## a hand.Partial as OMPEval's own loop adds them to a Hand.
+PEER        ?= ../shared/bench/ompeval/run.sh
+PEER_ROUNDS ?= 3
+bench-peer:
+	@if [ ! -x "$(PEER)" ]; then echo "bench-peer: $(PEER) not present: the comparison with OMPEval is skipped"; exit 0; fi; \
+	mkdir -p bin && $(GO) test -c -o bin/hand.test ./internal/hand || exit 1; \
+	for i in $$(seq $(PEER_ROUNDS)); do \
+	  ours=$$(nice bin/hand.test -test.run '^$$' -test.bench '^Benchmark(Eval7|Partial7)$$' -test.cpu 1 -test.benchtime 0.5s | \
+	    awk '{for (i = 2; i <= NF; i++) if ($$i == "evals/cpu-s") printf "%s=%s ", $$1, $$(i-1)}'); \
+	  peer=$$(nice $(PEER) | awk '{for (i = 2; i <= NF; i++) if ($$i == "M") print $$(i-1) * 1e6}'); \
+	  echo "$$ours" | awk -v p="$$peer" '{split($$1, a, "="); split($$2, b, "="); \
+	    printf "round %d: OMPEval %.0f M/cpu-s; Eval7 %.0f M (%.2fx), Partial7 %.0f M (%.2fx)\n", '"$$i"', p/1e6, a[2]/1e6, a[2]/p, b[2]/1e6, b[2]/p}'; \
+	done
 
 ## build: dist/<function>.zip for each Lambda function: bootstrap for
 ## provided.al2023 on arm64, -tags lambda.norpc, trimmed and stripped
@@ -129,7 +149,8 @@ load:
 	  -rate $(LOAD_RATE) -duration $(LOAD_DURATION) -seed $(LOAD_SEED)
 
 ## analysis: precompute every ruleset's paytable figures (the optimal five-card
-## stud strategy over all 19,933,230,517,200 deals included) into
+## stud strategy over all 19,933,230,517,200 deals and THB's main game under
+## optimal strategy, about 40 CPU seconds, included) into
 ## internal/analysis/data/*.json, which the service embeds
 analysis:
 	$(GO) run ./internal/analysis/gen -out internal/analysis/data
