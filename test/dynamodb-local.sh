@@ -12,6 +12,14 @@
 #   DYNAMODB_ENDPOINT   http://127.0.0.1:PORT
 #   DYNAMODB_LOCAL_JAR  the jar (the fault tests start their own instance)
 #   TABLESETTLE_REQUIRE_DDB=1  tests that need DynamoDB fail, not skip, without it
+#
+# It is the one starter of DynamoDB Local: the Go fault tests that need an
+# instance of their own (stopped and restarted mid-run, on disk) run
+#
+#   test/dynamodb-local.sh --serve PORT DBDIR
+#
+# which runs DynamoDB Local in the foreground on 127.0.0.1:PORT with its
+# data in DBDIR, with the same jar and flags, until it is sent SIGTERM.
 set -euo pipefail
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -30,13 +38,32 @@ fi
 [ -n "$jar" ] || { echo "dynamodb-local: DynamoDBLocal.jar not found under $cache" >&2; exit 1; }
 command -v java >/dev/null || { echo "dynamodb-local: java (17) is needed" >&2; exit 1; }
 
+# java_args PORT [DBDIR]: the one command line of DynamoDB Local (in memory,
+# or on disk in DBDIR).
+java_args() {
+	local dir
+	dir="$(dirname "$jar")"
+	if [ -n "${2:-}" ]; then
+		echo "-Djava.library.path=$dir/DynamoDBLocal_lib -jar $jar -sharedDb -dbPath $2 -port $1"
+	else
+		echo "-Djava.library.path=$dir/DynamoDBLocal_lib -jar $jar -inMemory -port $1"
+	fi
+}
+
+if [ "${1:-}" = "--serve" ]; then
+	[ $# -eq 3 ] || { echo "usage: $0 --serve PORT DBDIR" >&2; exit 2; }
+	cd "$3"
+	# shellcheck disable=SC2046 # the jar path has no spaces (it is under .cache/ddb)
+	exec java $(java_args "$2" "$3")
+fi
+
 port="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])' 2>/dev/null ||
 	node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')"
-dir="$(dirname "$jar")"
 work="$(mktemp -d -t ddblocal.XXXXXX)"
 log="$work/log"
 # DynamoDB Local writes a metadata file into its working directory.
-(cd "$work" && exec java -Djava.library.path="$dir/DynamoDBLocal_lib" -jar "$jar" -inMemory -port "$port") >"$log" 2>&1 &
+# shellcheck disable=SC2046
+(cd "$work" && exec java $(java_args "$port")) >"$log" 2>&1 &
 pid=$!
 cleanup() { kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; rm -rf "$work"; }
 trap cleanup EXIT INT TERM

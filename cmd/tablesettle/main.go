@@ -24,8 +24,8 @@ import (
 
 	"github.com/tablesettle/tablesettle/internal/filestore"
 	"github.com/tablesettle/tablesettle/internal/httpapi"
-	"github.com/tablesettle/tablesettle/internal/jackpot"
 	"github.com/tablesettle/tablesettle/internal/lambdaapp"
+	"github.com/tablesettle/tablesettle/internal/pools"
 )
 
 func main() {
@@ -59,7 +59,7 @@ func serve(args []string) error {
 		return err
 	}
 	logger := lambdaapp.Logger(os.Stdout, os.Getenv("LOG_LEVEL"))
-	pools, err := filestore.Open(*data)
+	store, err := filestore.Open(*data)
 	if err != nil {
 		return err
 	}
@@ -67,7 +67,7 @@ func serve(args []string) error {
 	if err != nil {
 		return err
 	}
-	handler, _ := httpapi.New(httpapi.Deps{Logger: logger, Pools: jackpot.NewService(pools, time.Now, uint64(time.Now().UnixNano())), Access: access,
+	handler, _ := httpapi.New(httpapi.Deps{Logger: logger, Pools: pools.NewService(store, time.Now, uint64(time.Now().UnixNano())), Access: access,
 		AnalysisCache: httpapi.NewAnalysisCache(256, 16<<20)})
 	srv := &http.Server{Addr: *addr, Handler: handler, ReadHeaderTimeout: 10 * time.Second}
 

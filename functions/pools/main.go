@@ -18,8 +18,8 @@ import (
 
 	"github.com/tablesettle/tablesettle/internal/dynamo"
 	"github.com/tablesettle/tablesettle/internal/httpapi"
-	"github.com/tablesettle/tablesettle/internal/jackpot"
 	"github.com/tablesettle/tablesettle/internal/lambdaapp"
+	"github.com/tablesettle/tablesettle/internal/pools"
 )
 
 func main() {
@@ -43,6 +43,6 @@ func handler(getenv func(string) string) (lambdaapp.Handler, error) {
 		return nil, fmt.Errorf("aws configuration: %w", err)
 	}
 	store := dynamo.New(dynamodb.NewFromConfig(cfg), table)
-	deps.Pools = jackpot.NewService(store, time.Now, uint64(time.Now().UnixNano()))
+	deps.Pools = pools.NewService(store, time.Now, uint64(time.Now().UnixNano()))
 	return lambdaapp.New(deps, httpapi.GroupPools), nil
 }

@@ -8,5 +8,9 @@
 // The heavy figure, the five-card stud optimal strategy (about 2e13
 // player-dealer deals per paytable), is computed by grouping: player hands
 // up to suit isomorphism, dealer hands by rank multiset with a flush
-// correction by suit, never one deal at a time. See stud.go.
+// correction by suit, never one deal at a time. See stud.go. THB's main
+// game under optimal strategy (5.6e13 deals) is a backward induction over
+// flops grouped by suit, each board's holdings ranked once; it takes about
+// 40 CPU seconds, so `make analysis` computes it and the service serves the
+// embedded figures. See thbmain.go.
 package analysis

@@ -39,6 +39,26 @@ type ExactFraction struct {
 	Percent string `json:"percent" doc:"The fraction times 100, rounded to 6 decimals; for reading only, the exact figure is num/den."`
 }
 
+// ExactAmount is an exact amount of money that need not be a whole minor
+// unit: Num/Den minor units in lowest terms. It has no percent: a fraction
+// of money is an amount, a fraction of a stake is a percentage
+// (ExactFraction).
+type ExactAmount struct {
+	Num        string `json:"num" doc:"Numerator (minor units), in lowest terms."`
+	Den        string `json:"den" doc:"Denominator, in lowest terms."`
+	MinorUnits string `json:"minorUnits" doc:"num/den minor units to 2 decimals, rounded half away from zero; for reading only, the exact amount is num/den."`
+}
+
+// NewExactAmount returns r minor units as an ExactAmount.
+func NewExactAmount(r *big.Rat) ExactAmount {
+	return ExactAmount{Num: r.Num().String(), Den: r.Denom().String(), MinorUnits: r.FloatString(2)}
+}
+
+// Rat returns the amount's exact value in minor units.
+func (a ExactAmount) Rat() *big.Rat {
+	return ExactFraction{Num: a.Num, Den: a.Den}.Rat()
+}
+
 // NewExactFraction returns r as an ExactFraction.
 func NewExactFraction(r *big.Rat) ExactFraction {
 	return ExactFraction{Num: r.Num().String(), Den: r.Denom().String(), Percent: Percent(r, 6)}

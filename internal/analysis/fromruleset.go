@@ -82,6 +82,20 @@ func FromRuleset(r ruleset.Ruleset, unit int64) (Spec, error) {
 		}
 		s.BonusRule = cite(bw.PaytableRule)
 		s.Classify = ruleset.HoleBonusHand
+		// The main game's model (thbmain.go) is the document's: the Flop,
+		// Turn and River win 1 to 1, the Ante 1 to 1 with a Straight or
+		// better (4.1.1).
+		for _, w := range []ruleset.Wager{ruleset.Flop, ruleset.Turn, ruleset.River} {
+			if err := checkEvenMoney(r, w); err != nil {
+				return s, err
+			}
+		}
+		aw, ok := r.Wager(ruleset.Ante)
+		if !ok || len(aw.Paytable) != 1 || aw.Paytable[0].Hand != "straight" || !aw.Paytable[0].OrHigher ||
+			aw.Paytable[0].Pay.Kind != ruleset.ToOne || aw.Paytable[0].Pay.Odds.Num != aw.Paytable[0].Pay.Odds.Den {
+			return s, fmt.Errorf("%s: the analysis assumes the Ante wins 1 to 1 with a Straight or better", r.ID)
+		}
+		s.HoldemMainRule = cite("3.9-3.10, 4.1.1")
 	}
 	for _, w := range r.Wagers {
 		if !w.Progressive {

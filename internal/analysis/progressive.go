@@ -93,7 +93,7 @@ type ProgressiveAtMultiple struct {
 	Stake           int64         `json:"stake" doc:"Minor units."`
 	FixedReturn     ExactFraction `json:"fixedReturn" doc:"What the fixed, to-1 and for-1 prizes (and selections) return per unit staked, stake included."`
 	MeterReturn     ExactFraction `json:"returnPerMeterMinorUnit" doc:"What each minor unit in the meter adds to the return per unit staked: meterShare / stake."`
-	BreakEvenMeter  ExactFraction `json:"breakEvenMeter" doc:"The meter, in minor units, at which the wager returns exactly 100% (0 when the fixed prizes already return 100% or more)."`
+	BreakEvenMeter  ExactAmount   `json:"breakEvenMeter" doc:"The meter, in minor units (an amount, so no percent), at which the wager returns exactly 100% (0 when the fixed prizes already return 100% or more)."`
 	BreakEvenMinor  string        `json:"breakEvenMeterRoundedUp" doc:"breakEvenMeter rounded up to a whole minor unit."`
 	MeterIsRequired bool          `json:"meterNeeded" doc:"False when the fixed prizes alone return 100% or more."`
 }
@@ -186,7 +186,7 @@ func AnalyzeProgressive(counts FiveCardCounts, p Progressive) ProgressiveReturn 
 			be.Quo(be, meter)
 			at.MeterIsRequired = true
 		}
-		at.BreakEvenMeter = NewExactFraction(be)
+		at.BreakEvenMeter = NewExactAmount(be)
 		at.BreakEvenMinor = ceilRat(be).String()
 		r.ByMultiple = append(r.ByMultiple, at)
 	}

@@ -39,6 +39,13 @@ func PublishedFigures(id string) (Figures, bool, error) {
 // Rulesets computes the figures of every ruleset as the service settles it,
 // with the progressive wager unit given (minor units).
 func Rulesets(ctx context.Context, unit int64) ([]Figures, error) {
+	var en Engines
+	return en.Rulesets(ctx, unit)
+}
+
+// Rulesets is Rulesets with the caller's engines (`make analysis` sets
+// RecomputeHoldem).
+func (en *Engines) Rulesets(ctx context.Context, unit int64) ([]Figures, error) {
 	var specs []Spec
 	for _, r := range ruleset.All() {
 		s, err := FromRuleset(r, unit)
@@ -47,7 +54,7 @@ func Rulesets(ctx context.Context, unit int64) ([]Figures, error) {
 		}
 		specs = append(specs, s)
 	}
-	return Compute(ctx, specs)
+	return en.Compute(ctx, specs)
 }
 
 // Encode writes a report as the embedded files hold it: indented JSON and a

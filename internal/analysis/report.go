@@ -32,6 +32,11 @@ type Spec struct {
 	BonusRule string
 	Classify  BonusClassifier
 
+	// THB: the main game (Ante, Flop, Turn, River) under optimal strategy
+	// (3.9-3.10, 4.1.1); the rule cited. Paytable-independent: Compute
+	// serves the precomputed figures unless Engines.RecomputeHoldem.
+	HoldemMainRule string
+
 	Progressives []Progressive
 }
 
@@ -43,6 +48,7 @@ type Figures struct {
 	StudBetRule     string              `json:"studBetRule,omitempty" doc:"The Bet paytable's rule, or \"proposed\"."`
 	StudBetTable    *StudBet            `json:"studBetTable,omitempty" doc:"Stud: the Bet odds analysed, by category index (1 high card ... 10 royal flush)."`
 	AntePlay        *TCPAntePlay        `json:"antePlay,omitempty" doc:"TCP: the Ante and Play together under the optimal play/fold decision, Ante Bonus included."`
+	HoldemMain      *THBMain            `json:"holdemMain,omitempty" doc:"THB: the Ante, Flop, Turn and River together under the optimal strategy, per Ante, and the strategy."`
 	Wagers          []WagerReturn       `json:"wagers,omitempty" doc:"Fixed-odds side wagers: TCP Pair Plus and Ante Bonus, THB Bonus."`
 	DealerQualifies *ExactFraction      `json:"dealerQualifies,omitempty" doc:"Probability the dealer's hand qualifies."`
 	DealerRule      string              `json:"dealerQualifierRule,omitempty"`
@@ -53,6 +59,11 @@ type Figures struct {
 // Engines caches the paytable-independent enumerations within one
 // computation. It is not safe for concurrent use; build one per request.
 type Engines struct {
+	// RecomputeHoldem makes Compute enumerate THB's main game (about a
+	// minute on one core) instead of serving the figures `make analysis`
+	// embedded.
+	RecomputeHoldem bool
+
 	five *fiveTables
 	stud *studEngine
 	tcp  *tcpEngine
@@ -140,6 +151,13 @@ func (en *Engines) Compute(ctx context.Context, specs []Spec) ([]Figures, error)
 		if s.AnteBonus != nil {
 			r.Wagers = append(r.Wagers, anteBonusReturn(en.tcp, s.AnteBonus, s.AnteBonusRule))
 		}
+		if s.HoldemMainRule != "" {
+			m, err := en.holdemMain(ctx, s)
+			if err != nil {
+				return nil, err
+			}
+			r.HoldemMain = m
+		}
 		if s.Bonus != nil {
 			cl := s.Classify
 			if cl == nil {
@@ -155,6 +173,21 @@ func (en *Engines) Compute(ctx context.Context, specs []Spec) ([]Figures, error)
 		}
 	}
 	return out, nil
+}
+
+// holdemMain is THB's main game: the embedded figures, or with
+// RecomputeHoldem (or none embedded yet) the full enumeration.
+func (en *Engines) holdemMain(ctx context.Context, s Spec) (*THBMain, error) {
+	if !en.RecomputeHoldem {
+		if pub, ok, err := PublishedFigures(s.Ruleset); ok && err == nil && pub.HoldemMain != nil && pub.HoldemMain.Rule == s.HoldemMainRule {
+			return pub.HoldemMain, nil
+		}
+	}
+	m, err := THBMainGame(ctx, s.HoldemMainRule)
+	if err != nil {
+		return nil, ErrTooSlow
+	}
+	return m, nil
 }
 
 // anteBonusReturn is the Ante Bonus on its own, per Ante: what it adds to

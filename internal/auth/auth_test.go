@@ -197,27 +197,26 @@ func TestRoutesAsDesigned(t *testing.T) {
 		A = principal.Admin
 	)
 	want := map[string][]principal.Role{
-		"POST /v1/pools":                                    {A},
-		"PATCH /v1/pools/{id}":                              {A},
-		"POST /v1/pools/{id}/adjustments":                   {A},
-		"POST /v1/pools/{id}/rounds":                        {T},
-		"GET /v1/pools/{id}":                                {C, S, K, A},
-		"GET /v1/pools/{id}/ledger":                         {C, S, K, A},
-		"GET /v1/pools/{id}/hits":                           {C, S, K, A},
-		"POST /v1/pools/{id}/release":                       {S, C},
-		"GET /v1/pools/{id}/reconcile":                      {K},
-		"POST /v1/pools/{id}/hits/{hit}/confirm":            {S},
-		"POST /v1/pools/{id}/hits/{hit}/void":               {S},
-		"POST /v1/pools/{id}/hits/{hit}/pay":                {C},
-		"POST /v1/pools/{id}/corrections":                   {S},
-		"GET /v1/pools/{id}/proposals":                      {C, S, K, A},
-		"POST /v1/pools/{id}/proposals/{proposal}/approve":  {K},
-		"POST /v1/pools/{id}/proposals/{proposal}/withdraw": {S, A},
+		"POST /v1/pools":                                        {A},
+		"PATCH /v1/pools/{id}":                                  {A},
+		"POST /v1/pools/{id}/adjustments":                       {A},
+		"POST /v1/pools/{id}/rounds":                            {T},
+		"GET /v1/pools/{id}":                                    {C, S, K, A},
+		"GET /v1/pools/{id}/ledger":                             {C, S, K, A},
+		"GET /v1/pools/{id}/hits":                               {C, S, K, A},
+		"POST /v1/pools/{id}/release":                           {S, C},
+		"GET /v1/pools/{id}/reconcile":                          {K},
+		"GET /v1/pools/{id}/meters":                             {C, S, K, A},
+		"POST /v1/pools/{id}/hits/{seq}/confirm":                {S},
+		"POST /v1/pools/{id}/hits/{seq}/void":                   {S},
+		"POST /v1/pools/{id}/hits/{seq}/paid":                   {C},
+		"POST /v1/pools/{id}/rounds/{table}/{round}/correction": {S, K},
 	}
 	statelessWant := []string{"GET /openapi.json", "GET /openapi.yaml", "GET /openapi-3.0.json", "GET /openapi-3.0.yaml",
-		"GET /schemas/{schema}", "GET /docs", "GET /v1/rulesets", "GET /v1/rulesets/{id}", "POST /v1/hands/evaluate",
+		"GET /schemas/{schema}", "GET /docs", "GET /docs/app.js", "GET /docs/app.css", "GET /v1/rulesets", "GET /v1/rulesets/{id}", "POST /v1/hands/evaluate",
 		"GET /v1/rulesets/{id}/analysis", "POST /v1/paytables/analyze", "POST /v1/rounds/settle",
-		"GET /v1/rulesets/{id}/irregularities", "POST /v1/irregularities"}
+		"GET /v1/rulesets/{id}/irregularities", "POST /v1/irregularities",
+		"GET /v1/rulings", "GET /v1/rulings/{id}", "GET /v1/rulesets/{id}/document", "GET /v1/rulesets/{id}/clauses/{clause}"}
 	// The floor's pages hold no data (issue 14); GET /v1/me answers any
 	// authenticated principal.
 	publicWant := []string{"GET /{$}", "GET /display/{pool}", "GET /playground", "GET /assets/{file}"}

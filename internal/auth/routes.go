@@ -58,6 +58,8 @@ var Routes = map[string]Rule{
 	"GET /openapi-3.0.yaml":                stateless,
 	"GET /schemas/{schema}":                stateless,
 	"GET /docs":                            stateless,
+	"GET /docs/app.js":                     stateless,
+	"GET /docs/app.css":                    stateless,
 	"GET /v1/rulesets":                     stateless,
 	"GET /v1/rulesets/{id}":                stateless,
 	"POST /v1/hands/evaluate":              stateless,
@@ -66,6 +68,11 @@ var Routes = map[string]Rule{
 	"POST /v1/rounds/settle":               stateless,
 	"GET /v1/rulesets/{id}/irregularities": stateless,
 	"POST /v1/irregularities":              stateless,
+	// What answers cite: the rulings and the rule documents.
+	"GET /v1/rulings":                        stateless,
+	"GET /v1/rulings/{id}":                   stateless,
+	"GET /v1/rulesets/{id}/document":         stateless,
+	"GET /v1/rulesets/{id}/clauses/{clause}": stateless,
 
 	// The floor's pages (issue 14) and who the caller is.
 	"GET /{$}":            public,
@@ -90,14 +97,12 @@ var Routes = map[string]Rule{
 	// controller: reconcile.
 	"GET /v1/pools/{id}/reconcile": roles(principal.Controller),
 
-	// Expected (issue 13, issue 16 item 3).
-	"POST /v1/pools/{id}/hits/{hit}/confirm":            roles(principal.Supervisor),
-	"POST /v1/pools/{id}/hits/{hit}/void":               roles(principal.Supervisor),
-	"POST /v1/pools/{id}/hits/{hit}/pay":                roles(principal.Cage),
-	"POST /v1/pools/{id}/corrections":                   roles(principal.Supervisor),
-	"GET /v1/pools/{id}/proposals":                      roles(readers...),
-	"POST /v1/pools/{id}/proposals/{proposal}/approve":  roles(principal.Controller),
-	"POST /v1/pools/{id}/proposals/{proposal}/withdraw": roles(principal.Supervisor, principal.Admin),
+	// The jackpot lock and corrections (issue 13).
+	"GET /v1/pools/{id}/meters":                             roles(readers...),
+	"POST /v1/pools/{id}/hits/{seq}/confirm":                roles(principal.Supervisor),
+	"POST /v1/pools/{id}/hits/{seq}/void":                   roles(principal.Supervisor),
+	"POST /v1/pools/{id}/hits/{seq}/paid":                   roles(principal.Cage),
+	"POST /v1/pools/{id}/rounds/{table}/{round}/correction": roles(principal.Supervisor, principal.Controller),
 }
 
 // Authorize decides whether p may call route: nil, or a Forbidden

@@ -11,6 +11,7 @@ import (
 	"github.com/tablesettle/tablesettle/internal/dynamo"
 	"github.com/tablesettle/tablesettle/internal/jackpot"
 	"github.com/tablesettle/tablesettle/internal/jackpot/jackpottest"
+	"github.com/tablesettle/tablesettle/internal/pools"
 )
 
 // BenchmarkRounds measures rounds applied per second to ONE pool on
@@ -24,7 +25,7 @@ func BenchmarkRounds(b *testing.B) {
 	for _, writers := range []int{1, 8} {
 		b.Run(fmt.Sprintf("writers=%d", writers), func(b *testing.B) {
 			ctx := context.Background()
-			svc := jackpot.NewService(dynamo.New(dynamo.LocalClient(ep), newTable(b, ep)), time.Now, 1)
+			svc := pools.NewService(dynamo.New(dynamo.LocalClient(ep), newTable(b, ep)), time.Now, 1)
 			if _, _, err := svc.Create(ctx, "bench", jackpottest.MBSSettings(), "bench"); err != nil {
 				b.Fatal(err)
 			}
@@ -71,7 +72,7 @@ func BenchmarkRounds(b *testing.B) {
 func warmUp(b *testing.B, ep string) {
 	b.Helper()
 	ctx := context.Background()
-	svc := jackpot.NewService(dynamo.New(dynamo.LocalClient(ep), newTable(b, ep)), time.Now, 1)
+	svc := pools.NewService(dynamo.New(dynamo.LocalClient(ep), newTable(b, ep)), time.Now, 1)
 	if _, _, err := svc.Create(ctx, "warm", jackpottest.MBSSettings(), "bench"); err != nil {
 		b.Fatal(err)
 	}

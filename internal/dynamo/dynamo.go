@@ -1,4 +1,4 @@
-// Package dynamo is the DynamoDB jackpot.Store used in production.
+// Package dynamo is the DynamoDB pools.Store used in production.
 //
 // One table, partition key pk (S) and sort key sk (S). A pool lives in one
 // partition, pk = "POOL#<id>":
@@ -29,6 +29,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/tablesettle/tablesettle/internal/jackpot"
+	"github.com/tablesettle/tablesettle/internal/pools"
 )
 
 // API is the part of the DynamoDB client the store uses (see doc.go for
@@ -39,13 +40,13 @@ type API interface {
 	TransactWriteItems(ctx context.Context, in *dynamodb.TransactWriteItemsInput, opts ...func(*dynamodb.Options)) (*dynamodb.TransactWriteItemsOutput, error)
 }
 
-// Store is the DynamoDB jackpot.Store.
+// Store is the DynamoDB pools.Store.
 type Store struct {
 	api   API
 	table string
 }
 
-var _ jackpot.Store = (*Store)(nil)
+var _ pools.Store = (*Store)(nil)
 
 // New returns a store on table through api.
 func New(api API, table string) *Store { return &Store{api: api, table: table} }
@@ -106,7 +107,7 @@ func notExists(it map[string]types.AttributeValue, table string) types.TransactW
 		ExpressionAttributeNames: map[string]string{"#pk": attrPK}}}
 }
 
-// CreatePool implements jackpot.Store.
+// CreatePool implements pools.Store.
 func (s *Store) CreatePool(ctx context.Context, p jackpot.Pool, entries []jackpot.Entry) error {
 	it, err := item(p.ID, skPool, p, map[string]types.AttributeValue{attrVersion: num(p.Version)})
 	if err != nil {
@@ -133,7 +134,7 @@ func (s *Store) CreatePool(ctx context.Context, p jackpot.Pool, entries []jackpo
 	return nil
 }
 
-// Pool implements jackpot.Store.
+// Pool implements pools.Store.
 func (s *Store) Pool(ctx context.Context, id string) (jackpot.Pool, error) {
 	out, err := s.api.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String(s.table), Key: key(id, skPool), ConsistentRead: aws.Bool(true)})
 	if err != nil {
@@ -145,7 +146,7 @@ func (s *Store) Pool(ctx context.Context, id string) (jackpot.Pool, error) {
 	return decode[jackpot.Pool](out.Item)
 }
 
-// Ledger implements jackpot.Store.
+// Ledger implements pools.Store.
 func (s *Store) Ledger(ctx context.Context, id string, after int64, limit int) ([]jackpot.Entry, error) {
 	out := []jackpot.Entry{}
 	if limit <= 0 {
@@ -187,7 +188,7 @@ func (s *Store) Ledger(ctx context.Context, id string, after int64, limit int) (
 	return out, nil
 }
 
-// Record implements jackpot.Store.
+// Record implements pools.Store.
 func (s *Store) Record(ctx context.Context, pool, k string) (jackpot.RoundRecord, error) {
 	out, err := s.api.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String(s.table), Key: key(pool, skRecord(k)), ConsistentRead: aws.Bool(true)})
 	if err != nil {
@@ -199,7 +200,7 @@ func (s *Store) Record(ctx context.Context, pool, k string) (jackpot.RoundRecord
 	return decode[jackpot.RoundRecord](out.Item)
 }
 
-// Commit implements jackpot.Store: one TransactWriteItems, conditional on
+// Commit implements pools.Store: one TransactWriteItems, conditional on
 // the pool's version (the reserved word pool is named through #pool).
 func (s *Store) Commit(ctx context.Context, c jackpot.Commit) error {
 	id := c.Pool.ID

@@ -17,8 +17,10 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
 	"github.com/tablesettle/tablesettle/internal/dynamo"
+	"github.com/tablesettle/tablesettle/internal/fault"
 	"github.com/tablesettle/tablesettle/internal/jackpot"
 	"github.com/tablesettle/tablesettle/internal/jackpot/jackpottest"
+	"github.com/tablesettle/tablesettle/internal/pools"
 )
 
 // endpoint returns DynamoDB Local's endpoint. Under make test
@@ -53,7 +55,7 @@ func newTable(t testing.TB, ep string) string {
 func TestContract(t *testing.T) {
 	ep := endpoint(t)
 	client := dynamo.LocalClient(ep)
-	jackpottest.Run(t, func(t *testing.T) jackpot.Store {
+	jackpottest.Run(t, func(t *testing.T) pools.Store {
 		return dynamo.New(client, newTable(t, ep))
 	}, jackpottest.Scale{Writers: 8, Rounds: 400})
 }
@@ -85,7 +87,7 @@ func TestLostAnswers(t *testing.T) {
 	table := newTable(t, ep)
 	lossy := &lossyAPI{API: dynamo.LocalClient(ep), lose: func(n int64) bool { return n%3 == 2 }}
 	clock := jackpottest.NewClock(jackpottest.T0)
-	svc := jackpot.NewService(dynamo.New(lossy, table), clock.Now, 5)
+	svc := pools.NewService(dynamo.New(lossy, table), clock.Now, 5)
 	if _, _, err := svc.Create(ctx, "p", jackpottest.MBSSettings(), "ops"); err != nil {
 		t.Fatal(err)
 	}
@@ -103,7 +105,7 @@ func TestLostAnswers(t *testing.T) {
 			r := jackpottest.RoundOf("mbs-megalink-ssp-v6", "t1", fmt.Sprint(i), jackpottest.T0, 500, []int{1, 2}, hits...)
 			res, _, err := svc.ApplyRound(ctx, "p", r, "", "")
 			if err != nil {
-				if jackpot.KindOf(err) != jackpot.Unavailable {
+				if fault.KindOf(err) != fault.Unavailable {
 					t.Fatalf("round %d: %v", i, err)
 				}
 				continue
@@ -127,14 +129,10 @@ func TestLostAnswers(t *testing.T) {
 // the ledger reconciles.
 func TestDynamoDBLocalStoppedMidRun(t *testing.T) {
 	endpoint(t)
-	jar := os.Getenv("DYNAMODB_LOCAL_JAR")
-	if jar == "" {
-		t.Fatal("DYNAMODB_LOCAL_JAR is not set: run through test/dynamodb-local.sh")
-	}
 	dbDir := t.TempDir()
 	port := freePort(t)
 	ep := fmt.Sprintf("http://127.0.0.1:%d", port)
-	stop := startLocal(t, jar, dbDir, port)
+	stop := startLocal(t, dbDir, port)
 	defer func() { stop() }()
 	ctx := context.Background()
 	table := newTable(t, ep)
@@ -144,7 +142,7 @@ func TestDynamoDBLocalStoppedMidRun(t *testing.T) {
 		o.HTTPClient = &http.Client{Timeout: 2 * time.Second}
 	})
 	clock := jackpottest.NewClock(jackpottest.T0)
-	svc := jackpot.NewService(dynamo.New(client, table), clock.Now, 9)
+	svc := pools.NewService(dynamo.New(client, table), clock.Now, 9)
 	if _, _, err := svc.Create(ctx, "p", jackpottest.MBSSettings(), "ops"); err != nil {
 		t.Fatal(err)
 	}
@@ -171,7 +169,7 @@ func TestDynamoDBLocalStoppedMidRun(t *testing.T) {
 				switch {
 				case err == nil:
 					confirmed.Store(i, res)
-				case jackpot.KindOf(err) == jackpot.Unavailable:
+				case fault.KindOf(err) == fault.Unavailable:
 					unavailable.Add(1)
 				default:
 					t.Errorf("round %d: %v", i, err)
@@ -187,7 +185,7 @@ func TestDynamoDBLocalStoppedMidRun(t *testing.T) {
 		}
 		stop() // mid-run
 		time.Sleep(500 * time.Millisecond)
-		stop = startLocal(t, jar, dbDir, port)
+		stop = startLocal(t, dbDir, port)
 	}()
 	for i := range rounds {
 		jobs <- i
@@ -238,13 +236,16 @@ func freePort(t testing.TB) int {
 	return l.Addr().(*net.TCPAddr).Port
 }
 
-// startLocal starts DynamoDB Local on port with its data in dbDir and
-// returns a function that stops it (idempotent).
-func startLocal(t testing.TB, jar, dbDir string, port int) func() {
+// startLocal starts DynamoDB Local on port with its data in dbDir through
+// the one starter, test/dynamodb-local.sh --serve (the jar and flags make
+// uses), and returns a function that stops it (idempotent).
+func startLocal(t testing.TB, dbDir string, port int) func() {
 	t.Helper()
-	cmd := exec.Command("java", "-Djava.library.path="+filepath.Join(filepath.Dir(jar), "DynamoDBLocal_lib"), "-jar", jar,
-		"-sharedDb", "-dbPath", dbDir, "-port", fmt.Sprint(port))
-	cmd.Dir = dbDir
+	script, err := filepath.Abs(filepath.Join("..", "..", "test", "dynamodb-local.sh"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("bash", script, "--serve", fmt.Sprint(port), dbDir)
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -306,7 +307,7 @@ func TestSDKRetryMeetsItsOwnWrite(t *testing.T) {
 	ctx := context.Background()
 	table := newTable(t, ep)
 	clock := jackpottest.NewClock(jackpottest.T0)
-	svc := jackpot.NewService(dynamo.New(twiceAPI{dynamo.LocalClient(ep)}, table), clock.Now, 5)
+	svc := pools.NewService(dynamo.New(twiceAPI{dynamo.LocalClient(ep)}, table), clock.Now, 5)
 	if _, _, err := svc.Create(ctx, "p", jackpottest.MBSSettings(), "ops"); err != nil {
 		t.Fatal(err)
 	}

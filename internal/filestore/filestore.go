@@ -18,6 +18,7 @@ import (
 	"sync"
 
 	"github.com/tablesettle/tablesettle/internal/jackpot"
+	"github.com/tablesettle/tablesettle/internal/pools"
 )
 
 // FileName is the file the store keeps in its directory.
@@ -34,14 +35,14 @@ type state struct {
 	Pools  map[string]*poolData `json:"pools"`
 }
 
-// Store is the file-backed jackpot.Store.
+// Store is the file-backed pools.Store.
 type Store struct {
 	mu   sync.Mutex
 	path string
 	st   state
 }
 
-var _ jackpot.Store = (*Store)(nil)
+var _ pools.Store = (*Store)(nil)
 
 // Open opens (or creates) the store in dir.
 func Open(dir string) (*Store, error) {
@@ -114,7 +115,7 @@ func copyOf[T any](v T) T {
 	return out
 }
 
-// CreatePool implements jackpot.Store.
+// CreatePool implements pools.Store.
 func (s *Store) CreatePool(ctx context.Context, p jackpot.Pool, entries []jackpot.Entry) error {
 	if err := ctx.Err(); err != nil {
 		return err
@@ -132,7 +133,7 @@ func (s *Store) CreatePool(ctx context.Context, p jackpot.Pool, entries []jackpo
 	return nil
 }
 
-// Pool implements jackpot.Store.
+// Pool implements pools.Store.
 func (s *Store) Pool(ctx context.Context, id string) (jackpot.Pool, error) {
 	if err := ctx.Err(); err != nil {
 		return jackpot.Pool{}, err
@@ -146,7 +147,7 @@ func (s *Store) Pool(ctx context.Context, id string) (jackpot.Pool, error) {
 	return copyOf(d.Pool), nil
 }
 
-// Ledger implements jackpot.Store.
+// Ledger implements pools.Store.
 func (s *Store) Ledger(ctx context.Context, id string, after int64, limit int) ([]jackpot.Entry, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -167,7 +168,7 @@ func (s *Store) Ledger(ctx context.Context, id string, after int64, limit int) (
 	return copyOf(d.Ledger[after:end]), nil
 }
 
-// Record implements jackpot.Store.
+// Record implements pools.Store.
 func (s *Store) Record(ctx context.Context, pool, key string) (jackpot.RoundRecord, error) {
 	if err := ctx.Err(); err != nil {
 		return jackpot.RoundRecord{}, err
@@ -185,7 +186,7 @@ func (s *Store) Record(ctx context.Context, pool, key string) (jackpot.RoundReco
 	return copyOf(r), nil
 }
 
-// Commit implements jackpot.Store: all of the commit or none of it, only
+// Commit implements pools.Store: all of the commit or none of it, only
 // if the pool is still at PrevVersion and none of the records exists.
 func (s *Store) Commit(ctx context.Context, c jackpot.Commit) error {
 	if err := ctx.Err(); err != nil {

@@ -5,12 +5,12 @@ import (
 	"testing"
 
 	"github.com/tablesettle/tablesettle/internal/filestore"
-	"github.com/tablesettle/tablesettle/internal/jackpot"
 	"github.com/tablesettle/tablesettle/internal/jackpot/jackpottest"
+	"github.com/tablesettle/tablesettle/internal/pools"
 )
 
 func TestContract(t *testing.T) {
-	jackpottest.Run(t, func(t *testing.T) jackpot.Store {
+	jackpottest.Run(t, func(t *testing.T) pools.Store {
 		st, err := filestore.Open(t.TempDir())
 		if err != nil {
 			t.Fatal(err)
@@ -28,7 +28,7 @@ func TestSurvivesRestart(t *testing.T) {
 		t.Fatal(err)
 	}
 	clock := jackpottest.NewClock(jackpottest.T0)
-	svc := jackpot.NewService(st, clock.Now, 1)
+	svc := pools.NewService(st, clock.Now, 1)
 	if _, _, err := svc.Create(ctx, "p", jackpottest.MBSSettings(), "ops"); err != nil {
 		t.Fatal(err)
 	}
@@ -41,7 +41,7 @@ func TestSurvivesRestart(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	svc2 := jackpot.NewService(st2, clock.Now, 1)
+	svc2 := pools.NewService(st2, clock.Now, 1)
 	p, err := svc2.Get(ctx, "p")
 	if err != nil || p.Meters.Wagers != 2 || p.Meters.Displayed != first.Meters.Displayed {
 		t.Fatalf("after restart: %+v %v", p.Meters, err)

@@ -84,6 +84,33 @@ func BenchmarkEval7(b *testing.B) {
 	sink = s
 }
 
+func BenchmarkEval6(b *testing.B) {
+	_, h7 := benchDeal()
+	var s Value
+	c0 := start(b)
+	for i := 0; i < b.N; i++ {
+		h := &h7[i&(benchHands-1)]
+		s += Eval6(h[0], h[1], h[2], h[3], h[4], h[5])
+	}
+	report(b, c0)
+	sink = s
+}
+
+// BenchmarkPartial7 is OMPEval's benchmark loop in Go: an empty hand plus
+// the seven cards, then evaluate (Partial's Add and Value inline, as
+// OMPEval's operator+ and evaluate do).
+func BenchmarkPartial7(b *testing.B) {
+	_, h7 := benchDeal()
+	var s Value
+	c0 := start(b)
+	for i := 0; i < b.N; i++ {
+		h := &h7[i&(benchHands-1)]
+		s += Partial{}.Add(h[0]).Add(h[1]).Add(h[2]).Add(h[3]).Add(h[4]).Add(h[5]).Add(h[6]).Value()
+	}
+	report(b, c0)
+	sink = s
+}
+
 // BenchmarkBest7 is the slice API that also finds the five cards used.
 func BenchmarkBest7(b *testing.B) {
 	_, h7 := benchDeal()

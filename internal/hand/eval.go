@@ -65,33 +65,27 @@ func flushLookup(key, mask uint64) Value {
 // Their cards are separate arguments, so that they travel in registers: an
 // array argument is copied through the stack, and reading it back byte by
 // byte stalls store-to-load forwarding (Eval7 ran 3x slower that way).
+// Each is a leaf: no call, so no stack frame or stack-growth check. They
+// are too large for Go's inliner (budget 80; Eval7 costs about 100 however
+// it is written, see BenchmarkPartial7): a loop that ranks hands in bulk
+// should add keys with Partial, whose Add and Value inline.
 
 // Eval5 ranks five distinct cards under rules 3.11-3.12.
 func Eval5(c0, c1, c2, c3, c4 card.Card) Value {
 	key := suitBias + cardKeys[c0] + cardKeys[c1] + cardKeys[c2] + cardKeys[c3] + cardKeys[c4]
 	if key&flushBits != 0 {
-		return flush5(key, c0, c1, c2, c3, c4)
+		return flushLookup(key, cardMasks[c0]|cardMasks[c1]|cardMasks[c2]|cardMasks[c3]|cardMasks[c4])
 	}
 	return rankLookup(key)
-}
-
-//go:noinline
-func flush5(key uint64, c0, c1, c2, c3, c4 card.Card) Value {
-	return flushLookup(key, cardMasks[c0]|cardMasks[c1]|cardMasks[c2]|cardMasks[c3]|cardMasks[c4])
 }
 
 // Eval6 ranks the best five of six distinct cards.
 func Eval6(c0, c1, c2, c3, c4, c5 card.Card) Value {
 	key := suitBias + cardKeys[c0] + cardKeys[c1] + cardKeys[c2] + cardKeys[c3] + cardKeys[c4] + cardKeys[c5]
 	if key&flushBits != 0 {
-		return flush6(key, c0, c1, c2, c3, c4, c5)
+		return flushLookup(key, cardMasks[c0]|cardMasks[c1]|cardMasks[c2]|cardMasks[c3]|cardMasks[c4]|cardMasks[c5])
 	}
 	return rankLookup(key)
-}
-
-//go:noinline
-func flush6(key uint64, c0, c1, c2, c3, c4, c5 card.Card) Value {
-	return flushLookup(key, cardMasks[c0]|cardMasks[c1]|cardMasks[c2]|cardMasks[c3]|cardMasks[c4]|cardMasks[c5])
 }
 
 // Eval7 ranks the best five of seven distinct cards (THB v9 3.10: the two
@@ -99,14 +93,44 @@ func flush6(key uint64, c0, c1, c2, c3, c4, c5 card.Card) Value {
 func Eval7(c0, c1, c2, c3, c4, c5, c6 card.Card) Value {
 	key := suitBias + cardKeys[c0] + cardKeys[c1] + cardKeys[c2] + cardKeys[c3] + cardKeys[c4] + cardKeys[c5] + cardKeys[c6]
 	if key&flushBits != 0 {
-		return flush7(key, c0, c1, c2, c3, c4, c5, c6)
+		return flushLookup(key, cardMasks[c0]|cardMasks[c1]|cardMasks[c2]|cardMasks[c3]|cardMasks[c4]|cardMasks[c5]|cardMasks[c6])
 	}
 	return rankLookup(key)
 }
 
-//go:noinline
-func flush7(key uint64, c0, c1, c2, c3, c4, c5, c6 card.Card) Value {
-	return flushLookup(key, cardMasks[c0]|cardMasks[c1]|cardMasks[c2]|cardMasks[c3]|cardMasks[c4]|cardMasks[c5]|cardMasks[c6])
+// Partial is some distinct cards as the evaluator sees them: the sum of
+// their keys (rank sum and suit counters) and the OR of their suit masks.
+// The zero Partial holds no card. Add and Value are small enough to
+// inline, so a loop that shares cards between hands (a board and each
+// player's hole cards) adds the shared ones once and pays no call per
+// hand:
+//
+//	board := hand.Partial{}.Add(b0).Add(b1).Add(b2).Add(b3).Add(b4)
+//	v := board.Add(h0).Add(h1).Value()
+//
+// Adding a card twice, or more than 7 cards, gives a meaningless Value.
+type Partial struct {
+	key, mask uint64
+}
+
+// Add returns p with card c added (c must not be in p already).
+func (p Partial) Add(c card.Card) Partial {
+	return Partial{p.key + cardKeys[c], p.mask | cardMasks[c]}
+}
+
+// Join returns the cards of p and q together (they must be disjoint).
+func (p Partial) Join(q Partial) Partial {
+	return Partial{p.key + q.key, p.mask | q.mask}
+}
+
+// Value ranks the best five of p's 5 to 7 cards, as Eval5, Eval6 and Eval7
+// do (for fewer or more cards it is meaningless).
+func (p Partial) Value() Value {
+	key := p.key + suitBias
+	if key&flushBits != 0 {
+		return flushLookup(key, p.mask)
+	}
+	return rankLookup(key)
 }
 
 // evalSum ranks a hand from its key sum (with suitBias) and mask OR.

@@ -10,9 +10,9 @@ import "github.com/tablesettle/tablesettle/internal/card"
 // 4-bit ranks in the order 3.15 compares them.
 type Value3 uint32
 
-// order3 is the rank of each category in three-card poker (3.14): straight
-// flush > three of a kind > straight > flush > pair > high card.
-var order3 = [...]uint32{HighCard: 1, OnePair: 2, Flush: 3, Straight: 4, ThreeOfAKind: 5, StraightFlush: 6}
+// category3 is the category of each three-card order (3.14, lowest
+// first): straight flush > three of a kind > straight > flush > pair > high
+// card.
 var category3 = [...]Category{0: Invalid, 1: HighCard, 2: OnePair, 3: Flush, 4: Straight, 5: ThreeOfAKind, 6: StraightFlush}
 
 // Category returns the three-card hand's category: one of StraightFlush,
@@ -25,55 +25,21 @@ func (v Value3) Category() Category {
 	return Invalid
 }
 
-func mk3(cat Category, ranks ...card.Rank) Value3 {
-	v := order3[cat] << 20
-	shift := 16
-	for _, r := range ranks {
-		v |= uint32(r) << shift
-		shift -= 4
-	}
-	return Value3(v)
-}
-
 // Eval3 ranks three distinct cards under TCP v6 3.14-3.15. A-2-3 is the
 // lowest straight (3.15.3), Q-K-A the highest; Q-K-A suited is a Straight
 // Flush (the document has no Royal Flush of three cards).
+//
+// One lookup: threeValues (tablegen.Value3Of, generated) holds every
+// ordered triple of ranks, then every suited one (each value without its
+// low 8 bits, which are zero), so no sorting or branching on the ranks
+// happens here. A card's rank index is c>>2 and its
+// suit c&3 (package card's numbering).
 func Eval3(c0, c1, c2 card.Card) Value3 {
-	r := [3]card.Rank{c0.Rank(), c1.Rank(), c2.Rank()}
-	// sort descending
-	if r[0] < r[1] {
-		r[0], r[1] = r[1], r[0]
+	i := uint(c0>>2)*169 + uint(c1>>2)*13 + uint(c2>>2)
+	if ((c0^c1)|(c0^c2))&3 == 0 {
+		i += 13 * 13 * 13 // suited
 	}
-	if r[1] < r[2] {
-		r[1], r[2] = r[2], r[1]
-	}
-	if r[0] < r[1] {
-		r[0], r[1] = r[1], r[0]
-	}
-	flush := c0.Suit() == c1.Suit() && c1.Suit() == c2.Suit()
-	var top card.Rank
-	switch {
-	case r[0] == card.Ace && r[1] == card.Three && r[2] == card.Two:
-		top = card.Three // A-2-3, 3.3.1.2 and 3.15.3
-	case r[0] == r[1]+1 && r[1] == r[2]+1:
-		top = r[0]
-	}
-	switch {
-	case top != 0 && flush:
-		return mk3(StraightFlush, top) // 3.15.3, 3.15.4
-	case r[0] == r[2]:
-		return mk3(ThreeOfAKind, r[0])
-	case top != 0:
-		return mk3(Straight, top) // 3.15.3, 3.15.4
-	case flush:
-		return mk3(Flush, r[0], r[1], r[2])
-	case r[0] == r[1]:
-		return mk3(OnePair, r[0], r[2]) // 3.15.2
-	case r[1] == r[2]:
-		return mk3(OnePair, r[1], r[0]) // 3.15.2
-	default:
-		return mk3(HighCard, r[0], r[1], r[2])
-	}
+	return Value3(threeValues[i&uint(len(threeValues)-1)]) << 8
 }
 
 // QualifiesTCP reports whether a three-card dealer hand qualifies in TCP:

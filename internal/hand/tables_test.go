@@ -40,7 +40,8 @@ func tableBytes() int {
 		len(categoryFloor)*int(unsafe.Sizeof(categoryFloor[0])) +
 		len(rankOffsets)*int(unsafe.Sizeof(rankOffsets[0])) +
 		len(rankClasses)*int(unsafe.Sizeof(rankClasses[0])) +
-		len(flushClasses)*int(unsafe.Sizeof(flushClasses[0]))
+		len(flushClasses)*int(unsafe.Sizeof(flushClasses[0])) +
+		len(threeValues)*int(unsafe.Sizeof(threeValues[0]))
 }
 
 // The tables stay under 1 MB (the memory target), so they can stay

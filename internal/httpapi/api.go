@@ -22,7 +22,7 @@ import (
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/danielgtaylor/huma/v2/adapters/humago"
 
-	"github.com/tablesettle/tablesettle/internal/jackpot"
+	"github.com/tablesettle/tablesettle/internal/pools"
 	"github.com/tablesettle/tablesettle/internal/web"
 )
 
@@ -47,7 +47,7 @@ type Deps struct {
 	BodyReadTimeout time.Duration
 	// Pools applies rounds to the progressive pools (nil: the pools
 	// operations answer 503).
-	Pools *jackpot.Service
+	Pools *pools.Service
 	// Access authenticates and authorizes every request (auth.go). Nil
 	// authenticates nobody and allows everything: only for tests of single
 	// operations; every host (serve, the Lambda functions) sets it.
@@ -91,6 +91,7 @@ func Config() huma.Config {
 		"with no unknown fields (422). Every response carries an `X-Request-Id` header; quote it when reporting a problem."
 	cfg.OpenAPI.OnAddOperation = append(cfg.OpenAPI.OnAddOperation, everyOperation, documentAccess)
 	cfg.Transformers = append(cfg.Transformers, problemType)
+	specConfig(&cfg)
 	return cfg
 }
 
@@ -200,6 +201,7 @@ func New(deps Deps, groups ...Group) (http.Handler, huma.API) {
 	}
 	mux := http.NewServeMux()
 	api := humago.New(mux, Config())
+	registerDocs(api)
 	Register(api, deps, groups...)
 	web.Register(mux)
 	return Middleware(deps, mux), api

@@ -21,7 +21,7 @@ import (
 	"github.com/tablesettle/tablesettle/internal/filestore"
 	"github.com/tablesettle/tablesettle/internal/httpapi"
 	"github.com/tablesettle/tablesettle/internal/httpapi/authtest"
-	"github.com/tablesettle/tablesettle/internal/jackpot"
+	"github.com/tablesettle/tablesettle/internal/pools"
 )
 
 // DirDigest is a digest of every file under dir: what a file store holds.
@@ -76,7 +76,7 @@ func localServerLogging(t *testing.T, w io.Writer) (*httptest.Server, []authtest
 	}
 	h, api := httpapi.New(httpapi.Deps{
 		Logger: slog.New(slog.NewJSONHandler(w, &slog.HandlerOptions{Level: slog.LevelDebug})),
-		Pools:  jackpot.NewService(st, time.Now, 1),
+		Pools:  pools.NewService(st, time.Now, 1),
 		Access: &httpapi.Access{Authenticator: httpapi.BearerTokens{Tokens: auth.NewTokens(entries)}, OpenStateless: true},
 	})
 	srv := httptest.NewServer(h)

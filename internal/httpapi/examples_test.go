@@ -14,7 +14,7 @@ import (
 	"github.com/danielgtaylor/huma/v2"
 
 	"github.com/tablesettle/tablesettle/internal/filestore"
-	"github.com/tablesettle/tablesettle/internal/jackpot"
+	"github.com/tablesettle/tablesettle/internal/pools"
 )
 
 // Every request example in the spec is a request the service answers with
@@ -26,7 +26,7 @@ func TestEverySpecExampleSucceeds(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h, api := New(Deps{Pools: jackpot.NewService(st, time.Now, 1)})
+	h, api := New(Deps{Pools: pools.NewService(st, time.Now, 1)})
 	oapi := api.OpenAPI()
 
 	type call struct {
@@ -37,6 +37,12 @@ func TestEverySpecExampleSucceeds(t *testing.T) {
 	for path, item := range oapi.Paths {
 		for _, op := range []*huma.Operation{item.Post, item.Put, item.Patch} {
 			if op == nil || op.RequestBody == nil {
+				continue
+			}
+			if strings.Contains(path, "/hits/{seq}/") || strings.HasSuffix(path, "/correction") {
+				// The jackpot lock's operations and corrections need a hit
+				// or a round and an authenticated principal:
+				// TestPoolLockHTTP and TestPoolCorrectionHTTP run them.
 				continue
 			}
 			mt := op.RequestBody.Content["application/json"]

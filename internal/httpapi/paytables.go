@@ -17,6 +17,7 @@ import (
 // operations (the "paytables" function).
 func registerPaytables(api huma.API, deps Deps) {
 	registerRulesets(api)
+	registerRulings(api)
 	registerEvaluate(api)
 	registerAnalysis(api, deps)
 }
@@ -108,7 +109,7 @@ type SystemSelection struct {
 
 // RuleDocument identifies the rule document a ruleset is.
 type RuleDocument struct {
-	File    string `json:"file" example:"mbs-megalink-singapore-stud-poker-v6.txt" doc:"The document's file name in shared/rules."`
+	File    string `json:"file" example:"mbs-megalink-singapore-stud-poker-v6.txt" doc:"The document's file name in the repository's rules/ (its clauses: GET /v1/rulesets/{id}/document)."`
 	Casino  string `json:"casino" enum:"MBS,RWS"`
 	Version int    `json:"version" example:"6"`
 	InForce string `json:"inForce" format:"date-time" example:"2019-08-02T00:00:00+08:00" doc:"When the document took effect, Singapore time (RFC 3339)."`

@@ -2,7 +2,6 @@ package httpapi
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net/http"
 	"strings"
@@ -10,6 +9,7 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 
+	"github.com/tablesettle/tablesettle/internal/fault"
 	"github.com/tablesettle/tablesettle/internal/jackpot"
 	"github.com/tablesettle/tablesettle/internal/money"
 )
@@ -24,16 +24,37 @@ type PoolSettings struct {
 	Reset          money.Amount      `json:"reset" minimum:"1" maximum:"1000000000000000" example:"10000000" doc:"The amount the pool restarts from after a Royal Flush (ruling R3), in minor units, at most 1,000,000,000,000,000."`
 	Ceiling        money.Amount      `json:"ceiling,omitempty" minimum:"0" maximum:"1000000000000000" example:"0" doc:"The displayed meter's cap (0: none; else from the reset amount to 1,000,000,000,000,000); contributions past it go to the overflow meter."`
 	SettleWindowMS int64             `json:"settleWindowMs,omitempty" minimum:"0" maximum:"600000" example:"5000" doc:"RWS only: how long a major hit is held so that a hand dealt earlier at another table but reported later is paid first (ruling R7). Default 5000."`
+	Verify         *PoolVerify       `json:"verify,omitempty" doc:"The jackpot lock: which hits are committed pending, for a supervisor to confirm or void before the cage pays. Absent: none."`
+}
+
+// PoolVerify is the jackpot lock's setting.
+type PoolVerify struct {
+	Percent   bool         `json:"percent,omitempty" doc:"Every percentage prize (Royal Flush, Straight Flush) is verified."`
+	AtOrAbove money.Amount `json:"atOrAbove,omitempty" minimum:"0" maximum:"1000000000000000" doc:"Any prize of at least this amount (minor units) is verified; 0: no threshold."`
+}
+
+func (v *PoolVerify) domain() *jackpot.Verify {
+	if v == nil {
+		return nil
+	}
+	return &jackpot.Verify{Percent: v.Percent, AtOrAbove: v.AtOrAbove}
+}
+
+func verifyView(v *jackpot.Verify) *PoolVerify {
+	if v == nil {
+		return nil
+	}
+	return &PoolVerify{Percent: v.Percent, AtOrAbove: v.AtOrAbove}
 }
 
 func (s PoolSettings) domain() jackpot.Settings {
 	return jackpot.Settings{Currency: s.Currency, Rulesets: s.Rulesets, Unit: s.Unit, ContributionBP: s.ContributionBP,
-		ReserveBP: s.ReserveBP, Reset: s.Reset, Ceiling: s.Ceiling, SettleWindowMS: s.SettleWindowMS}
+		ReserveBP: s.ReserveBP, Reset: s.Reset, Ceiling: s.Ceiling, SettleWindowMS: s.SettleWindowMS, Verify: s.Verify.domain()}
 }
 
 func settingsView(s jackpot.Settings) PoolSettings {
 	return PoolSettings{Currency: s.Currency, Rulesets: append([]string{}, s.Rulesets...), Unit: s.Unit, ContributionBP: s.ContributionBP,
-		ReserveBP: s.ReserveBP, Reset: s.Reset, Ceiling: s.Ceiling, SettleWindowMS: s.SettleWindowMS}
+		ReserveBP: s.ReserveBP, Reset: s.Reset, Ceiling: s.Ceiling, SettleWindowMS: s.SettleWindowMS, Verify: verifyView(s.Verify)}
 }
 
 // CreatePoolRequest is the body of POST /v1/pools.
@@ -54,13 +75,14 @@ type PendingView struct {
 // PoolView is a pool as the API shows it.
 type PoolView struct {
 	ID       string       `json:"id"`
-	Casino   string       `json:"casino" enum:"mbs,rws"`
+	Casino   string       `json:"casino" enum:"MBS,RWS" doc:"The casino whose pools these are, in capitals as rulesets write it (was lower case before API 1.1)."`
 	Settings PoolSettings `json:"settings"`
 	// Pending takes effect after the next reset, never mid-cycle.
 	Pending  *PendingView        `json:"pending,omitempty" doc:"A recorded settings change; it takes effect after the next reset, never mid-cycle."`
 	Meters   jackpot.Meters      `json:"meters" doc:"Displayed, reserve and overflow meters, carried fractions (1/10000 of the minor unit), accepted wagers, hits and amounts paid per category."`
 	LastHits []jackpot.HitRecord `json:"lastHits" doc:"The last 25 hits, oldest first."`
 	Held     []jackpot.HeldHit   `json:"held" doc:"RWS major hits held for the settle window (ruling R7); paid by the next commit after payAfter."`
+	Locked   []jackpot.LockedHit `json:"locked" doc:"Hits under the jackpot lock, pending (committed, the pool already reset, waiting for a supervisor) or confirmed (the cage may pay them), with their table, seat, cards and amount."`
 	Version  int64               `json:"version"`
 	Entries  int64               `json:"ledgerEntries"`
 	Created  time.Time           `json:"createdAt"`
@@ -68,7 +90,7 @@ type PoolView struct {
 }
 
 func poolView(p jackpot.Pool) PoolView {
-	v := PoolView{ID: p.ID, Casino: string(p.Settings.Casino()), Settings: settingsView(p.Settings), Meters: p.Meters,
+	v := PoolView{ID: p.ID, Casino: strings.ToUpper(string(p.Settings.Casino())), Settings: settingsView(p.Settings), Meters: p.Meters,
 		LastHits: p.LastHits, Held: p.Held, Version: p.Version, Entries: p.Seq, Created: p.CreatedAt, Updated: p.UpdatedAt}
 	if v.LastHits == nil {
 		v.LastHits = []jackpot.HitRecord{}
@@ -76,6 +98,7 @@ func poolView(p jackpot.Pool) PoolView {
 	if v.Held == nil {
 		v.Held = []jackpot.HeldHit{}
 	}
+	v.Locked = p.LockedHits("")
 	if p.Pending != nil {
 		v.Pending = &PendingView{By: p.Pending.By, At: p.Pending.At, Reason: p.Pending.Reason, Settings: settingsView(p.Pending.Settings)}
 	}
@@ -92,6 +115,7 @@ type PatchPoolRequest struct {
 	Reset          *money.Amount      `json:"reset,omitempty" minimum:"1" maximum:"1000000000000000"`
 	Ceiling        *money.Amount      `json:"ceiling,omitempty" minimum:"0" maximum:"1000000000000000"`
 	SettleWindowMS *int64             `json:"settleWindowMs,omitempty"`
+	Verify         *PoolVerify        `json:"verify,omitempty"`
 	By             string             `json:"by" minLength:"1" maxLength:"200" doc:"Who changes the settings (recorded)."`
 	Reason         string             `json:"reason,omitempty" maxLength:"500"`
 }
@@ -215,7 +239,7 @@ func registerPools(api huma.API, deps Deps) {
 		}
 		b := in.Body
 		patch := jackpot.SettingsPatch{Rulesets: b.Rulesets, Unit: b.Unit, ContributionBP: b.ContributionBP, ReserveBP: b.ReserveBP,
-			Reset: b.Reset, Ceiling: b.Ceiling, SettleWindowMS: b.SettleWindowMS}
+			Reset: b.Reset, Ceiling: b.Ceiling, SettleWindowMS: b.SettleWindowMS, Verify: b.Verify.domain()}
 		p, replayed, err := svc.ChangeSettings(ctx, in.ID, patch, b.By, b.Reason, in.IdempotencyKey)
 		if err != nil {
 			return nil, poolError(err, "body.")
@@ -283,7 +307,7 @@ func registerPools(api huma.API, deps Deps) {
 		if svc == nil {
 			return nil, poolsUnavailable()
 		}
-		r, locs, err := jackpotRound(in.Body)
+		r, locs, err := jackpotRound(in.Body, "body.")
 		if err != nil {
 			return nil, err
 		}
@@ -335,6 +359,9 @@ func registerPools(api huma.API, deps Deps) {
 		}
 		return &reconcileOutput{Body: rec}, nil
 	})
+	registerLock(api, svc, tags)
+	registerMetersAt(api, svc, tags)
+	registerCorrect(api, svc, tags)
 }
 
 // requestField rewrites a round error's field to where the request carries
@@ -342,37 +369,41 @@ func registerPools(api huma.API, deps Deps) {
 // place in positions, "wagers" to positions, "round" to roundId. Every
 // location a round's 422 or 409 names is a field of the request.
 func requestField(err error, r jackpot.Round, locs []string) error {
-	var e *jackpot.Error
-	if !errors.As(err, &e) {
+	e, ok := fault.As(err)
+	if !ok || len(e.Fields) == 0 {
 		return err
 	}
-	c := *e
+	field := e.Field()
+	to := field
 	var i int
 	switch {
-	case e.Field == "round":
-		c.Field = "roundId"
-	case e.Field == "wagers" || e.Field == "hits":
-		c.Field = "positions"
-	case strings.HasPrefix(e.Field, "wagers["):
-		if _, scanErr := fmt.Sscanf(e.Field, "wagers[%d]", &i); scanErr != nil || i < 0 || i >= len(locs) {
-			c.Field = "positions"
+	case field == "round":
+		to = "roundId"
+	case field == "wagers" || field == "hits":
+		to = "positions"
+	case strings.HasPrefix(field, "wagers["):
+		if _, scanErr := fmt.Sscanf(field, "wagers[%d]", &i); scanErr != nil || i < 0 || i >= len(locs) {
+			to = "positions"
 			break
 		}
-		c.Field = strings.TrimPrefix(locs[i], "body.")
-	case strings.HasPrefix(e.Field, "hits["):
-		c.Field = "positions"
-		if _, scanErr := fmt.Sscanf(e.Field, "hits[%d]", &i); scanErr != nil || i < 0 || i >= len(r.Hits) {
+		to = strings.TrimPrefix(locs[i], "body.")
+	case strings.HasPrefix(field, "hits["):
+		to = "positions"
+		if _, scanErr := fmt.Sscanf(field, "hits[%d]", &i); scanErr != nil || i < 0 || i >= len(r.Hits) {
 			break
 		}
 		h := r.Hits[i]
 		for j, w := range r.Wagers {
 			if j < len(locs) && w.Seat == h.Seat && w.Wager == h.Wager {
-				c.Field = strings.TrimPrefix(locs[j], "body.")
+				to = strings.TrimPrefix(locs[j], "body.")
 			}
 		}
 	default:
 		return err
 	}
+	c := *e
+	c.Fields = append([]fault.Problem(nil), e.Fields...)
+	c.Fields[0].Field = to
 	return &c
 }
 
@@ -387,40 +418,45 @@ func poolsUnavailable() error {
 		http.Header{"Retry-After": {"1"}})
 }
 
-// poolError maps the jackpot package's errors to problem+json; a 5xx never
+// poolError maps the pools' *fault.Error to problem+json; a 5xx never
 // shows the cause.
 func poolError(err error, loc string) error {
-	var e *jackpot.Error
-	if !errors.As(err, &e) {
+	e, ok := fault.As(err)
+	if !ok {
 		return huma.ErrorWithHeaders(huma.Error503ServiceUnavailable("progressive unavailable: retry the request"), http.Header{"Retry-After": {"1"}})
 	}
 	detail := func() error {
 		l := strings.TrimSuffix(loc, ".")
+		f := e.Field()
 		switch {
-		case e.Field == jackpot.FieldPool:
+		case f == jackpot.FieldPool:
 			// A refusal about the pool itself (a meter that would
 			// overflow): the pool the path names. (Creating a pool
 			// cannot overflow: its settings are bounded.)
 			l = "path.id"
-		case strings.HasPrefix(e.Field, "header."), strings.HasPrefix(e.Field, "path."), strings.HasPrefix(e.Field, "query."):
-			l = e.Field
-		case e.Field != "":
-			l = loc + e.Field
+		case strings.HasPrefix(f, "header."), strings.HasPrefix(f, "path."), strings.HasPrefix(f, "query."):
+			l = f
+		case f != "":
+			l = loc + f
 		}
-		return &huma.ErrorDetail{Location: l, Message: e.Msg}
+		d := &huma.ErrorDetail{Location: l, Message: e.Detail}
+		if len(e.Fields) > 0 {
+			d.Value = e.Fields[0].Value
+		}
+		return d
 	}
 	switch e.Kind {
-	case jackpot.Invalid:
-		return huma.Error422UnprocessableEntity(e.Msg, detail())
-	case jackpot.NotFound:
-		return huma.Error404NotFound(e.Msg)
-	case jackpot.Exists, jackpot.Mismatch:
-		return huma.Error409Conflict(e.Msg, detail())
+	case fault.Invalid:
+		return huma.Error422UnprocessableEntity(e.Detail, detail())
+	case fault.NotFound:
+		return huma.Error404NotFound(e.Detail)
+	case fault.Conflict:
+		return huma.Error409Conflict(e.Detail, detail())
+	case fault.Unauthenticated:
+		return huma.Error401Unauthorized(e.Detail)
+	case fault.Forbidden:
+		return huma.Error403Forbidden(e.Detail)
 	}
 	return huma.ErrorWithHeaders(huma.Error503ServiceUnavailable("progressive unavailable: the store could not confirm the write; nothing was half-applied, retry the request"),
 		http.Header{"Retry-After": {"1"}})
-}
-
-func fieldErr(loc, msg string, v any) error {
-	return huma.Error422UnprocessableEntity(msg, &huma.ErrorDetail{Location: loc, Message: msg, Value: v})
 }

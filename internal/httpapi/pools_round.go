@@ -8,11 +8,9 @@ import (
 	"time"
 
 	"github.com/tablesettle/tablesettle/internal/card"
-	"github.com/tablesettle/tablesettle/internal/fault"
 	"github.com/tablesettle/tablesettle/internal/jackpot"
 	"github.com/tablesettle/tablesettle/internal/money"
-	"github.com/tablesettle/tablesettle/internal/ruleset"
-	"github.com/tablesettle/tablesettle/internal/settle"
+	"github.com/tablesettle/tablesettle/internal/pools"
 )
 
 // PoolRoundRequest is the body of POST /v1/pools/{id}/rounds: the round as
@@ -23,88 +21,25 @@ type PoolRoundRequest struct {
 	DealtAt time.Time `json:"dealtAt" doc:"When the table dealt the round (ruling R7: RWS pays major hits in dealt order; MBS records it for audit)."`
 }
 
-// jackpotRound settles the round (ruling R14: the service evaluates the
-// cards itself) and returns what the pool needs of it: the accepted
-// progressive wagers (a returned or void progressive wager is not
-// accepted and does not contribute) and the jackpot hits.
-func jackpotRound(b PoolRoundRequest) (jackpot.Round, []string, error) {
-	round := b.SettleRequest.round()
-	st, err := settle.Settle(round)
+// jackpotRound translates the request to the round pools.RoundOf settles,
+// and where each accepted progressive wager sits in the request (as
+// "body.positions[i].wagers.w"). loc is where the round sits in the
+// request ("body.", or "body.corrected." in a correction): a settlement
+// error names its field there.
+func jackpotRound(b PoolRoundRequest, loc string) (jackpot.Round, []string, error) {
+	r, places, err := pools.RoundOf(b.SettleRequest.round(), b.Table, b.DealtAt)
 	if err != nil {
-		if fe, ok := fault.As(err); ok && fe.Kind == fault.Invalid && len(fe.Fields) > 0 {
-			return jackpot.Round{}, nil, fieldErr("body."+fe.Field(), fe.Fields[0].Message, fe.Fields[0].Value)
-		}
-		return jackpot.Round{}, nil, fieldErr("body", err.Error(), nil)
+		return jackpot.Round{}, nil, poolError(err, loc)
 	}
-	if !ValidRoundID(b.RoundID) {
-		return jackpot.Round{}, nil, fieldErr("body.roundId", "a pool needs the round id: 1-64 letters, digits, '-', '_', '.' or ':'", b.RoundID)
-	}
-	r := jackpot.Round{Ruleset: b.Ruleset, Table: b.Table, Round: b.RoundID, DealtAt: b.DealtAt, Currency: st.Currency,
-		Wagers: []jackpot.ProgressiveWager{}, Hits: []jackpot.Hit{}}
-	if st.Void {
-		// Ruling R12: every wager returned; nothing reaches the pool.
-		return r, nil, nil
-	}
-	// locs[i] is where the request carries r.Wagers[i].
-	index := map[int]int{}
-	for i, p := range b.Positions {
-		index[p.Seat] = i
-	}
-	var locs []string
-	for _, p := range st.Positions {
-		for _, l := range p.Lines {
-			w, ok := progressiveWager(l.Wager)
-			if !ok || l.Result == settle.Returned || l.Result == settle.Void {
-				continue
-			}
-			r.Wagers = append(r.Wagers, jackpot.ProgressiveWager{Seat: p.Seat, Wager: w, Amount: l.Stake})
-			locs = append(locs, fmt.Sprintf("body.positions[%d].wagers.%s", index[p.Seat], l.Wager))
-		}
-	}
-	for _, h := range st.Hits() {
-		w, ok := progressiveWager(h.Wager)
-		if !ok || h.Kind != "hand" {
-			// SSP v4's Magic Card and Lucky prizes are the house's, paid on
-			// the settlement's lines (R13, R18); they do not touch the pool.
-			continue
-		}
-		prize, err := prizeOf(h.Prize)
-		if err != nil {
-			return r, nil, fieldErr("body", err.Error(), nil)
-		}
-		// Seats are numbered in dealing order from the dealer's left.
-		r.Hits = append(r.Hits, jackpot.Hit{Seat: h.Seat, Dealt: h.Seat, Wager: w, Category: h.Category, Prize: prize,
-			Stake: h.Stake, Rules: append([]string{}, h.Rules...)})
+	locs := make([]string, len(places))
+	for i, pl := range places {
+		locs[i] = fmt.Sprintf("body.positions[%d].wagers.%s", pl.Position, pl.Wager)
 	}
 	return r, locs, nil
 }
 
 // ValidRoundID reports whether id can name a round in a pool.
 func ValidRoundID(id string) bool { return jackpot.ValidID(id) }
-
-func progressiveWager(w ruleset.Wager) (string, bool) {
-	switch w {
-	case ruleset.Progressive, ruleset.ProgressivePlayer:
-		return jackpot.WagerPlayer, true
-	case ruleset.ProgressiveDealer:
-		return jackpot.WagerDealer, true
-	}
-	return "", false
-}
-
-func prizeOf(p ruleset.Pay) (jackpot.Prize, error) {
-	switch p.Kind {
-	case ruleset.PoolPercent:
-		return jackpot.Prize{Kind: jackpot.PrizePercent, BP: p.BasisPoints}, nil
-	case ruleset.Fixed:
-		return jackpot.Prize{Kind: jackpot.PrizeFixed, Amount: p.Amount}, nil
-	case ruleset.ToOne:
-		return jackpot.Prize{Kind: jackpot.PrizeOddsTo, Odds: p.Odds}, nil
-	case ruleset.ForOne:
-		return jackpot.Prize{Kind: jackpot.PrizeOddsFor, Odds: p.Odds}, nil
-	}
-	return jackpot.Prize{}, fmt.Errorf("unknown prize kind %q", p.Kind)
-}
 
 // roundFingerprint identifies a round request by its parsed, canonical
 // content, not its bytes: whitespace, key order, a wager of 0 (no wager)

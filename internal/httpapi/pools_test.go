@@ -13,12 +13,14 @@ import (
 
 	"github.com/danielgtaylor/huma/v2/humatest"
 
+	"github.com/tablesettle/tablesettle/internal/fault"
 	"github.com/tablesettle/tablesettle/internal/filestore"
 	"github.com/tablesettle/tablesettle/internal/jackpot"
 	"github.com/tablesettle/tablesettle/internal/jackpot/jackpottest"
+	"github.com/tablesettle/tablesettle/internal/pools"
 )
 
-func poolsAPI(t *testing.T, st jackpot.Store) (humatest.TestAPI, *jackpottest.Clock) {
+func poolsAPI(t *testing.T, st pools.Store) (humatest.TestAPI, *jackpottest.Clock) {
 	t.Helper()
 	if st == nil {
 		var err error
@@ -28,7 +30,7 @@ func poolsAPI(t *testing.T, st jackpot.Store) (humatest.TestAPI, *jackpottest.Cl
 	}
 	clock := jackpottest.NewClock(jackpottest.T0)
 	_, api := humatest.New(t, Config())
-	Register(api, Deps{Pools: jackpot.NewService(st, clock.Now, 1)}, GroupPools)
+	Register(api, Deps{Pools: pools.NewService(st, clock.Now, 1)}, GroupPools)
 	return api, clock
 }
 
@@ -169,7 +171,7 @@ func TestSSPv4DealerHandShared(t *testing.T) {
 	}
 }
 
-type downStore struct{ jackpot.Store }
+type downStore struct{ pools.Store }
 
 func (downStore) Commit(context.Context, jackpot.Commit) error {
 	return errors.New("dial tcp 10.0.0.1:443: i/o timeout (secret detail)")
@@ -344,7 +346,7 @@ func TestPoolsAuditHTTP(t *testing.T) {
 
 // nearMaxStore shows a pool whose displayed meter stands 100 below the
 // int64 limit.
-type nearMaxStore struct{ jackpot.Store }
+type nearMaxStore struct{ pools.Store }
 
 func (s nearMaxStore) Pool(ctx context.Context, id string) (jackpot.Pool, error) {
 	p, err := s.Store.Pool(ctx, id)
@@ -390,8 +392,9 @@ func TestRoundErrorsNameRequestFields(t *testing.T) {
 		"round":            "roundId",
 		"dealtAt":          "dealtAt",
 	} {
-		err := requestField(&jackpot.Error{Kind: jackpot.Invalid, Field: field, Msg: "x"}, r, locs)
-		if got := err.(*jackpot.Error).Field; got != want {
+		err := requestField(fault.InvalidField(field, nil, "x"), r, locs)
+		if e, _ := fault.As(err); e.Field() != want {
+			got := e.Field()
 			t.Errorf("%s -> %s, want %s", field, got, want)
 		}
 	}

@@ -1,25 +1,146 @@
 package httpapi
 
 import (
+	"net/http"
+	"reflect"
 	"sort"
+	"strings"
+	"sync"
 
 	"github.com/danielgtaylor/huma/v2"
 )
 
-// Spec returns the OpenAPI document of every operation: 3.1 as huma writes
-// it, and huma's downgrade to 3.0 for generators that read only 3.0. Both
-// are committed in openapi/ by `make openapi`; a test fails when they
-// drift from the code.
+// Spec returns the OpenAPI document of every operation as the service
+// serves it: 3.1, and 3.0 for generators that read only 3.0 (see
+// publishedSpec for what each is made from). Both are committed in openapi/
+// by `make openapi`; a test fails when they drift from the code.
 func Spec() (v31, v30 []byte, err error) {
 	_, api := New(Deps{})
-	if v31, err = api.OpenAPI().YAML(); err != nil {
+	docs, err := publishedSpec(api.OpenAPI())
+	if err != nil {
 		return nil, nil, err
 	}
-	if v30, err = api.OpenAPI().DowngradeYAML(); err != nil {
-		return nil, nil, err
-	}
-	return v31, v30, nil
+	return docs.v31YAML, docs.v30YAML, nil
 }
+
+// Servers are where the API is served: the local server of `make run`, and
+// a deployed stage (API Gateway's HTTP API on its $default stage, so no
+// path prefix).
+var Servers = []*huma.Server{
+	{URL: "http://127.0.0.1:8080", Description: "The local server (`make run`); bearer tokens."},
+	{URL: "https://{apiId}.execute-api.{region}.amazonaws.com", Description: "A deployed stage (the ApiUrl output of the stack); SigV4-signed requests.",
+		Variables: map[string]*huma.ServerVariable{
+			"apiId":  {Default: "abc123", Description: "The HTTP API's id."},
+			"region": {Default: "ap-southeast-1", Description: "The stack's AWS region."},
+		}},
+}
+
+// Security schemes: a bearer token on the local server, AWS SigV4 (IAM) on
+// a deployed stage. Every operation takes either.
+const (
+	SecurityBearer = "bearer"
+	SecuritySigV4  = "sigv4"
+)
+
+// Tags are the spec's operation groups, in the order the docs show them.
+var Tags = []*huma.Tag{
+	{Name: "Settlement", Description: "Settle a round: what every wager pays, each line citing the rule it applies."},
+	{Name: "Pools", Description: "Progressive pools: create one, apply settled rounds to it, read its meters and ledger, adjust and reconcile it."},
+	{Name: "Irregularities", Description: "What a reported irregularity means under a ruleset, and which irregularities each ruleset prescribes for."},
+	{Name: "Rulesets", Description: "The rulesets the service settles and their paytables."},
+	{Name: "Rules", Description: "What answers cite: the product's rulings (`ruling R12`) and the clauses of the casinos' rule documents (`mbs-megalink-tcp-v6 3.11.2`)."},
+	{Name: "Hands", Description: "Evaluate a poker hand as a ruleset ranks it."},
+	{Name: "Analysis", Description: "Exact paytable figures from full enumeration: return to player, house edge, the progressive's break-even meter."},
+}
+
+// arraysNotNull runs once: see specConfig.
+var arraysNotNull sync.Once
+
+// specConfig sets what the spec says about the API as a whole: servers,
+// security, tags, and that the service serves its spec and docs page
+// itself (registerDocs), with nothing loaded from another host.
+func specConfig(cfg *huma.Config) {
+	// huma types every Go slice "array or null" unless told otherwise
+	// (huma.DefaultArrayNullable, its documented switch). The service never
+	// sends null for an array (its answers build empty slices, and a test
+	// validates answers against the spec) and refuses null in requests, so
+	// the spec says "array". Set once, before any schema is generated.
+	arraysNotNull.Do(func() { huma.DefaultArrayNullable = false })
+	cfg.Servers = Servers
+	if cfg.Components.SecuritySchemes == nil {
+		cfg.Components.SecuritySchemes = map[string]*huma.SecurityScheme{}
+	}
+	cfg.Components.SecuritySchemes[SecurityBearer] = &huma.SecurityScheme{
+		Type: "http", Scheme: "bearer",
+		Description: "The local server (`tablesettle serve`): `Authorization: Bearer <token>`, a token the server was configured with for a principal.",
+	}
+	cfg.Components.SecuritySchemes[SecuritySigV4] = &huma.SecurityScheme{
+		Type: "apiKey", In: "header", Name: "Authorization",
+		Description: "A deployed stage: API Gateway IAM authorization. Sign every request with AWS Signature Version 4 for the service " +
+			"`execute-api` (the caller needs `execute-api:Invoke` on the API's ARN).",
+		Extensions: map[string]any{"x-amazon-apigateway-authtype": "awsSigv4"},
+	}
+	cfg.Security = []map[string][]string{{SecurityBearer: {}}, {SecuritySigV4: {}}}
+	cfg.Tags = Tags
+	// The spec and docs are served by registerDocs from publishedSpec, so
+	// that the served files are the committed ones; huma's own docs page
+	// loads its renderer from a CDN.
+	cfg.OpenAPIPath = ""
+	cfg.DocsPath = ""
+	cfg.OpenAPI.OnAddOperation = append(cfg.OpenAPI.OnAddOperation, declareStatuses)
+}
+
+// declareStatuses declares every status an operation really answers, so
+// that a generated client files each under its success or its error
+// (issue 15 section 5): 400 (a body that is not JSON, or none) and 408 (a
+// body that does not arrive) on every operation with a body; on the pools'
+// operations 404 (no such pool), 409 (an id or Idempotency-Key reused with
+// another body), 503 with Retry-After (the store could not confirm; nothing
+// was half-applied) and 200 for an idempotent re-create; 404 on every
+// operation under /v1/rulesets/{id}; and a default problem on every
+// operation.
+func declareStatuses(oapi *huma.OpenAPI, op *huma.Operation) {
+	errSchema := oapi.Components.Schemas.Schema(reflect.TypeFor[huma.ErrorModel](), true, "Error")
+	problem := func(desc string, headers map[string]*huma.Param) *huma.Response {
+		return &huma.Response{Description: desc, Headers: headers, Content: map[string]*huma.MediaType{
+			"application/problem+json": {Schema: errSchema},
+		}}
+	}
+	if op.Responses == nil {
+		op.Responses = map[string]*huma.Response{}
+	}
+	if op.RequestBody != nil {
+		setIfAbsent(op.Responses, "400", problem("The request body is missing, cannot be read or is not JSON", nil))
+		setIfAbsent(op.Responses, "408", problem("The request body did not arrive in time", nil))
+	}
+	if strings.HasPrefix(op.Path, "/v1/pools") {
+		setIfAbsent(op.Responses, "503", problem("The pool store could not confirm the operation; nothing was half-applied: retry after Retry-After seconds",
+			map[string]*huma.Param{"Retry-After": {Description: "Seconds to wait before retrying.", Required: true, Schema: &huma.Schema{Type: huma.TypeInteger, Minimum: ptr(0.0)}}}))
+		if strings.Contains(op.Path, "{id}") {
+			setIfAbsent(op.Responses, "404", problem("No pool has this id (errors[].location path.id)", nil))
+		}
+		if op.Path == "/v1/pools" && op.Method == http.MethodPost {
+			setIfAbsent(op.Responses, "409", problem("A pool with this id exists with other settings", nil))
+			if created := op.Responses["201"]; created != nil {
+				setIfAbsent(op.Responses, "200", &huma.Response{
+					Description: "A pool with this id and these settings exists already: the create is idempotent and answers the pool as it stands.",
+					Content:     created.Content, Headers: created.Headers,
+				})
+			}
+		}
+		for _, p := range op.Parameters {
+			if p.In == "header" && p.Name == "Idempotency-Key" {
+				setIfAbsent(op.Responses, "409", problem("The Idempotency-Key (or the round id) was already used with a different body", nil))
+			}
+		}
+	}
+	if strings.HasPrefix(op.Path, "/v1/rulesets/{id}") {
+		setIfAbsent(op.Responses, "404", problem("No ruleset has this id (errors[].location path.id)", nil))
+	}
+	setIfAbsent(op.Responses, "default", problem("Any other problem (405, 413, ...): an RFC 9457 problem", nil))
+}
+
+func ptr[T any](v T) *T { return &v }
 
 // addRequestExample gives an operation's JSON request body a whole-body
 // example built from the examples of its fields (the `example:` tags), so

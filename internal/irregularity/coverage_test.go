@@ -9,9 +9,9 @@ import (
 	"testing"
 )
 
-// rulesDir is ../shared/rules seen from this package (CI clones the repo
-// with shared/ beside it).
-const rulesDir = "../../../shared/rules"
+// rulesDir is the repository's rules/ (the rule documents, kept in the repo)
+// seen from this package: the test reads nothing outside the repository.
+const rulesDir = "../../rules"
 
 var docFiles = map[string]string{
 	MBSMegalinkSSPv6: "mbs-megalink-singapore-stud-poker-v6.txt",

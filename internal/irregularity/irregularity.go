@@ -115,7 +115,7 @@ type SeatRule struct {
 	Wagers  []string `json:"wagers,omitempty" doc:"The wagers concerned; empty means every wager of the position; \"$wager\" means the wager named by facts.wager."`
 	Line    LineRule `json:"line,omitempty"`
 	Options []Option `json:"options,omitempty"`
-	Clauses []string `json:"clauses"`
+	Clauses []string `json:"clauses" nullable:"true"`
 	Rulings []string `json:"rulings,omitempty"`
 	Text    string   `json:"text"`
 }
@@ -123,7 +123,7 @@ type SeatRule struct {
 // Case is one row of a kind's decision table: when every condition holds
 // (and no earlier case matched), the outcome is this.
 type Case struct {
-	When                []Cond     `json:"when"`
+	When                []Cond     `json:"when" nullable:"true"`
 	Action              Action     `json:"action"`
 	Clauses             []string   `json:"clauses"`
 	Rulings             []string   `json:"rulings,omitempty"`
@@ -139,7 +139,7 @@ type Case struct {
 // Contradiction is a combination of facts that cannot all be true: it is
 // refused, naming the facts, rather than guessed at.
 type Contradiction struct {
-	When    []Cond   `json:"when"`
+	When    []Cond   `json:"when" nullable:"true"`
 	Facts   []string `json:"facts"`
 	Message string   `json:"message"`
 }
@@ -150,7 +150,7 @@ type Contradiction struct {
 // one of them placed; otherwise the facts contradict the round and the
 // event is refused, naming Fact.
 type RoundCheck struct {
-	When    []Cond   `json:"when"`
+	When    []Cond   `json:"when" nullable:"true"`
 	Wagers  []string `json:"wagers"`
 	Placed  bool     `json:"placed"`
 	Any     bool     `json:"any,omitempty"`
@@ -162,7 +162,7 @@ type RoundCheck struct {
 // conditions hold (for example the affected players, once the outcome is
 // to offer them options).
 type Requirement struct {
-	When    []Cond `json:"when"`
+	When    []Cond `json:"when" nullable:"true"`
 	Fact    string `json:"fact"`
 	Message string `json:"message"`
 }

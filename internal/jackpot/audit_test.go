@@ -5,6 +5,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/tablesettle/tablesettle/internal/fault"
 	"github.com/tablesettle/tablesettle/internal/jackpot"
 	"github.com/tablesettle/tablesettle/internal/jackpot/jackpottest"
 	"github.com/tablesettle/tablesettle/internal/money"
@@ -37,8 +38,8 @@ func TestSettingsBounds(t *testing.T) {
 			s := jackpottest.MBSSettings()
 			c.edit(&s)
 			_, _, err := jackpot.New("p", s, "ops", t0)
-			e, ok := err.(*jackpot.Error)
-			if !ok || e.Kind != jackpot.Invalid || e.Field != c.field {
+			e, ok := fault.As(err)
+			if !ok || e.Kind != fault.Invalid || e.Field() != c.field {
 				t.Fatalf("err %v, want invalid %s", err, c.field)
 			}
 		})
@@ -58,7 +59,7 @@ func TestSettingsBounds(t *testing.T) {
 	}
 	p, _, _ := jackpot.New("p", jackpottest.MBSSettings(), "ops", t0)
 	for _, a := range []money.Amount{jackpot.MaxAmount + 1, -jackpot.MaxAmount - 1} {
-		if _, _, err := jackpot.Adjust(p, jackpot.Adjustment{Meter: "reserve", Amount: a, By: "ops", Reason: "x"}, t0); err == nil || err.(*jackpot.Error).Field != "amount" {
+		if _, _, err := jackpot.Adjust(p, jackpot.Adjustment{Meter: "reserve", Amount: a, By: "ops", Reason: "x"}, t0); err == nil || fieldOf(err) != "amount" {
 			t.Fatalf("adjustment %d: %v, want invalid amount", a, err)
 		}
 	}
@@ -108,10 +109,10 @@ func TestDefect2MeterOverflowIsRefused(t *testing.T) {
 	p.Meters.Displayed = math.MaxInt64 - 100
 	r := jackpottest.RoundOf(rs, "t", "r1", t0, 500, []int{1, 2, 3})
 	_, es, _, err := jackpot.Apply(p, r, t0)
-	if e, ok := err.(*jackpot.Error); !ok || e.Kind != jackpot.Invalid || e.Field != jackpot.FieldPool || es != nil {
+	if e, ok := fault.As(err); !ok || e.Kind != fault.Invalid || e.Field() != jackpot.FieldPool || es != nil {
 		t.Fatalf("round: %v %v, want invalid %q", err, es, jackpot.FieldPool)
 	}
-	if _, _, err := jackpot.Adjust(p, jackpot.Adjustment{Meter: "displayed", Amount: 101, By: "ops", Reason: "x"}, t0); jackpot.KindOf(err) != jackpot.Invalid {
+	if _, _, err := jackpot.Adjust(p, jackpot.Adjustment{Meter: "displayed", Amount: 101, By: "ops", Reason: "x"}, t0); fault.KindOf(err) != fault.Invalid {
 		t.Fatalf("adjustment: %v", err)
 	}
 	// The house meter too: a fixed prize of 200,000 on a house meter 100
@@ -119,7 +120,7 @@ func TestDefect2MeterOverflowIsRefused(t *testing.T) {
 	p.Meters.Displayed = 10_000_000
 	p.Meters.HouseFunded = math.MaxInt64 - 100
 	r = jackpottest.RoundOf(rs, "t", "r2", t0, 500, []int{1}, jackpottest.FourOfAKind(rs, 1, 1, 500))
-	if _, _, _, err := jackpot.Apply(p, r, t0); jackpot.KindOf(err) != jackpot.Invalid {
+	if _, _, _, err := jackpot.Apply(p, r, t0); fault.KindOf(err) != fault.Invalid {
 		t.Fatalf("house meter: %v", err)
 	}
 }
@@ -176,8 +177,9 @@ func TestDefect4StraightFlushOnALargePool(t *testing.T) {
 	}
 }
 
-// TestDefect6SharedStraightFlushesPoolPart: ruling R5 (SSP v6 3.15.2) and
-// R21: the pool funds at most its own part, floor(10% of the pool).
+// TestDefect6SharedStraightFlushesPoolPart: ruling R5 (SSP v6 3.15.2),
+// R21 and R27: the pool funds at most its own part, floor(10% of the
+// pool), and every extra reset part is funded rounded up.
 func TestDefect6SharedStraightFlushesPoolPart(t *testing.T) {
 	cases := []struct {
 		name                   string
@@ -193,6 +195,14 @@ func TestDefect6SharedStraightFlushesPoolPart(t *testing.T) {
 		// total = 1,123,491.3 + 1,000,000 = 2,123,491.3; share 1,061,745;
 		// the house's part 1,000,000, the pool 1,123,490 (1.3 stays).
 		{"10% of 11,234,913 + 10% of 10,000,000, 2 winners", 11_234_913, 10_000_000, 2, 1_061_745, 1_123_490, 1_000_000},
+		// Ruling R27: total = 100 + 100.5 = 200.5; share 100, 200 paid. The
+		// extra reset part 100.5 is funded rounded up, 101, by the reserve
+		// or the house; the pool funds 99 (rounded down it would be 100).
+		{"R27 10% of 1,000 + 10% of 1,005, 2 winners", 1_000, 1_005, 2, 100, 99, 101},
+		// R27: three winners, pool 30, reset 7: total 3 + 1.4 = 4.4, share
+		// 1, 3 paid; each extra part 0.7 is funded as 1 (2 in all), the
+		// pool 1 (rounded down the parts would be 1 and the pool 2).
+		{"R27 10% of 30 + 2 x 10% of 7, 3 winners", 30, 7, 3, 1, 1, 2},
 		// total = 0.9 + 2 x 0.9 = 2.7; share 0; nothing paid, nothing moved.
 		{"10% of 9 + 2 x 10% of 9, 3 winners", 9, 9, 3, 0, 0, 0},
 	}
@@ -251,7 +261,7 @@ func TestTwoHitsOnOneWagerRefused(t *testing.T) {
 	const rs = "mbs-megalink-ssp-v6"
 	p, _, _ := jackpot.New("p", jackpottest.MBSSettings(), "ops", t0)
 	r := jackpottest.RoundOf(rs, "t", "r1", t0, 500, []int{1}, jackpottest.Royal(rs, 1, 1, 500), jackpottest.Royal(rs, 1, 1, 500))
-	if _, _, _, err := jackpot.Apply(p, r, t0); err == nil || err.(*jackpot.Error).Field != "hits[1]" {
+	if _, _, _, err := jackpot.Apply(p, r, t0); err == nil || fieldOf(err) != "hits[1]" {
 		t.Fatalf("%v", err)
 	}
 }
@@ -269,7 +279,7 @@ func TestPatchNamesTheRulesetItsCurrencyCannotServe(t *testing.T) {
 	}
 	ns := p.Settings
 	ns.Rulesets = []string{"mbs-ssp-v4", "mbs-megalink-ssp-v6"}
-	if _, _, err := jackpot.ChangeSettings(p, ns, "ops", "", t0); err == nil || err.(*jackpot.Error).Field != "rulesets[1]" {
+	if _, _, err := jackpot.ChangeSettings(p, ns, "ops", "", t0); err == nil || fieldOf(err) != "rulesets[1]" {
 		t.Fatalf("%v, want invalid rulesets[1]", err)
 	}
 }
@@ -298,4 +308,12 @@ func TestReconcileChecksLastAndHeldHits(t *testing.T) {
 	if rec := jackpot.Reconcile(lost, ledger); rec.OK {
 		t.Fatal("a pool that dropped its last hit reconciles")
 	}
+}
+
+// fieldOf is the main field a refusal names ("" when err is no *fault.Error).
+func fieldOf(err error) string {
+	if e, ok := fault.As(err); ok {
+		return e.Field()
+	}
+	return ""
 }

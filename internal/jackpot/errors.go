@@ -2,54 +2,16 @@ package jackpot
 
 import (
 	"errors"
-	"fmt"
+
+	"github.com/tablesettle/tablesettle/internal/fault"
 )
 
-// ErrorKind classifies the errors of this package; internal/httpapi maps
-// each kind to one HTTP status.
-type ErrorKind string
-
-// The error kinds.
-const (
-	Invalid     ErrorKind = "invalid"     // 422: the request breaks a rule; Field names it
-	NotFound    ErrorKind = "not_found"   // 404
-	Exists      ErrorKind = "exists"      // 409: a pool with that id exists
-	Mismatch    ErrorKind = "mismatch"    // 409: the same round or key was sent with a different body
-	Unavailable ErrorKind = "unavailable" // 503: the store could not confirm the write
-)
-
-// Error is the one error type of the package.
-type Error struct {
-	Kind  ErrorKind
-	Field string // the request field at fault, dotted (e.g. "wagers[2].amount")
-	Msg   string
-	Err   error // the cause, never shown to clients
-}
-
-func (e *Error) Error() string {
-	s := string(e.Kind) + ": " + e.Msg
-	if e.Field != "" {
-		s = string(e.Kind) + ": " + e.Field + ": " + e.Msg
-	}
-	if e.Err != nil {
-		s += ": " + e.Err.Error()
-	}
-	return s
-}
-
-func (e *Error) Unwrap() error { return e.Err }
-
-// KindOf returns the kind of err, or "" when it is not an *Error.
-func KindOf(err error) ErrorKind {
-	var e *Error
-	if errors.As(err, &e) {
-		return e.Kind
-	}
-	return ""
-}
+// The package returns *fault.Error: Invalid naming the field of its input
+// ("wagers[2].amount", or FieldPool for a refusal about the pool itself),
+// Conflict, NotFound and Unavailable from the use cases (internal/pools).
 
 func invalid(field, format string, args ...any) error {
-	return &Error{Kind: Invalid, Field: field, Msg: fmt.Sprintf(format, args...)}
+	return fault.InvalidField(field, nil, format, args...)
 }
 
 // The store's errors. A Store returns ErrNotFound for a missing pool or

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tablesettle/tablesettle/internal/fault"
 	"github.com/tablesettle/tablesettle/internal/jackpot"
 	"github.com/tablesettle/tablesettle/internal/jackpot/jackpottest"
 	"github.com/tablesettle/tablesettle/internal/money"
@@ -271,7 +272,7 @@ func TestR22StakeMustBeTheUnit(t *testing.T) {
 			if (err == nil) != c.ok {
 				t.Fatalf("err %v, want ok=%v", err, c.ok)
 			}
-			if err != nil && jackpot.KindOf(err) != jackpot.Invalid {
+			if err != nil && fault.KindOf(err) != fault.Invalid {
 				t.Fatalf("kind %v", err)
 			}
 		})
@@ -388,8 +389,8 @@ func TestSettingsValidate(t *testing.T) {
 			s := jackpottest.MBSSettings()
 			c.edit(&s)
 			err := s.Validate()
-			e, ok := err.(*jackpot.Error)
-			if !ok || e.Field != c.field {
+			e, ok := fault.As(err)
+			if !ok || e.Field() != c.field {
 				t.Fatalf("err %v, want field %s", err, c.field)
 			}
 		})
@@ -475,10 +476,10 @@ func TestR7HeldOrder(t *testing.T) {
 
 func TestAdjustNeverBelowZero(t *testing.T) {
 	p, _, _ := jackpot.New("p", jackpottest.MBSSettings(), "ops", t0)
-	if _, _, err := jackpot.Adjust(p, jackpot.Adjustment{Meter: "reserve", Amount: -1, By: "ops", Reason: "x"}, t0); jackpot.KindOf(err) != jackpot.Invalid {
+	if _, _, err := jackpot.Adjust(p, jackpot.Adjustment{Meter: "reserve", Amount: -1, By: "ops", Reason: "x"}, t0); fault.KindOf(err) != fault.Invalid {
 		t.Fatalf("reserve below zero: %v", err)
 	}
-	if _, _, err := jackpot.Adjust(p, jackpot.Adjustment{Meter: "displayed", Amount: -5, Reason: "x"}, t0); jackpot.KindOf(err) != jackpot.Invalid {
+	if _, _, err := jackpot.Adjust(p, jackpot.Adjustment{Meter: "displayed", Amount: -5, Reason: "x"}, t0); fault.KindOf(err) != fault.Invalid {
 		t.Fatalf("unsigned adjustment: %v", err)
 	}
 	q, es, err := jackpot.Adjust(p, jackpot.Adjustment{Meter: "displayed", Amount: -5, By: "ops:carol", Reason: "meter test"}, t0)

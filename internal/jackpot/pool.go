@@ -6,9 +6,10 @@
 // meters from the ledger.
 //
 // The package is pure: Apply and the other transitions take the pool, the
-// input and the time, and return the new pool and its ledger entries. The
-// Service applies them through a Store (declared here, implemented by
-// internal/dynamo and internal/filestore) exactly once per round.
+// input and the time, and return the new pool and its ledger entries.
+// internal/pools applies them through a Store (implemented by
+// internal/dynamo and internal/filestore) exactly once per round. Errors
+// are *fault.Error.
 package jackpot
 
 import (
@@ -88,6 +89,9 @@ type Settings struct {
 	// SettleWindowMS is the RWS settle window of ruling R7, in
 	// milliseconds; ignored for MBS pools.
 	SettleWindowMS int64 `json:"settleWindowMs"`
+	// Verify decides which hits wait for a supervisor (the jackpot lock);
+	// nil verifies none.
+	Verify *Verify `json:"verify,omitempty"`
 }
 
 // Casino is the casino of the pool's rulesets (Validate ensures one).
@@ -99,12 +103,53 @@ func (s Settings) Casino() Casino {
 	return c
 }
 
-// SettleWindow is the R7 settle window: zero for MBS pools.
+// Majors is how a pool pays its major (percentage) hits.
+type Majors struct {
+	// Sequential: winners at one table are paid one after the other in
+	// dealing order, each from the pool as the previous left it (ruling
+	// R6), and across tables in dealt order after a settle window (R7).
+	// Otherwise the winners of one category at one table share the prize
+	// (R5) and tables are paid in commit order (R7).
+	Sequential bool
+	// DefaultWindow is the settle window of a sequential pool whose
+	// settings leave it unset.
+	DefaultWindow time.Duration
+}
+
+// majorsOf is the one place where a pool's casino decides how its major
+// hits are paid (MBS shared, R5; RWS sequential with a settle window, R6
+// and R7). Switching it to the ruleset's own description is this one edit.
+func majorsOf(s Settings) Majors {
+	if s.Casino() == RWS {
+		return Majors{Sequential: true, DefaultWindow: DefaultSettleWindow}
+	}
+	return Majors{}
+}
+
+// withDefaultWindow fills a sequential pool's unset settle window (R7).
+func withDefaultWindow(s Settings) Settings {
+	if m := majorsOf(s); m.Sequential && s.SettleWindowMS == 0 {
+		s.SettleWindowMS = m.DefaultWindow.Milliseconds()
+	}
+	return s
+}
+
+// SettleWindow is the R7 settle window: zero for pools whose majors are
+// not sequential (MBS).
 func (s Settings) SettleWindow() time.Duration {
-	if s.Casino() != RWS {
+	if !majorsOf(s).Sequential {
 		return 0
 	}
 	return time.Duration(s.SettleWindowMS) * time.Millisecond
+}
+
+// clone copies the settings' pointers.
+func (s Settings) clone() Settings {
+	if s.Verify != nil {
+		v := *s.Verify
+		s.Verify = &v
+	}
+	return s
 }
 
 // Serves reports whether the pool serves ruleset.
@@ -162,6 +207,9 @@ func (s Settings) Validate() error {
 	}
 	if s.SettleWindowMS < 0 || s.SettleWindowMS > 10*60*1000 {
 		return invalid("settleWindowMs", "must be 0-600000 ms")
+	}
+	if s.Verify != nil && (s.Verify.AtOrAbove < 0 || s.Verify.AtOrAbove > MaxAmount) {
+		return invalid("verify.atOrAbove", "must be 0 (no threshold) to %d minor units", MaxAmount)
 	}
 	return nil
 }
@@ -245,6 +293,9 @@ type Pool struct {
 	Meters   Meters          `json:"meters"`
 	LastHits []HitRecord     `json:"lastHits"`
 	Held     []HeldHit       `json:"held"`
+	// Locked are the hits under the jackpot lock not yet paid or voided
+	// (and the settled hits of a group still open).
+	Locked []LockedHit `json:"locked,omitempty"`
 	// Seq is the number of ledger entries; the next entry is Seq+1.
 	Seq int64 `json:"seq"`
 	// Version increases by one with every committed change (optimistic
@@ -269,6 +320,11 @@ func (p Pool) clone() Pool {
 	}
 	q.LastHits = append([]HitRecord(nil), p.LastHits...)
 	q.Held = append([]HeldHit(nil), p.Held...)
+	q.Locked = append([]LockedHit(nil), p.Locked...)
+	q.Settings = q.Settings.clone()
+	if q.Pending != nil {
+		q.Pending.Settings = q.Pending.Settings.clone()
+	}
 	return q
 }
 
@@ -294,9 +350,7 @@ func New(id string, s Settings, by string, now time.Time) (Pool, []Entry, error)
 	if !ValidID(id) {
 		return Pool{}, nil, invalid("id", "a pool id is 1-64 letters, digits, '-', '_', '.' or ':'")
 	}
-	if s.Casino() == RWS && s.SettleWindowMS == 0 {
-		s.SettleWindowMS = DefaultSettleWindow.Milliseconds()
-	}
+	s = withDefaultWindow(s)
 	if err := s.Validate(); err != nil {
 		return Pool{}, nil, err
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/tablesettle/tablesettle/internal/fault"
 	"github.com/tablesettle/tablesettle/internal/money"
 )
 
@@ -14,17 +15,14 @@ func ChangeSettings(p Pool, s Settings, by, reason string, now time.Time) (Pool,
 	if by == "" {
 		return Pool{}, nil, invalid("by", "who changes the settings is recorded: by is required")
 	}
-	if s.Casino() == RWS && s.SettleWindowMS == 0 {
-		s.SettleWindowMS = DefaultSettleWindow.Milliseconds()
-	}
+	s = withDefaultWindow(s)
 	if s.Currency == p.Settings.Currency {
 		// A change names the ruleset the pool's currency cannot serve
 		// (the currency itself does not change).
 		for i, r := range s.Rulesets {
 			if err := settlesIn(r, s.Currency); err != nil {
-				e := *err.(*Error)
-				e.Field = fmt.Sprintf("rulesets[%d]", i)
-				return Pool{}, nil, &e
+				fe, _ := fault.As(err)
+				return Pool{}, nil, fault.InvalidField(fmt.Sprintf("rulesets[%d]", i), r, "%s", fe.Detail)
 			}
 		}
 	}
@@ -97,4 +95,60 @@ func Adjust(p Pool, a Adjustment, now time.Time) (Pool, []Entry, error) {
 	}
 	c.finish()
 	return q, c.entries, nil
+}
+
+// SettingsPatch is a change to some of a pool's settings: the fields
+// given replace the pending settings (or the current ones); the others
+// keep their values.
+type SettingsPatch struct {
+	Rulesets       []string           `json:"rulesets,omitempty"`
+	Unit           *money.Amount      `json:"unit,omitempty"`
+	ContributionBP *money.BasisPoints `json:"contributionBp,omitempty"`
+	ReserveBP      *money.BasisPoints `json:"reserveBp,omitempty"`
+	Reset          *money.Amount      `json:"reset,omitempty"`
+	Ceiling        *money.Amount      `json:"ceiling,omitempty"`
+	SettleWindowMS *int64             `json:"settleWindowMs,omitempty"`
+	Verify         *Verify            `json:"verify,omitempty"`
+}
+
+// PatchAll is the patch that sets every field to s's.
+func PatchAll(s Settings) SettingsPatch {
+	return SettingsPatch{Rulesets: append([]string(nil), s.Rulesets...), Unit: &s.Unit, ContributionBP: &s.ContributionBP, ReserveBP: &s.ReserveBP,
+		Reset: &s.Reset, Ceiling: &s.Ceiling, SettleWindowMS: &s.SettleWindowMS, Verify: s.Verify}
+}
+
+// On returns the settings p's patch makes of the pool's pending settings
+// (or its current ones).
+func (pt SettingsPatch) On(p Pool) Settings {
+	s := p.Settings
+	if p.Pending != nil {
+		s = p.Pending.Settings
+	}
+	s.Rulesets = append([]string(nil), s.Rulesets...)
+	if pt.Rulesets != nil {
+		s.Rulesets = append([]string(nil), pt.Rulesets...)
+	}
+	if pt.Unit != nil {
+		s.Unit = *pt.Unit
+	}
+	if pt.ContributionBP != nil {
+		s.ContributionBP = *pt.ContributionBP
+	}
+	if pt.ReserveBP != nil {
+		s.ReserveBP = *pt.ReserveBP
+	}
+	if pt.Reset != nil {
+		s.Reset = *pt.Reset
+	}
+	if pt.Ceiling != nil {
+		s.Ceiling = *pt.Ceiling
+	}
+	if pt.SettleWindowMS != nil {
+		s.SettleWindowMS = *pt.SettleWindowMS
+	}
+	if pt.Verify != nil {
+		v := *pt.Verify
+		s.Verify = &v
+	}
+	return s
 }

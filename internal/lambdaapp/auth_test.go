@@ -22,7 +22,7 @@ import (
 	"github.com/tablesettle/tablesettle/internal/filestore"
 	"github.com/tablesettle/tablesettle/internal/httpapi"
 	"github.com/tablesettle/tablesettle/internal/httpapi/authtest"
-	"github.com/tablesettle/tablesettle/internal/jackpot"
+	"github.com/tablesettle/tablesettle/internal/pools"
 )
 
 const account = "123456789012"
@@ -54,7 +54,7 @@ func TestAccessMatrixLambda(t *testing.T) {
 	}
 	deps := Deps(getenv)
 	deps.Logger = slog.New(slog.NewJSONHandler(io.Discard, nil))
-	deps.Pools = jackpot.NewService(st, time.Now, 1)
+	deps.Pools = pools.NewService(st, time.Now, 1)
 
 	handlers := map[string]Handler{} // route -> the handler of the function serving it
 	var ops []authtest.Op

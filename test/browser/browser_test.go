@@ -24,7 +24,7 @@ import (
 
 	"github.com/tablesettle/tablesettle/internal/filestore"
 	"github.com/tablesettle/tablesettle/internal/httpapi"
-	"github.com/tablesettle/tablesettle/internal/jackpot"
+	"github.com/tablesettle/tablesettle/internal/pools"
 )
 
 // server is the local server under test.
@@ -41,7 +41,7 @@ func startServer(t *testing.T) *server {
 	}
 	h, _ := httpapi.New(httpapi.Deps{
 		Logger: slog.New(slog.NewJSONHandler(io.Discard, nil)),
-		Pools:  jackpot.NewService(store, time.Now, 1),
+		Pools:  pools.NewService(store, time.Now, 1),
 	})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {

@@ -18,7 +18,7 @@ import (
 	"github.com/tablesettle/tablesettle/internal/auth"
 	"github.com/tablesettle/tablesettle/internal/filestore"
 	"github.com/tablesettle/tablesettle/internal/httpapi"
-	"github.com/tablesettle/tablesettle/internal/jackpot"
+	"github.com/tablesettle/tablesettle/internal/pools"
 	"github.com/tablesettle/tablesettle/internal/principal"
 	"github.com/tablesettle/tablesettle/test/e2e/client"
 )
@@ -57,7 +57,7 @@ func startServerAs(t *testing.T) (*client.ClientWithResponses, func(principal.Ro
 	}
 	h, _ := httpapi.New(httpapi.Deps{
 		Logger: slog.New(slog.NewJSONHandler(io.Discard, nil)),
-		Pools:  jackpot.NewService(store, time.Now, 1),
+		Pools:  pools.NewService(store, time.Now, 1),
 		Access: &httpapi.Access{Authenticator: httpapi.BearerTokens{Tokens: auth.NewTokens(entries)}, OpenStateless: true},
 	})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -163,7 +163,7 @@ func sevenSeats() client.SettleRequest {
 		{Seat: 7, Cards: ptr("Ah Kh Ts 9s 4s"), Wagers: map[string]int64{"ante": 1000, "bet": 2000}},
 	}
 	return client.SettleRequest{Ruleset: "mbs-megalink-ssp-v6", RoundId: "T12-000777", Currency: ptr("SGD"),
-		Dealer: "As Kd 7h 4c 2s", ProgressiveUnit: ptr(int64(100)), Positions: &pos}
+		Dealer: "As Kd 7h 4c 2s", ProgressiveUnit: ptr(int64(100)), Positions: pos}
 }
 
 func ptr[T any](v T) *T { return &v }
@@ -190,14 +190,14 @@ func TestSettleSevenSeats(t *testing.T) {
 		6: {"ante": 2000, "bet": 6000},                         // two pairs: 2 to 1
 		7: {"ante": 2000, "bet": 4000},                         // ace-king-ten beats ace-king-seven: one pair or lower, 1 to 1
 	}
-	if s.Positions == nil || len(*s.Positions) != 7 {
+	if len(s.Positions) != 7 {
 		t.Fatalf("want 7 positions: %s", resp.Body)
 	}
-	for _, p := range *s.Positions {
-		if p.Lines == nil {
+	for _, p := range s.Positions {
+		if len(p.Lines) == 0 {
 			t.Fatalf("seat %d: no lines", p.Seat)
 		}
-		for _, l := range *p.Lines {
+		for _, l := range p.Lines {
 			w, ok := want[p.Seat][l.Wager]
 			if !ok {
 				t.Errorf("seat %d: unexpected line %s", p.Seat, l.Wager)
@@ -206,7 +206,7 @@ func TestSettleSevenSeats(t *testing.T) {
 			if l.Returned != w {
 				t.Errorf("seat %d %s: returned %d, want %d (%s)", p.Seat, l.Wager, l.Returned, w, resp.Body)
 			}
-			if l.Rules == nil || len(*l.Rules) == 0 {
+			if len(l.Rules) == 0 {
 				t.Errorf("seat %d %s: no rule cited", p.Seat, l.Wager)
 			}
 			delete(want[p.Seat], l.Wager)
@@ -227,7 +227,7 @@ func TestSettleSevenSeats(t *testing.T) {
 func TestSettleBadBetIsAProblem(t *testing.T) {
 	c := startServer(t)
 	req := sevenSeats()
-	(*req.Positions)[2].Wagers["bet"] = 1500
+	req.Positions[2].Wagers["bet"] = 1500
 	resp, err := c.SettleRoundWithResponse(context.Background(), req)
 	if err != nil {
 		t.Fatal(err)
@@ -296,7 +296,7 @@ func TestPoolRound(t *testing.T) {
 	anon, as := startServerAs(t)
 	ctx := context.Background()
 	req := client.CreatePoolRequest{
-		Id: "megalink-sgd-1", By: "ops:alice", Currency: "SGD", Rulesets: &[]string{"mbs-megalink-ssp-v6"},
+		Id: "megalink-sgd-1", By: "ops:alice", Currency: "SGD", Rulesets: []string{"mbs-megalink-ssp-v6"},
 		Unit: 500, ContributionBp: 1733, ReserveBp: 517, Reset: 10000000,
 	}
 	for _, tc := range []struct {
@@ -325,7 +325,7 @@ func TestPoolRound(t *testing.T) {
 		{Seat: 3, Cards: ptr("Ts Js Qs Ks As"), Wagers: map[string]int64{"ante": 1000, "bet": 2000, "progressive": 500}},
 	}
 	round := client.PoolRoundRequest{Ruleset: "mbs-megalink-ssp-v6", Table: "T12", RoundId: "R1",
-		DealtAt: time.Date(2026, 3, 1, 20, 0, 0, 0, time.UTC), Dealer: "2d 3d 5h 8c 9s", ProgressiveUnit: ptr(int64(500)), Positions: &pos}
+		DealtAt: time.Date(2026, 3, 1, 20, 0, 0, 0, time.UTC), Dealer: "2d 3d 5h 8c 9s", ProgressiveUnit: ptr(int64(500)), Positions: pos}
 	if refused, err := as(principal.Admin).ApplyPoolRoundWithResponse(ctx, "megalink-sgd-1", nil, round); err != nil || refused.StatusCode() != 403 {
 		t.Fatalf("round posted by the admin: %v %d, want 403", err, refused.StatusCode())
 	}
@@ -333,7 +333,7 @@ func TestPoolRound(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.StatusCode() != 200 || res.JSON200 == nil || res.JSON200.Payouts == nil {
+	if res.StatusCode() != 200 || res.JSON200 == nil {
 		t.Fatalf("round: status %d: %s", res.StatusCode(), res.Body)
 	}
 	r := res.JSON200
@@ -342,7 +342,7 @@ func TestPoolRound(t *testing.T) {
 		t.Errorf("contribution %+v, want 173 displayed", r.Contribution)
 	}
 	paid := map[string]int64{}
-	for _, p := range *r.Payouts {
+	for _, p := range r.Payouts {
 		paid[p.Category] = p.Amount
 	}
 	if paid["full_house"] != 20000 || paid["royal_flush"] != 10000173 || len(paid) != 2 {
@@ -350,5 +350,107 @@ func TestPoolRound(t *testing.T) {
 	}
 	if r.Meters.Displayed != 10000000 {
 		t.Errorf("meter after %d, want the reset 10000000", r.Meters.Displayed)
+	}
+}
+
+// The statuses a generated client must file right (issue 15 section 5): a
+// replayed create is a success (200, JSON200, the pool as it stands), a
+// create of the same id with other settings a 409, an unknown pool a 404,
+// a round id reused with another body a 409; each problem decodes into the
+// field the spec declares for its status.
+func TestPoolStatusesAsDeclared(t *testing.T) {
+	_, as := startServerAs(t)
+	c, table := as(principal.Admin), as(principal.Table)
+	ctx := context.Background()
+	req := client.CreatePoolRequest{
+		Id: "megalink-sgd-2", By: "ops:alice", Currency: "SGD", Rulesets: []string{"mbs-megalink-ssp-v6"},
+		Unit: 500, ContributionBp: 1733, ReserveBp: 517, Reset: 10000000,
+	}
+	first, err := c.CreatePoolWithResponse(ctx, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if first.StatusCode() != 201 || first.JSON201 == nil {
+		t.Fatalf("create: status %d: %s", first.StatusCode(), first.Body)
+	}
+	if first.JSON201.Casino != client.CasinoMBS {
+		t.Errorf("casino %q, want %q (one case for casinos)", first.JSON201.Casino, client.CasinoMBS)
+	}
+	again, err := c.CreatePoolWithResponse(ctx, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again.StatusCode() != 200 || again.JSON200 == nil || again.JSON200.Id != "megalink-sgd-2" || again.JSON200.Meters.Displayed != 10000000 {
+		t.Fatalf("replayed create: status %d, JSON200 %v: %s", again.StatusCode(), again.JSON200, again.Body)
+	}
+	other := req
+	other.Reset = 20000000
+	conflict, err := c.CreatePoolWithResponse(ctx, other)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if conflict.StatusCode() != 409 || conflict.ApplicationproblemJSON409 == nil || conflict.ApplicationproblemJSON409.Status == nil || *conflict.ApplicationproblemJSON409.Status != 409 {
+		t.Fatalf("create with other settings: status %d: %s", conflict.StatusCode(), conflict.Body)
+	}
+	missing, err := c.GetPoolWithResponse(ctx, "no-such-pool")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if missing.StatusCode() != 404 || missing.ApplicationproblemJSON404 == nil {
+		t.Fatalf("unknown pool: status %d: %s", missing.StatusCode(), missing.Body)
+	}
+
+	pos := []client.SettlePosition{{Seat: 1, Cards: ptr("Kc Kh Kd Ac Ah"), Wagers: map[string]int64{"ante": 1000, "bet": 2000, "progressive": 500}}}
+	round := client.PoolRoundRequest{Ruleset: client.RulesetIdMbsMegalinkSspV6, Table: "T12", RoundId: "R9",
+		DealtAt: time.Date(2026, 3, 1, 20, 0, 0, 0, time.UTC), Dealer: "2d 3d 5h 8c 9s", ProgressiveUnit: ptr(int64(500)), Positions: pos}
+	applied, err := table.ApplyPoolRoundWithResponse(ctx, "megalink-sgd-2", nil, round)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if applied.StatusCode() != 200 || applied.JSON200 == nil {
+		t.Fatalf("round: status %d: %s", applied.StatusCode(), applied.Body)
+	}
+	round.Dealer = "2d 3d 5h 8c Ts" // the same round id, another body
+	reused, err := table.ApplyPoolRoundWithResponse(ctx, "megalink-sgd-2", nil, round)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if reused.StatusCode() != 409 || reused.ApplicationproblemJSON409 == nil {
+		t.Fatalf("round id reused with another body: status %d: %s", reused.StatusCode(), reused.Body)
+	}
+	noPool, err := table.ApplyPoolRoundWithResponse(ctx, "no-such-pool", nil, round)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if noPool.StatusCode() != 404 || noPool.ApplicationproblemJSON404 == nil {
+		t.Fatalf("round on an unknown pool: status %d: %s", noPool.StatusCode(), noPool.Body)
+	}
+}
+
+// What an answer cites resolves through the generated client: ruling R12,
+// and the clause mbs-megalink-tcp-v6 3.11.2 (issue 15 section 4).
+func TestCitationsResolve(t *testing.T) {
+	c := startServer(t)
+	ctx := context.Background()
+	r, err := c.GetRulingWithResponse(ctx, "R12")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.StatusCode() != 200 || r.JSON200 == nil || r.JSON200.Cite != "ruling R12" || r.JSON200.Title != "Irregularities the cards show" {
+		t.Fatalf("ruling R12: status %d: %s", r.StatusCode(), r.Body)
+	}
+	cl, err := c.GetRuleClauseWithResponse(ctx, "mbs-megalink-tcp-v6", "3.11.2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cl.StatusCode() != 200 || cl.JSON200 == nil || !strings.Contains(cl.JSON200.Text, "Pay Table stipulated in Rule 4.1") {
+		t.Fatalf("mbs-megalink-tcp-v6 3.11.2: status %d: %s", cl.StatusCode(), cl.Body)
+	}
+	none, err := c.GetRulingWithResponse(ctx, "R99")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if none.StatusCode() != 404 || none.ApplicationproblemJSON404 == nil {
+		t.Fatalf("ruling R99: status %d: %s", none.StatusCode(), none.Body)
 	}
 }

@@ -1,9 +1,9 @@
-// Command load drives tablesettle with seeded, realistic requests at a fixed
+// Command load (its own module, run from test/load) drives tablesettle with seeded, realistic requests at a fixed
 // rate for a bounded time, checks every answer against the local engine, and
 // reports throughput, latency percentiles and every error by kind.
 //
-//	go run ./test/load [-url http://127.0.0.1:8080] [-rate 200] [-duration 5s] [-seed 1]
-//	go run ./test/load -stage-url https://abc123.execute-api.ap-southeast-1.amazonaws.com -sigv4 -region ap-southeast-1
+//	go run . [-url http://127.0.0.1:8080] [-rate 200] [-duration 5s] [-seed 1]
+//	go run . -stage-url https://abc123.execute-api.ap-southeast-1.amazonaws.com -sigv4 -region ap-southeast-1
 //
 // Without -stage-url, only a literal loopback address is accepted, and the
 // dialer refuses any other address: load never leaves the machine by accident.

@@ -69,3 +69,21 @@ type RulesetOK =
 export function prices(r: RulesetOK): string[] {
   return r.wagers.flatMap((w) => w.paytable.map((l) => `${w.name} ${l.hand}: ${l.pays.asWritten}`));
 }
+
+// Issue 15 section 5: a replayed create is a declared success with the
+// pool's body; casinos are one upper-case schema; arrays the server always
+// sends are plain arrays, not "array or null", so no null check is needed.
+type CreatePoolReplayed =
+  paths["/v1/pools"]["post"]["responses"][200]["content"]["application/json"];
+type PoolConflict =
+  paths["/v1/pools"]["post"]["responses"][409]["content"]["application/problem+json"];
+export function casinoOf(p: CreatePoolReplayed): Schemas["Casino"] {
+  return p.casino;
+}
+export const conflictStatus = (p: PoolConflict): number => p.status ?? 409;
+// @ts-expect-error casinos are MBS or RWS, upper case everywhere
+export const lowerCasino: Schemas["Casino"] = "mbs";
+export const rulesetId: Schemas["RulesetId"] = "rws-mlp-csp-v2";
+export function lineCount(s: SettleOK): number {
+  return s.positions.reduce((n, p) => n + p.lines.length, 0);
+}

@@ -25,7 +25,8 @@ func main() {
 
 func run(out string) error {
 	start := time.Now()
-	reports, err := analysis.Rulesets(context.Background(), analysis.DefaultUnit)
+	en := analysis.Engines{RecomputeHoldem: true}
+	reports, err := en.Rulesets(context.Background(), analysis.DefaultUnit)
 	if err != nil {
 		return err
 	}

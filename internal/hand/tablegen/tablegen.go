@@ -23,6 +23,11 @@
 // The values stored are dense equivalence classes: 1 is the worst five-card
 // hand (7-5-4-3-2 of at least two suits), 7462 the Royal Flush, each class
 // a distinct five-card hand under rules 3.11-3.12 of the stud documents.
+//
+// Three-card hands (TCP v6 3.14-3.15) need no hash: Three holds the value
+// of every ordered triple of ranks, at index 169*(r0-2) + 13*(r1-2) +
+// (r2-2), and of the same triple suited at that index + 2197. The values
+// are package hand's Value3 layout (see Value3Of).
 package tablegen
 
 import (
@@ -65,6 +70,60 @@ type Tables struct {
 	// CategoryFloor[c] is the lowest class of category c (index 1-10), and
 	// CategoryFloor[11] is one more than the highest class.
 	CategoryFloor [12]uint16
+	// Three is the Value3 of each ordered rank triple, unsuited then suited.
+	Three [2 * 13 * 13 * 13]uint32
+}
+
+// Three-card categories in TCP v6 3.14's order, lowest first (package
+// hand's Value3 bits 20-23).
+const (
+	three3HighCard = iota + 1
+	three3Pair
+	three3Flush
+	three3Straight
+	three3Trips
+	three3StraightFlush
+)
+
+// Value3Of is the value of a three-card hand with ranks r0, r1, r2 (2-14,
+// any order), suited or not, under TCP v6 3.14-3.15: the category's order
+// in bits 20-23, then up to three 4-bit ranks in the order 3.15 compares
+// them. A-2-3 is the lowest straight (3.15.3), Q-K-A the highest.
+func Value3Of(r0, r1, r2 int, suited bool) uint32 {
+	r := []int{r0, r1, r2}
+	slices.Sort(r)
+	slices.Reverse(r) // r[0] >= r[1] >= r[2]
+	mk := func(cat int, ranks ...int) uint32 {
+		v := uint32(cat) << 20
+		shift := 16
+		for _, x := range ranks {
+			v |= uint32(x) << shift
+			shift -= 4
+		}
+		return v
+	}
+	top := 0
+	switch {
+	case r[0] == 14 && r[1] == 3 && r[2] == 2:
+		top = 3 // A-2-3, 3.3.1.2 and 3.15.3
+	case r[0] == r[1]+1 && r[1] == r[2]+1:
+		top = r[0]
+	}
+	switch {
+	case top != 0 && suited:
+		return mk(three3StraightFlush, top) // 3.15.3, 3.15.4
+	case r[0] == r[2]:
+		return mk(three3Trips, r[0])
+	case top != 0:
+		return mk(three3Straight, top) // 3.15.3, 3.15.4
+	case suited:
+		return mk(three3Flush, r[0], r[1], r[2])
+	case r[0] == r[1]:
+		return mk(three3Pair, r[0], r[2]) // 3.15.2
+	case r[1] == r[2]:
+		return mk(three3Pair, r[1], r[0]) // 3.15.2
+	}
+	return mk(three3HighCard, r[0], r[1], r[2])
 }
 
 // structured is a hand's value as category<<20 then up to five 4-bit ranks
@@ -300,6 +359,16 @@ func Build() (*Tables, error) {
 			t.Flush[m] = class(bestOfFlush(m))
 		}
 	}
+
+	// Three cards: every ordered rank triple, then suited (a suited triple
+	// of repeated ranks cannot be dealt; its entry is never read).
+	for i := range 13 * 13 * 13 {
+		r0, r1, r2 := i/169+2, i/13%13+2, i%13+2
+		t.Three[i] = Value3Of(r0, r1, r2, false)
+		if r0 != r1 && r1 != r2 && r0 != r2 {
+			t.Three[13*13*13+i] = Value3Of(r0, r1, r2, true)
+		}
+	}
 	return t, nil
 }
 
@@ -352,6 +421,19 @@ func (t *Tables) Source() ([]byte, error) {
 	b.WriteString("// flushClasses is the class of the best flush in a 13-bit rank mask of one suit.\n")
 	b.WriteString("var flushClasses = [8192]uint16{")
 	writeList(&b, t.Flush[:], func(v uint16) string { return fmt.Sprint(v) })
+	b.WriteString("}\n\n")
+	b.WriteString("// threeValues is the Value3, shifted right 8 bits (its low 8 bits are\n")
+	b.WriteString("// always zero), of each ordered triple of ranks: index 169*(r0-2) +\n")
+	b.WriteString("// 13*(r1-2) + (r2-2), plus 2197 when the three cards are suited. Its size\n")
+	b.WriteString("// is a power of two so that a masked index needs no bounds check; entries\n")
+	b.WriteString("// past 4393 are zero.\n")
+	b.WriteString("var threeValues = [8192]uint16{")
+	for _, v := range t.Three {
+		if v&0xff != 0 || v>>24 != 0 {
+			return nil, fmt.Errorf("tablegen: three-card value %#x does not fit 16 bits shifted by 8", v)
+		}
+	}
+	writeList(&b, t.Three[:], func(v uint32) string { return fmt.Sprintf("%#x", v>>8) })
 	b.WriteString("}\n")
 	return format.Source(b.Bytes())
 }

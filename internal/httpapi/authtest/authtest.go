@@ -183,10 +183,19 @@ func Run(t *testing.T, ops []Op, open bool, send Sender, state func() string) {
 		}
 		path := strings.ReplaceAll(op.Path, "{hit}", "matrix-hit")
 		path = strings.ReplaceAll(path, "{proposal}", "matrix-proposal")
+		path = strings.ReplaceAll(path, "{seq}", "999999")
+		path = strings.ReplaceAll(path, "{table}", "T12")
+		path = strings.ReplaceAll(path, "{round}", "matrix-round")
 		if strings.HasPrefix(path, "/v1/rulesets/{id}") {
 			path = strings.Replace(path, "{id}", RulesetID, 1)
 		}
+		if strings.HasPrefix(path, "/v1/rulings/{id}") {
+			path = strings.Replace(path, "{id}", "R12", 1)
+		}
 		path = strings.ReplaceAll(path, "{id}", poolID)
+		if op.Route == "GET /v1/pools/{id}/meters" {
+			path += "?at=2030-01-01T00:00:00Z" // its one required parameter
+		}
 		for _, c := range Callers() {
 			t.Run(op.ID+"/"+c.Name, func(t *testing.T) {
 				want := Want(op, c, open)

@@ -1,4 +1,4 @@
-// Package jackpottest is the contract suite every jackpot.Store must pass
+// Package jackpottest is the contract suite every pools.Store must pass
 // (internal/filestore and internal/dynamo run it), and the fixtures the
 // jackpot tests share.
 package jackpottest
@@ -13,8 +13,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tablesettle/tablesettle/internal/fault"
 	"github.com/tablesettle/tablesettle/internal/jackpot"
 	"github.com/tablesettle/tablesettle/internal/money"
+	"github.com/tablesettle/tablesettle/internal/pools"
 )
 
 // T0 is the fixtures' clock start.
@@ -76,7 +78,7 @@ func RoundOf(ruleset, table, round string, dealtAt time.Time, unit money.Amount,
 }
 
 // Opener opens a fresh, empty store for one test.
-type Opener func(t *testing.T) jackpot.Store
+type Opener func(t *testing.T) pools.Store
 
 // Scale sets the size of the concurrency proof (the issue's: 8 writers,
 // 400 rounds).
@@ -98,12 +100,26 @@ func Run(t *testing.T, open Opener, scale Scale) {
 	t.Run("LedgerPastTheEnd", func(t *testing.T) { testLedgerPastEnd(t, open(t)) })
 	t.Run("ChangesExactlyOnce", func(t *testing.T) { testChangesOnce(t, open(t)) })
 	t.Run("OwnCommitAfterLostAnswer", func(t *testing.T) { testOwnCommit(t, open(t)) })
+	t.Run("Defect1_ThirtyRWSHitsDueAtOnce_R7", func(t *testing.T) { testThirtyDue(t, open(t)) })
+	t.Run("Defect2_CreateRetriedWhileReadsFail", func(t *testing.T) { testCreateRetriedWhileReadsFail(t, open(t)) })
+	t.Run("MetersAsOfAnInstant", func(t *testing.T) { testMetersAt(t, open(t)) })
+	t.Run("Correct_ContributionOnly_R28", func(t *testing.T) { testCorrectContributionOnly(t, open(t)) })
+	t.Run("Correct_PaidStraightFlushIsAHouseRecovery_R28", func(t *testing.T) { testCorrectPaidStraightFlush(t, open(t)) })
+	t.Run("Correct_VoidAfterTheReserveWasSpent_R28", func(t *testing.T) { testVoidAfterTheReserveWasSpent(t, open(t)) })
+	t.Run("Correct_LockedRoyalPendingOrPaid_R28", func(t *testing.T) { testCorrectLockedRoyal(t, open(t)) })
+	t.Run("Correct_HeldRWSHitWithdrawn_R28_R7", func(t *testing.T) { testCorrectHeldRWS(t, open(t)) })
+	t.Run("Correct_VoidWithItsRule_R28", func(t *testing.T) { testVoidRound(t, open(t)) })
+	t.Run("Lock_PendingRoyalConfirmedAndPaid", func(t *testing.T) { testLockConfirmed(t, open(t)) })
+	t.Run("Lock_PendingRoyalVoidedAfterThreeRounds_R28", func(t *testing.T) { testLockVoidAfterRounds(t, open(t)) })
+	t.Run("Lock_RWSHeldHitEntersAfterItsWindow_R7", func(t *testing.T) { testLockHeldRWS(t, open(t)) })
+	t.Run("Lock_TwoTablesVoidedInEitherOrder", func(t *testing.T) { testLockTwoTables(t, open(t)) })
+	t.Run("Lock_ConcurrentWritersWithConfirmsAndVoids", func(t *testing.T) { testLockConcurrent(t, open(t), scale) })
 }
 
 // testLedgerPastEnd: audit defect 8. A page after the last entry is empty
 // in every store, up to the largest sequence number (after + 1 must not
 // wrap to the front of the ledger).
-func testLedgerPastEnd(t *testing.T, st jackpot.Store) {
+func testLedgerPastEnd(t *testing.T, st pools.Store) {
 	ctx := context.Background()
 	svc := service(st, NewClock(T0))
 	if _, _, err := svc.Create(ctx, "p", MBSSettings(), "ops"); err != nil {
@@ -118,7 +134,7 @@ func testLedgerPastEnd(t *testing.T, st jackpot.Store) {
 	if es, err := st.Ledger(ctx, "p", 0, 10); err != nil || len(es) != 1 {
 		t.Fatalf("from the start: %d entries, %v", len(es), err)
 	}
-	if _, err := svc.Ledger(ctx, "p", -1, 10); jackpot.KindOf(err) != jackpot.Invalid {
+	if _, err := svc.Ledger(ctx, "p", -1, 10); fault.KindOf(err) != fault.Invalid {
 		t.Fatalf("after -1: %v, want invalid", err)
 	}
 }
@@ -128,12 +144,12 @@ func testLedgerPastEnd(t *testing.T, st jackpot.Store) {
 // TransactWriteItems whose answer was lost; the caller gets the second
 // answer (the retry's failed condition: ErrConflict, or ErrExists).
 type SDKRetry struct {
-	jackpot.Store
+	pools.Store
 	Pick func(n int64) bool
 	n    atomic.Int64
 }
 
-// Commit implements jackpot.Store.
+// Commit implements pools.Store.
 func (r *SDKRetry) Commit(ctx context.Context, c jackpot.Commit) error {
 	err := r.Store.Commit(ctx, c)
 	if err == nil && r.Pick(r.n.Add(1)) {
@@ -142,7 +158,7 @@ func (r *SDKRetry) Commit(ctx context.Context, c jackpot.Commit) error {
 	return err
 }
 
-// CreatePool implements jackpot.Store.
+// CreatePool implements pools.Store.
 func (r *SDKRetry) CreatePool(ctx context.Context, p jackpot.Pool, es []jackpot.Entry) error {
 	err := r.Store.CreatePool(ctx, p, es)
 	if err == nil && r.Pick(r.n.Add(1)) {
@@ -155,7 +171,7 @@ func (r *SDKRetry) CreatePool(ctx context.Context, p jackpot.Pool, es []jackpot.
 // applied exactly once under their Idempotency-Key, even when the store
 // committed and the answer was lost and retried (the SDK's retry meets its
 // own write), and when the operator retries after a 503.
-func testChangesOnce(t *testing.T, st jackpot.Store) {
+func testChangesOnce(t *testing.T, st pools.Store) {
 	ctx := context.Background()
 	clock := NewClock(T0)
 	retry := &SDKRetry{Store: st, Pick: func(int64) bool { return true }}
@@ -169,7 +185,7 @@ func testChangesOnce(t *testing.T, st jackpot.Store) {
 		}
 	}
 	adj := jackpot.Adjustment{Meter: "reserve", Amount: 50_000, By: "ops:carol", Reason: "reserve top-up"}
-	if _, _, err := svc.Adjust(ctx, "p", adj, ""); jackpot.KindOf(err) != jackpot.Invalid {
+	if _, _, err := svc.Adjust(ctx, "p", adj, ""); fault.KindOf(err) != fault.Invalid {
 		t.Fatalf("no key: %v, want invalid", err)
 	}
 	p, replayed, err := svc.Adjust(ctx, "p", adj, "adj-1")
@@ -183,7 +199,7 @@ func testChangesOnce(t *testing.T, st jackpot.Store) {
 	}
 	other := adj
 	other.Amount = 60_000
-	if _, _, err := svc.Adjust(ctx, "p", other, "adj-1"); jackpot.KindOf(err) != jackpot.Mismatch {
+	if _, _, err := svc.Adjust(ctx, "p", other, "adj-1"); fault.KindOf(err) != fault.Conflict {
 		t.Fatalf("the key with another adjustment: %v, want mismatch", err)
 	}
 	rate := money.BasisPoints(2000)
@@ -197,7 +213,7 @@ func testChangesOnce(t *testing.T, st jackpot.Store) {
 	if _, replayed, err = svc.ChangeSettings(ctx, "p", patch, "ops:bob", "new rate", "adj-1"); err != nil || !replayed {
 		t.Fatalf("settings retry: %v %v", err, replayed)
 	}
-	if _, _, err := svc.ChangeSettings(ctx, "p", patch, "ops:bob", "another reason", "adj-1"); jackpot.KindOf(err) != jackpot.Mismatch {
+	if _, _, err := svc.ChangeSettings(ctx, "p", patch, "ops:bob", "another reason", "adj-1"); fault.KindOf(err) != fault.Conflict {
 		t.Fatalf("the key with another settings change: %v, want mismatch", err)
 	}
 	es, _ := allEntries(ctx, st, "p")
@@ -216,7 +232,7 @@ func testChangesOnce(t *testing.T, st jackpot.Store) {
 // the round's own request is answered as applied, not replayed
 // (Idempotent-Replayed false: the table sent it once), and the release
 // answers the hits it paid, not an empty list.
-func testOwnCommit(t *testing.T, st jackpot.Store) {
+func testOwnCommit(t *testing.T, st pools.Store) {
 	ctx := context.Background()
 	clock := NewClock(T0)
 	retry := &SDKRetry{Store: st, Pick: func(int64) bool { return false }}
@@ -248,7 +264,7 @@ func testOwnCommit(t *testing.T, st jackpot.Store) {
 
 // MustReconcile fails t unless the pool's meters equal the sum over its
 // ledger, to the minor unit.
-func MustReconcile(t testing.TB, svc *jackpot.Service, id string) jackpot.Reconciliation {
+func MustReconcile(t testing.TB, svc *pools.Service, id string) jackpot.Reconciliation {
 	t.Helper()
 	rec, err := svc.Reconcile(context.Background(), id)
 	if err != nil {
@@ -260,12 +276,12 @@ func MustReconcile(t testing.TB, svc *jackpot.Service, id string) jackpot.Reconc
 	return rec
 }
 
-func service(st jackpot.Store, clock *Clock) *jackpot.Service {
-	svc := jackpot.NewService(st, clock.Now, 7)
+func service(st pools.Store, clock *Clock) *pools.Service {
+	svc := pools.NewService(st, clock.Now, 7)
 	return svc
 }
 
-func testCreate(t *testing.T, st jackpot.Store) {
+func testCreate(t *testing.T, st pools.Store) {
 	ctx := context.Background()
 	svc := service(st, NewClock(T0))
 	p, _, err := svc.Create(ctx, "pool-1", MBSSettings(), "ops:alice")
@@ -290,10 +306,10 @@ func testCreate(t *testing.T, st jackpot.Store) {
 	}
 	other := MBSSettings()
 	other.Reset = 20_000_000
-	if _, _, err := svc.Create(ctx, "pool-1", other, "ops:alice"); jackpot.KindOf(err) != jackpot.Exists {
+	if _, _, err := svc.Create(ctx, "pool-1", other, "ops:alice"); fault.KindOf(err) != fault.Conflict {
 		t.Fatalf("second create with other settings: %v, want exists", err)
 	}
-	if _, err := svc.Get(ctx, "nope"); jackpot.KindOf(err) != jackpot.NotFound {
+	if _, err := svc.Get(ctx, "nope"); fault.KindOf(err) != fault.NotFound {
 		t.Fatalf("missing pool: %v", err)
 	}
 	if _, err := st.Record(ctx, "pool-1", jackpot.RoundKey("t1", "r1")); !errors.Is(err, jackpot.ErrNotFound) {
@@ -305,7 +321,7 @@ func testCreate(t *testing.T, st jackpot.Store) {
 	}
 }
 
-func testCommit(t *testing.T, st jackpot.Store) {
+func testCommit(t *testing.T, st pools.Store) {
 	ctx := context.Background()
 	clock := NewClock(T0)
 	svc := service(st, clock)
@@ -349,7 +365,7 @@ func testCommit(t *testing.T, st jackpot.Store) {
 	MustReconcile(t, svc, "p")
 }
 
-func testLedger(t *testing.T, st jackpot.Store) {
+func testLedger(t *testing.T, st pools.Store) {
 	ctx := context.Background()
 	clock := NewClock(T0)
 	svc := service(st, clock)
@@ -387,7 +403,7 @@ func testLedger(t *testing.T, st jackpot.Store) {
 	}
 }
 
-func testReplay(t *testing.T, st jackpot.Store) {
+func testReplay(t *testing.T, st pools.Store) {
 	ctx := context.Background()
 	clock := NewClock(T0)
 	svc := service(st, clock)
@@ -413,7 +429,7 @@ func testReplay(t *testing.T, st jackpot.Store) {
 	}
 	// Same ids, different body: refused (409).
 	r2 := RoundOf("mbs-megalink-ssp-v6", "t1", "r1", T0, 500, []int{1, 2})
-	if _, _, err := svc.ApplyRound(ctx, "p", r2, "", ""); jackpot.KindOf(err) != jackpot.Mismatch {
+	if _, _, err := svc.ApplyRound(ctx, "p", r2, "", ""); fault.KindOf(err) != fault.Conflict {
 		t.Fatalf("different body: %v, want mismatch", err)
 	}
 	// Idempotency-Key: honoured the same way.
@@ -427,7 +443,7 @@ func testReplay(t *testing.T, st jackpot.Store) {
 		t.Fatalf("idempotency replay: %v %v", replayed, err)
 	}
 	r4 := RoundOf("mbs-megalink-ssp-v6", "t1", "r3", T0, 500, []int{4})
-	if _, _, err := svc.ApplyRound(ctx, "p", r4, "key-123", ""); jackpot.KindOf(err) != jackpot.Mismatch {
+	if _, _, err := svc.ApplyRound(ctx, "p", r4, "key-123", ""); fault.KindOf(err) != fault.Conflict {
 		t.Fatalf("key reused for another round: %v, want mismatch", err)
 	}
 	p, _ = svc.Get(ctx, "p")
@@ -440,7 +456,7 @@ func testReplay(t *testing.T, st jackpot.Store) {
 // testConcurrent is the proof: writers apply rounds to one pool at
 // once (every round sent twice, by two writers); the meters equal the sum
 // over the ledger and every round is counted exactly once.
-func testConcurrent(t *testing.T, st jackpot.Store, sc Scale) {
+func testConcurrent(t *testing.T, st pools.Store, sc Scale) {
 	ctx := context.Background()
 	clock := NewClock(T0)
 	svc := service(st, clock)
@@ -528,7 +544,7 @@ func testConcurrent(t *testing.T, st jackpot.Store, sc Scale) {
 	}
 }
 
-func allEntries(ctx context.Context, st jackpot.Store, id string) ([]jackpot.Entry, error) {
+func allEntries(ctx context.Context, st pools.Store, id string) ([]jackpot.Entry, error) {
 	var all []jackpot.Entry
 	after := int64(0)
 	for {
@@ -547,7 +563,7 @@ func allEntries(ctx context.Context, st jackpot.Store, id string) ([]jackpot.Ent
 // Faulty wraps a store: Commit fails before writing (Before) or after
 // writing, losing the answer (After), for the commits the predicate picks.
 type Faulty struct {
-	jackpot.Store
+	pools.Store
 	Fail func(n int64) (before, after bool)
 	n    atomic.Int64
 }
@@ -555,7 +571,7 @@ type Faulty struct {
 // ErrInjected is the fault Faulty returns.
 var ErrInjected = errors.New("injected fault: connection reset")
 
-// Commit implements jackpot.Store.
+// Commit implements pools.Store.
 func (f *Faulty) Commit(ctx context.Context, c jackpot.Commit) error {
 	n := f.n.Add(1)
 	before, after := f.Fail(n)
@@ -569,12 +585,12 @@ func (f *Faulty) Commit(ctx context.Context, c jackpot.Commit) error {
 	return err
 }
 
-func testFaults(t *testing.T, st jackpot.Store) {
+func testFaults(t *testing.T, st pools.Store) {
 	ctx := context.Background()
 	clock := NewClock(T0)
 	f := &Faulty{Store: st, Fail: func(n int64) (bool, bool) { return n%5 == 1, n%5 == 3 }}
 	blind := &blindAfterFault{Faulty: f}
-	svc := jackpot.NewService(blind, clock.Now, 3)
+	svc := pools.NewService(blind, clock.Now, 3)
 	if _, _, err := svc.Create(ctx, "p", MBSSettings(), "ops"); err != nil {
 		t.Fatal(err)
 	}
@@ -588,21 +604,21 @@ func testFaults(t *testing.T, st jackpot.Store) {
 		r := RoundOf("mbs-megalink-ssp-v6", "t1", fmt.Sprintf("r%d", i), T0, 500, []int{1, 2}, hits...)
 		_, _, err := svc.ApplyRound(ctx, "p", r, "", "")
 		if err != nil {
-			if jackpot.KindOf(err) != jackpot.Unavailable {
+			if fault.KindOf(err) != fault.Unavailable {
 				t.Fatalf("round %d: %v, want unavailable", i, err)
 			}
 			unavailable++
 		}
 		// Whatever the answer, the store holds the round once or not at
 		// all, and the ledger reconciles.
-		MustReconcile(t, jackpot.NewService(st, clock.Now, 1), "p")
+		MustReconcile(t, pools.NewService(st, clock.Now, 1), "p")
 	}
 	if unavailable == 0 {
 		t.Fatal("no fault was injected")
 	}
 	// The tables retry every round until it is confirmed: each is applied
 	// exactly once.
-	direct := jackpot.NewService(st, clock.Now, 1)
+	direct := pools.NewService(st, clock.Now, 1)
 	for i := range rounds {
 		var hits []jackpot.Hit
 		if i%9 == 4 {
@@ -648,7 +664,7 @@ func (b *blindAfterFault) Record(ctx context.Context, pool, key string) (jackpot
 // testMBSAcrossTables: two tables hit a Royal Flush in the same instant.
 // Under MBS (SSP v6 3.14, ruling R7) the first committed is paid the whole
 // pool, the second from the pool after reset.
-func testMBSAcrossTables(t *testing.T, st jackpot.Store) {
+func testMBSAcrossTables(t *testing.T, st pools.Store) {
 	ctx := context.Background()
 	clock := NewClock(T0)
 	svc := service(st, clock)
@@ -701,7 +717,7 @@ func testMBSAcrossTables(t *testing.T, st jackpot.Store) {
 
 // testRWSAcrossTables: under RWS (4.5.2, ruling R7) the hand dealt first is
 // paid first even when reported second, within the settle window.
-func testRWSAcrossTables(t *testing.T, st jackpot.Store) {
+func testRWSAcrossTables(t *testing.T, st pools.Store) {
 	ctx := context.Background()
 	clock := NewClock(T0)
 	svc := service(st, clock)
@@ -758,7 +774,7 @@ func testRWSAcrossTables(t *testing.T, st jackpot.Store) {
 	MustReconcile(t, svc, "rws")
 }
 
-func testSettings(t *testing.T, st jackpot.Store) {
+func testSettings(t *testing.T, st pools.Store) {
 	ctx := context.Background()
 	clock := NewClock(T0)
 	svc := service(st, clock)

@@ -1,0 +1,73 @@
+package httpapi
+
+import (
+	"embed"
+	"net/http"
+	"sync"
+
+	"github.com/danielgtaylor/huma/v2"
+)
+
+// The /docs page is served from the binary: a small hand-written renderer
+// of the service's own spec (docs/app.js), with nothing loaded from another
+// host, so that it works on a casino floor's closed network. huma's own
+// docs page loads its renderer from a CDN; specConfig turns it off.
+
+//go:embed docs/index.html docs/app.js docs/app.css
+var docsFiles embed.FS
+
+// DocsCSP is the docs page's Content-Security-Policy: its own script, style
+// and spec, nothing else.
+const DocsCSP = "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+
+// registerDocs serves the spec (/openapi.json, /openapi.yaml,
+// /openapi-3.0.json, /openapi-3.0.yaml: the documents `make openapi`
+// commits, made once on first request) and GET /docs with its two assets.
+// None is an operation of the API, so none is in the spec.
+func registerDocs(api huma.API) {
+	var (
+		once sync.Once
+		docs specDocs
+		err  error
+	)
+	for path, pick := range map[string]struct {
+		doc         func() []byte
+		contentType string
+	}{
+		"/openapi.json":     {func() []byte { return docs.v31JSON }, "application/openapi+json"},
+		"/openapi.yaml":     {func() []byte { return docs.v31YAML }, "application/openapi+yaml"},
+		"/openapi-3.0.json": {func() []byte { return docs.v30JSON }, "application/openapi+json"},
+		"/openapi-3.0.yaml": {func() []byte { return docs.v30YAML }, "application/openapi+yaml"},
+	} {
+		api.Adapter().Handle(&huma.Operation{Method: http.MethodGet, Path: path}, func(ctx huma.Context) {
+			once.Do(func() { docs, err = publishedSpec(api.OpenAPI()) })
+			if err != nil {
+				ctx.SetHeader("Content-Type", "application/problem+json")
+				ctx.SetStatus(http.StatusInternalServerError)
+				_, _ = ctx.BodyWriter().Write(problemBody(http.StatusInternalServerError, "the spec could not be made"))
+				return
+			}
+			ctx.SetHeader("Content-Type", pick.contentType)
+			ctx.SetStatus(http.StatusOK)
+			_, _ = ctx.BodyWriter().Write(pick.doc())
+		})
+	}
+	for path, file := range map[string]struct{ name, contentType string }{
+		"/docs":         {"docs/index.html", "text/html; charset=utf-8"},
+		"/docs/app.js":  {"docs/app.js", "text/javascript; charset=utf-8"},
+		"/docs/app.css": {"docs/app.css", "text/css; charset=utf-8"},
+	} {
+		body, err := docsFiles.ReadFile(file.name)
+		if err != nil {
+			panic("httpapi: " + file.name + " is not embedded: " + err.Error())
+		}
+		contentType := file.contentType
+		api.Adapter().Handle(&huma.Operation{Method: http.MethodGet, Path: path}, func(ctx huma.Context) {
+			ctx.SetHeader("Content-Type", contentType)
+			ctx.SetHeader("Content-Security-Policy", DocsCSP)
+			ctx.SetHeader("Cache-Control", "no-cache")
+			ctx.SetStatus(http.StatusOK)
+			_, _ = ctx.BodyWriter().Write(body)
+		})
+	}
+}

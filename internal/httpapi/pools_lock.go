@@ -1,0 +1,226 @@
+package httpapi
+
+import (
+	"context"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/danielgtaylor/huma/v2"
+
+	"github.com/tablesettle/tablesettle/internal/fault"
+	"github.com/tablesettle/tablesettle/internal/jackpot"
+	"github.com/tablesettle/tablesettle/internal/pools"
+	"github.com/tablesettle/tablesettle/internal/principal"
+)
+
+type lockedHitsInput struct {
+	ID    string `path:"id" maxLength:"64"`
+	Table string `query:"table" maxLength:"64" doc:"Only this table's hits (all tables when absent)."`
+}
+type lockedHitsOutput struct {
+	Body struct {
+		Hits []jackpot.LockedHit `json:"hits"`
+	}
+}
+type lockInput struct {
+	ID             string `path:"id" maxLength:"64"`
+	Seq            int64  `path:"seq" minimum:"1" doc:"The hit: the sequence number of its ledger entry."`
+	IdempotencyKey string `header:"Idempotency-Key" required:"true" minLength:"1" maxLength:"255" doc:"Required: applied exactly once; the same key again returns the first answer unchanged, with a different request it is refused (409)."`
+}
+
+// VoidHitRequest is the body of a void.
+type VoidHitRequest struct {
+	Reason string `json:"reason" minLength:"1" maxLength:"500" example:"the ten of spades was the ten of clubs" doc:"Why the cards did not win the hit."`
+}
+type voidInput struct {
+	ID             string `path:"id" maxLength:"64"`
+	Seq            int64  `path:"seq" minimum:"1" doc:"The hit: the sequence number of its ledger entry."`
+	IdempotencyKey string `header:"Idempotency-Key" required:"true" minLength:"1" maxLength:"255" doc:"Required: applied exactly once; the same key again returns the first answer unchanged, with a different request it is refused (409)."`
+	Body           VoidHitRequest
+}
+
+// LockAnswer is the hit after the operation and the pool.
+type LockAnswer struct {
+	Hit  jackpot.LockedHit `json:"hit"`
+	Pool PoolView          `json:"pool"`
+}
+type lockOutput struct {
+	Replayed bool `header:"Idempotent-Replayed" doc:"true when this is the first answer to the same Idempotency-Key, returned again."`
+	Body     LockAnswer
+}
+
+// actorFor is the authenticated principal acting in the first of roles it
+// holds: 401 without a principal, 403 without any of the roles.
+func actorFor(ctx context.Context, what string, roles ...principal.Role) (jackpot.Actor, error) {
+	p, ok := principal.FromContext(ctx)
+	if !ok {
+		return jackpot.Actor{}, fault.New(fault.Unauthenticated, "authentication is required: who %s a hit is recorded", what)
+	}
+	for _, r := range roles {
+		if p.Has(r) {
+			return jackpot.Actor{ID: p.ID, Role: string(r)}, nil
+		}
+	}
+	return jackpot.Actor{}, fault.New(fault.Forbidden, "%s a hit takes the %s role", what, roles[0])
+}
+
+// registerLock adds the jackpot lock's operations (issue 13).
+func registerLock(api huma.API, svc *pools.Service, tags []string) {
+	huma.Register(api, huma.Operation{
+		OperationID: "list-locked-hits", Method: http.MethodGet, Path: "/v1/pools/{id}/hits",
+		Summary:     "Hits under the jackpot lock",
+		Description: "The pool's pending hits (committed with the pool reset, waiting for a supervisor) and confirmed hits (the cage may pay them), of one table or all, in commit order, with their cards, evaluated hand, seat and amount.",
+		Tags:        tags,
+	}, func(ctx context.Context, in *lockedHitsInput) (*lockedHitsOutput, error) {
+		if svc == nil {
+			return nil, poolsUnavailable()
+		}
+		hits, err := svc.LockedHits(ctx, in.ID, in.Table)
+		if err != nil {
+			return nil, poolError(err, "path.")
+		}
+		out := &lockedHitsOutput{}
+		out.Body.Hits = hits
+		return out, nil
+	})
+	type op struct {
+		id, path, summary, desc, what string
+		roles                         []principal.Role
+		call                          func(ctx context.Context, in *lockInput, a jackpot.Actor, reason string) (jackpot.Pool, jackpot.LockedHit, bool, error)
+	}
+	reg := func(o op, withBody bool) {
+		handle := func(ctx context.Context, in *lockInput, reason string) (*lockOutput, error) {
+			if svc == nil {
+				return nil, poolsUnavailable()
+			}
+			a, err := actorFor(ctx, o.what, o.roles...)
+			if err != nil {
+				return nil, poolError(err, "path.")
+			}
+			p, h, replayed, err := o.call(ctx, in, a, reason)
+			if err != nil {
+				return nil, poolError(err, "body.")
+			}
+			return &lockOutput{Replayed: replayed, Body: LockAnswer{Hit: h, Pool: poolView(p)}}, nil
+		}
+		operation := huma.Operation{OperationID: o.id, Method: http.MethodPost, Path: "/v1/pools/{id}/hits/{seq}/" + o.path,
+			Summary: o.summary, Description: o.desc, Tags: tags}
+		if withBody {
+			huma.Register(api, operation, func(ctx context.Context, in *voidInput) (*lockOutput, error) {
+				return handle(ctx, &lockInput{ID: in.ID, Seq: in.Seq, IdempotencyKey: in.IdempotencyKey}, in.Body.Reason)
+			})
+			return
+		}
+		huma.Register(api, operation, func(ctx context.Context, in *lockInput) (*lockOutput, error) { return handle(ctx, in, "") })
+	}
+	reg(op{id: "confirm-hit", path: "confirm", what: "confirms", roles: []principal.Role{principal.Supervisor},
+		summary: "Confirm a pending hit (supervisor)",
+		desc:    "Records the supervisor's verification of the cards: the hit becomes confirmed and the cage may pay it. Moves no meter. The principal and its role are recorded on the ledger entry. 401 without authentication, 403 without the supervisor role, 409 when the hit is not pending.",
+		call: func(ctx context.Context, in *lockInput, a jackpot.Actor, _ string) (jackpot.Pool, jackpot.LockedHit, bool, error) {
+			return svc.Confirm(ctx, in.ID, in.Seq, a, in.IdempotencyKey)
+		}}, false)
+	reg(op{id: "pay-hit", path: "paid", what: "pays", roles: []principal.Role{principal.Cage},
+		summary: "Mark a confirmed hit paid (cage)",
+		desc:    "Records that the cage paid a confirmed hit; the hit leaves the lock. Moves no meter (the amount left the pool when the hit was committed). 401 without authentication, 403 without the cage role, 409 when the hit is not confirmed.",
+		call: func(ctx context.Context, in *lockInput, a jackpot.Actor, _ string) (jackpot.Pool, jackpot.LockedHit, bool, error) {
+			return svc.MarkPaid(ctx, in.ID, in.Seq, a, in.IdempotencyKey)
+		}}, false)
+	reg(op{id: "void-hit", path: "void", what: "voids", roles: []principal.Role{principal.Supervisor},
+		summary: "Void a pending hit (supervisor)",
+		desc: "The cards did not win the hit: its amount returns to every source it came from and the reset it caused is reversed (with the last hit of a shared prize), by new ledger entries citing the hit's (ruling R28): the meters end as if the hit had never happened plus everything contributed since. " +
+			"401 without authentication, 403 without the supervisor role, 409 when the hit is not pending.",
+		call: func(ctx context.Context, in *lockInput, a jackpot.Actor, reason string) (jackpot.Pool, jackpot.LockedHit, bool, error) {
+			return svc.Void(ctx, in.ID, in.Seq, reason, a, in.IdempotencyKey)
+		}}, true)
+}
+
+type metersAtInput struct {
+	ID string `path:"id" maxLength:"64"`
+	At string `query:"at" required:"true" format:"date-time" example:"2026-03-01T20:00:00Z" doc:"The instant (RFC 3339)."`
+}
+type metersAtOutput struct {
+	Body jackpot.AsOf
+}
+
+// registerMetersAt adds the meters-as-of read (issue 13).
+func registerMetersAt(api huma.API, svc *pools.Service, tags []string) {
+	huma.Register(api, huma.Operation{
+		OperationID: "pool-meters-at", Method: http.MethodGet, Path: "/v1/pools/{id}/meters",
+		Summary:     "A pool's meters as they stood at an instant",
+		Description: "Sums every ledger entry committed at or before the instant (for RWS 5.18.1's payment at the meter before a malfunction, and disputes). throughSeq is the last entry summed: the ledger read up to it is the ledger as it stood.",
+		Tags:        tags,
+	}, func(ctx context.Context, in *metersAtInput) (*metersAtOutput, error) {
+		if svc == nil {
+			return nil, poolsUnavailable()
+		}
+		at, err := time.Parse(time.RFC3339Nano, in.At)
+		if err != nil {
+			return nil, poolError(fault.InvalidField("query.at", in.At, "at is an RFC 3339 instant, e.g. 2026-03-01T20:00:00Z"), "")
+		}
+		m, err := svc.MetersAt(ctx, in.ID, at)
+		if err != nil {
+			return nil, poolError(err, "path.")
+		}
+		return &metersAtOutput{Body: m}, nil
+	})
+}
+
+// CorrectionRequest is the body of a correction: the corrected round, or
+// none (a void) with the rule that voids it.
+type CorrectionRequest struct {
+	Corrected *PoolRoundRequest `json:"corrected,omitempty" doc:"The round as it should have been (same table and roundId). Absent: the round is voided."`
+	Rules     []string          `json:"rules,omitempty" maxItems:"10" example:"[\"mbs-megalink-ssp-v6 5.4\"]" doc:"The rule that voids or corrects the round; required for a void."`
+	Reason    string            `json:"reason" minLength:"1" maxLength:"500" example:"two cards exposed in the deal" doc:"Why the round is corrected."`
+}
+type correctInput struct {
+	ID             string `path:"id" maxLength:"64"`
+	Table          string `path:"table" maxLength:"64"`
+	Round          string `path:"round" maxLength:"64"`
+	IdempotencyKey string `header:"Idempotency-Key" required:"true" minLength:"1" maxLength:"255" doc:"Required: the correction is applied exactly once; the same key again returns the first answer unchanged, with a different request it is refused (409)."`
+	Body           CorrectionRequest
+}
+type correctOutput struct {
+	Replayed bool `header:"Idempotent-Replayed" doc:"true when this is the first answer to the same Idempotency-Key, returned again."`
+	Body     jackpot.CorrectionResult
+}
+
+// registerCorrect adds the correction of an applied round (issue 13).
+func registerCorrect(api huma.API, svc *pools.Service, tags []string) {
+	huma.Register(api, huma.Operation{
+		OperationID: "correct-pool-round", Method: http.MethodPost, Path: "/v1/pools/{id}/rounds/{table}/{round}/correction",
+		Summary: "Correct or void a round already applied (controller)",
+		Description: "New ledger entries reverse the original round's contribution, hits and resets and apply the corrected round, each citing the original commit; nothing is edited (ruling R28). " +
+			"A hit taken back that is pending or confirmed returns to its sources; one already paid is refunded to the meters by the house and recorded as a house recovery from the winner, never taken from the pool twice. " +
+			"A round is corrected once. 401 without authentication, 403 without the controller or supervisor role.",
+		Tags: tags,
+	}, func(ctx context.Context, in *correctInput) (*correctOutput, error) {
+		if svc == nil {
+			return nil, poolsUnavailable()
+		}
+		a, err := actorFor(ctx, "corrects", principal.Controller, principal.Supervisor)
+		if err != nil {
+			return nil, poolError(err, "path.")
+		}
+		corr := jackpot.Correction{Table: in.Table, Round: in.Round, Rules: in.Body.Rules, Reason: in.Body.Reason}
+		var locs []string
+		var r jackpot.Round
+		if in.Body.Corrected != nil {
+			if r, locs, err = jackpotRound(*in.Body.Corrected, "body.corrected."); err != nil {
+				return nil, err
+			}
+			corr.Corrected = &r
+		}
+		res, replayed, err := svc.Correct(ctx, in.ID, corr, a, in.IdempotencyKey)
+		if err != nil {
+			if e, ok := fault.As(err); ok && strings.HasPrefix(e.Field(), "corrected.") {
+				inner := *e
+				inner.Fields = append([]fault.Problem(nil), e.Fields...)
+				inner.Fields[0].Field = strings.TrimPrefix(e.Field(), "corrected.")
+				err = fault.Under(requestField(&inner, r, locs), "corrected")
+			}
+			return nil, poolError(err, "body.")
+		}
+		return &correctOutput{Replayed: replayed, Body: res}, nil
+	})
+}

@@ -1,0 +1,290 @@
+package jackpot
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/tablesettle/tablesettle/internal/fault"
+	"github.com/tablesettle/tablesettle/internal/money"
+)
+
+// Corrections (issue 13, ruling R28). A round already applied to a pool is
+// corrected (a corrected round replaces it) or voided (with the rule that
+// voids it) by new ledger entries that reverse the original's and apply
+// the corrected round, each citing the original commit; nothing is
+// edited. A hit the correction takes back that is still pending or
+// confirmed (not paid) returns to its sources, as a void does; a hit
+// already paid (to the winner, at the table or by the cage) is not taken
+// from the pool a second time: the house funds its return to the meters
+// and records the amount as a house recovery, to claim from the winner.
+
+// Correction is a request to correct a round.
+type Correction struct {
+	Table string `json:"table"`
+	Round string `json:"round"`
+	// Corrected is the round as it should have been; nil voids it.
+	Corrected *Round `json:"corrected,omitempty"`
+	// Rules cite the rule that voids or corrects it (required for a void).
+	Rules  []string `json:"rules,omitempty"`
+	Reason string   `json:"reason"`
+}
+
+// CorrectionResult is the answer to a correction.
+type CorrectionResult struct {
+	Pool  string `json:"pool"`
+	Table string `json:"table"`
+	Round string `json:"round"`
+	// Corrects is the original round's commit.
+	Corrects string `json:"corrects"`
+	// Reversed are the original's entries reversed (their sequence numbers).
+	Reversed []int64 `json:"reversed"`
+	// HouseRecovery is what the house claims back from winners of hits
+	// already paid that the correction takes back.
+	HouseRecovery money.Amount `json:"houseRecovery"`
+	// Result is the corrected round's answer (absent for a void).
+	Result *RoundResult `json:"result,omitempty"`
+	// Difference is the net movement of the meters.
+	Difference MeterView `json:"difference"`
+	Meters     MeterView `json:"meters"`
+	Version    int64     `json:"version"`
+}
+
+// Correct applies a correction of the round the original commit applied.
+// ledger is the pool's whole ledger (oldest first).
+func Correct(p Pool, ledger []Entry, original string, corr Correction, by Actor, now time.Time) (Pool, []Entry, CorrectionResult, error) {
+	fail := func(err error) (Pool, []Entry, CorrectionResult, error) { return Pool{}, nil, CorrectionResult{}, err }
+	if err := requireActor(by); err != nil {
+		return fail(err)
+	}
+	if corr.Reason == "" {
+		return fail(invalid("reason", "a correction states its reason"))
+	}
+	if corr.Corrected == nil && len(corr.Rules) == 0 {
+		return fail(invalid("rules", "a void cites the rule that voids the round (ruling R28)"))
+	}
+	if c := corr.Corrected; c != nil && (c.Table != corr.Table || c.Round != corr.Round) {
+		return fail(invalid("corrected.round", "the corrected round keeps the original's table and round id"))
+	}
+	reversed := map[int64]bool{} // hits already voided or reversed
+	for _, e := range ledger {
+		if e.Corrects == original {
+			return fail(&fault.Error{Kind: fault.Conflict, Detail: fmt.Sprintf("table %s round %s was already corrected", corr.Table, corr.Round),
+				Fields: []fault.Problem{{Field: "round", Message: "already corrected"}}})
+		}
+		if e.Kind == KindHitVoid || e.Kind == KindHouseRecovery {
+			reversed[e.HitSeq] = true
+		}
+	}
+	rules := append([]string{"ruling R28"}, corr.Rules...)
+	q := p.clone()
+	c := &change{pool: &q, now: now}
+	res := CorrectionResult{Pool: p.ID, Table: corr.Table, Round: corr.Round, Corrects: original, Reversed: []int64{}}
+	before := q.view()
+	post := func(e Entry) Entry {
+		e.Corrects, e.Actor, e.Reason = original, &by, corr.Reason
+		e.Rules = dedup(append(append([]string(nil), e.Rules...), rules...))
+		return c.post(e)
+	}
+	resetDone := map[int64]bool{} // a shared prize's one reset
+	mine := func(e Entry) bool { return e.Table == corr.Table && e.Round == corr.Round }
+	// The original's entries are reversed last first (a reset before its
+	// hit, the hits before the contribution that fed them), so that what
+	// the original took from a meter is back before what it gave is taken.
+	for i := len(ledger) - 1; i >= 0; i-- {
+		e := ledger[i]
+		switch {
+		case e.Kind == KindContribution && mine(e) && e.Commit == original:
+			r := reverseContribution(&q, e)
+			// What the contribution credited may have been spent since (the
+			// reserve on a reset): the house tops the meter up first, so
+			// the refund never takes a meter below zero.
+			top := Entry{Kind: KindHouseTopUp, Table: e.Table, Round: e.Round,
+				Note: "the house funds what the contribution taken back credited and was spent since"}
+			if short := -r.Reserve - q.Meters.Reserve; short > 0 {
+				top.Reserve = short
+			}
+			if short := -r.Displayed - q.Meters.Displayed; short > 0 {
+				top.Displayed = short
+			}
+			if n := top.Reserve + top.Displayed; n > 0 {
+				top.HouseFunded, top.Funding = n, []Funding{{Source: SourceHouse, Amount: n}}
+				post(top)
+			}
+			post(r)
+			res.Reversed = append(res.Reversed, e.Seq)
+		case e.Kind == KindHeld && mine(e) && e.Commit == original:
+			for j, h := range q.Held {
+				if h.Seq == e.Seq {
+					q.Held = append(q.Held[:j:j], q.Held[j+1:]...)
+					post(Entry{Kind: KindHeldVoid, Table: e.Table, Round: e.Round, Seat: e.Seat, Category: e.Category, HitSeq: e.Seq,
+						Note: "the held hit is withdrawn: its round is corrected"})
+					res.Reversed = append(res.Reversed, e.Seq)
+					break
+				}
+			}
+		case e.Kind == KindHit && mine(e) && !reversed[e.Seq]:
+			if r := resetAfter(ledger, i); r != nil && !resetDone[r.Seq] {
+				resetDone[r.Seq] = true
+				post(reverseReset(*r, e.Seq))
+				res.Reversed = append(res.Reversed, r.Seq)
+			}
+			res.HouseRecovery += reverseHit(c, &q, e, post)
+			res.Reversed = append(res.Reversed, e.Seq)
+		}
+	}
+	if c.err != nil {
+		return fail(overflowError(c.err))
+	}
+	if m := q.Meters; m.Displayed < 0 || m.Reserve < 0 || m.Overflow < 0 {
+		return fail(&fault.Error{Kind: fault.Conflict, Detail: "the correction would take a meter below zero: the pool was adjusted since; adjust it first",
+			Fields: []fault.Problem{{Field: "round", Message: "a meter cannot go below zero"}}})
+	}
+	entries := c.entries
+	if corr.Corrected == nil {
+		c.finish()
+	} else {
+		q2, es, rr, err := Apply(q, *corr.Corrected, now)
+		if err != nil {
+			return fail(fault.Under(err, "corrected"))
+		}
+		for i := range es {
+			es[i].Corrects, es[i].Actor, es[i].Reason = original, &by, corr.Reason
+			es[i].Rules = dedup(append(es[i].Rules, rules...))
+		}
+		q, entries = q2, append(entries, es...)
+		res.Result = &rr
+	}
+	after := q.view()
+	res.Difference = MeterView{Displayed: after.Displayed - before.Displayed, Reserve: after.Reserve - before.Reserve, Overflow: after.Overflow - before.Overflow}
+	res.Meters, res.Version = after, q.Version
+	return q, entries, res, nil
+}
+
+// reverseContribution is the entry that takes back a contribution,
+// carrying the fractions exactly as Accrue does: credited x 10000 + carry
+// change == -(the original's wagers x rate), so Reconcile's sums hold.
+func reverseContribution(p *Pool, e Entry) Entry {
+	credit := func(carry, rate int64) (money.Amount, int64) {
+		t := carry - rate
+		q := t / 10000
+		if t%10000 < 0 {
+			q--
+		}
+		return money.Amount(q), t - q*10000 - carry
+	}
+	cd, dcd := credit(p.Meters.CarryDisplayed, e.RateSum)
+	cr, dcr := credit(p.Meters.CarryReserve, e.RateSumReserve)
+	// What is taken back comes from the overflow first, up to what the
+	// original credited there, then the displayed meter.
+	fromOverflow := min(-cd, e.Overflow, p.Meters.Overflow)
+	fromOverflow = max(fromOverflow, 0)
+	r := Entry{Kind: KindContribution, Table: e.Table, Round: e.Round, DealtAt: e.DealtAt,
+		Displayed: cd + fromOverflow, Overflow: -fromOverflow, Reserve: cr, CarryDisplayed: dcd, CarryReserve: dcr,
+		Wagers: -e.Wagers, WagerAmount: -e.WagerAmount, RateSum: -e.RateSum, RateSumReserve: -e.RateSumReserve,
+		Contributed: cd, ContributedReserve: cr, HitSeq: e.Seq, Rules: e.Rules,
+		Note: "the original round's contribution taken back"}
+	return r
+}
+
+// reverseHit takes back hit e: to its sources when it is pending or
+// confirmed under the lock, else (paid) as a house recovery. It returns
+// what the house recovers.
+func reverseHit(c *change, p *Pool, e Entry, post func(Entry) Entry) money.Amount {
+	for i, h := range p.Locked {
+		if h.Seq != e.Seq || (h.State != StatePending && h.State != StateConfirmed) {
+			continue
+		}
+		v := Entry{Kind: KindHitVoid, Table: e.Table, Round: e.Round, Seat: e.Seat, Category: e.Category, HitSeq: e.Seq, Paid: e.Paid,
+			Funding: append([]Funding(nil), e.Funding...), Note: "the hit is taken back before it was paid: its amount returns to its sources"}
+		for _, f := range e.Funding {
+			switch f.Source {
+			case SourcePool:
+				v.Displayed += f.Amount
+			case SourceOverflow:
+				v.Overflow += f.Amount
+			case SourceReserve:
+				v.Reserve += f.Amount
+			case SourceHouse:
+				v.HouseFunded -= f.Amount
+			}
+		}
+		post(v)
+		p.Locked[i].State = StateVoided
+		c.prune()
+		return 0
+	}
+	// Paid: the pool's, the overflow's and the reserve's parts return to
+	// them, funded by the house, which recovers the whole prize from the
+	// winner.
+	r := Entry{Kind: KindHouseRecovery, Table: e.Table, Round: e.Round, Seat: e.Seat, Category: e.Category, HitSeq: e.Seq,
+		Paid: e.Paid, Recovered: e.Paid, Note: "the hit was already paid: the house returns what the meters funded and recovers the prize from the winner"}
+	var back money.Amount
+	for _, f := range e.Funding {
+		switch f.Source {
+		case SourcePool:
+			r.Displayed += f.Amount
+		case SourceOverflow:
+			r.Overflow += f.Amount
+		case SourceReserve:
+			r.Reserve += f.Amount
+		default:
+			continue
+		}
+		back += f.Amount
+	}
+	if back > 0 {
+		r.Funding = []Funding{{Source: SourceHouse, Amount: back}}
+		r.HouseFunded = back
+	}
+	post(r)
+	for i, h := range p.Locked {
+		if h.Seq == e.Seq {
+			p.Locked[i].State = StateVoided
+		}
+	}
+	c.prune()
+	return e.Paid
+}
+
+// resetAfter is the reset a Royal Flush hit at ledger[i] caused: the
+// first reset after it in its commit, past only the other hits of its
+// group.
+func resetAfter(ledger []Entry, i int) *Entry {
+	h := ledger[i]
+	if h.Category != "royal_flush" {
+		return nil
+	}
+	for j := i + 1; j < len(ledger); j++ {
+		e := ledger[j]
+		if e.Commit != h.Commit {
+			return nil
+		}
+		switch {
+		case e.Kind == KindReset:
+			return &ledger[j]
+		case e.Kind == KindHit && e.Table == h.Table && e.Round == h.Round && e.Category == h.Category:
+		default:
+			return nil
+		}
+	}
+	return nil
+}
+
+// reverseReset takes back a reset: its amount leaves the displayed meter
+// and returns to the sources that funded it.
+func reverseReset(reset Entry, hit int64) Entry {
+	r := Entry{Kind: KindResetVoid, HitSeq: hit, ResetSeq: reset.Seq, Displayed: -reset.Displayed,
+		Funding: append([]Funding(nil), reset.Funding...), Rules: []string{"ruling R3", "ruling R21"},
+		Note: "the reset of the hit taken back is reversed: its funding returns to its sources"}
+	for _, f := range reset.Funding {
+		switch f.Source {
+		case SourceOverflow:
+			r.Overflow += f.Amount
+		case SourceReserve:
+			r.Reserve += f.Amount
+		case SourceHouse:
+			r.HouseFunded -= f.Amount
+		}
+	}
+	return r
+}

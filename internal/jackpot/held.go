@@ -1,0 +1,105 @@
+package jackpot
+
+import (
+	"sort"
+	"time"
+)
+
+// hold records an RWS major hit pending for the settle window (R7).
+func (c *change) hold(r Round, h Hit, payAfter time.Time, extraRules ...string) Payout {
+	dealt := r.DealtAt
+	rules := dedup(append(append(append([]string(nil), h.Rules...), extraRules...), "ruling R7", "ruling R21", "rws-mlp-csp-v2 4.5.2"))
+	e := c.post(Entry{Kind: KindHeld, Table: r.Table, Round: r.Round, Seat: h.Seat, Dealt: h.Dealt, Category: h.Category, DealtAt: &dealt,
+		Rules: rules, Note: "held for the settle window; paid from the pool as it stands when it is paid"})
+	c.pool.Held = append(c.pool.Held, HeldHit{Seq: e.Seq, Table: r.Table, Round: r.Round, Ruleset: r.Ruleset, DealtAt: r.DealtAt,
+		HeldAt: c.now, PayAfter: payAfter, Hit: h})
+	pa := payAfter
+	return Payout{Seat: h.Seat, Dealt: h.Dealt, Wager: wagerName(h.Wager), Table: r.Table, Round: r.Round, Category: h.Category,
+		Status: "held", PayAfter: &pa, Funding: []Funding{}, DisplayedAfter: c.pool.Meters.Displayed, Seq: e.Seq, Rules: rules}
+}
+
+// heldLess is the R7 order: dealt first, then committed first, then the
+// dealing order at the table.
+func heldLess(a, b HeldHit) bool {
+	if !a.DealtAt.Equal(b.DealtAt) {
+		return a.DealtAt.Before(b.DealtAt)
+	}
+	if a.Seq != b.Seq {
+		return a.Seq < b.Seq
+	}
+	return a.Hit.Dealt < b.Hit.Dealt
+}
+
+// MaxReleasedPerCommit bounds the held hits one commit pays, so that a
+// commit stays inside one DynamoDB transaction (100 items: each released
+// hit writes up to 3 ledger entries).
+const MaxReleasedPerCommit = 20
+
+// releaseDue pays the held hits whose window has passed, and every held
+// hit dealt before one of them (a hand dealt earlier is paid first, R7),
+// in the R7 order, each from the pool as it stands (R21).
+func (c *change) releaseDue() ([]Payout, error) {
+	p := c.pool
+	if len(p.Held) == 0 {
+		return nil, nil
+	}
+	held := append([]HeldHit(nil), p.Held...)
+	sort.SliceStable(held, func(i, j int) bool { return heldLess(held[i], held[j]) })
+	last := -1
+	for i, h := range held {
+		if !h.PayAfter.After(c.now) {
+			last = i
+		}
+	}
+	if last < 0 {
+		return nil, nil
+	}
+	// At most MaxReleasedPerCommit per commit (a store writes one commit in
+	// one transaction); the rest, still in order, go with the next commit.
+	last = min(last, MaxReleasedPerCommit-1)
+	var out []Payout
+	for _, h := range held[:last+1] {
+		cl := rulesetClauses[h.Ruleset]
+		pos, err := c.payShared([]Hit{h.Hit}, []roundMeta{{table: h.Table, round: h.Round, ruleset: h.Ruleset, dealtAt: h.DealtAt, heldSeq: h.Seq}}, cl)
+		if err != nil {
+			return nil, err
+		}
+		for i := range pos {
+			pos[i].Rules = dedup(append(pos[i].Rules, "ruling R7", "ruling R21", "rws-mlp-csp-v2 4.5.2"))
+		}
+		out = append(out, pos...)
+	}
+	p.Held = append([]HeldHit(nil), held[last+1:]...)
+	return out, nil
+}
+
+// DueHeld is how many held hits a commit at now would pay: those whose
+// window has passed and every one dealt before one of them (R7).
+func DueHeld(p Pool, now time.Time) int {
+	held := append([]HeldHit(nil), p.Held...)
+	sort.SliceStable(held, func(i, j int) bool { return heldLess(held[i], held[j]) })
+	last := -1
+	for i, h := range held {
+		if !h.PayAfter.After(now) {
+			last = i
+		}
+	}
+	return last + 1
+}
+
+// Release pays the held hits that are due at now (R7) without a round.
+// It reports false when nothing was due (and then there is nothing to
+// commit).
+func Release(p Pool, now time.Time) (Pool, []Entry, []Payout, bool, error) {
+	q := p.clone()
+	c := &change{pool: &q, now: now}
+	out, err := c.releaseDue()
+	if err != nil || len(out) == 0 {
+		return p, nil, nil, false, err
+	}
+	if c.err != nil {
+		return p, nil, nil, false, overflowError(c.err)
+	}
+	c.finish()
+	return q, c.entries, out, true, nil
+}

@@ -1,0 +1,115 @@
+package pools
+
+import (
+	"context"
+	"errors"
+	"github.com/tablesettle/tablesettle/internal/jackpot"
+)
+
+// ApplyRound applies a round to a pool exactly once. The same table and
+// round id again (or the same Idempotency-Key) returns the first answer
+// unchanged (replayed true); with a different fingerprint it is a a Conflict.
+// fingerprint identifies the request's content (jackpot.Fingerprint(r) when empty).
+// When the store cannot confirm the write the error is Unavailable and
+// nothing is half-applied: the table retries.
+func (s *Service) ApplyRound(ctx context.Context, pool string, r jackpot.Round, idempotencyKey, fingerprint string) (jackpot.RoundResult, bool, error) {
+	if fingerprint == "" {
+		fingerprint = jackpot.Fingerprint(r)
+	}
+	if !jackpot.ValidID(r.Table) {
+		return jackpot.RoundResult{}, false, invalid("table", "a table id is 1-64 letters, digits, '-', '_', '.' or ':'")
+	}
+	if !jackpot.ValidID(r.Round) {
+		return jackpot.RoundResult{}, false, invalid("round", "a round id is 1-64 letters, digits, '-', '_', '.' or ':'")
+	}
+	keys := []string{jackpot.RoundKey(r.Table, r.Round)}
+	if idempotencyKey != "" {
+		keys = append(keys, jackpot.IdempotencyRecordKey(idempotencyKey))
+	}
+	var mine []string // this request's commit attempts
+	// replay returns the committed answer, if any: (result, found,
+	// replayed, err).
+	replay := func() (jackpot.RoundResult, bool, bool, error) {
+		for i, k := range keys {
+			rec, err := s.Store.Record(ctx, pool, k)
+			if errors.Is(err, jackpot.ErrNotFound) {
+				continue
+			}
+			if err != nil {
+				return jackpot.RoundResult{}, false, false, unavailable(err)
+			}
+			if rec.Fingerprint != fingerprint || rec.Op != "" {
+				what := "table " + r.Table + " round " + r.Round
+				field := "round"
+				if i > 0 {
+					what, field = "this Idempotency-Key", "header.Idempotency-Key"
+				}
+				return jackpot.RoundResult{}, false, false, conflict(field, what+" was already applied with a different body")
+			}
+			// This request's own commit (its answer lost) is not a replay.
+			return rec.Result, true, !contains(mine, rec.Commit), nil
+		}
+		return jackpot.RoundResult{}, false, false, nil
+	}
+	// The round record is looked for only when it can matter: after a
+	// lost race (a twin may have written it), or when the round does not
+	// apply to the pool as it is now (the first answer stands even if the
+	// settings changed since). The commit's condition on the records keeps
+	// a replay from applying twice in every case.
+	for n := 0; ; n++ {
+		if n > 0 {
+			if res, found, replayed, err := replay(); err != nil || found {
+				return res, replayed, err
+			}
+		}
+		p, err := s.Get(ctx, pool)
+		if err != nil {
+			return jackpot.RoundResult{}, false, err
+		}
+		if jackpot.DueHeld(p, s.Now()) > jackpot.MaxReleasedPerCommit {
+			// More held hits are due than one commit pays: pay them all,
+			// commit after commit in dealt order, before the round
+			// contributes (issue 13, defect 1; R7, R21).
+			if _, _, err := s.Release(ctx, pool); err != nil {
+				return jackpot.RoundResult{}, false, err
+			}
+			continue
+		}
+		q, entries, res, err := jackpot.Apply(p, r, s.Now())
+		if err != nil {
+			if res, found, replayed, rerr := replay(); rerr != nil || found {
+				return res, replayed, rerr
+			}
+			return jackpot.RoundResult{}, false, err
+		}
+		recs := make([]jackpot.RoundRecord, len(keys))
+		for i, k := range keys {
+			recs[i] = jackpot.RoundRecord{Pool: pool, Key: k, Table: r.Table, Round: r.Round, Fingerprint: fingerprint, Result: res, FirstSeq: p.Seq + 1}
+			if i > 0 {
+				recs[i].IdempotencyKey = idempotencyKey
+			}
+		}
+		cid := s.newCommitID()
+		mine = append(mine, cid)
+		c := jackpot.Commit{PrevVersion: p.Version, Pool: q, Entries: entries, Records: recs}
+		stamp(&c, cid)
+		err = s.Store.Commit(ctx, c)
+		switch {
+		case err == nil:
+			return res, false, nil
+		case errors.Is(err, jackpot.ErrConflict) && n+1 < s.attempts():
+			if err := s.backoff(ctx, n); err != nil {
+				return jackpot.RoundResult{}, false, unavailable(err)
+			}
+		case errors.Is(err, jackpot.ErrConflict):
+			return jackpot.RoundResult{}, false, unavailable(err)
+		default:
+			// The outcome is unknown. If the round's record is there with
+			// this content, it was applied (by this attempt or a twin).
+			if rec, err2 := s.Store.Record(context.WithoutCancel(ctx), pool, keys[0]); err2 == nil && rec.Fingerprint == fingerprint && rec.Op == "" {
+				return rec.Result, !contains(mine, rec.Commit), nil
+			}
+			return jackpot.RoundResult{}, false, unavailable(err)
+		}
+	}
+}

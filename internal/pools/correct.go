@@ -1,0 +1,55 @@
+package pools
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/tablesettle/tablesettle/internal/fault"
+	"github.com/tablesettle/tablesettle/internal/jackpot"
+)
+
+// Correct corrects or voids a round already applied to the pool (issue
+// 13, ruling R28): new entries reverse the original's and apply the
+// corrected round, citing the original commit; nothing is edited. Exactly
+// once under its Idempotency-Key (required); a round is corrected once.
+func (s *Service) Correct(ctx context.Context, id string, corr jackpot.Correction, by jackpot.Actor, key string) (jackpot.CorrectionResult, bool, error) {
+	if by.ID == "" {
+		return jackpot.CorrectionResult{}, false, fault.New(fault.Unauthenticated, "authentication is required: who corrects a round is recorded")
+	}
+	if err := requireKey(key); err != nil {
+		return jackpot.CorrectionResult{}, false, err
+	}
+	o := &once{op: jackpot.OpCorrect, key: key, fingerprint: jackpot.FingerprintOf(struct {
+		Op         string             `json:"op"`
+		Correction jackpot.Correction `json:"correction"`
+		By         jackpot.Actor      `json:"by"`
+	}{jackpot.OpCorrect, corr, by})}
+	_, replayed, err := s.update(ctx, id, o, func(p jackpot.Pool, now time.Time) (jackpot.Pool, []jackpot.Entry, bool, error) {
+		rec, err := s.Store.Record(ctx, id, jackpot.RoundKey(corr.Table, corr.Round))
+		switch {
+		case errors.Is(err, jackpot.ErrNotFound):
+			return jackpot.Pool{}, nil, false, &fault.Error{Kind: fault.NotFound, Detail: "pool " + id + " has no round " + corr.Round + " of table " + corr.Table,
+				Fields: []fault.Problem{{Field: "round", Message: "no such round", Value: corr.Round}}}
+		case err != nil:
+			return jackpot.Pool{}, nil, false, unavailable(err)
+		}
+		ledger, err := s.entriesFrom(ctx, p, max(rec.FirstSeq-1, 0))
+		if err != nil {
+			return jackpot.Pool{}, nil, false, err
+		}
+		q, es, res, err := jackpot.Correct(p, ledger, rec.Commit, corr, by, now)
+		if err != nil {
+			return jackpot.Pool{}, nil, false, err
+		}
+		o.correction = &res
+		return q, es, true, nil
+	})
+	if err != nil {
+		return jackpot.CorrectionResult{}, false, err
+	}
+	if o.correction == nil {
+		return jackpot.CorrectionResult{}, false, fault.New(fault.Internal, "the correction left no answer")
+	}
+	return *o.correction, replayed, nil
+}

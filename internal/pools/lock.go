@@ -1,0 +1,95 @@
+package pools
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/tablesettle/tablesettle/internal/fault"
+	"github.com/tablesettle/tablesettle/internal/jackpot"
+)
+
+// The jackpot lock's use cases (issue 13): a pending hit is confirmed by a
+// supervisor, paid by the cage, or voided with a reason. Each is applied
+// exactly once under its Idempotency-Key (required) and records the actor
+// (the authenticated principal and its role) on its ledger entries.
+
+// LockedHits lists the pool's pending and confirmed hits, of one table or
+// (table "") of every table, in commit order.
+func (s *Service) LockedHits(ctx context.Context, id, table string) ([]jackpot.LockedHit, error) {
+	p, err := s.Get(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	return p.LockedHits(table), nil
+}
+
+// Confirm verifies a pending hit.
+func (s *Service) Confirm(ctx context.Context, id string, seq int64, by jackpot.Actor, key string) (jackpot.Pool, jackpot.LockedHit, bool, error) {
+	return s.lockOp(ctx, id, jackpot.OpConfirm, seq, "", by, key, func(p jackpot.Pool, now time.Time) (jackpot.Pool, []jackpot.Entry, jackpot.LockedHit, error) {
+		return jackpot.Confirm(p, seq, by, now)
+	})
+}
+
+// MarkPaid records the cage's payment of a confirmed hit.
+func (s *Service) MarkPaid(ctx context.Context, id string, seq int64, by jackpot.Actor, key string) (jackpot.Pool, jackpot.LockedHit, bool, error) {
+	return s.lockOp(ctx, id, jackpot.OpPaid, seq, "", by, key, func(p jackpot.Pool, now time.Time) (jackpot.Pool, []jackpot.Entry, jackpot.LockedHit, error) {
+		return jackpot.MarkPaid(p, seq, by, now)
+	})
+}
+
+// Void reverses a pending hit (and, with the last of its group, the reset
+// it caused).
+func (s *Service) Void(ctx context.Context, id string, seq int64, reason string, by jackpot.Actor, key string) (jackpot.Pool, jackpot.LockedHit, bool, error) {
+	return s.lockOp(ctx, id, jackpot.OpVoid, seq, reason, by, key, func(p jackpot.Pool, now time.Time) (jackpot.Pool, []jackpot.Entry, jackpot.LockedHit, error) {
+		var reset *jackpot.Entry
+		for _, h := range p.Locked {
+			if h.Seq == seq && h.ResetSeq != 0 {
+				es, err := s.Store.Ledger(ctx, id, h.ResetSeq-1, 1)
+				if err != nil {
+					return jackpot.Pool{}, nil, jackpot.LockedHit{}, unavailable(err)
+				}
+				if len(es) == 1 {
+					reset = &es[0]
+				}
+			}
+		}
+		return jackpot.Void(p, seq, reason, by, now, reset)
+	})
+}
+
+func (s *Service) lockOp(ctx context.Context, id, op string, seq int64, reason string, by jackpot.Actor, key string,
+	fn func(jackpot.Pool, time.Time) (jackpot.Pool, []jackpot.Entry, jackpot.LockedHit, error)) (jackpot.Pool, jackpot.LockedHit, bool, error) {
+	if by.ID == "" {
+		return jackpot.Pool{}, jackpot.LockedHit{}, false, fault.New(fault.Unauthenticated, "authentication is required: who confirms, voids or pays a hit is recorded")
+	}
+	if err := requireKey(key); err != nil {
+		return jackpot.Pool{}, jackpot.LockedHit{}, false, err
+	}
+	o := &once{op: op, key: key, fingerprint: jackpot.FingerprintOf(struct {
+		Op     string        `json:"op"`
+		Seq    int64         `json:"seq"`
+		Reason string        `json:"reason"`
+		By     jackpot.Actor `json:"by"`
+	}{op, seq, reason, by})}
+	q, replayed, err := s.update(ctx, id, o, func(p jackpot.Pool, now time.Time) (jackpot.Pool, []jackpot.Entry, bool, error) {
+		q, es, h, err := fn(p, now)
+		if err != nil {
+			var fe *fault.Error
+			if !errors.As(err, &fe) {
+				err = fault.Wrap(fault.Internal, err, "the hit's ledger does not add up")
+			}
+			return jackpot.Pool{}, nil, false, err
+		}
+		o.hit = &h
+		return q, es, true, nil
+	})
+	if err != nil {
+		return jackpot.Pool{}, jackpot.LockedHit{}, false, err
+	}
+	var h jackpot.LockedHit
+	if o.hit != nil {
+		h = *o.hit
+	}
+	return q, h, replayed, nil
+}

@@ -1,0 +1,120 @@
+package pools
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/tablesettle/tablesettle/internal/card"
+	"github.com/tablesettle/tablesettle/internal/fault"
+	"github.com/tablesettle/tablesettle/internal/jackpot"
+	"github.com/tablesettle/tablesettle/internal/ruleset"
+	"github.com/tablesettle/tablesettle/internal/settle"
+)
+
+// Place is where a round's progressive wager sits in the round as sent:
+// its position's index and the wager's name.
+type Place struct {
+	Position int
+	Wager    ruleset.Wager
+}
+
+// RoundOf settles a round (ruling R14: the service evaluates the cards
+// itself) and returns what the pool needs of it: the accepted progressive
+// wagers (a returned or void progressive wager is not accepted and does
+// not contribute), where each sits in sr, and the jackpot hits with the
+// cards they were evaluated from. Errors name fields of sr.
+func RoundOf(sr settle.Round, table string, dealtAt time.Time) (jackpot.Round, []Place, error) {
+	st, err := settle.Settle(sr)
+	if err != nil {
+		if _, ok := fault.As(err); ok {
+			return jackpot.Round{}, nil, err // settle names fields of sr already
+		}
+		return jackpot.Round{}, nil, fault.InvalidField("", nil, "%s", err.Error())
+	}
+	if !jackpot.ValidID(sr.RoundID) {
+		return jackpot.Round{}, nil, fault.InvalidField("roundId", sr.RoundID, "a pool needs the round id: 1-64 letters, digits, '-', '_', '.' or ':'")
+	}
+	r := jackpot.Round{Ruleset: sr.Ruleset, Table: table, Round: sr.RoundID, DealtAt: dealtAt, Currency: st.Currency,
+		Wagers: []jackpot.ProgressiveWager{}, Hits: []jackpot.Hit{}}
+	if st.Void {
+		// Ruling R12: every wager returned; nothing reaches the pool.
+		return r, nil, nil
+	}
+	index := map[int]int{}
+	for i, p := range sr.Positions {
+		index[p.Seat] = i
+	}
+	var places []Place
+	for _, p := range st.Positions {
+		for _, l := range p.Lines {
+			w, ok := progressiveWager(l.Wager)
+			if !ok || l.Result == settle.Returned || l.Result == settle.Void {
+				continue
+			}
+			r.Wagers = append(r.Wagers, jackpot.ProgressiveWager{Seat: p.Seat, Wager: w, Amount: l.Stake})
+			places = append(places, Place{Position: index[p.Seat], Wager: l.Wager})
+		}
+	}
+	for _, h := range st.Hits() {
+		w, ok := progressiveWager(h.Wager)
+		if !ok || h.Kind != "hand" {
+			// SSP v4's Magic Card and Lucky prizes are the house's, paid on
+			// the settlement's lines (R13, R18); they do not touch the pool.
+			continue
+		}
+		prize, err := prizeOf(h.Prize)
+		if err != nil {
+			return r, nil, fault.InvalidField("", nil, "%s", err.Error())
+		}
+		// Seats are numbered in dealing order from the dealer's left.
+		r.Hits = append(r.Hits, jackpot.Hit{Seat: h.Seat, Dealt: h.Seat, Wager: w, Category: h.Category, Prize: prize,
+			Stake: h.Stake, Rules: append([]string{}, h.Rules...), Cards: hitCards(sr, index, h.Seat, w)})
+	}
+	return r, places, nil
+}
+
+// hitCards are the cards a hit was evaluated from, as the jackpot lock
+// shows them: the position's (the dealer's for a dealer-hand wager), then
+// the community cards, if any.
+func hitCards(sr settle.Round, index map[int]int, seat int, wager string) string {
+	canon := func(s string) string {
+		if cs, err := card.ParseList(s); err == nil {
+			return card.Format(cs)
+		}
+		return s
+	}
+	cards := canon(sr.Dealer)
+	if wager != jackpot.WagerDealer {
+		if i, ok := index[seat]; ok {
+			cards = canon(sr.Positions[i].Cards)
+		}
+	}
+	if sr.Community != "" {
+		cards += " / " + canon(sr.Community)
+	}
+	return cards
+}
+
+func progressiveWager(w ruleset.Wager) (string, bool) {
+	switch w {
+	case ruleset.Progressive, ruleset.ProgressivePlayer:
+		return jackpot.WagerPlayer, true
+	case ruleset.ProgressiveDealer:
+		return jackpot.WagerDealer, true
+	}
+	return "", false
+}
+
+func prizeOf(p ruleset.Pay) (jackpot.Prize, error) {
+	switch p.Kind {
+	case ruleset.PoolPercent:
+		return jackpot.Prize{Kind: jackpot.PrizePercent, BP: p.BasisPoints}, nil
+	case ruleset.Fixed:
+		return jackpot.Prize{Kind: jackpot.PrizeFixed, Amount: p.Amount}, nil
+	case ruleset.ToOne:
+		return jackpot.Prize{Kind: jackpot.PrizeOddsTo, Odds: p.Odds}, nil
+	case ruleset.ForOne:
+		return jackpot.Prize{Kind: jackpot.PrizeOddsFor, Odds: p.Odds}, nil
+	}
+	return jackpot.Prize{}, fmt.Errorf("unknown prize kind %q", p.Kind)
+}

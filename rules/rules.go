@@ -1,0 +1,232 @@
+// Package rules holds what the service cites: the five casino rule documents
+// (the .txt files of this directory, unchanged) and the product's rulings
+// R1-R28 (RULINGS.md), embedded in every binary so that a citation such as
+// "mbs-megalink-tcp-v6 3.11.2" or "ruling R12" resolves for a client
+// without anything outside the repository.
+package rules
+
+import (
+	"embed"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+//go:embed *.txt RULINGS.md
+var files embed.FS
+
+// Document names a ruleset's rule document.
+type Document struct {
+	RulesetID string // e.g. "mbs-megalink-tcp-v6"
+	File      string // the file of this directory
+	Title     string // the game, as the document names it
+}
+
+// Documents are the rule documents, one per ruleset id, in the order of
+// RULINGS.md. A new version of a document is a new entry with a new id.
+var Documents = []Document{
+	{"mbs-megalink-ssp-v6", "mbs-megalink-singapore-stud-poker-v6.txt", "Megalink Singapore Stud Poker (MBS), version 6"},
+	{"mbs-ssp-v4", "mbs-singapore-stud-poker-v4.txt", "Singapore Stud Poker (MBS), version 4"},
+	{"mbs-megalink-tcp-v6", "mbs-megalink-three-card-poker-v6.txt", "Megalink Three Card Poker (MBS), version 6"},
+	{"mbs-megalink-thb-v9", "mbs-megalink-texas-holdem-bonus-progressive-v9.txt", "Megalink Texas Hold'em Bonus Progressive (MBS), version 9"},
+	{"rws-mlp-csp-v2", "rws-multi-link-progressive-casino-stud-poker-v2.txt", "Multi-Link Progressive Casino Stud Poker (RWS), version 2"},
+}
+
+// DocumentOf returns the document of a ruleset id.
+func DocumentOf(rulesetID string) (Document, bool) {
+	for _, d := range Documents {
+		if d.RulesetID == rulesetID {
+			return d, true
+		}
+	}
+	return Document{}, false
+}
+
+// Text returns a document's whole text.
+func (d Document) Text() string {
+	b, err := files.ReadFile(d.File)
+	if err != nil {
+		panic("rules: " + d.File + " is not embedded: " + err.Error())
+	}
+	return string(b)
+}
+
+// Clause is one numbered clause of a document: its number ("3.11.2") and
+// its text as written: its first line, then each further line of it (a
+// wrapped sentence, a pay table) on a line of its own, blank lines left out.
+type Clause struct {
+	Number string
+	Text   string
+}
+
+// clauseLine matches a numbered clause at the start of a line, with at least
+// two levels ("3.11", "5.1.1"), optionally after a list dash or a markdown
+// heading's hashes ("#### 4.2 ..."), and followed by
+// an optional dot: "- 3.11.2 There ...", " - 5.1.1. The ...", "2.2.1 The ...".
+var clauseLine = regexp.MustCompile(`^\s*(?:#+\s*)?(?:-\s*)?(\d+(?:\.\d+)+)\.?\s+(\S.*)$`)
+
+// sectionLine matches a section heading ("5. Irregularities"), which ends
+// the clause before it.
+var sectionLine = regexp.MustCompile(`^\s*(?:-\s*)?\d+\.\s`)
+
+// Clauses returns the numbered clauses of the document in document order.
+// A number the document repeats keeps its first text.
+func (d Document) Clauses() []Clause {
+	clauses.once.Do(parseClauses)
+	return clauses.byDoc[d.RulesetID]
+}
+
+// Clause returns one numbered clause of the document.
+func (d Document) Clause(number string) (Clause, bool) {
+	for _, c := range d.Clauses() {
+		if c.Number == number {
+			return c, true
+		}
+	}
+	return Clause{}, false
+}
+
+// Subclauses returns the clauses numbered under number ("3.11.1" ... under
+// "3.11"), in document order.
+func (d Document) Subclauses(number string) []Clause {
+	var out []Clause
+	for _, c := range d.Clauses() {
+		if strings.HasPrefix(c.Number, number+".") {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+var clauses struct {
+	once  sync.Once
+	byDoc map[string][]Clause
+}
+
+func parseClauses() {
+	clauses.byDoc = map[string][]Clause{}
+	for _, d := range Documents {
+		var out []Clause
+		seen := map[string]bool{}
+		cur := -1 // index in out of the clause that continuation lines join
+		for _, line := range strings.Split(strings.ReplaceAll(d.Text(), "\r\n", "\n"), "\n") {
+			text := strings.TrimSpace(line)
+			if m := clauseLine.FindStringSubmatch(line); m != nil {
+				cur = -1
+				if !seen[m[1]] {
+					seen[m[1]] = true
+					out = append(out, Clause{Number: m[1], Text: strings.TrimSpace(m[2])})
+					cur = len(out) - 1
+				}
+				continue
+			}
+			if sectionLine.MatchString(line) {
+				cur = -1
+				continue
+			}
+			if text != "" && cur >= 0 {
+				// A clause's own lines (a pay table under its heading,
+				// blank lines between included) until the next clause or
+				// section, kept as lines.
+				out[cur].Text += "\n" + text
+			}
+		}
+		clauses.byDoc[d.RulesetID] = out
+	}
+}
+
+// Ruling is one of the product's rulings, cited as "ruling R<n>".
+type Ruling struct {
+	ID    string // "R12"
+	Title string
+	Text  string
+}
+
+var rulings struct {
+	once sync.Once
+	all  []Ruling
+}
+
+var rulingHeading = regexp.MustCompile(`^## (R(\d+)) (.+)$`)
+
+// Rulings returns the rulings R1, R2, ... in order, as RULINGS.md writes
+// them.
+func Rulings() []Ruling {
+	rulings.once.Do(func() {
+		b, err := files.ReadFile("RULINGS.md")
+		if err != nil {
+			panic("rules: RULINGS.md is not embedded: " + err.Error())
+		}
+		var cur *Ruling
+		var body []string
+		flush := func() {
+			if cur != nil {
+				cur.Text = strings.Join(strings.Fields(strings.Join(body, " ")), " ")
+				rulings.all = append(rulings.all, *cur)
+			}
+		}
+		for _, line := range strings.Split(string(b), "\n") {
+			if m := rulingHeading.FindStringSubmatch(line); m != nil {
+				flush()
+				cur, body = &Ruling{ID: m[1], Title: strings.TrimSpace(m[3])}, nil
+				continue
+			}
+			if cur != nil {
+				body = append(body, line)
+			}
+		}
+		flush()
+	})
+	return rulings.all
+}
+
+// RulingByID returns a ruling by its id: "R12", "r12" or "12".
+func RulingByID(id string) (Ruling, bool) {
+	id = strings.TrimPrefix(strings.TrimPrefix(strings.TrimSpace(id), "R"), "r")
+	n, err := strconv.Atoi(id)
+	if err != nil || n < 1 {
+		return Ruling{}, false
+	}
+	for _, r := range Rulings() {
+		if r.ID == "R"+strconv.Itoa(n) {
+			return r, true
+		}
+	}
+	return Ruling{}, false
+}
+
+// Citation is what a citation the service makes refers to: a ruling, or a
+// clause of a ruleset's document.
+type Citation struct {
+	Ruling    *Ruling
+	RulesetID string
+	Clause    *Clause
+}
+
+var citationForm = regexp.MustCompile(`^(?:ruling (R\d+)|([a-z0-9-]+) (\d+(?:\.\d+)+))$`)
+
+// Resolve resolves one citation in the form the service writes it:
+// "ruling R12" or "<ruleset id> <clause>" ("mbs-megalink-tcp-v6 3.11.2").
+func Resolve(citation string) (Citation, bool) {
+	m := citationForm.FindStringSubmatch(strings.TrimSpace(citation))
+	if m == nil {
+		return Citation{}, false
+	}
+	if m[1] != "" {
+		r, ok := RulingByID(m[1])
+		if !ok {
+			return Citation{}, false
+		}
+		return Citation{Ruling: &r}, true
+	}
+	d, ok := DocumentOf(m[2])
+	if !ok {
+		return Citation{}, false
+	}
+	c, ok := d.Clause(m[3])
+	if !ok {
+		return Citation{}, false
+	}
+	return Citation{RulesetID: d.RulesetID, Clause: &c}, true
+}
