@@ -22,9 +22,11 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/tablesettle/tablesettle/internal/auth"
 	"github.com/tablesettle/tablesettle/internal/filestore"
 	"github.com/tablesettle/tablesettle/internal/httpapi"
 	"github.com/tablesettle/tablesettle/internal/pools"
+	"github.com/tablesettle/tablesettle/internal/principal"
 )
 
 // server is the local server under test.
@@ -34,14 +36,36 @@ type server struct {
 }
 
 func startServer(t *testing.T) *server {
+	s, _ := startServerWith(t)
+	return s
+}
+
+// startServerWith serves as `tablesettle serve` does, with a principals
+// file of one principal per role (the table principal bound to T12), and
+// returns each role's bearer token.
+func startServerWith(t *testing.T) (*server, map[principal.Role]string) {
 	t.Helper()
 	store, err := filestore.Open(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
+	var entries []auth.Entry
+	tokens := map[principal.Role]string{}
+	for _, r := range principal.Roles {
+		var tables []string
+		if r == principal.Table {
+			tables = []string{"T12"}
+		}
+		var tok string
+		if entries, tok, err = auth.Add(entries, "browser-"+string(r), []principal.Role{r}, tables); err != nil {
+			t.Fatal(err)
+		}
+		tokens[r] = tok
+	}
 	h, _ := httpapi.New(httpapi.Deps{
 		Logger: slog.New(slog.NewJSONHandler(io.Discard, nil)),
 		Pools:  pools.NewService(store, time.Now, 1),
+		Access: &httpapi.Access{Authenticator: httpapi.BearerTokens{Tokens: auth.NewTokens(entries)}, OpenStateless: true},
 	})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -54,7 +78,7 @@ func startServer(t *testing.T) *server {
 		}
 	}()
 	t.Cleanup(func() { _ = s.srv.Close() })
-	return s
+	return s, tokens
 }
 
 // chromium finds Debian's chromium; the tests fail (not skip) without it

@@ -79,10 +79,83 @@
   const money = (a) => { const cur = state.pool ? state.pool.settings.currency : ""; return TS.formatMoney(a || 0, cur); };
   const when = (t) => t ? new Date(t).toLocaleString() : "";
 
-  // ---- pending hits (supervisor), confirmed hits (cage), proposals (controller)
-  async function loadPending() { /* filled in with the hits API */ }
-  async function loadToPay() { /* filled in with the hits API */ }
-  async function loadProposals() { /* filled in with the proposals API */ }
+  // Every state-changing call carries an Idempotency-Key, so a double
+  // click or a retried request is applied once (the API's rule).
+  const idem = () => ({ "Idempotency-Key": "console-" + (crypto.randomUUID ? crypto.randomUUID() : String(Date.now()) + Math.random()) });
+
+  // After an action: the pool, and every list the roles show.
+  async function done(out) { if (out !== undefined) await openPool(state.poolId); }
+
+  // ---- pending hits (supervisor): verify the cards, then confirm or void
+  async function loadPending() {
+    const out = await act(() => TS.call("GET", poolPath("/hits")));
+    if (!out) return;
+    const rows = out.hits.filter((h) => h.state === "pending").map((h) => {
+      const reason = TS.el("input", { "aria-label": "reason to void hit " + h.seq, placeholder: "reason to void", size: 18 });
+      return TS.el("tr", { "data-seq": h.seq },
+        TS.el("td", { class: "num" }, h.seq), TS.el("td", {}, h.table), TS.el("td", {}, h.round), TS.el("td", {}, h.seat),
+        TS.el("td", { class: "cite" }, h.cards || ""), TS.el("td", {}, (h.category || "").replace(/_/g, " ")),
+        TS.el("td", { class: "num" }, money(h.amount)), TS.el("td", {}, when(h.committedAt)),
+        TS.el("td", {},
+          TS.el("button", { type: "button", class: "primary", "data-action": "confirm",
+            onclick: async () => done(await act(() => TS.call("POST", poolPath("/hits/" + h.seq + "/confirm"), undefined, idem()))) }, "Confirm"),
+          " ", reason, " ",
+          TS.el("button", { type: "button", class: "danger", "data-action": "void",
+            onclick: async () => {
+              if (!reason.value.trim()) { showProblem("A void needs its reason: what the cards really were."); reason.focus(); return; }
+              done(await act(() => TS.call("POST", poolPath("/hits/" + h.seq + "/void"), { reason: reason.value.trim() }, idem())));
+            } }, "Void")));
+    });
+    $("pending").querySelector("tbody").replaceChildren(...(rows.length ? rows : [TS.el("tr", {}, TS.el("td", { colspan: 9, class: "muted" }, "No pending hit."))]));
+  }
+
+  // ---- confirmed hits (cage): pay, then mark paid
+  async function loadToPay() {
+    const out = await act(() => TS.call("GET", poolPath("/hits")));
+    if (!out) return;
+    const rows = out.hits.filter((h) => h.state === "confirmed").map((h) => TS.el("tr", { "data-seq": h.seq },
+      TS.el("td", { class: "num" }, h.seq), TS.el("td", {}, h.table), TS.el("td", {}, h.seat),
+      TS.el("td", { class: "num" }, money(h.amount)),
+      TS.el("td", {}, h.confirmedBy ? h.confirmedBy.id + " · " + when(h.confirmedAt) : ""),
+      TS.el("td", {}, TS.el("button", { type: "button", class: "primary", "data-action": "paid",
+        onclick: async () => done(await act(() => TS.call("POST", poolPath("/hits/" + h.seq + "/paid"), undefined, idem()))) }, "Mark paid"))));
+    $("topay").querySelector("tbody").replaceChildren(...(rows.length ? rows : [TS.el("tr", {}, TS.el("td", { colspan: 6, class: "muted" }, "Nothing to pay."))]));
+  }
+
+  // ---- proposals waiting for a second signature (controller)
+  async function loadProposals() {
+    const out = await act(() => TS.call("GET", poolPath("/proposals")));
+    if (!out) return;
+    const rows = (out.proposals || []).filter((p) => !p.state || p.state === "open").map((p) => TS.el("tr", { "data-proposal": p.id },
+      TS.el("td", {}, p.id), TS.el("td", {}, p.kind),
+      TS.el("td", {}, describeProposal(p)),
+      TS.el("td", {}, p.proposedBy ? p.proposedBy.id + " (" + p.proposedBy.role + ")" : ""),
+      TS.el("td", {}, when(p.expiresAt)),
+      TS.el("td", {}, TS.el("button", { type: "button", class: "primary", "data-action": "approve",
+        onclick: async () => done(await act(() => TS.call("POST", poolPath("/proposals/" + encodeURIComponent(p.id) + "/approve"), undefined, idem()))) }, "Approve"))));
+    $("proposals").querySelector("tbody").replaceChildren(...(rows.length ? rows : [TS.el("tr", {}, TS.el("td", { colspan: 6, class: "muted" }, "Nothing waits for a second signature."))]));
+  }
+
+  function describeProposal(p) {
+    const a = p.adjustment;
+    if (a) return a.meter + " " + (a.amount >= 0 ? "+" : "") + money(a.amount) + " · " + (a.reason || "");
+    if (p.void) return "void hit " + p.void.seq + " · " + (p.void.reason || "");
+    if (p.settings) return "settings " + JSON.stringify(p.settings);
+    if (p.correction) return "correct round " + (p.correction.table || "") + "/" + (p.correction.round || "");
+    return p.summary || JSON.stringify(p);
+  }
+
+  // ---- propose a meter adjustment (admin); a controller approves it
+  async function proposeAdjustment() {
+    const amount = Number($("adjust-amount").value);
+    if (!Number.isSafeInteger(amount) || amount === 0) { showProblem("The amount is a whole number of minor units, not zero."); return; }
+    const out = await act(() => TS.call("POST", poolPath("/adjustments"),
+      { meter: $("adjust-meter").value, amount, reason: $("adjust-reason").value.trim() }, idem()));
+    if (out) {
+      $("adjust-result").textContent = out.proposal ? "Proposal " + out.proposal.id + " waits for a controller's approval." : "Recorded.";
+      await done(out);
+    }
+  }
 
   // ---- ledger browser (cage, controller, admin, supervisor)
   async function loadLedger() {
@@ -118,7 +191,7 @@
       TS.el("td", {}, e.seat || ""),
       TS.el("td", {}, (e.category || "").replace(/_/g, " ")),
       TS.el("td", { class: "num" }, money(e.paid || e.contributed || e.displayed || e.amount || 0)),
-      TS.el("td", {}, e.principal ? e.principal.id + (e.principal.role ? " (" + e.principal.role + ")" : "") : (e.by || "")),
+      TS.el("td", {}, e.actor ? e.actor.id + (e.actor.role ? " (" + e.actor.role + ")" : "") : (e.by || "")),
       TS.el("td", {}, (e.rules || []).map((r) => Cite.link(r))))));
   }
 
@@ -126,9 +199,12 @@
   async function reconcile() {
     const out = await act(() => TS.call("GET", poolPath("/reconcile")));
     if (!out) return;
-    const ok = out.ok !== false && !(out.mismatches && out.mismatches.length);
-    $("reconcile-result").replaceChildren(TS.el("p", { class: ok ? "ok" : "bad" },
-      ok ? "Reconciled: the meters equal the ledger." : "MISMATCH: " + JSON.stringify(out.mismatches || out)));
+    const lines = [TS.el("p", { class: out.ok ? "ok" : "bad" }, out.ok
+      ? "Reconciled: the meters equal the ledger's " + out.entries + " entries."
+      : "DOES NOT RECONCILE over " + out.entries + " entries.")];
+    for (const d of out.differences || []) lines.push(TS.el("p", { class: "bad" }, d.meter + ": meters " + d.meters + ", ledger " + d.ledger));
+    for (const p of out.problems || []) lines.push(TS.el("p", { class: "bad" }, p));
+    $("reconcile-result").replaceChildren(...lines);
   }
 
   $("signin").addEventListener("submit", (ev) => { ev.preventDefault(); signIn($("token").value.trim()); $("token").value = ""; });
@@ -137,6 +213,7 @@
   $("ledger-form").addEventListener("submit", (ev) => { ev.preventDefault(); loadLedger(); });
   $("f-clear").addEventListener("click", () => { for (const id of ["f-table", "f-round", "f-from", "f-to"]) $(id).value = ""; $("f-kind").value = ""; loadLedger(); });
   $("reconcile").addEventListener("click", reconcile);
+  $("adjust-form").addEventListener("submit", (ev) => { ev.preventDefault(); proposeAdjustment(); });
 
   window.Console = { state, act, refresh, money, when, poolPath, $ };
   if (TS.token()) signIn(TS.token()); else applyRoles();

@@ -19,7 +19,7 @@
     const cur = (pool.settings && pool.settings.currency) || "";
     $("currency").textContent = cur;
     $("amount").textContent = TS.formatMoney(pool.meters.displayed, cur);
-    const pending = (pool.pending || []).filter((h) => !h.state || h.state === "pending");
+    const pending = (pool.locked || []).filter((h) => h.state === "pending");
     const lock = $("lock");
     if (pending.length) {
       lock.classList.remove("hidden");
