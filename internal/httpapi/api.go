@@ -23,6 +23,7 @@ import (
 	"github.com/danielgtaylor/huma/v2/adapters/humago"
 
 	"github.com/tablesettle/tablesettle/internal/pools"
+	"github.com/tablesettle/tablesettle/internal/web"
 )
 
 // Version is the API's version as published in the spec.
@@ -180,6 +181,7 @@ func Register(api huma.API, deps Deps, groups ...Group) {
 		switch g {
 		case GroupPaytables:
 			registerPaytables(api, deps)
+			registerMe(api)
 		case GroupSettle:
 			registerSettle(api, deps)
 		case GroupPools:
@@ -201,5 +203,6 @@ func New(deps Deps, groups ...Group) (http.Handler, huma.API) {
 	api := humago.New(mux, Config())
 	registerDocs(api)
 	Register(api, deps, groups...)
+	web.Register(mux)
 	return Middleware(deps, mux), api
 }
