@@ -143,19 +143,8 @@ type settleOutput struct {
 }
 
 // registerSettle adds the settle operations (the "settle" function).
-func registerSettle(api huma.API, deps Deps) {
-	registerSettleOp(api, deps, settleFastPath())
-}
-
-// registerSettleOp registers the settle operation with its fast path (nil:
-// huma's path only, which the tests compare the fast path against).
-func registerSettleOp(api huma.API, _ Deps, fast func(huma.Context, func(huma.Context))) {
-	var mw huma.Middlewares
-	if fast != nil {
-		mw = huma.Middlewares{fast}
-	}
+func registerSettle(api huma.API, _ Deps) {
 	huma.Register(api, huma.Operation{
-		Middlewares: mw,
 		OperationID: "settle-round",
 		Method:      http.MethodPost,
 		Path:        "/v1/rounds/settle",
