@@ -187,11 +187,44 @@ func Middleware(deps Deps, mux *http.ServeMux) http.Handler {
 				writeProblem(rec, http.StatusRequestEntityTooLarge, fmt.Sprintf("request body is over %d bytes (64 KiB)", MaxBodyBytes))
 				return
 			}
+			if len(body) > 0 && hasBody(r.Method) {
+				if !jsonContentType(r.Header.Get("Content-Type")) {
+					writeProblem(rec, http.StatusUnsupportedMediaType, fmt.Sprintf("request Content-Type %q is not application/json", bound(r.Header.Get("Content-Type"))),
+						&huma.ErrorDetail{Location: "body", Message: "the body must be sent as Content-Type application/json (any case, parameters such as charset=utf-8 allowed)"})
+					return
+				}
+				// huma looks formats up case-sensitively: give it the one name.
+				r.Header.Set("Content-Type", "application/json")
+				if jerr := checkJSON(body); jerr != nil {
+					writeProblem(rec, jerr.Status, jerr.Message, &huma.ErrorDetail{Location: jerr.Location, Message: jerr.Message})
+					return
+				}
+			}
 			r.Body = requestBody{bytes.NewReader(body), body}
 			r.ContentLength = int64(len(body))
 		}
 		mux.ServeHTTP(rec, r)
 	})
+}
+
+// hasBody reports whether a request of this method carries a body an
+// operation reads.
+func hasBody(method string) bool {
+	return method == http.MethodPost || method == http.MethodPut || method == http.MethodPatch
+}
+
+// jsonContentType reports whether a request Content-Type is JSON: the
+// media type application/json in any case, with or without parameters
+// (charset=utf-8). An absent Content-Type is taken as JSON, the only body
+// the API reads. Other types, *+json ones included
+// (application/merge-patch+json means another operation), are refused
+// with 415.
+func jsonContentType(ct string) bool {
+	if ct == "" {
+		return true
+	}
+	mt, _, _ := strings.Cut(ct, ";")
+	return strings.EqualFold(strings.TrimSpace(mt), "application/json")
 }
 
 // requestBody is a request body the middleware has read whole. An

@@ -1,0 +1,205 @@
+package httpapi
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/danielgtaylor/huma/v2"
+)
+
+// Issue 15 section 3: every operation with a body refuses a duplicate key,
+// a case-variant key and invalid UTF-8 with 422 naming the key's path,
+// before the operation runs (at every depth: the settle case puts them in
+// positions[0]).
+func TestEveryBodyOperationRefusesAmbiguousJSON(t *testing.T) {
+	h, api := New(Deps{})
+	ops := 0
+	for path, item := range api.OpenAPI().Paths {
+		for _, op := range []*huma.Operation{item.Post, item.Put, item.Patch} {
+			if op == nil || op.RequestBody == nil {
+				continue
+			}
+			ops++
+			url := strings.ReplaceAll(path, "{id}", "some-pool")
+			cases := []struct {
+				name, body, location, message string
+			}{
+				{"duplicate key", `{"a":1,"a":2}`, "body.a", `the key "a" is given twice`},
+				{"case-variant key", `{"cards":"As Ks","Cards":"2c 3d"}`, "body.Cards", `the key "Cards" differs only in case from "cards"`},
+				{"escaped duplicate key", `{"cards":"As","\u0063ards":"2c"}`, "body.cards", `the key "cards" is given twice`},
+				{"deep case-variant key", `{"positions":[{"seat":1},{"wagers":{"ante":1,"ANTE":2}}]}`, "body.positions[1].wagers.ANTE", "differs only in case"},
+				{"invalid UTF-8", "{\"roundId\":\"T1\xff\"}", "body.roundId", "not valid UTF-8"},
+				{"lone surrogate escape", `{"x":[{"y":"\ud800"}]}`, "body.x[0].y", "surrogate"},
+			}
+			for _, c := range cases {
+				t.Run(op.Method+" "+path+" "+c.name, func(t *testing.T) {
+					req := httptest.NewRequest(op.Method, url, strings.NewReader(c.body))
+					req.Header.Set("Content-Type", "application/json")
+					w := httptest.NewRecorder()
+					h.ServeHTTP(w, req)
+					if w.Code != http.StatusUnprocessableEntity {
+						t.Fatalf("status %d, want 422: %s", w.Code, w.Body)
+					}
+					var p huma.ErrorModel
+					if err := json.Unmarshal(w.Body.Bytes(), &p); err != nil || len(p.Errors) != 1 {
+						t.Fatalf("not one problem detail: %v %s", err, w.Body)
+					}
+					if p.Errors[0].Location != c.location || !strings.Contains(p.Errors[0].Message, c.message) {
+						t.Errorf("error %+v, want location %s and a message with %q", p.Errors[0], c.location, c.message)
+					}
+				})
+			}
+		}
+	}
+	if ops < 7 {
+		t.Errorf("%d operations with a body, want at least 7", ops)
+	}
+}
+
+// A "Cards" after "cards" at settle must not change the hand that is paid:
+// refused, with the settle answer never computed.
+func TestSettleCaseVariantCardsRefused(t *testing.T) {
+	h, _ := New(Deps{})
+	body := `{"ruleset":"mbs-megalink-ssp-v6","roundId":"R1","dealer":"As Kd 7h 4c 2s",` +
+		`"positions":[{"seat":1,"cards":"2c 3d 5h 8s 9c","Cards":"Ah Kh Qh Jh Th","wagers":{"ante":1000,"bet":2000}}]}`
+	req := httptest.NewRequest(http.MethodPost, "/v1/rounds/settle", strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, req)
+	if w.Code != 422 || !strings.Contains(w.Body.String(), `"location":"body.positions[0].Cards"`) {
+		t.Fatalf("status %d: %s", w.Code, w.Body)
+	}
+}
+
+func TestContentType(t *testing.T) {
+	h, _ := New(Deps{})
+	body := `{"cards":"As Ks Qs Js Ts","game":"five_card"}`
+	cases := []struct {
+		ct     string
+		status int
+	}{
+		{"application/json", 200},
+		{"Application/JSON", 200},
+		{"application/json; charset=utf-8", 200},
+		{"APPLICATION/JSON;charset=UTF-8", 200},
+		{"", 200}, // the only body the API reads
+		{"application/merge-patch+json", 415},
+		{"application/problem+json", 415},
+		{"text/plain", 415},
+		{"application/jsonx", 415},
+	}
+	for _, c := range cases {
+		t.Run(c.ct, func(t *testing.T) {
+			req := httptest.NewRequest(http.MethodPost, "/v1/hands/evaluate", strings.NewReader(body))
+			if c.ct != "" {
+				req.Header.Set("Content-Type", c.ct)
+			}
+			w := httptest.NewRecorder()
+			h.ServeHTTP(w, req)
+			if w.Code != c.status {
+				t.Fatalf("status %d, want %d: %s", w.Code, c.status, w.Body)
+			}
+			if c.status == 415 && w.Header().Get("Content-Type") != "application/problem+json" {
+				t.Errorf("Content-Type %q", w.Header().Get("Content-Type"))
+			}
+		})
+	}
+}
+
+func TestCheckJSON(t *testing.T) {
+	cases := []struct {
+		name, body string
+		status     int // 0: accepted
+		location   string
+	}{
+		{"object", `{"a":[1,-2.5e+3,true,false,null,"x\u00e9\n"],"b":{}}`, 0, ""},
+		{"surrogate pair", `{"a":"\ud83d\ude00"}`, 0, ""},
+		{"escaped plus is the same string", `{"dealtAt":"2026-03-01T20:00:00\u002B08:00"}`, 0, ""},
+		{"same key in two objects", `[{"a":1},{"a":2}]`, 0, ""},
+		{"many keys", `{` + manyKeys(40, "") + `}`, 0, ""},
+		{"many keys then a case variant", `{` + manyKeys(40, "") + `,"K39":1}`, 422, "body.K39"},
+		{"trailing comma", `{"a":1,}`, 400, "body"},
+		{"two documents", `{} {}`, 400, "body"},
+		{"leading zero", `{"a":01}`, 400, "body"},
+		{"bad literal", `{"a":nul}`, 400, "body"},
+		{"control character", "{\"a\":\"\x01\"}", 400, "body"},
+		{"bad escape", `{"a":"\x"}`, 400, "body"},
+		{"too deep", strings.Repeat("[", 40) + strings.Repeat("]", 40), 422, "body" + strings.Repeat("[0]", 32)},
+		{"overlong UTF-8", "{\"a\":\"\xc0\xaf\"}", 422, "body.a"},
+		{"invalid UTF-8 in a key", "{\"a\xff\":1}", 422, "body"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			err := checkJSON([]byte(c.body))
+			if c.status == 0 {
+				if err != nil {
+					t.Fatalf("refused: %v", err)
+				}
+				return
+			}
+			if err == nil || err.Status != c.status || err.Location != bound(c.location) {
+				t.Fatalf("got %+v, want %d at %s", err, c.status, c.location)
+			}
+		})
+	}
+}
+
+func manyKeys(n int, prefix string) string {
+	var sb strings.Builder
+	for i := range n {
+		if i > 0 {
+			sb.WriteByte(',')
+		}
+		sb.WriteString(`"k` + prefix + string(rune('0'+i/10)) + string(rune('0'+i%10)) + `":1`)
+	}
+	return sb.String()
+}
+
+// What an error repeats of the request is bounded (maxEcho): a 1 KB key
+// given twice comes back cut.
+func TestErrorsBoundWhatTheyRepeat(t *testing.T) {
+	h, _ := New(Deps{})
+	key := strings.Repeat("k", 1024)
+	body := `{"` + key + `":1,"` + key + `":2}`
+	req := httptest.NewRequest(http.MethodPost, "/v1/hands/evaluate", strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, req)
+	if w.Code != 422 || w.Body.Len() > 600 {
+		t.Fatalf("status %d, %d bytes: %s", w.Code, w.Body.Len(), w.Body)
+	}
+}
+
+// FuzzCheckJSON: the strict decoder never panics, and whatever it accepts
+// encoding/json reads as valid JSON, with no key repeated in any case.
+// make test runs it for a bounded time.
+func FuzzCheckJSON(f *testing.F) {
+	for _, s := range []string{`{"a":1}`, `{"a":1,"A":2}`, `[{"x":"\u00e9"}]`, "{\"a\":\"\xff\"}", `{"a":"\ud800"}`, `{"a":{"b":[1,2,{"c":null}]}}`, `-0.5e-3`, `"\ud83d\ude00"`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		err := checkJSON(b)
+		if err != nil {
+			if err.Status != 400 && err.Status != 422 || !strings.HasPrefix(err.Location, "body") || len(err.Location) > maxEcho+3 {
+				t.Fatalf("refused with %+v", err)
+			}
+			return
+		}
+		if !json.Valid(b) {
+			t.Fatalf("accepted what encoding/json calls invalid: %q", b)
+		}
+		if !utf8.Valid(b) {
+			t.Fatalf("accepted invalid UTF-8: %q", b)
+		}
+		var v any
+		d := json.NewDecoder(bytes.NewReader(b))
+		if err := d.Decode(&v); err != nil {
+			t.Fatalf("accepted, encoding/json fails: %v", err)
+		}
+	})
+}
