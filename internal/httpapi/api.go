@@ -41,9 +41,13 @@ type Deps struct {
 	// NewRequestID makes a request id when the host (API Gateway) gave
 	// none. Nil means 128 random bits in hex.
 	NewRequestID func() string
-	// BodyReadTimeout bounds the time a client may take to send its
+	// BodyReadTimeout bounds the time a client may take to send its whole
 	// request body (408 after). Zero means DefaultBodyReadTimeout.
 	BodyReadTimeout time.Duration
+	// BodyIdleTimeout bounds the time a client may send nothing while its
+	// body is incomplete (408 after): a slow honest client that keeps
+	// sending is not cut, an idle one is. Zero means DefaultBodyIdleTimeout.
+	BodyIdleTimeout time.Duration
 	// Pools applies rounds to the progressive pools (nil: the pools
 	// operations answer 503).
 	Pools *jackpot.Service

@@ -22,8 +22,13 @@ import (
 )
 
 // DefaultBodyReadTimeout bounds the time a client may take to send its
-// body (Deps.BodyReadTimeout).
-const DefaultBodyReadTimeout = 10 * time.Second
+// whole body (Deps.BodyReadTimeout): generous, a 64 KiB body over a link of
+// 1 KB/s arrives within it.
+const DefaultBodyReadTimeout = 2 * time.Minute
+
+// DefaultBodyIdleTimeout bounds the time a client may send nothing while
+// its body is incomplete (Deps.BodyIdleTimeout).
+const DefaultBodyIdleTimeout = 10 * time.Second
 
 // RequestIDHeader is the response header carrying the request id.
 const RequestIDHeader = "X-Request-Id"
@@ -106,6 +111,10 @@ func Middleware(deps Deps, mux *http.ServeMux) http.Handler {
 	if bodyReadTimeout <= 0 {
 		bodyReadTimeout = DefaultBodyReadTimeout
 	}
+	bodyIdleTimeout := deps.BodyIdleTimeout
+	if bodyIdleTimeout <= 0 {
+		bodyIdleTimeout = DefaultBodyIdleTimeout
+	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		id := RequestID(r.Context())
@@ -165,21 +174,30 @@ func Middleware(deps Deps, mux *http.ServeMux) http.Handler {
 				writeProblem(rec, http.StatusRequestEntityTooLarge, fmt.Sprintf("request body is %d bytes; the limit is %d bytes (64 KiB)", r.ContentLength, MaxBodyBytes))
 				return
 			}
-			// A slow sender gets Deps.BodyReadTimeout for the whole body (where the
+			// A sender may pause up to Deps.BodyIdleTimeout between bytes and
+			// take up to Deps.BodyReadTimeout for the whole body (where the
 			// host supports deadlines: net/http does, the Lambda adapter holds
-			// the body in memory already).
+			// the body in memory already): the read deadline moves on with
+			// every read that brings bytes, so a slow client that keeps
+			// sending is served and an idle one answered 408.
 			rc := http.NewResponseController(rec)
-			_ = rc.SetReadDeadline(time.Now().Add(bodyReadTimeout))
-			body, err := readBody(r.Body, r.ContentLength)
+			end := start.Add(bodyReadTimeout)
+			progress := func() {
+				_ = rc.SetReadDeadline(minTime(time.Now().Add(bodyIdleTimeout), end))
+			}
+			progress()
+			body, err := readBody(r.Body, r.ContentLength, progress)
 			_ = r.Body.Close()
 			_ = rc.SetReadDeadline(time.Time{})
 			if err != nil {
-				rl.logger().Warn("request body unreadable", "err", err.Error())
 				var ne net.Error
 				if errors.As(err, &ne) && ne.Timeout() {
-					writeProblem(rec, http.StatusRequestTimeout, fmt.Sprintf("the request body did not arrive within %s", bodyReadTimeout))
+					rl.logger().Warn("request body timed out", "err", err.Error(), "bytes_read", len(body),
+						"idle_timeout", bodyIdleTimeout.String(), "read_timeout", bodyReadTimeout.String())
+					writeProblem(rec, http.StatusRequestTimeout, fmt.Sprintf("the request body stopped arriving (%d bytes read): nothing came for %s, or the whole body took over %s", len(body), bodyIdleTimeout, bodyReadTimeout))
 					return
 				}
+				rl.logger().Warn("request body unreadable", "err", err.Error(), "bytes_read", len(body))
 				writeProblem(rec, http.StatusBadRequest, "the request body could not be read")
 				return
 			}
@@ -243,7 +261,7 @@ func (rb requestBody) Bytes() []byte { return rb.b }
 // readBody reads at most MaxBodyBytes+1 bytes of a body, as io.ReadAll
 // does, into a buffer sized from its Content-Length when it has one (one
 // allocation instead of io.ReadAll's doubling from 512 bytes).
-func readBody(r io.Reader, contentLength int64) ([]byte, error) {
+func readBody(r io.Reader, contentLength int64, progress func()) ([]byte, error) {
 	size := 512
 	if contentLength >= 0 && contentLength <= MaxBodyBytes {
 		size = int(contentLength) + 1 // room to read EOF without growing
@@ -256,6 +274,9 @@ func readBody(r io.Reader, contentLength int64) ([]byte, error) {
 		}
 		n, err := lr.Read(b[len(b):cap(b)])
 		b = b[:len(b)+n]
+		if n > 0 && err == nil {
+			progress()
+		}
 		if err == io.EOF {
 			return b, nil
 		}
@@ -263,6 +284,13 @@ func readBody(r io.Reader, contentLength int64) ([]byte, error) {
 			return b, err
 		}
 	}
+}
+
+func minTime(a, b time.Time) time.Time {
+	if a.Before(b) {
+		return a
+	}
+	return b
 }
 
 // allowedMethods lists the methods mux would route for r's path.
