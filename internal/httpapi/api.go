@@ -75,9 +75,12 @@ func Config() huma.Config {
 	// exactly the documented fields.
 	cfg.CreateHooks = nil
 	// JSON only: any other request Content-Type is answered 415.
+	// "json" is how huma finds the codec for application/problem+json
+	// answers; requests are application/json only (the middleware refuses
+	// every other Content-Type, *+json included).
 	cfg.Formats = map[string]huma.Format{
-		"application/json": huma.DefaultJSONFormat,
-		"json":             huma.DefaultJSONFormat,
+		"application/json": jsonFormat,
+		"json":             jsonFormat,
 	}
 	cfg.OpenAPIPath = "/openapi"
 	cfg.Info.Description = "Settlement and paytable API for casino table poker: what every wager pays, " +
