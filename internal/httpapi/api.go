@@ -90,6 +90,10 @@ func Config() huma.Config {
 		"with no unknown fields (422). Every response carries an `X-Request-Id` header; quote it when reporting a problem."
 	cfg.OpenAPI.OnAddOperation = append(cfg.OpenAPI.OnAddOperation, everyOperation)
 	cfg.Transformers = append(cfg.Transformers, problemType)
+	// huma makes every problem of validation and huma.Error4xx through its
+	// package variable NewError; errors.go bounds what they repeat. Setting
+	// it here, where every host builds its API, is idempotent.
+	huma.NewError = newError
 	return cfg
 }
 

@@ -2,7 +2,6 @@ package httpapi
 
 import (
 	"context"
-	"errors"
 	"net/http"
 
 	"github.com/danielgtaylor/huma/v2"
@@ -91,7 +90,7 @@ func registerIrregularities(api huma.API, deps Deps) {
 			}},
 		}),
 	}, func(ctx context.Context, in *irregularityInput) (*irregularityOutput, error) {
-		out, err := decideIrregularity(in.Body)
+		out, err := decideIrregularity(ctx, in.Body)
 		if err != nil {
 			return nil, err
 		}
@@ -99,7 +98,7 @@ func registerIrregularities(api huma.API, deps Deps) {
 	})
 }
 
-func decideIrregularity(req IrregularityRequest) (irregularity.Outcome, error) {
+func decideIrregularity(ctx context.Context, req IrregularityRequest) (irregularity.Outcome, error) {
 	rs, ok := irregularity.Catalogue(req.Ruleset)
 	if !ok {
 		return irregularity.Outcome{}, huma.Error422UnprocessableEntity("unknown ruleset",
@@ -125,16 +124,7 @@ func decideIrregularity(req IrregularityRequest) (irregularity.Outcome, error) {
 	}
 	out, err := irregularity.Decide(rs, req.Kind, req.Facts, round)
 	if err != nil {
-		var e *irregularity.Error
-		if errors.As(err, &e) {
-			details := make([]error, len(e.Problems))
-			for i, p := range e.Problems {
-				details[i] = &huma.ErrorDetail{Location: "body." + p.Field, Message: p.Message, Value: p.Value}
-			}
-			return irregularity.Outcome{}, huma.Error422UnprocessableEntity(e.Title, details...)
-		}
-		// A catalogue defect: never show its text to the client.
-		return irregularity.Outcome{}, huma.Error500InternalServerError("the irregularity could not be decided")
+		return irregularity.Outcome{}, problemOf(ctx, err, "body")
 	}
 	return out, nil
 }

@@ -167,11 +167,7 @@ func registerSettle(api huma.API, _ Deps) {
 	}, func(ctx context.Context, in *settleInput) (*settleOutput, error) {
 		s, err := settle.Settle(in.Body.round())
 		if err != nil {
-			if fe, ok := settle.AsFieldError(err); ok {
-				return nil, huma.Error422UnprocessableEntity(fe.Msg,
-					&huma.ErrorDetail{Location: "body." + fe.Field, Message: fe.Msg, Value: fe.Value})
-			}
-			return nil, huma.Error500InternalServerError("settlement failed")
+			return nil, problemOf(ctx, err, "body")
 		}
 		return &settleOutput{Body: settleResponse(s)}, nil
 	})

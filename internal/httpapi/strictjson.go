@@ -397,11 +397,14 @@ func (c *jsonChecker) array(depth int) *jsonError {
 const maxEcho = 96
 
 // bound cuts s to maxEcho bytes (see maxEcho).
-func bound(s string) string {
-	if len(s) <= maxEcho {
+func bound(s string) string { return boundTo(s, maxEcho) }
+
+// boundTo cuts s to n bytes at a character boundary, marked with "...".
+func boundTo(s string, n int) string {
+	if len(s) <= n {
 		return s
 	}
-	cut := maxEcho
+	cut := n
 	for cut > 0 && !utf8.RuneStart(s[cut]) {
 		cut--
 	}

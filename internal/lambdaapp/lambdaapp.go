@@ -11,6 +11,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"os"
 	"strings"
 
@@ -77,6 +78,12 @@ func Adapt(h http.Handler, logger *slog.Logger) Handler {
 				return problem(http.StatusBadRequest, id, "the request body is marked base64-encoded but is not valid base64",
 					&huma.ErrorDetail{Location: "body", Message: "not valid base64 (RFC 4648, standard alphabet)"}), nil
 			}
+		}
+		if _, err := url.PathUnescape(ev.RawPath); err != nil {
+			logger.Info("request", "request_id", id, "method", ev.RequestContext.HTTP.Method, "status", http.StatusBadRequest,
+				"reason", "path has a bad % escape")
+			return problem(http.StatusBadRequest, id, "the request path has a % not followed by two hex digits",
+				&huma.ErrorDetail{Location: "path", Message: "a bad % escape (RFC 3986 percent-encoding)"}), nil
 		}
 		resp, err := adapter.ProxyWithContext(ctx, ev)
 		if err != nil {

@@ -1,0 +1,173 @@
+package httpapi
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"strings"
+
+	"github.com/danielgtaylor/huma/v2"
+
+	"github.com/tablesettle/tablesettle/internal/fault"
+	"github.com/tablesettle/tablesettle/internal/irregularity"
+	"github.com/tablesettle/tablesettle/internal/jackpot"
+	"github.com/tablesettle/tablesettle/internal/settle"
+)
+
+// The one place errors become RFC 9457 problem+json (issue 12 item 2).
+//
+// A domain error (fault.Error) maps by kind: Invalid 422, NotFound 404,
+// Conflict 409, Unavailable 503 (with Retry-After), Forbidden 403,
+// Unauthenticated 401, anything else 500. Its fields become errors[] with
+// their full location (body.positions[1].wagers.bet), its cited rules the
+// extension member "rules". Its cause (fault.Error.Err) is logged, never
+// shown; a 5xx shows neither err.Error() nor the cause (the middleware
+// withholds every 5xx body beyond its detail, and logs it).
+//
+// Every problem huma makes (huma.NewError, which validation errors and
+// huma.Error4xx use) passes through newError, which bounds what an error
+// repeats of the request (maxEcho).
+
+// Problem is a problem+json body with the rules an answer cites.
+type Problem struct {
+	huma.ErrorModel
+	// Rules are the rules and rulings the refusal applies, e.g.
+	// "mbs-megalink-ssp-v6 3.10.2.1", "ruling R20".
+	Rules []string `json:"rules,omitempty"`
+	// header is sent with the answer (Retry-After on a 503).
+	header http.Header
+}
+
+// GetHeaders implements huma.HeadersError.
+func (p *Problem) GetHeaders() http.Header { return p.header }
+
+// problemOf maps err to the problem to answer; prefix ("body",
+// "body.round") is put before the fields' paths. A 5xx's cause is logged
+// with the request's id.
+func problemOf(ctx context.Context, err error, prefix string) error {
+	if err == nil {
+		return nil
+	}
+	if e, ok := fault.As(fault.Under(legacy(err), prefix)); ok {
+		status := statusOf(e.Kind)
+		if status >= 500 {
+			Log(ctx).Error("request failed", "status", status, "kind", e.Kind.String(), "err", e.Error())
+		}
+		p := &Problem{ErrorModel: huma.ErrorModel{Type: ProblemType, Title: http.StatusText(status), Status: status, Detail: bound2(e.Detail)}, Rules: e.Rules}
+		if status == http.StatusInternalServerError || p.Detail == "" {
+			p.Detail = "the service could not answer this request"
+		}
+		if status < 500 {
+			for _, f := range e.Fields {
+				p.Errors = append(p.Errors, boundDetail(&huma.ErrorDetail{Location: f.Field, Message: f.Message, Value: f.Value}))
+			}
+		}
+		if status == http.StatusServiceUnavailable {
+			p.header = http.Header{"Retry-After": {"1"}}
+		}
+		return p
+	}
+	Log(ctx).Error("request failed", "status", 500, "err", err.Error())
+	return huma.Error500InternalServerError("the service could not answer this request")
+}
+
+func statusOf(k fault.Kind) int {
+	switch k {
+	case fault.Invalid:
+		return http.StatusUnprocessableEntity
+	case fault.NotFound:
+		return http.StatusNotFound
+	case fault.Conflict:
+		return http.StatusConflict
+	case fault.Unavailable:
+		return http.StatusServiceUnavailable
+	case fault.Forbidden:
+		return http.StatusForbidden
+	case fault.Unauthenticated:
+		return http.StatusUnauthorized
+	}
+	return http.StatusInternalServerError
+}
+
+// legacy turns the error types of the packages not yet converted to
+// fault.Error into one. DELETE each case once its package returns
+// fault.Error (the rules and pools branches of issue 12).
+func legacy(err error) error {
+	if _, ok := fault.As(err); ok {
+		return err
+	}
+	// LEGACY settle.FieldError: delete when internal/settle returns fault.Error.
+	if fe, ok := settle.AsFieldError(err); ok {
+		return &fault.Error{Kind: fault.Invalid, Detail: fe.Msg, Fields: []fault.Problem{{Field: fe.Field, Message: fe.Msg, Value: fe.Value}}, Err: err}
+	}
+	// LEGACY irregularity.Error: delete when internal/irregularity returns fault.Error.
+	var ie *irregularity.Error
+	if errors.As(err, &ie) {
+		e := &fault.Error{Kind: fault.Invalid, Detail: ie.Title, Err: err}
+		for _, p := range ie.Problems {
+			e.Fields = append(e.Fields, fault.Problem{Field: p.Field, Message: p.Message, Value: p.Value})
+		}
+		return e
+	}
+	// LEGACY jackpot.Error: delete when internal/jackpot returns fault.Error.
+	var je *jackpot.Error
+	if errors.As(err, &je) {
+		kind := fault.Unavailable
+		switch je.Kind {
+		case jackpot.Invalid:
+			kind = fault.Invalid
+		case jackpot.NotFound:
+			kind = fault.NotFound
+		case jackpot.Exists, jackpot.Mismatch:
+			kind = fault.Conflict
+		}
+		e := &fault.Error{Kind: kind, Detail: je.Msg, Err: err}
+		if je.Field != "" && kind != fault.NotFound {
+			e.Fields = []fault.Problem{{Field: je.Field, Message: je.Msg}}
+		}
+		return e
+	}
+	return err
+}
+
+// newError is huma.NewError with what an error repeats bounded: every
+// location and string value is cut to maxEcho bytes, a non-string value
+// that is not a number or boolean is left out, and a message to 2*maxEcho.
+func newError(status int, msg string, errs ...error) huma.StatusError {
+	details := make([]*huma.ErrorDetail, 0, len(errs))
+	for _, err := range errs {
+		if err == nil {
+			continue
+		}
+		var d *huma.ErrorDetail
+		if dt, ok := err.(huma.ErrorDetailer); ok {
+			d = dt.ErrorDetail()
+		} else {
+			d = &huma.ErrorDetail{Message: err.Error()}
+		}
+		details = append(details, boundDetail(d))
+	}
+	return &huma.ErrorModel{Type: ProblemType, Status: status, Title: http.StatusText(status), Detail: bound2(msg), Errors: details}
+}
+
+func boundDetail(d *huma.ErrorDetail) *huma.ErrorDetail {
+	out := &huma.ErrorDetail{Location: bound(d.Location), Message: bound2(d.Message)}
+	switch v := d.Value.(type) {
+	case string:
+		out.Value = bound(v)
+	case bool, float64, float32, int, int64, int32, uint, uint64, uint32, nil:
+		out.Value = v
+	case []byte:
+		out.Value = bound(string(v))
+	}
+	if strings.HasPrefix(out.Message, "json: ") {
+		out.Message = "the value is not what this field takes"
+	}
+	return out
+}
+
+// bound2 cuts a message to 2*maxEcho bytes: a message may quote a bounded
+// value.
+func bound2(s string) string {
+	return boundTo(s, 2*maxEcho)
+}
