@@ -24,20 +24,38 @@ var jsonFormat = huma.Format{
 	},
 	Unmarshal: func(data []byte, v any) error {
 		if err := gojson.Unmarshal(data, v); err != nil {
-			return decodeError(err)
+			return decodeError(data, err)
 		}
 		return nil
 	},
 }
 
-// decodeError turns a decoder's error into the API's words: no Go type
-// names or "json: cannot unmarshal" reach a client.
-func decodeError(err error) error {
+// locatedError is a decoding error with the location of the value at
+// fault. huma reports a decoder's error as an ErrorDetail at "body" with
+// the error's text as its message; newError (errors.go) moves the
+// location written before locSep into the detail's location.
+type locatedError struct {
+	location, message string
+}
+
+// locSep separates the location from the message in a locatedError's
+// text (a NUL, which no location or message of ours holds).
+const locSep = "\x00"
+
+func (e *locatedError) Error() string { return e.location + locSep + e.message }
+
+// decodeError turns a decoder's error into the API's words, at the
+// location of the value at fault where the decoder says where it was: no
+// Go type names or "json: cannot unmarshal" reach a client. (The schema
+// check before it catches almost every wrong type with its path; what is
+// left is e.g. an integer beyond int64.)
+func decodeError(data []byte, err error) error {
 	var te *gojson.UnmarshalTypeError
 	if errors.As(err, &te) {
-		return errors.New("expected " + jsonKind(te.Type) + ", got " + te.Value)
+		return &locatedError{location: pathAt(data, te.Offset),
+			message: "expected " + jsonKind(te.Type) + ", got " + bound(te.Value)}
 	}
-	return errors.New("the body could not be read as the operation's request")
+	return &locatedError{location: "body", message: "the body could not be read as the operation's request"}
 }
 
 // jsonKind names what a Go type is written as in JSON.

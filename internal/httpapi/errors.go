@@ -152,6 +152,12 @@ func newError(status int, msg string, errs ...error) huma.StatusError {
 
 func boundDetail(d *huma.ErrorDetail) *huma.ErrorDetail {
 	out := &huma.ErrorDetail{Location: bound(d.Location), Message: bound2(d.Message)}
+	if loc, msg, ok := strings.Cut(d.Message, locSep); ok && d.Location == "body" {
+		// A locatedError huma reported at "body" (codec.go): its own
+		// location, and no echo of the whole body as the value.
+		out.Location, out.Message = bound(loc), bound2(msg)
+		return out
+	}
 	switch v := d.Value.(type) {
 	case string:
 		out.Value = bound(v)

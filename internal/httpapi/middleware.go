@@ -217,6 +217,7 @@ func Middleware(deps Deps, mux *http.ServeMux) http.Handler {
 					writeProblem(rec, jerr.Status, jerr.Message, &huma.ErrorDetail{Location: jerr.Location, Message: jerr.Message})
 					return
 				}
+				body = canonicalEscapes(body)
 			}
 			r.Body = requestBody{bytes.NewReader(body), body}
 			r.ContentLength = int64(len(body))

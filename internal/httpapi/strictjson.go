@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"bytes"
 	"fmt"
 	"strconv"
 	"strings"
@@ -53,11 +54,24 @@ type jsonChecker struct {
 	b    []byte
 	i    int
 	path []pathSeg
+	// at, when >= 0, asks for the location of the last value that starts
+	// at or before byte at (pathAt); found is it.
+	at    int64
+	found string
+}
+
+// pathAt returns the location of the value of a checked document b at
+// byte offset at: the last value starting at or before it.
+func pathAt(b []byte, at int64) string {
+	c := jsonChecker{b: b, at: at, found: "body"}
+	c.space()
+	_ = c.value(0)
+	return c.found
 }
 
 // checkJSON checks b as described above; nil when it passes.
 func checkJSON(b []byte) *jsonError {
-	c := jsonChecker{b: b}
+	c := jsonChecker{b: b, at: -1}
 	c.space()
 	if err := c.value(0); err != nil {
 		return err
@@ -106,6 +120,9 @@ func (c *jsonChecker) space() {
 }
 
 func (c *jsonChecker) value(depth int) *jsonError {
+	if c.at >= 0 && int64(c.i) <= c.at {
+		c.found = c.location()
+	}
 	if c.i >= len(c.b) {
 		return c.syntax("the document ends where a value was expected")
 	}
@@ -409,4 +426,54 @@ func boundTo(s string, n int) string {
 		cut--
 	}
 	return s[:cut] + "..."
+}
+
+// canonicalEscapes rewrites the \u escapes of a checked document that
+// stand for a printable character (not '"' or '\\') as that character,
+// and \/ as /, so that every decoder reads a string written with escapes
+// as the same string ("2026-03-01T20:00:00\u002B08:00" is a date-time:
+// Go's time.Time reads the raw bytes). It returns b itself when there is
+// nothing to rewrite.
+func canonicalEscapes(b []byte) []byte {
+	if !bytes.Contains(b, []byte(`\u`)) && !bytes.Contains(b, []byte(`\/`)) {
+		return b
+	}
+	out := make([]byte, 0, len(b))
+	inString := false
+	for i := 0; i < len(b); i++ {
+		ch := b[i]
+		if !inString {
+			out = append(out, ch)
+			inString = ch == '"'
+			continue
+		}
+		switch {
+		case ch == '"':
+			inString = false
+			out = append(out, ch)
+		case ch != '\\':
+			out = append(out, ch)
+		case b[i+1] == '/':
+			out = append(out, '/')
+			i++
+		case b[i+1] != 'u':
+			out = append(out, b[i], b[i+1])
+			i++
+		default:
+			r, _ := hex4(b, i+2)
+			n := 6
+			if utf16.IsSurrogate(r) {
+				r2, _ := hex4(b, i+8) // a checked document pairs every surrogate
+				r = utf16.DecodeRune(r, r2)
+				n = 12
+			}
+			if r < 0x20 || r == '"' || r == '\\' || r == utf8.RuneError {
+				out = append(out, b[i:i+n]...)
+			} else {
+				out = utf8.AppendRune(out, r)
+			}
+			i += n - 1
+		}
+	}
+	return out
 }

@@ -5,11 +5,16 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"reflect"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 
 	"github.com/danielgtaylor/huma/v2"
+
+	"github.com/tablesettle/tablesettle/internal/filestore"
+	"github.com/tablesettle/tablesettle/internal/jackpot"
 )
 
 // Issue 15 section 3: every operation with a body refuses a duplicate key,
@@ -196,10 +201,86 @@ func FuzzCheckJSON(f *testing.F) {
 		if !utf8.Valid(b) {
 			t.Fatalf("accepted invalid UTF-8: %q", b)
 		}
-		var v any
-		d := json.NewDecoder(bytes.NewReader(b))
-		if err := d.Decode(&v); err != nil {
+		var v, cv any
+		if err := json.Unmarshal(b, &v); err != nil {
 			t.Fatalf("accepted, encoding/json fails: %v", err)
 		}
+		// Its canonical form is the same document.
+		if err := json.Unmarshal(canonicalEscapes(b), &cv); err != nil || !reflect.DeepEqual(v, cv) {
+			t.Fatalf("canonicalEscapes(%q) = %q: %v", b, canonicalEscapes(b), err)
+		}
 	})
+}
+
+// Issue 15 section 3: a string written with JSON escapes is the same
+// string. dealtAt with \u002B (a "+") was refused; it is a date-time.
+func TestEscapedDealtAtIsTheSameString(t *testing.T) {
+	st, err := filestore.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, api := New(Deps{Pools: jackpot.NewService(st, time.Now, 1)})
+	example := func(path string) []byte {
+		b, err := json.Marshal(api.OpenAPI().Paths[path].Post.RequestBody.Content["application/json"].Example)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	call := func(path string, body []byte) *httptest.ResponseRecorder {
+		req := httptest.NewRequest(http.MethodPost, path, bytes.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Idempotency-Key", "k-"+path)
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, req)
+		return w
+	}
+	w := call("/v1/pools", example("/v1/pools"))
+	var pool struct {
+		ID string `json:"id"`
+	}
+	if err := json.Unmarshal(w.Body.Bytes(), &pool); err != nil || w.Code != 201 {
+		t.Fatalf("create: %d %s", w.Code, w.Body)
+	}
+	round := bytes.Replace(example("/v1/pools/{id}/rounds"), []byte(`"2026-03-01T20:00:00Z"`), []byte(`"2026\u002D03-01T20:00:00\u002B08:00"`), 1)
+	if !bytes.Contains(round, []byte(`\u002B`)) {
+		t.Fatal("the example has no dealtAt to escape")
+	}
+	if w := call("/v1/pools/"+pool.ID+"/rounds", round); w.Code != 200 {
+		t.Fatalf("round with an escaped dealtAt: %d %s", w.Code, w.Body)
+	}
+}
+
+func TestCanonicalEscapes(t *testing.T) {
+	cases := []struct{ in, want string }{
+		{`{"a":"x"}`, `{"a":"x"}`},
+		{`{"t":"20:00\u002B08:00"}`, `{"t":"20:00+08:00"}`},
+		{`{"\u0063ards":"\u00e9\/\ud83d\ude00"}`, `{"cards":"é/😀"}`},
+		{`{"q":"\u0022\u005c\u0001\n"}`, `{"q":"\u0022\u005c\u0001\n"}`},
+		{`["\\u0041"]`, `["\\u0041"]`},
+	}
+	for _, c := range cases {
+		t.Run(c.in, func(t *testing.T) {
+			if got := string(canonicalEscapes([]byte(c.in))); got != c.want {
+				t.Errorf("got %s, want %s", got, c.want)
+			}
+		})
+	}
+}
+
+// A wrong value the schema cannot see (an integer beyond int64) deep in
+// positions is reported at its full path, never "body", with no Go text
+// and no echo of the body.
+func TestDecodeErrorNamesThePath(t *testing.T) {
+	h, _ := New(Deps{})
+	body := `{"ruleset":"mbs-megalink-ssp-v6","roundId":"R1","dealer":"As Kd 7h 4c 2s","positions":[` +
+		`{"seat":1,"cards":"2c 3d 5h 8s 9c","wagers":{"ante":1000}},{"seat":2,"cards":"2h 3h 5d 8d 9d","wagers":{"ante":1000,"bet":99999999999999999999999}}]}`
+	req := httptest.NewRequest(http.MethodPost, "/v1/rounds/settle", strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, req)
+	if w.Code != 422 || !strings.Contains(w.Body.String(), `"location":"body.positions[1].wagers.bet"`) ||
+		strings.Contains(w.Body.String(), "json:") || strings.Contains(w.Body.String(), "int64") || strings.Contains(w.Body.String(), `"value"`) {
+		t.Fatalf("%d %s", w.Code, w.Body)
+	}
 }
