@@ -337,6 +337,7 @@ type recorder struct {
 	bytes       int
 	wroteHeader bool
 	held        bool // a 5xx: body held back until finish
+	redirect    bool // ServeMux's redirect to a clean path: its HTML body dropped
 	swallowed   bytes.Buffer
 }
 
@@ -350,12 +351,27 @@ func (rec *recorder) WriteHeader(status int) {
 		rec.held = true
 		return
 	}
+	if status >= 300 && status < 400 && strings.HasPrefix(rec.Header().Get("Content-Type"), "text/html") {
+		// net/http's ServeMux redirects a path that is not clean
+		// (/v1//rulesets, /v1/../v1/rulesets) to the clean one with an HTML
+		// body: keep the status and Location, say it as a problem.
+		rec.redirect = true
+		rec.Header().Set("Content-Type", "application/problem+json")
+		rec.Header().Del("Content-Length")
+		rec.ResponseWriter.WriteHeader(status)
+		n, _ := rec.ResponseWriter.Write(problemBody(status, "the path is not in canonical form; the operation is at "+bound(rec.Header().Get("Location"))))
+		rec.bytes += n
+		return
+	}
 	rec.ResponseWriter.WriteHeader(status)
 }
 
 func (rec *recorder) Write(b []byte) (int, error) {
 	if !rec.wroteHeader {
 		rec.WriteHeader(http.StatusOK)
+	}
+	if rec.redirect {
+		return len(b), nil
 	}
 	if rec.held {
 		if room := 4096 - rec.swallowed.Len(); room > 0 {

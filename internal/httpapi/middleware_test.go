@@ -364,3 +364,22 @@ func (l lockedWriter) Write(b []byte) (int, error) {
 	defer l.mu.Unlock()
 	return l.w.Write(b)
 }
+
+// Issue 15 section 3: net/http's ServeMux answers a path that is not clean
+// with a redirect and an HTML body; the status and Location stay, the body
+// is a problem.
+func TestUncleanPathRedirectIsAProblem(t *testing.T) {
+	h, _ := New(Deps{})
+	for _, path := range []string{"/v1//rulesets", "/v1/../v1/rulesets"} {
+		t.Run(path, func(t *testing.T) {
+			req := httptest.NewRequest(http.MethodGet, "/", nil)
+			req.URL.Path = path
+			w := httptest.NewRecorder()
+			h.ServeHTTP(w, req)
+			if w.Code != http.StatusTemporaryRedirect || w.Header().Get("Location") != "/v1/rulesets" ||
+				w.Header().Get("Content-Type") != "application/problem+json" || !strings.Contains(w.Body.String(), `"status":307`) {
+				t.Fatalf("%d %v %s", w.Code, w.Header(), w.Body)
+			}
+		})
+	}
+}
