@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"net/http"
 	"strings"
@@ -53,7 +54,7 @@ func problemOf(ctx context.Context, err error, prefix string) error {
 		if status >= 500 {
 			Log(ctx).Error("request failed", "status", status, "kind", e.Kind.String(), "err", e.Error())
 		}
-		p := &Problem{ErrorModel: huma.ErrorModel{Type: ProblemType, Title: http.StatusText(status), Status: status, Detail: bound2(e.Detail)}, Rules: e.Rules}
+		p := &Problem{ErrorModel: huma.ErrorModel{Type: ProblemType, Title: http.StatusText(status), Status: status, Detail: boundMessage(e.Detail)}, Rules: e.Rules}
 		if status == http.StatusInternalServerError || p.Detail == "" {
 			p.Detail = "the service could not answer this request"
 		}
@@ -131,8 +132,9 @@ func legacy(err error) error {
 }
 
 // newError is huma.NewError with what an error repeats bounded: every
-// location and string value is cut to maxEcho bytes, a non-string value
-// that is not a number or boolean is left out, and a message to 2*maxEcho.
+// location and string value is cut to maxEcho bytes, a value that is not
+// a string, number or boolean (an object, an array) is left out, and a
+// message or detail is cut to maxMessage bytes.
 func newError(status int, msg string, errs ...error) huma.StatusError {
 	details := make([]*huma.ErrorDetail, 0, len(errs))
 	for _, err := range errs {
@@ -147,15 +149,15 @@ func newError(status int, msg string, errs ...error) huma.StatusError {
 		}
 		details = append(details, boundDetail(d))
 	}
-	return &huma.ErrorModel{Type: ProblemType, Status: status, Title: http.StatusText(status), Detail: bound2(msg), Errors: details}
+	return &huma.ErrorModel{Type: ProblemType, Status: status, Title: http.StatusText(status), Detail: boundMessage(msg), Errors: details}
 }
 
 func boundDetail(d *huma.ErrorDetail) *huma.ErrorDetail {
-	out := &huma.ErrorDetail{Location: bound(d.Location), Message: bound2(d.Message)}
+	out := &huma.ErrorDetail{Location: bound(d.Location), Message: boundMessage(d.Message)}
 	if loc, msg, ok := strings.Cut(d.Message, locSep); ok && d.Location == "body" {
 		// A locatedError huma reported at "body" (codec.go): its own
 		// location, and no echo of the whole body as the value.
-		out.Location, out.Message = bound(loc), bound2(msg)
+		out.Location, out.Message = bound(loc), boundMessage(msg)
 		return out
 	}
 	switch v := d.Value.(type) {
@@ -172,8 +174,35 @@ func boundDetail(d *huma.ErrorDetail) *huma.ErrorDetail {
 	return out
 }
 
-// bound2 cuts a message to 2*maxEcho bytes: a message may quote a bounded
-// value.
-func bound2(s string) string {
-	return boundTo(s, 2*maxEcho)
+// maxMessage bounds a message or detail: ours are shorter, but one may
+// quote what the client sent.
+const maxMessage = 1024
+
+// boundMessage cuts a message to maxMessage bytes.
+func boundMessage(s string) string {
+	return boundTo(s, maxMessage)
+}
+
+// ProblemJSON is an RFC 9457 body written outside huma (the middleware,
+// the Lambda adapter before an event is a request), with what it repeats
+// bounded as newError bounds it; it has the shape of huma.ErrorModel so
+// that clients see one error type.
+func ProblemJSON(status int, detail string, errs ...*huma.ErrorDetail) []byte {
+	details := make([]*huma.ErrorDetail, len(errs))
+	for i, d := range errs {
+		details[i] = boundDetail(d)
+	}
+	if len(details) == 0 {
+		details = nil
+	}
+	b, _ := json.Marshal(&huma.ErrorModel{Type: ProblemType, Title: http.StatusText(status), Status: status, Detail: boundMessage(detail), Errors: details})
+	return b
+}
+
+// writeProblem writes an RFC 9457 problem+json response.
+func writeProblem(w http.ResponseWriter, status int, detail string, errs ...*huma.ErrorDetail) {
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.Header().Del("Content-Length")
+	w.WriteHeader(status)
+	_, _ = w.Write(ProblemJSON(status, detail, errs...))
 }

@@ -62,13 +62,14 @@ func TestProblemOf(t *testing.T) {
 	}
 }
 
-// What an error repeats is bounded: a 1 KB value comes back cut to maxEcho
-// bytes.
+// What an error repeats is bounded: a 4 KB location and value come back
+// cut to maxEcho bytes, a 4 KB detail to maxMessage, an object value not
+// at all.
 func TestNewErrorBoundsValues(t *testing.T) {
-	long := strings.Repeat("x", 1024)
+	long := strings.Repeat("x", 4096)
 	err := newError(422, long, &huma.ErrorDetail{Location: "body." + long, Message: "m", Value: long}, &huma.ErrorDetail{Value: map[string]any{"a": long}})
 	b, _ := json.Marshal(err)
-	if len(b) > 600 {
+	if len(b) > maxMessage+2*maxEcho+200 || strings.Contains(string(b), `"a"`) {
 		t.Fatalf("%d bytes: %s", len(b), b)
 	}
 }

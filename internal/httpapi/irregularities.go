@@ -6,6 +6,7 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 
+	"github.com/tablesettle/tablesettle/internal/fault"
 	"github.com/tablesettle/tablesettle/internal/irregularity"
 	"github.com/tablesettle/tablesettle/internal/money"
 )
@@ -66,7 +67,8 @@ func registerIrregularities(api huma.API, deps Deps) {
 	}, func(ctx context.Context, in *catalogueInput) (*catalogueOutput, error) {
 		rs, ok := irregularity.Catalogue(in.ID)
 		if !ok {
-			return nil, huma.Error404NotFound("no such ruleset", &huma.ErrorDetail{Location: "path.id", Message: "not a ruleset id", Value: in.ID})
+			return nil, problemOf(ctx, &fault.Error{Kind: fault.NotFound, Detail: "no such ruleset",
+				Fields: []fault.Problem{{Field: "path.id", Message: "not a ruleset id", Value: in.ID}}}, "")
 		}
 		return &catalogueOutput{Body: *rs}, nil
 	})
@@ -101,14 +103,14 @@ func registerIrregularities(api huma.API, deps Deps) {
 func decideIrregularity(ctx context.Context, req IrregularityRequest) (irregularity.Outcome, error) {
 	rs, ok := irregularity.Catalogue(req.Ruleset)
 	if !ok {
-		return irregularity.Outcome{}, huma.Error422UnprocessableEntity("unknown ruleset",
-			&huma.ErrorDetail{Location: "body.ruleset", Message: "not a ruleset id", Value: req.Ruleset})
+		return irregularity.Outcome{}, problemOf(ctx, fault.InvalidFields("unknown ruleset",
+			fault.Problem{Field: "body.ruleset", Message: "not a ruleset id", Value: req.Ruleset}), "")
 	}
 	var round *irregularity.Round
 	if req.Round != nil {
 		if req.Round.Ruleset != "" && req.Round.Ruleset != req.Ruleset {
-			return irregularity.Outcome{}, huma.Error422UnprocessableEntity("the round is of another ruleset",
-				&huma.ErrorDetail{Location: "body.round.ruleset", Message: "must be the request's ruleset " + req.Ruleset, Value: req.Round.Ruleset})
+			return irregularity.Outcome{}, problemOf(ctx, fault.InvalidFields("the round is of another ruleset",
+				fault.Problem{Field: "body.round.ruleset", Message: "must be the request's ruleset " + req.Ruleset, Value: req.Round.Ruleset}), "")
 		}
 		round = &irregularity.Round{RoundID: req.Round.RoundID, Currency: money.Currency(req.Round.Currency)}
 		if round.Currency == "" {

@@ -307,21 +307,6 @@ func allowedMethods(mux *http.ServeMux, r *http.Request) []string {
 	return allow
 }
 
-// problem is the RFC 9457 body written outside huma; it has the same shape
-// as huma.ErrorModel so that clients see one error type.
-func problemBody(status int, detail string, errs ...*huma.ErrorDetail) []byte {
-	b, _ := json.Marshal(&huma.ErrorModel{Type: ProblemType, Title: http.StatusText(status), Status: status, Detail: detail, Errors: errs})
-	return b
-}
-
-// writeProblem writes an RFC 9457 problem+json response.
-func writeProblem(w http.ResponseWriter, status int, detail string, errs ...*huma.ErrorDetail) {
-	w.Header().Set("Content-Type", "application/problem+json")
-	w.Header().Del("Content-Length")
-	w.WriteHeader(status)
-	_, _ = w.Write(problemBody(status, detail, errs...))
-}
-
 // recorder notes the status and size of a response for the access log,
 // and holds back the body of every 5xx: finish replaces it with a problem
 // that keeps only the status, the title and the detail an operation wrote
@@ -359,7 +344,7 @@ func (rec *recorder) WriteHeader(status int) {
 		rec.Header().Set("Content-Type", "application/problem+json")
 		rec.Header().Del("Content-Length")
 		rec.ResponseWriter.WriteHeader(status)
-		n, _ := rec.ResponseWriter.Write(problemBody(status, "the path is not in canonical form; the operation is at "+bound(rec.Header().Get("Location"))))
+		n, _ := rec.ResponseWriter.Write(ProblemJSON(status, "the path is not in canonical form; the operation is at "+bound(rec.Header().Get("Location"))))
 		rec.bytes += n
 		return
 	}
@@ -403,7 +388,7 @@ func (rec *recorder) finish() {
 	h.Del("Content-Length")
 	h.Del("Content-Encoding")
 	rec.ResponseWriter.WriteHeader(rec.status)
-	n, _ := rec.ResponseWriter.Write(problemBody(rec.status, detail))
+	n, _ := rec.ResponseWriter.Write(ProblemJSON(rec.status, detail))
 	rec.bytes += n
 }
 

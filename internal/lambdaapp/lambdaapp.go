@@ -7,7 +7,6 @@ package lambdaapp
 import (
 	"context"
 	"encoding/base64"
-	"encoding/json"
 	"io"
 	"log/slog"
 	"net/http"
@@ -97,7 +96,7 @@ func Adapt(h http.Handler, logger *slog.Logger) Handler {
 // problem is an RFC 9457 response made outside the http.Handler (the
 // event could not become an http.Request).
 func problem(status int, id, detail string, errs ...*huma.ErrorDetail) events.APIGatewayV2HTTPResponse {
-	body, _ := json.Marshal(&huma.ErrorModel{Type: httpapi.ProblemType, Title: http.StatusText(status), Status: status, Detail: detail, Errors: errs})
+	body := httpapi.ProblemJSON(status, detail, errs...)
 	h := map[string]string{"Content-Type": "application/problem+json"}
 	if id != "" {
 		h[httpapi.RequestIDHeader] = id
