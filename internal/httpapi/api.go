@@ -5,9 +5,12 @@
 //
 // Behaviour common to every operation (current and future) lives here and
 // in middleware.go: RFC 9457 problem+json for every error, including
-// unknown routes, wrong methods and panics; request bodies over
-// MaxBodyBytes refused with 413; unknown JSON fields refused with 422; a
-// wrong Content-Type refused with 415; a 5xx never shows internal error
+// unknown routes, wrong methods and panics, all made in errors.go;
+// request bodies over MaxBodyBytes refused with 413; every JSON body
+// checked once by strictjson.go (duplicate and case-variant keys, invalid
+// UTF-8: 422 naming the key) and decoded by the one codec of codec.go;
+// unknown JSON fields refused with 422; a Content-Type other than
+// application/json refused with 415; a 5xx never shows internal error
 // text; every response carries X-Request-Id; one structured access log
 // line per request.
 package httpapi
@@ -17,6 +20,7 @@ import (
 	"net/http"
 	"reflect"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/danielgtaylor/huma/v2"
@@ -91,11 +95,13 @@ func Config() huma.Config {
 	cfg.OpenAPI.OnAddOperation = append(cfg.OpenAPI.OnAddOperation, everyOperation)
 	cfg.Transformers = append(cfg.Transformers, problemType)
 	// huma makes every problem of validation and huma.Error4xx through its
-	// package variable NewError; errors.go bounds what they repeat. Setting
-	// it here, where every host builds its API, is idempotent.
-	huma.NewError = newError
+	// package variable NewError; errors.go bounds what they repeat. Set
+	// once, where every host builds its API.
+	setNewError.Do(func() { huma.NewError = newError })
 	return cfg
 }
+
+var setNewError sync.Once
 
 // ProblemType is the RFC 9457 type of every problem: a problem is
 // described by its status and title. The spec gives ErrorModel.type the

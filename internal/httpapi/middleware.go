@@ -219,7 +219,7 @@ func Middleware(deps Deps, mux *http.ServeMux) http.Handler {
 				}
 				body = canonicalEscapes(body)
 			}
-			r.Body = requestBody{bytes.NewReader(body), body}
+			r.Body = requestBody{bytes.NewReader(body)}
 			r.ContentLength = int64(len(body))
 		}
 		mux.ServeHTTP(rec, r)
@@ -246,18 +246,13 @@ func jsonContentType(ct string) bool {
 	return strings.EqualFold(strings.TrimSpace(mt), "application/json")
 }
 
-// requestBody is a request body the middleware has read whole. An
-// operation that wants the bytes themselves takes them from Bytes while
-// nothing has been read (the settle fast path) instead of copying them again.
+// requestBody is a request body the middleware has read whole and
+// checked.
 type requestBody struct {
 	*bytes.Reader
-	b []byte
 }
 
 func (requestBody) Close() error { return nil }
-
-// Bytes returns the whole body.
-func (rb requestBody) Bytes() []byte { return rb.b }
 
 // readBody reads at most MaxBodyBytes+1 bytes of a body, as io.ReadAll
 // does, into a buffer sized from its Content-Length when it has one (one
