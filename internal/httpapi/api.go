@@ -144,6 +144,7 @@ func schemaName(t reflect.Type, hint string) string {
 // body limit defaults to 1 MiB, so it is lowered here once for all.
 func everyOperation(oapi *huma.OpenAPI, op *huma.Operation) {
 	errSchema := oapi.Components.Schemas.Schema(reflect.TypeFor[huma.ErrorModel](), true, "Error")
+	documentRules(oapi.Components.Schemas.SchemaFromRef(errSchema.Ref))
 	problem := func(desc string) *huma.Response {
 		return &huma.Response{Description: desc, Content: map[string]*huma.MediaType{
 			"application/problem+json": {Schema: errSchema},
@@ -174,6 +175,23 @@ func everyOperation(oapi *huma.OpenAPI, op *huma.Operation) {
 				Schema:      &huma.Schema{Type: huma.TypeString},
 			}
 		}
+	}
+}
+
+// documentRules adds to the problem schema the extension member "rules"
+// that errors.go writes (Problem.Rules): the schema refuses members it
+// does not name.
+func documentRules(s *huma.Schema) {
+	if s == nil || s.Properties == nil {
+		return
+	}
+	if _, ok := s.Properties["rules"]; ok {
+		return
+	}
+	s.Properties["rules"] = &huma.Schema{
+		Type:        huma.TypeArray,
+		Items:       &huma.Schema{Type: huma.TypeString},
+		Description: "The rules and rulings the refusal applies, e.g. \"mbs-megalink-ssp-v6 3.10.2.1\", \"ruling R20\"; absent when it cites none.",
 	}
 }
 
