@@ -12,11 +12,13 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"runtime/debug"
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/danielgtaylor/huma/v2"
 )
@@ -168,6 +170,25 @@ func Middleware(deps Deps, mux *http.ServeMux) http.Handler {
 			}
 			writeProblem(rec, http.StatusNotFound, fmt.Sprintf("no operation at %s %s; the spec is at /openapi.yaml", r.Method, r.URL.Path))
 			return
+		}
+		if r.URL.RawQuery != "" {
+			// Go's query parser drops a pair with a bad % escape silently
+			// (unit=%zz would read as no unit at all): refuse it.
+			q, err := url.ParseQuery(r.URL.RawQuery)
+			if err != nil {
+				writeProblem(rec, http.StatusBadRequest, "the query string has a % not followed by two hex digits, or a ';'",
+					&huma.ErrorDetail{Location: "query", Message: "a bad % escape (RFC 3986 percent-encoding)"})
+				return
+			}
+			for name, vs := range q {
+				for _, v := range vs {
+					if !utf8.ValidString(name) || !utf8.ValidString(v) {
+						writeProblem(rec, http.StatusUnprocessableEntity, "a query parameter is not valid UTF-8",
+							&huma.ErrorDetail{Location: "query." + bound(strings.ToValidUTF8(name, "\uFFFD")), Message: "not valid UTF-8 once its % escapes are decoded"})
+						return
+					}
+				}
+			}
 		}
 		if r.Body != nil && r.Body != http.NoBody {
 			if r.ContentLength > MaxBodyBytes {

@@ -383,3 +383,34 @@ func TestUncleanPathRedirectIsAProblem(t *testing.T) {
 		})
 	}
 }
+
+// Issue 15 section 3 (strict input): a query string with a bad % escape
+// was read as if the pair were absent (unit=%zz as no unit); it is a 400
+// problem. A parameter that decodes to invalid UTF-8 is a 422 naming it.
+func TestQueryStrict(t *testing.T) {
+	h, _ := New(Deps{})
+	cases := []struct {
+		query    string
+		status   int
+		location string
+	}{
+		{"unit=100", 200, ""},
+		{"unit=%zz", 400, "query"},
+		{"unit=5%", 400, "query"},
+		{"note=%ff%fe", 422, "query.note"},
+	}
+	for _, c := range cases {
+		t.Run(c.query, func(t *testing.T) {
+			req := httptest.NewRequest(http.MethodGet, "/v1/rulesets/mbs-megalink-ssp-v6/analysis", nil)
+			req.URL.RawQuery = c.query
+			w := httptest.NewRecorder()
+			h.ServeHTTP(w, req)
+			if w.Code != c.status {
+				t.Fatalf("status %d, want %d: %.200s", w.Code, c.status, w.Body)
+			}
+			if c.location != "" && !strings.Contains(w.Body.String(), `"location":"`+c.location+`"`) {
+				t.Errorf("no location %s: %s", c.location, w.Body)
+			}
+		})
+	}
+}
