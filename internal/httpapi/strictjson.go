@@ -22,6 +22,7 @@ import (
 //   - invalid UTF-8 in a string or key, and an escape that is half of a
 //     UTF-16 surrogate pair: both would be replaced by U+FFFD silently
 //     (422, location: the string);
+//   - a number beyond the range of a 64-bit float (422);
 //   - nesting deeper than maxJSONDepth (422).
 //
 // Keys are compared after their escapes are decoded ("\u0063ards" is
@@ -170,6 +171,7 @@ func (c *jsonChecker) number() *jsonError {
 		}
 		return n
 	}
+	start := c.i
 	if c.b[c.i] == '-' {
 		c.i++
 	}
@@ -192,6 +194,19 @@ func (c *jsonChecker) number() *jsonError {
 		if digits() == 0 {
 			return c.syntax("expected a digit in the exponent")
 		}
+		return c.finite(start)
+	}
+	if c.i-start > 300 {
+		return c.finite(start)
+	}
+	return nil
+}
+
+// finite refuses a number beyond the range of a 64-bit float (1E700),
+// which no decoder can read as a number.
+func (c *jsonChecker) finite(start int) *jsonError {
+	if _, err := strconv.ParseFloat(string(c.b[start:c.i]), 64); err != nil {
+		return c.invalid("the number is beyond the range of a 64-bit floating-point number")
 	}
 	return nil
 }
@@ -279,13 +294,42 @@ func hex4(b []byte, at int) (rune, bool) {
 	return r, true
 }
 
-// unescape decodes a checked string's escapes.
+// unescape decodes a checked string's escapes (surrogate pairs included).
 func unescape(raw []byte) string {
-	s, err := strconv.Unquote(`"` + strings.ReplaceAll(string(raw), `\/`, `/`) + `"`)
-	if err != nil {
-		return string(raw) // cannot happen for a checked string
+	var sb strings.Builder
+	sb.Grow(len(raw))
+	for i := 0; i < len(raw); i++ {
+		ch := raw[i]
+		if ch != '\\' {
+			sb.WriteByte(ch)
+			continue
+		}
+		i++
+		switch raw[i] {
+		case 'u':
+			r, _ := hex4(raw, i+1)
+			i += 4
+			if utf16.IsSurrogate(r) { // checked: a high half followed by a low half
+				r2, _ := hex4(raw, i+3)
+				r = utf16.DecodeRune(r, r2)
+				i += 6
+			}
+			sb.WriteRune(r)
+		case 'b':
+			sb.WriteByte('\b')
+		case 'f':
+			sb.WriteByte('\f')
+		case 'n':
+			sb.WriteByte('\n')
+		case 'r':
+			sb.WriteByte('\r')
+		case 't':
+			sb.WriteByte('\t')
+		default: // " \ /
+			sb.WriteByte(raw[i])
+		}
 	}
-	return s
+	return sb.String()
 }
 
 func (c *jsonChecker) object(depth int) *jsonError {
