@@ -16,6 +16,7 @@ run:
 ## npm into .cache/ddb when missing): the store tests fail without it.
 test: fmt-check vet test-infra test-load lint-spec
 	test/dynamodb-local.sh $(GO) test -count=1 ./...
+	$(GO) test -run '^$$' -fuzz '^FuzzCheckJSON$$' -fuzztime 10s ./internal/httpapi
 	$(MAKE) test-clients
 	$(MAKE) test-browser
 
@@ -114,6 +115,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzParseList$$' -fuzztime $(FUZZTIME) ./internal/card
 	$(GO) test -run '^$$' -fuzz '^FuzzSettle$$' -fuzztime $(FUZZTIME) ./internal/settle
 	$(GO) test -run '^$$' -fuzz '^FuzzEval$$' -fuzztime $(FUZZTIME) ./internal/hand
+	$(GO) test -run '^$$' -fuzz '^FuzzCheckJSON$$' -fuzztime $(FUZZTIME) ./internal/httpapi
 
 # ---- infra: the CDK app (its own Go module in infra/) and the load test ----
 STAGE   ?= dev
