@@ -19,6 +19,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	v4 "github.com/aws/aws-sdk-go-v2/aws/signer/v4"
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 
 	"github.com/tablesettle/tablesettle/internal/filestore"
 	"github.com/tablesettle/tablesettle/internal/httpapi"
@@ -208,13 +209,27 @@ func signedAPI(t *testing.T, method, url, body string, headers ...string) string
 	return string(b)
 }
 
-// signInIAM chooses IAM credentials in the console's sign-in form and
-// types them in, as a person would; the caller submits.
+// signInIAM chooses IAM credentials in the console's sign-in form with the
+// keyboard (arrow key in the radio group, Tab to the first field) and
+// types them in, as a person would; the caller submits. Every field has
+// its label.
 func signInIAM(t *testing.T, ctx context.Context, secret string) {
 	t.Helper()
 	do(t, ctx,
-		chromedp.Click(chromedp.CSS(`#mode-iam`)),
+		chromedp.Focus(chromedp.CSS(`#mode-token`)),
+		chromedp.KeyEvent(kb.ArrowRight),
 		chromedp.WaitVisible(chromedp.CSS(`#iam-key`)),
+		chromedp.KeyEvent(kb.Tab),
+	)
+	focus, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.activeElement.id + " " +
+		[...document.querySelectorAll("#signin input")].filter((i) => i.labels.length !== 1 || !i.labels[0].textContent.trim()).map((i) => i.id).join(",")`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if focus != "iam-key " {
+		t.Fatalf("after choosing IAM credentials and Tab: focus and unlabelled inputs %q, want the access key id focused and every input labelled", focus)
+	}
+	do(t, ctx,
 		chromedp.SendKeys(chromedp.CSS(`#iam-key`), iamCreds.AccessKeyID),
 		chromedp.SendKeys(chromedp.CSS(`#iam-secret`), secret),
 		chromedp.SendKeys(chromedp.CSS(`#iam-session`), iamCreds.SessionToken),
