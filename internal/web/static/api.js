@@ -1,13 +1,34 @@
 // tablesettle pages: the one way they talk to the API. Same API and the same
-// credentials as any client: a bearer token (local serve) kept in this tab's
-// sessionStorage, never in the URL sent to the server.
+// credentials as any client, kept in this tab's sessionStorage only (gone
+// when the tab closes), never in a URL sent to the server, never logged:
+//   - a bearer token (tablesettle serve), or
+//   - a principal's IAM credentials (the AWS stack): every call is signed
+//     with AWS Signature Version 4 for execute-api (sigv4.js).
 "use strict";
 
 const TS = (() => {
   const tokenKey = "tablesettle.token";
+  const iamKey = "tablesettle.iam";
 
   function token() { return sessionStorage.getItem(tokenKey) || ""; }
-  function setToken(t) { t ? sessionStorage.setItem(tokenKey, t) : sessionStorage.removeItem(tokenKey); }
+  // Signing in one way signs out the other.
+  function setToken(t) {
+    if (t) { sessionStorage.setItem(tokenKey, t); sessionStorage.removeItem(iamKey); } else sessionStorage.removeItem(tokenKey);
+  }
+
+  // IAM credentials: { accessKeyId, secretAccessKey, sessionToken, region }
+  // (the session token may be empty for long-term keys), or null.
+  function iam() {
+    try {
+      const c = JSON.parse(sessionStorage.getItem(iamKey) || "null");
+      return c && c.accessKeyId && c.secretAccessKey && c.region ? c : null;
+    } catch (_) { return null; }
+  }
+  function setIAM(c) {
+    if (c) { sessionStorage.setItem(iamKey, JSON.stringify(c)); sessionStorage.removeItem(tokenKey); } else sessionStorage.removeItem(iamKey);
+  }
+  function signOut() { sessionStorage.removeItem(tokenKey); sessionStorage.removeItem(iamKey); }
+  function signedIn() { return !!(token() || iam()); }
 
   // A token may also come in the page's fragment (#token=...): fragments are
   // never sent to a server, so it reaches no log. It is moved to
@@ -36,10 +57,17 @@ const TS = (() => {
 
   async function call(method, path, body, extraHeaders) {
     const headers = { "Accept": "application/json" };
-    if (token()) headers["Authorization"] = "Bearer " + token();
+    const payload = body === undefined ? undefined : JSON.stringify(body);
     if (body !== undefined) headers["Content-Type"] = "application/json";
     Object.assign(headers, extraHeaders || {});
-    const res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), cache: "no-store" });
+    const creds = iam();
+    if (creds) {
+      // Signed over exactly the path, query and body string sent below.
+      Object.assign(headers, await SigV4.sign(method, path, payload || "", creds, "execute-api"));
+    } else if (token()) {
+      headers["Authorization"] = "Bearer " + token();
+    }
+    const res = await fetch(path, { method, headers, body: payload, cache: "no-store" });
     const text = await res.text();
     let data = null;
     if (text) { try { data = JSON.parse(text); } catch (_) { data = { detail: text }; } }
@@ -71,5 +99,5 @@ const TS = (() => {
     return e;
   }
 
-  return { token, setToken, tokenFromFragment, call, Problem, formatMoney, el };
+  return { token, setToken, iam, setIAM, signOut, signedIn, tokenFromFragment, call, Problem, formatMoney, el };
 })();

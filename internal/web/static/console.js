@@ -1,5 +1,6 @@
 // The floor console: what a signed-in principal may do, by role. Every
-// button is one call of the public API with the principal's own token: the
+// button is one call of the public API with the principal's own
+// credentials (a bearer token, or IAM credentials signing each call): the
 // console adds no operation and bypasses no role or second signature (the
 // API refuses what the principal may not do, and the console shows that
 // refusal as the API words it).
@@ -36,11 +37,16 @@
     show(".role-read", open && roles.some((r) => ["cage", "controller", "admin", "supervisor"].includes(r)));
   }
 
-  async function signIn(token) {
-    TS.setToken(token);
+  // Signs in with what the form holds: a bearer token, or IAM credentials
+  // (then every call is signed with SigV4). /v1/me says who that is; when
+  // the API refuses, nothing is kept.
+  async function signIn(creds) {
+    if (creds) {
+      if (creds.token) TS.setToken(creds.token); else TS.setIAM(creds.iam);
+    }
     const me = await act(() => TS.call("GET", "/v1/me"));
     state.me = me || null;
-    if (!me) TS.setToken("");
+    if (!me) TS.signOut();
     applyRoles();
     if (me && state.poolId) await openPool(state.poolId);
   }
@@ -150,7 +156,7 @@
     const amount = Number($("adjust-amount").value);
     if (!Number.isSafeInteger(amount) || amount === 0) { showProblem("The amount is a whole number of minor units, not zero."); return; }
     const out = await act(() => TS.call("POST", poolPath("/adjustments"),
-      { meter: $("adjust-meter").value, amount, reason: $("adjust-reason").value.trim() }, idem()));
+      { meter: $("adjust-meter").value, amount, reason: $("adjust-reason").value.trim(), by: state.me ? state.me.id : "" }, idem()));
     if (out) {
       $("adjust-result").textContent = out.proposal ? "Proposal " + out.proposal.id + " waits for a controller's approval." : "Recorded.";
       await done(out);
@@ -207,8 +213,35 @@
     $("reconcile-result").replaceChildren(...lines);
   }
 
-  $("signin").addEventListener("submit", (ev) => { ev.preventDefault(); signIn($("token").value.trim()); $("token").value = ""; });
-  $("signout").addEventListener("click", () => { TS.setToken(""); state.me = null; applyRoles(); });
+  // The sign-in form: one set of fields per way of signing in. The other
+  // set is hidden and disabled, so its required fields do not block the
+  // form and the keyboard does not reach them.
+  const iamFields = ["iam-key", "iam-secret", "iam-session", "iam-region"];
+  function showMode() {
+    const iam = $("mode-iam").checked;
+    $("token-fields").classList.toggle("hidden", iam);
+    $("iam-fields").classList.toggle("hidden", !iam);
+    $("token").disabled = iam;
+    for (const id of iamFields) $(id).disabled = !iam;
+  }
+  $("mode-token").addEventListener("change", showMode);
+  $("mode-iam").addEventListener("change", showMode);
+  $("signin").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    let creds;
+    if ($("mode-iam").checked) {
+      creds = { iam: {
+        accessKeyId: $("iam-key").value.trim(), secretAccessKey: $("iam-secret").value.trim(),
+        sessionToken: $("iam-session").value.trim(), region: $("iam-region").value.trim(),
+      } };
+    } else {
+      creds = { token: $("token").value.trim() };
+    }
+    // The secrets leave the form at once: they live in sessionStorage only.
+    for (const id of ["token", "iam-secret", "iam-session"]) $(id).value = "";
+    signIn(creds);
+  });
+  $("signout").addEventListener("click", () => { TS.signOut(); state.me = null; applyRoles(); });
   $("pool-form").addEventListener("submit", (ev) => { ev.preventDefault(); openPool($("pool-id").value.trim()); });
   $("ledger-form").addEventListener("submit", (ev) => { ev.preventDefault(); loadLedger(); });
   $("f-clear").addEventListener("click", () => { for (const id of ["f-table", "f-round", "f-from", "f-to"]) $(id).value = ""; $("f-kind").value = ""; loadLedger(); });
@@ -216,5 +249,11 @@
   $("adjust-form").addEventListener("submit", (ev) => { ev.preventDefault(); proposeAdjustment(); });
 
   window.Console = { state, act, refresh, money, when, poolPath, $ };
-  if (TS.token()) signIn(TS.token()); else applyRoles();
+  if (TS.iam()) {
+    $("mode-iam").checked = true;
+    $("iam-key").value = TS.iam().accessKeyId;
+    $("iam-region").value = TS.iam().region;
+  }
+  showMode();
+  if (TS.signedIn()) signIn(null); else applyRoles();
 })();
