@@ -37,7 +37,7 @@ func TestRWSCSPv2_5_10_OptionsToAffectedPlayersOnly(t *testing.T) {
 		{"dealing_error", "dealing_error", map[string]any{"reconstructable": false}, []string{"5.10", "5.10.1", "5.10.3"}},
 		{"5.10_cards_dealt_incorrectly_after_cards_seen", "cards_dealt_incorrectly", map[string]any{"playerSawCards": true, "reconstructable": false}, []string{"5.10", "5.10.1", "5.10.3"}},
 		{"5.10_one_card_exposed_before_cards_seen", "cards_exposed_in_deal", map[string]any{"cardsExposed": 1, "playerSawCards": false}, []string{"5.10", "5.10.1", "5.10.3"}},
-		// 5.12 after cards were seen: no 5.10 options since ruling R23,
+		// 5.12 after cards were seen offers no 5.10 options (ruling R23):
 		// see TestRWSCSPv2_5_12_CardExposedAfterCardsSeenContinues_R23.
 	} {
 		t.Run(c.name, func(t *testing.T) {

@@ -281,7 +281,7 @@ func asInt64(v any) (int64, bool) {
 	case int64:
 		return n, true
 	case float64:
-		// 2^53: beyond it a float64 no longer holds every whole number.
+		// 2^53: beyond it a float64 does not hold every whole number.
 		if n != math.Trunc(n) || math.Abs(n) > 1<<53 {
 			return 0, false
 		}
