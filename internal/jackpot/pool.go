@@ -25,7 +25,7 @@ import (
 // R5, R6, R7) are read from the rulesets' descriptions (ruleset.Ruleset's
 // Casino and Majors), never from their ids. The zero Rules knows no
 // ruleset; Standard keeps pools under the five documents, as the package
-// functions New, ChangeSettings, Apply and Release do.
+// functions New, ChangeSettings, Apply, Release and Correct do.
 type Rules struct {
 	Rulesets ruleset.Catalogue
 }
@@ -90,8 +90,9 @@ type Settings struct {
 	// Ceiling caps the displayed meter; contributions past it go to the
 	// overflow meter. Zero means no ceiling; else Reset to MaxAmount.
 	Ceiling money.Amount `json:"ceiling"`
-	// SettleWindowMS is the RWS settle window of ruling R7, in
-	// milliseconds; ignored for MBS pools.
+	// SettleWindowMS is the settle window of ruling R7, in milliseconds,
+	// for rulesets that hold major hits (Majors.SettleWindow: RWS);
+	// ignored for the others (MBS).
 	SettleWindowMS int64 `json:"settleWindowMs"`
 	// Verify decides which hits wait for a supervisor (the jackpot lock);
 	// nil verifies none.
