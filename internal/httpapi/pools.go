@@ -12,6 +12,7 @@ import (
 	"github.com/tablesettle/tablesettle/internal/fault"
 	"github.com/tablesettle/tablesettle/internal/jackpot"
 	"github.com/tablesettle/tablesettle/internal/money"
+	"github.com/tablesettle/tablesettle/internal/pools"
 )
 
 // PoolSettings is the body of a pool's settings.
@@ -89,8 +90,8 @@ type PoolView struct {
 	Updated  time.Time           `json:"updatedAt"`
 }
 
-func poolView(p jackpot.Pool) PoolView {
-	v := PoolView{ID: p.ID, Casino: strings.ToUpper(string(p.Settings.Casino())), Settings: settingsView(p.Settings), Meters: p.Meters,
+func poolView(svc *pools.Service, p jackpot.Pool) PoolView {
+	v := PoolView{ID: p.ID, Casino: svc.Rules().Casino(p.Settings), Settings: settingsView(p.Settings), Meters: p.Meters,
 		LastHits: p.LastHits, Held: p.Held, Version: p.Version, Entries: p.Seq, Created: p.CreatedAt, Updated: p.UpdatedAt}
 	if v.LastHits == nil {
 		v.LastHits = []jackpot.HitRecord{}
@@ -211,7 +212,7 @@ func registerPools(api huma.API, deps Deps) {
 		if created {
 			status = http.StatusCreated
 		}
-		return &createPoolOutput{Status: status, Body: poolView(p)}, nil
+		return &createPoolOutput{Status: status, Body: poolView(svc, p)}, nil
 	})
 	huma.Register(api, huma.Operation{
 		OperationID: "get-pool", Method: http.MethodGet, Path: "/v1/pools/{id}",
@@ -224,7 +225,7 @@ func registerPools(api huma.API, deps Deps) {
 		if err != nil {
 			return nil, poolError(err, "path.")
 		}
-		return &poolOutput{Body: poolView(p)}, nil
+		return &poolOutput{Body: poolView(svc, p)}, nil
 	})
 	huma.Register(api, huma.Operation{
 		OperationID: "change-pool-settings", Method: http.MethodPatch, Path: "/v1/pools/{id}",
@@ -244,7 +245,7 @@ func registerPools(api huma.API, deps Deps) {
 		if err != nil {
 			return nil, poolError(err, "body.")
 		}
-		return &changeOutput{Replayed: replayed, Body: poolView(p)}, nil
+		return &changeOutput{Replayed: replayed, Body: poolView(svc, p)}, nil
 	})
 	huma.Register(api, huma.Operation{
 		OperationID: "adjust-pool", Method: http.MethodPost, Path: "/v1/pools/{id}/adjustments",
@@ -261,7 +262,7 @@ func registerPools(api huma.API, deps Deps) {
 		if err != nil {
 			return nil, poolError(err, "body.")
 		}
-		return &changeOutput{Replayed: replayed, Body: poolView(p)}, nil
+		return &changeOutput{Replayed: replayed, Body: poolView(svc, p)}, nil
 	})
 	huma.Register(api, huma.Operation{
 		OperationID: "pool-ledger", Method: http.MethodGet, Path: "/v1/pools/{id}/ledger",
@@ -307,7 +308,7 @@ func registerPools(api huma.API, deps Deps) {
 		if svc == nil {
 			return nil, poolsUnavailable()
 		}
-		r, locs, err := jackpotRound(in.Body, "body.")
+		r, locs, err := jackpotRound(svc, in.Body, "body.")
 		if err != nil {
 			return nil, err
 		}
@@ -335,7 +336,7 @@ func registerPools(api huma.API, deps Deps) {
 		if out.Body.Paid == nil {
 			out.Body.Paid = []jackpot.Payout{}
 		}
-		out.Body.Pool = poolView(p)
+		out.Body.Pool = poolView(svc, p)
 		return out, nil
 	})
 	huma.Register(api, huma.Operation{

@@ -102,7 +102,7 @@ func registerLock(api huma.API, svc *pools.Service, tags []string) {
 			if err != nil {
 				return nil, poolError(err, "body.")
 			}
-			return &lockOutput{Replayed: replayed, Body: LockAnswer{Hit: h, Pool: poolView(p)}}, nil
+			return &lockOutput{Replayed: replayed, Body: LockAnswer{Hit: h, Pool: poolView(svc, p)}}, nil
 		}
 		operation := huma.Operation{OperationID: o.id, Method: http.MethodPost, Path: "/v1/pools/{id}/hits/{seq}/" + o.path,
 			Summary: o.summary, Description: o.desc, Tags: tags}
@@ -206,7 +206,7 @@ func registerCorrect(api huma.API, svc *pools.Service, tags []string) {
 		var locs []string
 		var r jackpot.Round
 		if in.Body.Corrected != nil {
-			if r, locs, err = jackpotRound(*in.Body.Corrected, "body.corrected."); err != nil {
+			if r, locs, err = jackpotRound(svc, *in.Body.Corrected, "body.corrected."); err != nil {
 				return nil, err
 			}
 			corr.Corrected = &r

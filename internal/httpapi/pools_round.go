@@ -21,13 +21,13 @@ type PoolRoundRequest struct {
 	DealtAt time.Time `json:"dealtAt" doc:"When the table dealt the round (ruling R7: RWS pays major hits in dealt order; MBS records it for audit)."`
 }
 
-// jackpotRound translates the request to the round pools.RoundOf settles,
+// jackpotRound translates the request to the round svc.RoundOf settles,
 // and where each accepted progressive wager sits in the request (as
 // "body.positions[i].wagers.w"). loc is where the round sits in the
 // request ("body.", or "body.corrected." in a correction): a settlement
 // error names its field there.
-func jackpotRound(b PoolRoundRequest, loc string) (jackpot.Round, []string, error) {
-	r, places, err := pools.RoundOf(b.SettleRequest.round(), b.Table, b.DealtAt)
+func jackpotRound(svc *pools.Service, b PoolRoundRequest, loc string) (jackpot.Round, []string, error) {
+	r, places, err := svc.RoundOf(b.SettleRequest.round(), b.Table, b.DealtAt)
 	if err != nil {
 		return jackpot.Round{}, nil, poolError(err, loc)
 	}

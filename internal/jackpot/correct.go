@@ -52,6 +52,11 @@ type CorrectionResult struct {
 // Correct applies a correction of the round the original commit applied.
 // ledger is the pool's whole ledger (oldest first).
 func Correct(p Pool, ledger []Entry, original string, corr Correction, by Actor, now time.Time) (Pool, []Entry, CorrectionResult, error) {
+	return Standard().Correct(p, ledger, original, corr, by, now)
+}
+
+// Correct is Correct for a pool under k's rulesets.
+func (k Rules) Correct(p Pool, ledger []Entry, original string, corr Correction, by Actor, now time.Time) (Pool, []Entry, CorrectionResult, error) {
 	fail := func(err error) (Pool, []Entry, CorrectionResult, error) { return Pool{}, nil, CorrectionResult{}, err }
 	if err := requireActor(by); err != nil {
 		return fail(err)
@@ -143,7 +148,7 @@ func Correct(p Pool, ledger []Entry, original string, corr Correction, by Actor,
 	if corr.Corrected == nil {
 		c.finish()
 	} else {
-		q2, es, rr, err := Apply(q, *corr.Corrected, now)
+		q2, es, rr, err := k.Apply(q, *corr.Corrected, now)
 		if err != nil {
 			return fail(fault.Under(err, "corrected"))
 		}

@@ -8,7 +8,7 @@ import (
 // hold records an RWS major hit pending for the settle window (R7).
 func (c *change) hold(r Round, h Hit, payAfter time.Time, extraRules ...string) Payout {
 	dealt := r.DealtAt
-	rules := dedup(append(append(append([]string(nil), h.Rules...), extraRules...), "ruling R7", "ruling R21", "rws-mlp-csp-v2 4.5.2"))
+	rules := dedup(append(append(append(append([]string(nil), h.Rules...), extraRules...), "ruling R7", "ruling R21"), cite(r.Ruleset, c.rules.clausesOf(r.Ruleset).acrossTables)...))
 	e := c.post(Entry{Kind: KindHeld, Table: r.Table, Round: r.Round, Seat: h.Seat, Dealt: h.Dealt, Category: h.Category, DealtAt: &dealt,
 		Rules: rules, Note: "held for the settle window; paid from the pool as it stands when it is paid"})
 	c.pool.Held = append(c.pool.Held, HeldHit{Seq: e.Seq, Table: r.Table, Round: r.Round, Ruleset: r.Ruleset, DealtAt: r.DealtAt,
@@ -59,13 +59,13 @@ func (c *change) releaseDue() ([]Payout, error) {
 	last = min(last, MaxReleasedPerCommit-1)
 	var out []Payout
 	for _, h := range held[:last+1] {
-		cl := rulesetClauses[h.Ruleset]
+		cl := c.rules.clausesOf(h.Ruleset)
 		pos, err := c.payShared([]Hit{h.Hit}, []roundMeta{{table: h.Table, round: h.Round, ruleset: h.Ruleset, dealtAt: h.DealtAt, heldSeq: h.Seq}}, cl)
 		if err != nil {
 			return nil, err
 		}
 		for i := range pos {
-			pos[i].Rules = dedup(append(pos[i].Rules, "ruling R7", "ruling R21", "rws-mlp-csp-v2 4.5.2"))
+			pos[i].Rules = dedup(append(append(pos[i].Rules, "ruling R7", "ruling R21"), cite(h.Ruleset, cl.acrossTables)...))
 		}
 		out = append(out, pos...)
 	}
@@ -91,8 +91,13 @@ func DueHeld(p Pool, now time.Time) int {
 // It reports false when nothing was due (and then there is nothing to
 // commit).
 func Release(p Pool, now time.Time) (Pool, []Entry, []Payout, bool, error) {
+	return Standard().Release(p, now)
+}
+
+// Release is Release for a pool under k's rulesets.
+func (k Rules) Release(p Pool, now time.Time) (Pool, []Entry, []Payout, bool, error) {
 	q := p.clone()
-	c := &change{pool: &q, now: now}
+	c := &change{pool: &q, now: now, rules: k}
 	out, err := c.releaseDue()
 	if err != nil || len(out) == 0 {
 		return p, nil, nil, false, err

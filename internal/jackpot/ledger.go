@@ -118,6 +118,7 @@ type change struct {
 	now     time.Time
 	entries []Entry
 	err     error
+	rules   Rules // the rulesets' descriptions, for the clauses cited
 }
 
 func (c *change) post(e Entry) Entry {

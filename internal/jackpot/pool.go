@@ -14,39 +14,43 @@ package jackpot
 
 import (
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/tablesettle/tablesettle/internal/money"
 	"github.com/tablesettle/tablesettle/internal/ruleset"
 )
 
-// Casino says which casino's jackpot clauses govern a pool: the order of
-// hits across tables (ruling R7) and several winners at one table (R5 for
-// MBS, R6 for RWS) differ.
-type Casino string
-
-// The casinos of the rule documents.
-const (
-	MBS Casino = "mbs"
-	RWS Casino = "rws"
-)
-
-// CasinoOf returns the casino of a ruleset id ("mbs-..." or "rws-...").
-func CasinoOf(ruleset string) (Casino, bool) {
-	switch {
-	case strings.HasPrefix(ruleset, "mbs-"):
-		return MBS, true
-	case strings.HasPrefix(ruleset, "rws-"):
-		return RWS, true
-	}
-	return "", false
+// Rules keeps pools under the rulesets of a catalogue: which rulesets a
+// pool may serve, their casino and how their major hits are paid (rulings
+// R5, R6, R7) are read from the rulesets' descriptions (ruleset.Ruleset's
+// Casino and Majors), never from their ids. The zero Rules knows no
+// ruleset; Standard keeps pools under the five documents, as the package
+// functions New, ChangeSettings, Apply, Release and Correct do.
+type Rules struct {
+	Rulesets ruleset.Catalogue
 }
 
-// KnownRulesets are the ruleset ids a pool may serve (README of the rules).
-var knownRulesets = map[string]bool{
-	"mbs-megalink-ssp-v6": true, "mbs-ssp-v4": true, "mbs-megalink-tcp-v6": true,
-	"mbs-megalink-thb-v9": true, "rws-mlp-csp-v2": true,
+// Standard is the Rules of the five rule documents (ruleset.Standard()).
+func Standard() Rules { return Rules{Rulesets: ruleset.Standard()} }
+
+// describe returns the description of the first of s's rulesets the
+// catalogue has (Validate ensures all are there and agree).
+func (k Rules) describe(s Settings) (*ruleset.Ruleset, bool) {
+	for _, id := range s.Rulesets {
+		if rs, ok := k.Rulesets.Lookup(ruleset.ID(id)); ok {
+			return rs, true
+		}
+	}
+	return nil, false
+}
+
+// Casino is the casino of the pool's rulesets as their description writes
+// it ("MBS", "RWS"); "" when the catalogue has none of them.
+func (k Rules) Casino(s Settings) string {
+	if rs, ok := k.describe(s); ok {
+		return rs.Casino
+	}
+	return ""
 }
 
 // The bounds of a pool's settings (and of each adjustment). They keep every
@@ -86,58 +90,73 @@ type Settings struct {
 	// Ceiling caps the displayed meter; contributions past it go to the
 	// overflow meter. Zero means no ceiling; else Reset to MaxAmount.
 	Ceiling money.Amount `json:"ceiling"`
-	// SettleWindowMS is the RWS settle window of ruling R7, in
-	// milliseconds; ignored for MBS pools.
+	// SettleWindowMS is the settle window of ruling R7, in milliseconds,
+	// for rulesets that hold major hits (Majors.SettleWindow: RWS);
+	// ignored for the others (MBS).
 	SettleWindowMS int64 `json:"settleWindowMs"`
 	// Verify decides which hits wait for a supervisor (the jackpot lock);
 	// nil verifies none.
 	Verify *Verify `json:"verify,omitempty"`
 }
 
-// Casino is the casino of the pool's rulesets (Validate ensures one).
-func (s Settings) Casino() Casino {
-	if len(s.Rulesets) == 0 {
-		return MBS
-	}
-	c, _ := CasinoOf(s.Rulesets[0])
-	return c
-}
-
 // Majors is how a pool pays its major (percentage) hits.
 type Majors struct {
 	// Sequential: winners at one table are paid one after the other in
 	// dealing order, each from the pool as the previous left it (ruling
-	// R6), and across tables in dealt order after a settle window (R7).
-	// Otherwise the winners of one category at one table share the prize
-	// (R5) and tables are paid in commit order (R7).
+	// R6). Otherwise the winners of one category at one table share the
+	// prize (R5).
 	Sequential bool
-	// DefaultWindow is the settle window of a sequential pool whose
+	// Held: major hits are held for the pool's settle window and paid
+	// across tables in dealt order (R7); otherwise in commit order.
+	Held bool
+	// DefaultWindow is the settle window of a held-majors pool whose
 	// settings leave it unset.
 	DefaultWindow time.Duration
 }
 
-// majorsOf is the one place where a pool's casino decides how its major
-// hits are paid (MBS shared, R5; RWS sequential with a settle window, R6
-// and R7). Switching it to the ruleset's own description is this one edit.
-func majorsOf(s Settings) Majors {
-	if s.Casino() == RWS {
-		return Majors{Sequential: true, DefaultWindow: DefaultSettleWindow}
+// majorsOf is how the pool's rulesets' description says its major hits
+// are paid: shared (R5) or one after the other (R6), and held for a settle
+// window (R7) or not. Validate ensures the pool's rulesets agree.
+func (k Rules) majorsOf(s Settings) Majors {
+	if rs, ok := k.describe(s); ok {
+		return majorsFrom(rs.Majors)
 	}
 	return Majors{}
 }
 
-// withDefaultWindow fills a sequential pool's unset settle window (R7).
-func withDefaultWindow(s Settings) Settings {
-	if m := majorsOf(s); m.Sequential && s.SettleWindowMS == 0 {
+// String says how m pays, as a refusal quotes it.
+func (m Majors) String() string {
+	how := "shared at one table (R5)"
+	if m.Sequential {
+		how = "one after the other at one table (R6)"
+	}
+	if m.Held {
+		return how + ", held for the settle window (R7)"
+	}
+	return how + ", in commit order (R7)"
+}
+
+// majorsFrom reads a ruleset's description of its major prizes: a
+// settle window of its own (R7) defaults to DefaultSettleWindow.
+func majorsFrom(m ruleset.Majors) Majors {
+	if !m.SettleWindow {
+		return Majors{Sequential: m.Sequential}
+	}
+	return Majors{Sequential: m.Sequential, Held: true, DefaultWindow: DefaultSettleWindow}
+}
+
+// withDefaultWindow fills a held-majors pool's unset settle window (R7).
+func (k Rules) withDefaultWindow(s Settings) Settings {
+	if m := k.majorsOf(s); m.Held && s.SettleWindowMS == 0 {
 		s.SettleWindowMS = m.DefaultWindow.Milliseconds()
 	}
 	return s
 }
 
-// SettleWindow is the R7 settle window: zero for pools whose majors are
-// not sequential (MBS).
-func (s Settings) SettleWindow() time.Duration {
-	if !majorsOf(s).Sequential {
+// window is the R7 settle window of a pool whose majors are m: zero for
+// pools whose major hits are not held (MBS).
+func (m Majors) window(s Settings) time.Duration {
+	if !m.Held {
 		return 0
 	}
 	return time.Duration(s.SettleWindowMS) * time.Millisecond
@@ -162,31 +181,45 @@ func (s Settings) Serves(ruleset string) bool {
 	return false
 }
 
-// Validate checks the settings and names the offending field.
-func (s Settings) Validate() error {
+// Validate checks the settings under the five documents (Standard) and
+// names the offending field.
+func (s Settings) Validate() error { return Standard().Validate(s) }
+
+// Validate checks the settings and names the offending field: every
+// ruleset is in k's catalogue, and all are of one casino and pay their
+// major hits alike (ruling R7).
+func (k Rules) Validate(s Settings) error {
 	if !s.Currency.Valid() {
 		return invalid("currency", "unknown ISO 4217 currency %q", s.Currency)
 	}
 	if len(s.Rulesets) == 0 {
 		return invalid("rulesets", "a pool serves at least one ruleset")
 	}
-	var casino Casino
+	var first *ruleset.Ruleset
 	seen := map[string]bool{}
 	for i, r := range s.Rulesets {
 		field := fmt.Sprintf("rulesets[%d]", i)
-		if !knownRulesets[r] {
+		rs, ok := k.Rulesets.Lookup(ruleset.ID(r))
+		if !ok {
 			return invalid(field, "unknown ruleset %q", r)
 		}
 		if seen[r] {
 			return invalid(field, "ruleset %q listed twice", r)
 		}
 		seen[r] = true
-		c, _ := CasinoOf(r)
-		if casino != "" && c != casino {
-			return invalid(field, "a pool links tables of one casino: %q is not %s (ruling R7)", r, casino)
+		if first == nil {
+			first = rs
 		}
-		casino = c
-		if err := settlesIn(r, s.Currency); err != nil {
+		if rs.Casino != first.Casino {
+			return invalid(field, "a pool links tables of one casino: %q is not %s (ruling R7)", r, first.Casino)
+		}
+		if m, fm := majorsFrom(rs.Majors), majorsFrom(first.Majors); m != fm {
+			return invalid(field, "a pool links rulesets that pay major hits alike: %q pays them %s, %q %s (ruling R7)", r, m, first.ID, fm)
+		}
+		if m := majorsFrom(rs.Majors); m.Held && !m.Sequential {
+			return invalid(field, "ruleset %q holds major hits for a settle window but shares them: a pool pays held hits one after the other (rulings R6, R7)", r)
+		}
+		if err := settlesIn(rs, s.Currency); err != nil {
 			return err
 		}
 	}
@@ -347,11 +380,16 @@ func ValidID(id string) bool {
 // New returns a new pool and its opening ledger entry: the first seed
 // (the reset amount) funded by the house (ruling R21).
 func New(id string, s Settings, by string, now time.Time) (Pool, []Entry, error) {
+	return Standard().New(id, s, by, now)
+}
+
+// New is New for a pool under k's rulesets.
+func (k Rules) New(id string, s Settings, by string, now time.Time) (Pool, []Entry, error) {
 	if !ValidID(id) {
 		return Pool{}, nil, invalid("id", "a pool id is 1-64 letters, digits, '-', '_', '.' or ':'")
 	}
-	s = withDefaultWindow(s)
-	if err := s.Validate(); err != nil {
+	s = k.withDefaultWindow(s)
+	if err := k.Validate(s); err != nil {
 		return Pool{}, nil, err
 	}
 	if by == "" {
@@ -372,18 +410,17 @@ func New(id string, s Settings, by string, now time.Time) (Pool, []Entry, error)
 // its document's currency, as settlement does (every document is in SGD).
 // A pool that took such a ruleset in another currency could never accept a
 // round.
-func settlesIn(id string, c money.Currency) error {
-	rs, ok := ruleset.Get(ruleset.ID(id))
-	if !ok || rs.Currency == c || !usesDocCurrency(rs) {
+func settlesIn(rs *ruleset.Ruleset, c money.Currency) error {
+	if rs.Currency == c || !usesDocCurrency(rs) {
 		return nil
 	}
-	return invalid("currency", "ruleset %s settles only in %s (its fixed prizes and caps are in %s); the pool is in %s", id, rs.Currency, rs.Currency, c)
+	return invalid("currency", "ruleset %s settles only in %s (its fixed prizes and caps are in %s); the pool is in %s", rs.ID, rs.Currency, rs.Currency, c)
 }
 
 // usesDocCurrency reports whether a ruleset has amounts of its own (fixed
 // prizes, caps), which are in its document's currency: the same rule as
 // settlement's (internal/settle).
-func usesDocCurrency(rs ruleset.Ruleset) bool {
+func usesDocCurrency(rs *ruleset.Ruleset) bool {
 	if len(rs.Caps) > 0 {
 		return true
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/tablesettle/tablesettle/internal/hand"
 	"github.com/tablesettle/tablesettle/internal/money"
+	"github.com/tablesettle/tablesettle/internal/ruleset"
 )
 
 // clauses names the jackpot clauses of each ruleset.
@@ -20,6 +21,17 @@ var rulesetClauses = map[string]clauses{
 	"mbs-megalink-thb-v9": {"4.2", "3.14", "3.15", "", "3.15.1", "3.15.2"},
 	"mbs-ssp-v4":          {"4.2", "", "", "", "", ""},
 	"rws-mlp-csp-v2":      {"4.2", "4.5.2", "4.5.1", "", "", ""},
+}
+
+// clausesOf names the jackpot clauses of a ruleset: those for major hits
+// at one table and across tables from its description (Majors.Rule,
+// Majors.OrderRule), the others from the table above.
+func (k Rules) clausesOf(id string) clauses {
+	cl := rulesetClauses[id]
+	if rs, ok := k.Rulesets.Lookup(ruleset.ID(id)); ok {
+		cl.sameTable, cl.acrossTables = rs.Majors.Rule, rs.Majors.OrderRule
+	}
+	return cl
 }
 
 func cite(ruleset, clause string) []string {
@@ -66,10 +78,21 @@ func wagerName(w string) string {
 // the new pool (Version+1), the ledger entries to write with it, and the
 // answer.
 func Apply(p Pool, r Round, now time.Time) (Pool, []Entry, RoundResult, error) {
+	return Standard().Apply(p, r, now)
+}
+
+// Apply is Apply for a pool under k's rulesets: the round's ruleset's
+// description says how its major hits are paid.
+func (k Rules) Apply(p Pool, r Round, now time.Time) (Pool, []Entry, RoundResult, error) {
 	s := p.Settings
 	if !s.Serves(r.Ruleset) {
 		return Pool{}, nil, RoundResult{}, invalid("ruleset", "pool %s does not serve ruleset %q", p.ID, r.Ruleset)
 	}
+	desc, ok := k.Rulesets.Lookup(ruleset.ID(r.Ruleset))
+	if !ok {
+		return Pool{}, nil, RoundResult{}, invalid("ruleset", "unknown ruleset %q", r.Ruleset)
+	}
+	majors := majorsFrom(desc.Majors)
 	if !ValidID(r.Table) {
 		return Pool{}, nil, RoundResult{}, invalid("table", "a table id is 1-64 letters, digits, '-', '_', '.' or ':'")
 	}
@@ -136,7 +159,7 @@ func Apply(p Pool, r Round, now time.Time) (Pool, []Entry, RoundResult, error) {
 	}
 
 	q := p.clone()
-	c := &change{pool: &q, now: now}
+	c := &change{pool: &q, now: now, rules: k}
 	res := RoundResult{Pool: p.ID, Table: r.Table, Round: r.Round, Ruleset: r.Ruleset, DealtAt: r.DealtAt, AppliedAt: now}
 
 	// Held RWS hits whose window has passed are paid before this round
@@ -156,11 +179,11 @@ func Apply(p Pool, r Round, now time.Time) (Pool, []Entry, RoundResult, error) {
 
 	// Then the hits: house-paid prizes first (they are the lower-ranking
 	// hits of R5 and the minor jackpots of RWS 4.2), then the pool's.
-	cl := rulesetClauses[r.Ruleset]
-	var majors []Hit
+	cl := k.clausesOf(r.Ruleset)
+	var majorHits []Hit
 	for _, h := range r.Hits {
 		if h.Prize.Kind == PrizePercent {
-			majors = append(majors, h)
+			majorHits = append(majorHits, h)
 		}
 	}
 	sortedHits := append([]Hit(nil), r.Hits...)
@@ -176,7 +199,7 @@ func Apply(p Pool, r Round, now time.Time) (Pool, []Entry, RoundResult, error) {
 		res.Payouts = append(res.Payouts, po)
 	}
 	meta := roundMeta{table: r.Table, round: r.Round, ruleset: r.Ruleset, dealtAt: r.DealtAt}
-	if !majorsOf(s).Sequential {
+	if !majors.Sequential {
 		// R5: lower-ranking hits before Royal Flushes; n winners of one
 		// category share it (SSP v6 3.15, TCP v6 3.18, THB v9 3.15).
 		// SSP v4 has no clause for several winners: R5 is the ruling for
@@ -187,7 +210,7 @@ func Apply(p Pool, r Round, now time.Time) (Pool, []Entry, RoundResult, error) {
 		// R22 without a clause of the document.
 		groups := map[string][]Hit{}
 		var cats []string
-		for _, h := range majors {
+		for _, h := range majorHits {
 			if _, ok := groups[h.Category]; !ok {
 				cats = append(cats, h.Category)
 			}
@@ -220,14 +243,14 @@ func Apply(p Pool, r Round, now time.Time) (Pool, []Entry, RoundResult, error) {
 		// R6: one after the other in dealing order (4.5.1); R7: a major hit
 		// is held for the settle window so that a hand dealt earlier at
 		// another table but reported later is paid first (4.5.2).
-		sort.SliceStable(majors, func(i, j int) bool { return majors[i].Dealt < majors[j].Dealt })
-		window := s.SettleWindow()
+		sort.SliceStable(majorHits, func(i, j int) bool { return majorHits[i].Dealt < majorHits[j].Dealt })
+		window := majors.window(s)
 		var extra []string
-		if len(majors) > 1 {
+		if len(majorHits) > 1 {
 			extra = append(extra, "ruling R6")
 			extra = append(extra, cite(r.Ruleset, cl.sameTable)...)
 		}
-		for _, h := range majors {
+		for _, h := range majorHits {
 			if window > 0 {
 				po := c.hold(r, h, now.Add(window), extra...)
 				res.Payouts = append(res.Payouts, po)

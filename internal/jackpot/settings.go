@@ -6,34 +6,44 @@ import (
 
 	"github.com/tablesettle/tablesettle/internal/fault"
 	"github.com/tablesettle/tablesettle/internal/money"
+	"github.com/tablesettle/tablesettle/internal/ruleset"
 )
 
 // ChangeSettings records a change of p's settings (who, when, old, new).
 // It takes effect after the pool's next reset, never mid-cycle; a second
 // change before that reset replaces the first, and is recorded too.
 func ChangeSettings(p Pool, s Settings, by, reason string, now time.Time) (Pool, []Entry, error) {
+	return Standard().ChangeSettings(p, s, by, reason, now)
+}
+
+// ChangeSettings is ChangeSettings for a pool under k's rulesets.
+func (k Rules) ChangeSettings(p Pool, s Settings, by, reason string, now time.Time) (Pool, []Entry, error) {
 	if by == "" {
 		return Pool{}, nil, invalid("by", "who changes the settings is recorded: by is required")
 	}
-	s = withDefaultWindow(s)
+	s = k.withDefaultWindow(s)
 	if s.Currency == p.Settings.Currency {
 		// A change names the ruleset the pool's currency cannot serve
 		// (the currency itself does not change).
 		for i, r := range s.Rulesets {
-			if err := settlesIn(r, s.Currency); err != nil {
+			rs, ok := k.Rulesets.Lookup(ruleset.ID(r))
+			if !ok {
+				continue // Validate names it
+			}
+			if err := settlesIn(rs, s.Currency); err != nil {
 				fe, _ := fault.As(err)
 				return Pool{}, nil, fault.InvalidField(fmt.Sprintf("rulesets[%d]", i), r, "%s", fe.Detail)
 			}
 		}
 	}
-	if err := s.Validate(); err != nil {
+	if err := k.Validate(s); err != nil {
 		return Pool{}, nil, err
 	}
 	if s.Currency != p.Settings.Currency {
 		return Pool{}, nil, invalid("currency", "a pool's currency cannot change")
 	}
-	if s.Casino() != p.Settings.Casino() {
-		return Pool{}, nil, invalid("rulesets", "a pool stays with one casino's rulesets (ruling R7)")
+	if k.Casino(s) != k.Casino(p.Settings) || k.majorsOf(s) != k.majorsOf(p.Settings) {
+		return Pool{}, nil, invalid("rulesets", "a pool stays with one casino's rulesets, which pay major hits alike (ruling R7)")
 	}
 	q := p.clone()
 	c := &change{pool: &q, now: now}

@@ -38,7 +38,7 @@ func (s *Service) Correct(ctx context.Context, id string, corr jackpot.Correctio
 		if err != nil {
 			return jackpot.Pool{}, nil, false, err
 		}
-		q, es, res, err := jackpot.Correct(p, ledger, rec.Commit, corr, by, now)
+		q, es, res, err := s.Rules().Correct(p, ledger, rec.Commit, corr, by, now)
 		if err != nil {
 			return jackpot.Pool{}, nil, false, err
 		}

@@ -24,7 +24,16 @@ type Place struct {
 // not contribute), where each sits in sr, and the jackpot hits with the
 // cards they were evaluated from. Errors name fields of sr.
 func RoundOf(sr settle.Round, table string, dealtAt time.Time) (jackpot.Round, []Place, error) {
-	st, err := settle.Settle(sr)
+	return roundOf(settle.Settler{Rulesets: ruleset.Standard()}, sr, table, dealtAt)
+}
+
+// RoundOf is RoundOf under the service's rulesets (Rules).
+func (s *Service) RoundOf(sr settle.Round, table string, dealtAt time.Time) (jackpot.Round, []Place, error) {
+	return roundOf(settle.Settler{Rulesets: s.Rules().Rulesets}, sr, table, dealtAt)
+}
+
+func roundOf(settler settle.Settler, sr settle.Round, table string, dealtAt time.Time) (jackpot.Round, []Place, error) {
+	st, err := settler.Settle(sr)
 	if err != nil {
 		if _, ok := fault.As(err); ok {
 			return jackpot.Round{}, nil, err // settle names fields of sr already

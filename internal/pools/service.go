@@ -12,6 +12,7 @@ import (
 
 	"github.com/tablesettle/tablesettle/internal/fault"
 	"github.com/tablesettle/tablesettle/internal/jackpot"
+	"github.com/tablesettle/tablesettle/internal/ruleset"
 )
 
 // Store keeps pools, their ledgers and round records. Implementations:
@@ -40,6 +41,9 @@ type Service struct {
 	Sleep       func(ctx context.Context, d time.Duration) error
 	Rand        *rand.Rand
 	MaxAttempts int
+	// Rulesets is the catalogue the pools are kept and their rounds
+	// settled under; nil is the five documents (ruleset.Standard()).
+	Rulesets *ruleset.Catalogue
 
 	mu sync.Mutex // guards Rand: one Service serves concurrent requests
 }
@@ -47,6 +51,22 @@ type Service struct {
 // NewService returns a Service on the wall clock with a seeded jitter.
 func NewService(st Store, now func() time.Time, seed uint64) *Service {
 	return &Service{Store: st, Now: now, Sleep: SleepContext, Rand: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)), MaxAttempts: 60}
+}
+
+// NewServiceIn is NewService for pools under the rulesets of cat (a
+// catalogue with a new document version, or a test's ruleset).
+func NewServiceIn(cat ruleset.Catalogue, st Store, now func() time.Time, seed uint64) *Service {
+	s := NewService(st, now, seed)
+	s.Rulesets = &cat
+	return s
+}
+
+// Rules is the pools' rulesets: s.Rulesets, or the five documents.
+func (s *Service) Rules() jackpot.Rules {
+	if s == nil || s.Rulesets == nil {
+		return jackpot.Standard()
+	}
+	return jackpot.Rules{Rulesets: *s.Rulesets}
 }
 
 // SleepContext sleeps for d or until ctx is done.
@@ -97,7 +117,7 @@ func (s *Service) attempts() int {
 // write), the existing pool is returned (created false); with other
 // settings it is a Conflict.
 func (s *Service) Create(ctx context.Context, id string, set jackpot.Settings, by string) (p jackpot.Pool, created bool, err error) {
-	p, entries, err := jackpot.New(id, set, by, s.Now())
+	p, entries, err := s.Rules().New(id, set, by, s.Now())
 	if err != nil {
 		return jackpot.Pool{}, false, err
 	}
@@ -384,7 +404,7 @@ func (s *Service) ChangeSettings(ctx context.Context, id string, patch jackpot.S
 		Reason string                `json:"reason"`
 	}{jackpot.OpSettings, patch, by, reason})}
 	return s.update(ctx, id, o, func(p jackpot.Pool, now time.Time) (jackpot.Pool, []jackpot.Entry, bool, error) {
-		q, es, err := jackpot.ChangeSettings(p, patch.On(p), by, reason, now)
+		q, es, err := s.Rules().ChangeSettings(p, patch.On(p), by, reason, now)
 		return q, es, err == nil, err
 	})
 }
@@ -414,7 +434,7 @@ func (s *Service) Release(ctx context.Context, id string) (jackpot.Pool, []jackp
 	for {
 		var paid []jackpot.Payout
 		q, _, err := s.update(ctx, id, nil, func(p jackpot.Pool, now time.Time) (jackpot.Pool, []jackpot.Entry, bool, error) {
-			q, es, out, write, err := jackpot.Release(p, now)
+			q, es, out, write, err := s.Rules().Release(p, now)
 			paid = out
 			return q, es, write, err
 		})
