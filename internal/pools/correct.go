@@ -26,19 +26,7 @@ func (s *Service) Correct(ctx context.Context, id string, corr jackpot.Correctio
 		By         jackpot.Actor      `json:"by"`
 	}{jackpot.OpCorrect, corr, by})}
 	_, replayed, err := s.update(ctx, id, o, func(p jackpot.Pool, now time.Time) (jackpot.Pool, []jackpot.Entry, bool, error) {
-		rec, err := s.Store.Record(ctx, id, jackpot.RoundKey(corr.Table, corr.Round))
-		switch {
-		case errors.Is(err, jackpot.ErrNotFound):
-			return jackpot.Pool{}, nil, false, &fault.Error{Kind: fault.NotFound, Detail: "pool " + id + " has no round " + corr.Round + " of table " + corr.Table,
-				Fields: []fault.Problem{{Field: "round", Message: "no such round", Value: corr.Round}}}
-		case err != nil:
-			return jackpot.Pool{}, nil, false, unavailable(err)
-		}
-		ledger, err := s.entriesFrom(ctx, p, max(rec.FirstSeq-1, 0))
-		if err != nil {
-			return jackpot.Pool{}, nil, false, err
-		}
-		q, es, res, err := jackpot.Correct(p, ledger, rec.Commit, corr, by, now)
+		q, es, res, err := s.correctTx(ctx, p, corr, by, now)
 		if err != nil {
 			return jackpot.Pool{}, nil, false, err
 		}
@@ -52,4 +40,22 @@ func (s *Service) Correct(ctx context.Context, id string, corr jackpot.Correctio
 		return jackpot.CorrectionResult{}, false, fault.New(fault.Internal, "the correction left no answer")
 	}
 	return *o.correction, replayed, nil
+}
+
+// correctTx is the correction corr of p, reading the original round's
+// record and the ledger from its commit on.
+func (s *Service) correctTx(ctx context.Context, p jackpot.Pool, corr jackpot.Correction, by jackpot.Actor, now time.Time) (jackpot.Pool, []jackpot.Entry, jackpot.CorrectionResult, error) {
+	rec, err := s.Store.Record(ctx, p.ID, jackpot.RoundKey(corr.Table, corr.Round))
+	switch {
+	case errors.Is(err, jackpot.ErrNotFound):
+		return jackpot.Pool{}, nil, jackpot.CorrectionResult{}, &fault.Error{Kind: fault.NotFound, Detail: "pool " + p.ID + " has no round " + corr.Round + " of table " + corr.Table,
+			Fields: []fault.Problem{{Field: "round", Message: "no such round", Value: corr.Round}}}
+	case err != nil:
+		return jackpot.Pool{}, nil, jackpot.CorrectionResult{}, unavailable(err)
+	}
+	ledger, err := s.entriesFrom(ctx, p, max(rec.FirstSeq-1, 0))
+	if err != nil {
+		return jackpot.Pool{}, nil, jackpot.CorrectionResult{}, err
+	}
+	return jackpot.Correct(p, ledger, rec.Commit, corr, by, now)
 }

@@ -42,20 +42,26 @@ func (s *Service) MarkPaid(ctx context.Context, id string, seq int64, by jackpot
 // it caused).
 func (s *Service) Void(ctx context.Context, id string, seq int64, reason string, by jackpot.Actor, key string) (jackpot.Pool, jackpot.LockedHit, bool, error) {
 	return s.lockOp(ctx, id, jackpot.OpVoid, seq, reason, by, key, func(p jackpot.Pool, now time.Time) (jackpot.Pool, []jackpot.Entry, jackpot.LockedHit, error) {
-		var reset *jackpot.Entry
-		for _, h := range p.Locked {
-			if h.Seq == seq && h.ResetSeq != 0 {
-				es, err := s.Store.Ledger(ctx, id, h.ResetSeq-1, 1)
-				if err != nil {
-					return jackpot.Pool{}, nil, jackpot.LockedHit{}, unavailable(err)
-				}
-				if len(es) == 1 {
-					reset = &es[0]
-				}
+		return s.voidTx(ctx, p, seq, reason, by, now)
+	})
+}
+
+// voidTx is the void of pending hit seq on p, reading the reset entry its
+// group caused.
+func (s *Service) voidTx(ctx context.Context, p jackpot.Pool, seq int64, reason string, by jackpot.Actor, now time.Time) (jackpot.Pool, []jackpot.Entry, jackpot.LockedHit, error) {
+	var reset *jackpot.Entry
+	for _, h := range p.Locked {
+		if h.Seq == seq && h.ResetSeq != 0 {
+			es, err := s.Store.Ledger(ctx, p.ID, h.ResetSeq-1, 1)
+			if err != nil {
+				return jackpot.Pool{}, nil, jackpot.LockedHit{}, unavailable(err)
+			}
+			if len(es) == 1 {
+				reset = &es[0]
 			}
 		}
-		return jackpot.Void(p, seq, reason, by, now, reset)
-	})
+	}
+	return jackpot.Void(p, seq, reason, by, now, reset)
 }
 
 func (s *Service) lockOp(ctx context.Context, id, op string, seq int64, reason string, by jackpot.Actor, key string,

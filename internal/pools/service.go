@@ -96,7 +96,7 @@ func (s *Service) attempts() int {
 // retry whose first answer was lost, or the SDK's own retry meeting its own
 // write), the existing pool is returned (created false); with other
 // settings it is a Conflict.
-func (s *Service) Create(ctx context.Context, id string, set jackpot.Settings, by string) (p jackpot.Pool, created bool, err error) {
+func (s *Service) Create(ctx context.Context, id string, set jackpot.Settings, by jackpot.Actor) (p jackpot.Pool, created bool, err error) {
 	p, entries, err := jackpot.New(id, set, by, s.Now())
 	if err != nil {
 		return jackpot.Pool{}, false, err
@@ -274,6 +274,10 @@ type once struct {
 	// transition, or by a replay from the record.
 	hit        *jackpot.LockedHit
 	correction *jackpot.CorrectionResult
+	proposal   *jackpot.Proposal
+	// extra are records the transition writes besides the key's (a
+	// closed proposal's): set by the transition on every attempt.
+	extra []jackpot.RoundRecord
 }
 
 // recordKey is the record of o's key: keys are scoped to their operation
@@ -295,7 +299,7 @@ func (s *Service) replayOnce(ctx context.Context, pool string, o *once, mine []s
 	if rec.Fingerprint != o.fingerprint || rec.Op != o.op || rec.PoolAfter == nil {
 		return jackpot.Pool{}, false, false, conflict("header.Idempotency-Key", "this Idempotency-Key was already used with a different request")
 	}
-	o.hit, o.correction = rec.Hit, rec.Correction
+	o.hit, o.correction, o.proposal = rec.Hit, rec.Correction, rec.Proposal
 	return *rec.PoolAfter, true, !contains(mine, rec.Commit), nil
 }
 
@@ -332,10 +336,12 @@ func (s *Service) update(ctx context.Context, id string, o *once, fn func(jackpo
 		}
 		cid := s.newCommitID()
 		mine = append(mine, cid)
+		stampActor(ctx, entries)
 		c := jackpot.Commit{PrevVersion: p.Version, Pool: q, Entries: entries}
 		if o != nil {
 			after := q
-			c.Records = []jackpot.RoundRecord{{Pool: id, Key: o.recordKey(), IdempotencyKey: o.key, Fingerprint: o.fingerprint, Op: o.op, PoolAfter: &after, Hit: o.hit, Correction: o.correction}}
+			c.Records = append([]jackpot.RoundRecord{{Pool: id, Key: o.recordKey(), IdempotencyKey: o.key, Fingerprint: o.fingerprint, Op: o.op, PoolAfter: &after,
+				Hit: o.hit, Correction: o.correction, Proposal: o.proposal}}, o.extra...)
 		}
 		stamp(&c, cid)
 		err = s.Store.Commit(ctx, c)
@@ -373,14 +379,19 @@ func requireKey(key string) error {
 // reset, exactly once under its Idempotency-Key (required): the same key
 // again returns the first answer (replayed true); with another change, a
 // Mismatch. The patch applies to the pool as it is read for the commit.
-func (s *Service) ChangeSettings(ctx context.Context, id string, patch jackpot.SettingsPatch, by, reason, key string) (jackpot.Pool, bool, error) {
+//
+// It applies at once, on one signature: the API never calls it (nor
+// Adjust, Void, Correct) directly, but proposes the change (Propose) and
+// applies it on a second principal's approval (Approve), through the same
+// transitions. They stay for the contract suite and for tools.
+func (s *Service) ChangeSettings(ctx context.Context, id string, patch jackpot.SettingsPatch, by jackpot.Actor, reason, key string) (jackpot.Pool, bool, error) {
 	if err := requireKey(key); err != nil {
 		return jackpot.Pool{}, false, err
 	}
 	o := &once{op: jackpot.OpSettings, key: key, fingerprint: jackpot.FingerprintOf(struct {
 		Op     string                `json:"op"`
 		Patch  jackpot.SettingsPatch `json:"patch"`
-		By     string                `json:"by"`
+		By     jackpot.Actor         `json:"by"`
 		Reason string                `json:"reason"`
 	}{jackpot.OpSettings, patch, by, reason})}
 	return s.update(ctx, id, o, func(p jackpot.Pool, now time.Time) (jackpot.Pool, []jackpot.Entry, bool, error) {
@@ -391,16 +402,17 @@ func (s *Service) ChangeSettings(ctx context.Context, id string, patch jackpot.S
 
 // Adjust applies a recorded, signed adjustment exactly once under its
 // Idempotency-Key (required), as jackpot.ChangeSettings.
-func (s *Service) Adjust(ctx context.Context, id string, a jackpot.Adjustment, key string) (jackpot.Pool, bool, error) {
+func (s *Service) Adjust(ctx context.Context, id string, a jackpot.Adjustment, by jackpot.Actor, key string) (jackpot.Pool, bool, error) {
 	if err := requireKey(key); err != nil {
 		return jackpot.Pool{}, false, err
 	}
 	o := &once{op: jackpot.OpAdjustment, key: key, fingerprint: jackpot.FingerprintOf(struct {
 		Op         string             `json:"op"`
 		Adjustment jackpot.Adjustment `json:"adjustment"`
-	}{jackpot.OpAdjustment, a})}
+		By         jackpot.Actor      `json:"by"`
+	}{jackpot.OpAdjustment, a, by})}
 	return s.update(ctx, id, o, func(p jackpot.Pool, now time.Time) (jackpot.Pool, []jackpot.Entry, bool, error) {
-		q, es, err := jackpot.Adjust(p, a, now)
+		q, es, err := jackpot.Adjust(p, a, by, now)
 		return q, es, err == nil, err
 	})
 }

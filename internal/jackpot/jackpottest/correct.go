@@ -35,7 +35,7 @@ func testCorrectContributionOnly(t *testing.T, st pools.Store) {
 	ctx := context.Background()
 	svc := service(st, NewClock(T0))
 	for _, id := range []string{"p", "twin"} {
-		if _, _, err := svc.Create(ctx, id, MBSSettings(), "ops"); err != nil {
+		if _, _, err := svc.Create(ctx, id, MBSSettings(), Admin); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -84,7 +84,7 @@ func testCorrectPaidStraightFlush(t *testing.T, st pools.Store) {
 	ctx := context.Background()
 	svc := service(st, NewClock(T0))
 	for _, id := range []string{"p", "twin"} {
-		if _, _, err := svc.Create(ctx, id, MBSSettings(), "ops"); err != nil {
+		if _, _, err := svc.Create(ctx, id, MBSSettings(), Admin); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -116,7 +116,7 @@ func testCorrectPaidStraightFlush(t *testing.T, st pools.Store) {
 func testVoidRound(t *testing.T, st pools.Store) {
 	ctx := context.Background()
 	svc := service(st, NewClock(T0))
-	if _, _, err := svc.Create(ctx, "p", MBSSettings(), "ops"); err != nil {
+	if _, _, err := svc.Create(ctx, "p", MBSSettings(), Admin); err != nil {
 		t.Fatal(err)
 	}
 	apply(t, svc, "p", lockRound("T1", "r1", false))
@@ -150,7 +150,7 @@ func testVoidRound(t *testing.T, st pools.Store) {
 func testVoidAfterTheReserveWasSpent(t *testing.T, st pools.Store) {
 	ctx := context.Background()
 	svc := service(st, NewClock(T0))
-	if _, _, err := svc.Create(ctx, "p", MBSSettings(), "ops"); err != nil {
+	if _, _, err := svc.Create(ctx, "p", MBSSettings(), Admin); err != nil {
 		t.Fatal(err)
 	}
 	apply(t, svc, "p", lockRound("T1", "r1", false))
@@ -196,7 +196,7 @@ func testCorrectLockedRoyal(t *testing.T, st pools.Store) {
 		t.Run(c.name, func(t *testing.T) {
 			svc := service(st, NewClock(T0))
 			id := "p-" + c.name[:4]
-			if _, _, err := svc.Create(ctx, id, LockedSettings(), "ops"); err != nil {
+			if _, _, err := svc.Create(ctx, id, LockedSettings(), Admin); err != nil {
 				t.Fatal(err)
 			}
 			seq := apply(t, svc, id, lockRound("T1", "r1", true)).Payouts[0].Seq
@@ -234,7 +234,7 @@ func testCorrectHeldRWS(t *testing.T, st pools.Store) {
 	ctx := context.Background()
 	clock := NewClock(T0)
 	svc := service(st, clock)
-	if _, _, err := svc.Create(ctx, "rws", RWSSettings(), "ops"); err != nil {
+	if _, _, err := svc.Create(ctx, "rws", RWSSettings(), Admin); err != nil {
 		t.Fatal(err)
 	}
 	const rws = "rws-mlp-csp-v2"

@@ -15,6 +15,7 @@ import (
 var (
 	Supervisor = jackpot.Actor{ID: "sup:ann", Role: "supervisor"}
 	Cage       = jackpot.Actor{ID: "cage:bo", Role: "cage"}
+	Admin      = jackpot.Actor{ID: "adm:al", Role: "admin"}
 )
 
 // LockedSettings is MBSSettings with the jackpot lock on every
@@ -65,7 +66,7 @@ func meters(t *testing.T, svc *pools.Service, id string) jackpot.Meters {
 func testLockConfirmed(t *testing.T, st pools.Store) {
 	ctx := context.Background()
 	svc := service(st, NewClock(T0))
-	if _, _, err := svc.Create(ctx, "p", LockedSettings(), "ops"); err != nil {
+	if _, _, err := svc.Create(ctx, "p", LockedSettings(), Admin); err != nil {
 		t.Fatal(err)
 	}
 	res := apply(t, svc, "p", lockRound("T1", "r1", true))
@@ -117,7 +118,7 @@ func testLockConfirmed(t *testing.T, st pools.Store) {
 			actors = append(actors, fmt.Sprintf("%s:%s/%s@%d", e.Kind, e.Actor.ID, e.Actor.Role, e.HitSeq))
 		}
 	}
-	want := fmt.Sprintf("[hit_confirmed:sup:ann/supervisor@%d hit_paid:cage:bo/cage@%d]", h.Seq, h.Seq)
+	want := fmt.Sprintf("[opening:adm:al/admin@0 hit_confirmed:sup:ann/supervisor@%d hit_paid:cage:bo/cage@%d]", h.Seq, h.Seq)
 	if fmt.Sprint(actors) != want {
 		t.Fatalf("the ledger records who: %v, want %s", actors, want)
 	}
@@ -135,7 +136,7 @@ func testLockVoidAfterRounds(t *testing.T, st pools.Store) {
 	ctx := context.Background()
 	svc := service(st, NewClock(T0))
 	for _, id := range []string{"p", "twin"} {
-		if _, _, err := svc.Create(ctx, id, LockedSettings(), "ops"); err != nil {
+		if _, _, err := svc.Create(ctx, id, LockedSettings(), Admin); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -194,7 +195,7 @@ func testLockTwoTables(t *testing.T, st pools.Store) {
 		t.Run(c.name, func(t *testing.T) {
 			svc := service(st, NewClock(T0))
 			id := fmt.Sprintf("p-%v", c.reverse)
-			if _, _, err := svc.Create(ctx, id, LockedSettings(), "ops"); err != nil {
+			if _, _, err := svc.Create(ctx, id, LockedSettings(), Admin); err != nil {
 				t.Fatal(err)
 			}
 			a := apply(t, svc, id, lockRound("T1", "r1", true)).Payouts[0]
@@ -235,7 +236,7 @@ func testLockConcurrent(t *testing.T, st pools.Store, sc Scale) {
 	ctx := context.Background()
 	clock := NewClock(T0)
 	svc := service(st, clock)
-	if _, _, err := svc.Create(ctx, "p", LockedSettings(), "ops"); err != nil {
+	if _, _, err := svc.Create(ctx, "p", LockedSettings(), Admin); err != nil {
 		t.Fatal(err)
 	}
 	writers, rounds := sc.Writers, sc.Rounds/8
@@ -346,7 +347,7 @@ func testLockHeldRWS(t *testing.T, st pools.Store) {
 	svc := service(st, clock)
 	s := RWSSettings()
 	s.Verify = &jackpot.Verify{Percent: true}
-	if _, _, err := svc.Create(ctx, "rws", s, "ops"); err != nil {
+	if _, _, err := svc.Create(ctx, "rws", s, Admin); err != nil {
 		t.Fatal(err)
 	}
 	const rws = "rws-mlp-csp-v2"
