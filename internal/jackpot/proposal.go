@@ -19,6 +19,13 @@ import (
 // the pool's settings leave it unset.
 const DefaultProposalTTL = 30 * time.Minute
 
+// MaxOpenProposals is how many proposals a pool holds open at once: they
+// live in the pool's item (DynamoDB: at most 400 KB), and a correction
+// carries its whole round. The proposal that closes them all, expired,
+// writes the pool, 33 entries, 32 closed records and its key's record: 67
+// items, inside one DynamoDB transaction's 100.
+const MaxOpenProposals = 32
+
 // The kinds of proposal: what the change will do.
 const (
 	ProposeAdjustment = "adjustment"
@@ -120,6 +127,10 @@ func Propose(p Pool, ch Change, by Actor, now time.Time) (Pool, []Entry, Proposa
 			continue
 		}
 		open = append(open, pr)
+	}
+	if len(open) >= MaxOpenProposals {
+		return Pool{}, nil, Proposal{}, nil, &fault.Error{Kind: fault.Conflict, Detail: fmt.Sprintf("pool %s has %d open proposals, the most it holds: approve or withdraw some first", p.ID, len(open)),
+			Fields: []fault.Problem{{Field: FieldPool, Message: "too many open proposals"}}}
 	}
 	pr := Proposal{State: ProposalOpen, Change: ch, ProposedBy: by, ProposedAt: now, ExpiresAt: now.Add(p.Settings.ProposalTTL())}
 	e := c.post(Entry{Kind: KindProposal, Actor: &by, Reason: changeReason(ch),
