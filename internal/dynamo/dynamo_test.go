@@ -312,11 +312,11 @@ func TestSDKRetryMeetsItsOwnWrite(t *testing.T) {
 		t.Fatal(err)
 	}
 	adj := jackpot.Adjustment{Meter: "reserve", Amount: 50_000, Reason: "top-up"}
-	p, replayed, err := svc.Adjust(ctx, "p", adj, jackpottest.Admin, "adj-1")
+	p, replayed, err := svc.Adjust(ctx, "p", adj, jackpottest.Admin, jackpottest.Controller, "adj-1")
 	if err != nil || replayed || p.Meters.Reserve != 50_000 {
 		t.Fatalf("adjust: %v %v reserve %d", err, replayed, p.Meters.Reserve)
 	}
-	if p, replayed, err = svc.Adjust(ctx, "p", adj, jackpottest.Admin, "adj-1"); err != nil || !replayed || p.Meters.Reserve != 50_000 {
+	if p, replayed, err = svc.Adjust(ctx, "p", adj, jackpottest.Admin, jackpottest.Controller, "adj-1"); err != nil || !replayed || p.Meters.Reserve != 50_000 {
 		t.Fatalf("operator retry: %v %v reserve %d", err, replayed, p.Meters.Reserve)
 	}
 	r := jackpottest.RoundOf("mbs-megalink-ssp-v6", "t1", "r1", jackpottest.T0, 500, []int{1, 2})

@@ -13,9 +13,14 @@ import (
 // 13, ruling R28): new entries reverse the original's and apply the
 // corrected round, citing the original commit; nothing is edited. Exactly
 // once under its Idempotency-Key (required); a round is corrected once.
-func (s *Service) Correct(ctx context.Context, id string, corr jackpot.Correction, by jackpot.Actor, key string) (jackpot.CorrectionResult, bool, error) {
+// by proposes it and approvedBy approves it, both signing at once (dual
+// control: see Approve for the API's two steps).
+func (s *Service) Correct(ctx context.Context, id string, corr jackpot.Correction, by, approvedBy jackpot.Actor, key string) (jackpot.CorrectionResult, bool, error) {
 	if by.ID == "" {
 		return jackpot.CorrectionResult{}, false, fault.New(fault.Unauthenticated, "authentication is required: who corrects a round is recorded")
+	}
+	if err := cosigned(by, approvedBy); err != nil {
+		return jackpot.CorrectionResult{}, false, err
 	}
 	if err := requireKey(key); err != nil {
 		return jackpot.CorrectionResult{}, false, err
@@ -24,12 +29,14 @@ func (s *Service) Correct(ctx context.Context, id string, corr jackpot.Correctio
 		Op         string             `json:"op"`
 		Correction jackpot.Correction `json:"correction"`
 		By         jackpot.Actor      `json:"by"`
-	}{jackpot.OpCorrect, corr, by})}
+		ApprovedBy jackpot.Actor      `json:"approvedBy"`
+	}{jackpot.OpCorrect, corr, by, approvedBy})}
 	_, replayed, err := s.update(ctx, id, o, func(p jackpot.Pool, now time.Time) (jackpot.Pool, []jackpot.Entry, bool, error) {
 		q, es, res, err := s.correctTx(ctx, p, corr, by, now)
 		if err != nil {
 			return jackpot.Pool{}, nil, false, err
 		}
+		countersign(es, approvedBy)
 		o.correction = &res
 		return q, es, true, nil
 	})

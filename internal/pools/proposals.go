@@ -52,6 +52,28 @@ func stampActor(ctx context.Context, es []jackpot.Entry) {
 	}
 }
 
+// cosigned refuses a change by proposes and approvedBy approves at once
+// unless approvedBy is a second principal acting as Approver.
+func cosigned(by, approvedBy jackpot.Actor) error {
+	if by.ID == "" || approvedBy.ID == "" {
+		return fault.New(fault.Unauthenticated, "dual control: the change names who proposes it and the second principal who approves it")
+	}
+	if approvedBy.Role != string(Approver) {
+		return forbidden("", nil, "dual control: a change is approved by a principal acting as %s; %s acts as %q", Approver, approvedBy.ID, approvedBy.Role)
+	}
+	if approvedBy.ID == by.ID {
+		return forbidden("", nil, "dual control: %s proposes the change and cannot approve it too", by.ID)
+	}
+	return nil
+}
+
+// countersign records approvedBy on a change's entries.
+func countersign(es []jackpot.Entry, approvedBy jackpot.Actor) {
+	for i := range es {
+		es[i].ApprovedBy = &approvedBy
+	}
+}
+
 func forbidden(field string, value any, format string, args ...any) error {
 	msg := fmt.Sprintf(format, args...)
 	return &fault.Error{Kind: fault.Forbidden, Detail: msg, Fields: []fault.Problem{{Field: field, Message: msg, Value: value}}}

@@ -380,29 +380,41 @@ func requireKey(key string) error {
 // again returns the first answer (replayed true); with another change, a
 // Mismatch. The patch applies to the pool as it is read for the commit.
 //
-// It applies at once, on one signature: the API never calls it (nor
-// Adjust, Void, Correct) directly, but proposes the change (Propose) and
-// applies it on a second principal's approval (Approve), through the same
-// transitions. They stay for the contract suite and for tools.
-func (s *Service) ChangeSettings(ctx context.Context, id string, patch jackpot.SettingsPatch, by jackpot.Actor, reason, key string) (jackpot.Pool, bool, error) {
+// by proposes the change and approvedBy approves it, both signing at once
+// (dual control): the API instead proposes it (Propose) and applies it on
+// the second principal's approval (Approve), through the same transition.
+// Adjust, Void and Correct are alike.
+func (s *Service) ChangeSettings(ctx context.Context, id string, patch jackpot.SettingsPatch, by, approvedBy jackpot.Actor, reason, key string) (jackpot.Pool, bool, error) {
+	if err := cosigned(by, approvedBy); err != nil {
+		return jackpot.Pool{}, false, err
+	}
 	if err := requireKey(key); err != nil {
 		return jackpot.Pool{}, false, err
 	}
 	o := &once{op: jackpot.OpSettings, key: key, fingerprint: jackpot.FingerprintOf(struct {
-		Op     string                `json:"op"`
-		Patch  jackpot.SettingsPatch `json:"patch"`
-		By     jackpot.Actor         `json:"by"`
-		Reason string                `json:"reason"`
-	}{jackpot.OpSettings, patch, by, reason})}
+		Op         string                `json:"op"`
+		Patch      jackpot.SettingsPatch `json:"patch"`
+		By         jackpot.Actor         `json:"by"`
+		ApprovedBy jackpot.Actor         `json:"approvedBy"`
+		Reason     string                `json:"reason"`
+	}{jackpot.OpSettings, patch, by, approvedBy, reason})}
 	return s.update(ctx, id, o, func(p jackpot.Pool, now time.Time) (jackpot.Pool, []jackpot.Entry, bool, error) {
 		q, es, err := jackpot.ChangeSettings(p, patch.On(p), by, reason, now)
+		if err == nil {
+			countersign(es, approvedBy)
+			q.Pending.ApprovedBy = &approvedBy
+		}
 		return q, es, err == nil, err
 	})
 }
 
-// Adjust applies a recorded, signed adjustment exactly once under its
-// Idempotency-Key (required), as jackpot.ChangeSettings.
-func (s *Service) Adjust(ctx context.Context, id string, a jackpot.Adjustment, by jackpot.Actor, key string) (jackpot.Pool, bool, error) {
+// Adjust applies a recorded adjustment, signed by by and approved by
+// approvedBy, exactly once under its Idempotency-Key (required), as
+// ChangeSettings.
+func (s *Service) Adjust(ctx context.Context, id string, a jackpot.Adjustment, by, approvedBy jackpot.Actor, key string) (jackpot.Pool, bool, error) {
+	if err := cosigned(by, approvedBy); err != nil {
+		return jackpot.Pool{}, false, err
+	}
 	if err := requireKey(key); err != nil {
 		return jackpot.Pool{}, false, err
 	}
@@ -410,9 +422,11 @@ func (s *Service) Adjust(ctx context.Context, id string, a jackpot.Adjustment, b
 		Op         string             `json:"op"`
 		Adjustment jackpot.Adjustment `json:"adjustment"`
 		By         jackpot.Actor      `json:"by"`
-	}{jackpot.OpAdjustment, a, by})}
+		ApprovedBy jackpot.Actor      `json:"approvedBy"`
+	}{jackpot.OpAdjustment, a, by, approvedBy})}
 	return s.update(ctx, id, o, func(p jackpot.Pool, now time.Time) (jackpot.Pool, []jackpot.Entry, bool, error) {
 		q, es, err := jackpot.Adjust(p, a, by, now)
+		countersign(es, approvedBy)
 		return q, es, err == nil, err
 	})
 }

@@ -107,6 +107,25 @@ func testDualControlAdjustment(t *testing.T, st pools.Store) {
 	if _, _, err := svc.Approve(ctx, "p", 99, Controller, "ok-99"); fault.KindOf(err) != fault.NotFound {
 		t.Fatalf("an unknown proposal: %v", err)
 	}
+	// Both signatures at once (Adjust, as tools call it): the same
+	// principal twice, an approver not acting as controller, or none, are
+	// refused and move nothing.
+	for _, c := range []struct {
+		name string
+		by   jackpot.Actor
+		want fault.Kind
+	}{
+		{"the proposer approving itself", AdminAsApprover, fault.Forbidden},
+		{"a supervisor approving", Supervisor, fault.Forbidden},
+		{"no approver", jackpot.Actor{}, fault.Unauthenticated},
+	} {
+		if _, _, err := svc.Adjust(ctx, "p", *adj.Adjustment, Admin, c.by, "direct-"+c.name); fault.KindOf(err) != c.want {
+			t.Fatalf("%s: %v, want %v", c.name, err, c.want)
+		}
+	}
+	if m := meters(t, svc, "p"); m.Reserve != 50_000 {
+		t.Fatalf("a refused adjustment moved the reserve: %d", m.Reserve)
+	}
 	MustReconcile(t, svc, "p")
 }
 

@@ -189,35 +189,35 @@ func testChangesOnce(t *testing.T, st pools.Store) {
 		}
 	}
 	adj := jackpot.Adjustment{Meter: "reserve", Amount: 50_000, Reason: "reserve top-up"}
-	if _, _, err := svc.Adjust(ctx, "p", adj, Admin, ""); fault.KindOf(err) != fault.Invalid {
+	if _, _, err := svc.Adjust(ctx, "p", adj, Admin, Controller, ""); fault.KindOf(err) != fault.Invalid {
 		t.Fatalf("no key: %v, want invalid", err)
 	}
-	p, replayed, err := svc.Adjust(ctx, "p", adj, Admin, "adj-1")
+	p, replayed, err := svc.Adjust(ctx, "p", adj, Admin, Controller, "adj-1")
 	if err != nil || replayed || p.Meters.Reserve != 50_000 {
 		t.Fatalf("adjust under an SDK retry: %v replayed %v reserve %d; want 50,000 once", err, replayed, p.Meters.Reserve)
 	}
 	// The operator retries (after a 503): the first answer, not applied again.
-	again, replayed, err := svc.Adjust(ctx, "p", adj, Admin, "adj-1")
+	again, replayed, err := svc.Adjust(ctx, "p", adj, Admin, Controller, "adj-1")
 	if err != nil || !replayed || again.Meters.Reserve != 50_000 || again.Version != p.Version {
 		t.Fatalf("retry: %v replayed %v reserve %d", err, replayed, again.Meters.Reserve)
 	}
 	other := adj
 	other.Amount = 60_000
-	if _, _, err := svc.Adjust(ctx, "p", other, Admin, "adj-1"); fault.KindOf(err) != fault.Conflict {
+	if _, _, err := svc.Adjust(ctx, "p", other, Admin, Controller, "adj-1"); fault.KindOf(err) != fault.Conflict {
 		t.Fatalf("the key with another adjustment: %v, want mismatch", err)
 	}
 	rate := money.BasisPoints(2000)
 	patch := jackpot.SettingsPatch{ContributionBP: &rate}
 	// Keys are scoped to their operation: the adjustment's key names a
 	// distinct settings change.
-	p, replayed, err = svc.ChangeSettings(ctx, "p", patch, Admin, "new rate", "adj-1")
+	p, replayed, err = svc.ChangeSettings(ctx, "p", patch, Admin, Controller, "new rate", "adj-1")
 	if err != nil || replayed || p.Pending == nil || p.Pending.Settings.ContributionBP != 2000 {
 		t.Fatalf("settings change: %v %v %+v", err, replayed, p.Pending)
 	}
-	if _, replayed, err = svc.ChangeSettings(ctx, "p", patch, Admin, "new rate", "adj-1"); err != nil || !replayed {
+	if _, replayed, err = svc.ChangeSettings(ctx, "p", patch, Admin, Controller, "new rate", "adj-1"); err != nil || !replayed {
 		t.Fatalf("settings retry: %v %v", err, replayed)
 	}
-	if _, _, err := svc.ChangeSettings(ctx, "p", patch, Admin, "another reason", "adj-1"); fault.KindOf(err) != fault.Conflict {
+	if _, _, err := svc.ChangeSettings(ctx, "p", patch, Admin, Controller, "another reason", "adj-1"); fault.KindOf(err) != fault.Conflict {
 		t.Fatalf("the key with another settings change: %v, want mismatch", err)
 	}
 	es, _ := allEntries(ctx, st, "p")
@@ -788,7 +788,7 @@ func testSettings(t *testing.T, st pools.Store) {
 	ns := MBSSettings()
 	ns.ContributionBP = 2000
 	ns.Reset = 5_000_000
-	if _, _, err := svc.ChangeSettings(ctx, "p", jackpot.PatchAll(ns), Admin, "new rate approved", "change-1"); err != nil {
+	if _, _, err := svc.ChangeSettings(ctx, "p", jackpot.PatchAll(ns), Admin, Controller, "new rate approved", "change-1"); err != nil {
 		t.Fatal(err)
 	}
 	r := RoundOf("mbs-megalink-ssp-v6", "t1", "r1", T0, 500, []int{1})
@@ -821,7 +821,7 @@ func testSettings(t *testing.T, st pools.Store) {
 	if kinds != "opening settings_change contribution contribution hit reset settings_effective contribution " {
 		t.Fatalf("ledger kinds: %s", kinds)
 	}
-	if es[1].Actor == nil || *es[1].Actor != Admin || es[1].By != "" || es[1].Old.ContributionBP != 1733 || es[1].New.ContributionBP != 2000 {
+	if es[1].Actor == nil || *es[1].Actor != Admin || es[1].ApprovedBy == nil || *es[1].ApprovedBy != Controller || es[1].By != "" || es[1].Old.ContributionBP != 1733 || es[1].New.ContributionBP != 2000 {
 		t.Fatalf("the change is recorded with who, old and new: %+v", es[1])
 	}
 	MustReconcile(t, svc, "p")
