@@ -26,7 +26,7 @@ type PoolSettings struct {
 	Ceiling            money.Amount      `json:"ceiling,omitempty" minimum:"0" maximum:"1000000000000000" example:"0" doc:"The displayed meter's cap (0: none; else from the reset amount to 1,000,000,000,000,000); contributions past it go to the overflow meter."`
 	SettleWindowMS     int64             `json:"settleWindowMs,omitempty" minimum:"0" maximum:"600000" example:"5000" doc:"RWS only: how long a major hit is held so that a hand dealt earlier at another table but reported later is paid first (ruling R7). Default 5000."`
 	Verify             *PoolVerify       `json:"verify,omitempty" doc:"The jackpot lock: which hits are committed pending, for a supervisor to confirm or void before the cage pays. Absent: none."`
-	ProposalTTLSeconds int64             `json:"proposalTtlSeconds,omitempty" minimum:"0" maximum:"86400" example:"1800" doc:"Dual control: how long a proposed adjustment, settings change, correction or void waits for its approval before it expires, in seconds (0: the default, 1800; else 60-86400)."`
+	ProposalTTLSeconds int64             `json:"proposalTtlSeconds,omitempty" minimum:"0" maximum:"86400" example:"1800" doc:"Dual control: how long a proposed adjustment, settings change, correction or void waits for its approval before it expires, in seconds (0: the default, 1800; else 60-86400). Changed like every setting: after the next reset."`
 }
 
 // PoolVerify is the jackpot lock's setting.
