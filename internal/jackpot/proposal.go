@@ -69,7 +69,9 @@ type Proposal struct {
 	// ID is the sequence number of the proposal's ledger entry.
 	ID         int64     `json:"id" doc:"The proposal: the sequence number of its ledger entry."`
 	State      string    `json:"state" enum:"open,approved,withdrawn,expired"`
-	Change     Change    `json:"change"`
+	// Change is what it will do: its kind and that kind's field, inline
+	// (the floor console reads proposal.kind and proposal.adjustment).
+	Change
 	ProposedBy Actor     `json:"proposedBy"`
 	ProposedAt time.Time `json:"proposedAt"`
 	ExpiresAt  time.Time `json:"expiresAt"`
