@@ -5,7 +5,7 @@ SHELL := /bin/bash
 GO    ?= go
 ADDR  ?= 127.0.0.1:8080
 
-.PHONY: analysis bench bench-peer bench-pools build deploy fmt-check fuzz lint-spec load openapi run synth test test-clients test-exhaustive test-infra test-load vet
+.PHONY: analysis bench bench-peer bench-pools build chromium deploy fmt-check fuzz lint-spec load openapi run synth test test-browser test-clients test-exhaustive test-infra test-load vet
 
 ## run: the API on $(ADDR) with the embedded default store (no cloud account)
 run:
@@ -16,7 +16,21 @@ run:
 ## npm into .cache/ddb when missing): the store tests fail without it.
 test: fmt-check vet test-infra test-load lint-spec
 	test/dynamodb-local.sh $(GO) test -count=1 ./...
+	$(GO) test -run '^$$' -fuzz '^FuzzCheckJSON$$' -fuzztime 10s ./internal/httpapi
 	$(MAKE) test-clients
+	$(MAKE) test-browser
+
+## test-browser: the floor pages in a real headless Chromium (chromedp),
+## against the local server; installs Debian's chromium where missing.
+## Screenshots of each step land in test/browser/screenshots/.
+test-browser: chromium
+	cd test/browser && BROWSER_REQUIRED=1 $(GO) test -count=1 ./...
+
+## chromium: Debian's chromium package (apt), installed when missing
+chromium:
+	@command -v chromium >/dev/null 2>&1 || { \
+	  echo "installing Debian's chromium (apt)"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
 
 ## lint-spec: Redocly's recommended rules on both committed spec files, no
 ## error allowed (the CLI pinned in test/lint/package.json, installed by npm
@@ -101,6 +115,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzParseList$$' -fuzztime $(FUZZTIME) ./internal/card
 	$(GO) test -run '^$$' -fuzz '^FuzzSettle$$' -fuzztime $(FUZZTIME) ./internal/settle
 	$(GO) test -run '^$$' -fuzz '^FuzzEval$$' -fuzztime $(FUZZTIME) ./internal/hand
+	$(GO) test -run '^$$' -fuzz '^FuzzCheckJSON$$' -fuzztime $(FUZZTIME) ./internal/httpapi
 
 # ---- infra: the CDK app (its own Go module in infra/) and the load test ----
 STAGE   ?= dev

@@ -168,10 +168,11 @@ func TestRouteThrottles(t *testing.T) {
 	_, raw := template(t)
 	for id, st := range resources(raw, "AWS::ApiGatewayV2::Stage") {
 		rs, _ := props(st)["RouteSettings"].(map[string]any)
-		if len(rs) != len(Routes) {
-			t.Fatalf("stage %s: %d route settings, want %d", id, len(rs), len(Routes))
+		all := append(append([]Route{}, Routes...), PageRoutes...)
+		if len(rs) != len(all) {
+			t.Fatalf("stage %s: %d route settings, want %d", id, len(rs), len(all))
 		}
-		for _, r := range Routes {
+		for _, r := range all {
 			key := string(r.Method) + " " + r.Path
 			s, _ := rs[key].(map[string]any)
 			if s["ThrottlingRateLimit"] != r.Rate || s["ThrottlingBurstLimit"] != r.Burst {
@@ -187,7 +188,7 @@ func TestRouteThrottles(t *testing.T) {
 			t.Errorf("analyze %v, settle %v: want 2 and 500 requests/s", analyze, settle)
 		}
 		deps, _ := st["DependsOn"].([]any)
-		if len(deps) < len(Routes) {
+		if len(deps) < len(all) {
 			t.Errorf("stage %s depends on %d resources: its route settings need every route first", id, len(deps))
 		}
 	}

@@ -113,6 +113,8 @@ var Routes = []Route{
 	// a handful a minute (and capped by AnalysisConcurrency).
 	{awsapigatewayv2.HttpMethod_POST, "/v1/paytables/analyze", "paytables", 2, 5},
 	{awsapigatewayv2.HttpMethod_POST, "/v1/hands/evaluate", "paytables", 100, 200},
+	// Who the caller is: the floor console asks once per sign-in.
+	{awsapigatewayv2.HttpMethod_GET, "/v1/me", "paytables", 20, 40},
 	// What answers cite: the rulings and the documents' clauses.
 	{awsapigatewayv2.HttpMethod_GET, "/v1/rulings", "paytables", 20, 40},
 	{awsapigatewayv2.HttpMethod_GET, "/v1/rulings/{id}", "paytables", 50, 100},
@@ -126,6 +128,17 @@ var Routes = []Route{
 	{awsapigatewayv2.HttpMethod_ANY, "/v1/pools/{proxy+}", "pools", 300, 600},
 	{awsapigatewayv2.HttpMethod_GET, "/v1/rulesets/{id}/irregularities", "irregularities", 20, 40},
 	{awsapigatewayv2.HttpMethod_POST, "/v1/irregularities", "irregularities", 50, 100},
+}
+
+// PageRoutes are the floor's pages and their assets (internal/web): they
+// hold no data, so they take no IAM authorization (a browser loads them
+// unsigned); every API call they make is signed and checked like any
+// client's. The paytables function serves them.
+var PageRoutes = []Route{
+	{awsapigatewayv2.HttpMethod_GET, "/", "paytables", 20, 40},
+	{awsapigatewayv2.HttpMethod_GET, "/display/{pool}", "paytables", 20, 40},
+	{awsapigatewayv2.HttpMethod_GET, "/playground", "paytables", 20, 40},
+	{awsapigatewayv2.HttpMethod_GET, "/assets/{file}", "paytables", 50, 100},
 }
 
 // AccessLogFormat is the API's access log record: JSON, one per request.
@@ -351,15 +364,20 @@ func NewTablesettleStack(scope constructs.Construct, cfg StageConfig, props *aws
 			jsii.String(spec.Name+"Integration"), fns[spec.Name], nil)
 	}
 	routeSettings := map[string]any{}
-	for _, r := range Routes {
+	none := awsapigatewayv2.NewHttpNoneAuthorizer()
+	for i, r := range append(append([]Route{}, Routes...), PageRoutes...) {
 		if _, ok := fns[r.Function]; !ok {
 			return nil, fmt.Errorf("route %s %s: no function %q", r.Method, r.Path, r.Function)
+		}
+		var authorizer awsapigatewayv2.IHttpRouteAuthorizer = iam
+		if i >= len(Routes) {
+			authorizer = none
 		}
 		routes := api.AddRoutes(&awsapigatewayv2.AddRoutesOptions{
 			Path:        jsii.String(r.Path),
 			Methods:     &[]awsapigatewayv2.HttpMethod{r.Method},
 			Integration: integrations[r.Function],
-			Authorizer:  iam,
+			Authorizer:  authorizer,
 		})
 		// The stage's per-route settings name routes that must exist first.
 		for _, rt := range *routes {

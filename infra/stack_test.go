@@ -348,19 +348,27 @@ func TestTablePolicyIsExactlyTheContractActions(t *testing.T) {
 	}
 }
 
-// Every route requires IAM (SigV4) authorization, and the routes are exactly
-// CONTRACTS.md's, each to its function; GET /v1/rulesets/{id}/irregularities
-// goes to irregularities, not to paytables' GET /v1/rulesets/{id}.
+// Every API route requires IAM (SigV4) authorization, and the routes are
+// exactly CONTRACTS.md's, each to its function; GET
+// /v1/rulesets/{id}/irregularities goes to irregularities, not to
+// paytables' GET /v1/rulesets/{id}. The floor's pages alone (no data) take
+// no authorization.
 func TestRoutesAreSignedAndGoToTheirFunctions(t *testing.T) {
 	tpl, raw := template(t)
-	tpl.ResourceCountIs(jsii.String("AWS::ApiGatewayV2::Route"), jsii.Number(float64(len(Routes))))
+	tpl.ResourceCountIs(jsii.String("AWS::ApiGatewayV2::Route"), jsii.Number(float64(len(Routes)+len(PageRoutes))))
+	pages := map[string]bool{"GET /": true, "GET /display/{pool}": true, "GET /playground": true, "GET /assets/{file}": true}
 	ids := functionIDs(t, raw)
 	integrations := resources(raw, "AWS::ApiGatewayV2::Integration")
 	got := map[string]string{} // route key -> function name
 	for rid, r := range resources(raw, "AWS::ApiGatewayV2::Route") {
 		p := props(r)
 		key, _ := p["RouteKey"].(string)
-		if p["AuthorizationType"] != "AWS_IAM" {
+		switch {
+		case pages[key]:
+			if at, ok := p["AuthorizationType"]; ok && at != "NONE" {
+				t.Errorf("page route %s (%s): AuthorizationType %v, want NONE", rid, key, at)
+			}
+		case p["AuthorizationType"] != "AWS_IAM":
 			t.Errorf("route %s (%s): AuthorizationType %v, want AWS_IAM", rid, key, p["AuthorizationType"])
 		}
 		var fn string
@@ -382,6 +390,11 @@ func TestRoutesAreSignedAndGoToTheirFunctions(t *testing.T) {
 		"GET /v1/rulesets/{id}/analysis":       "paytables",
 		"POST /v1/paytables/analyze":           "paytables",
 		"POST /v1/hands/evaluate":              "paytables",
+		"GET /v1/me":                           "paytables",
+		"GET /":                                "paytables",
+		"GET /display/{pool}":                  "paytables",
+		"GET /playground":                      "paytables",
+		"GET /assets/{file}":                   "paytables",
 		"POST /v1/rounds/settle":               "settle",
 		"ANY /v1/pools":                        "pools",
 		"ANY /v1/pools/{proxy+}":               "pools",

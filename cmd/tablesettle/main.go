@@ -69,7 +69,7 @@ func serve(args []string) error {
 	}
 	handler, _ := httpapi.New(httpapi.Deps{Logger: logger, Pools: pools.NewService(store, time.Now, uint64(time.Now().UnixNano())), Access: access,
 		AnalysisCache: httpapi.NewAnalysisCache(256, 16<<20)})
-	srv := &http.Server{Addr: *addr, Handler: handler, ReadHeaderTimeout: 10 * time.Second}
+	srv := server(*addr, handler)
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -84,6 +84,18 @@ func serve(args []string) error {
 	shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	return srv.Shutdown(shutdown)
+}
+
+// server is the local server's http.Server. It times out idle
+// connections, not slow honest clients: a client has ReadHeaderTimeout to
+// send its headers and a kept-alive connection is closed after IdleTimeout
+// of silence; there is no ReadTimeout or WriteTimeout on the whole request,
+// which would cut a slow body and turn into a 503 nobody logged (issue 13).
+// The body is the middleware's: it answers 408 when a client sends nothing
+// for httpapi.DefaultBodyIdleTimeout or takes over
+// httpapi.DefaultBodyReadTimeout in all, and logs why.
+func server(addr string, h http.Handler) *http.Server {
+	return &http.Server{Addr: addr, Handler: h, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute}
 }
 
 func writeSpec(args []string) error {

@@ -221,8 +221,19 @@ func TestRoutesAsDesigned(t *testing.T) {
 		"GET /v1/rulesets/{id}/analysis", "POST /v1/paytables/analyze", "POST /v1/rounds/settle",
 		"GET /v1/rulesets/{id}/irregularities", "POST /v1/irregularities",
 		"GET /v1/rulings", "GET /v1/rulings/{id}", "GET /v1/rulesets/{id}/document", "GET /v1/rulesets/{id}/clauses/{clause}"}
-	if len(Routes) != len(want)+len(statelessWant) {
-		t.Errorf("%d routes, want %d", len(Routes), len(want)+len(statelessWant))
+	// The floor's pages hold no data (issue 14); GET /v1/me answers any
+	// authenticated principal.
+	publicWant := []string{"GET /{$}", "GET /display/{pool}", "GET /playground", "GET /assets/{file}"}
+	for _, r := range publicWant {
+		if rule, ok := Routes[r]; !ok || !rule.Public || rule.Stateless || len(rule.Roles) > 0 {
+			t.Errorf("%s: %+v, want public", r, rule)
+		}
+	}
+	if rule := Routes["GET /v1/me"]; !rule.AnyPrincipal || rule.Public || rule.Stateless || len(rule.Roles) > 0 {
+		t.Errorf("GET /v1/me: %+v, want any principal", rule)
+	}
+	if len(Routes) != len(want)+len(statelessWant)+len(publicWant)+1 {
+		t.Errorf("%d routes, want %d", len(Routes), len(want)+len(statelessWant)+len(publicWant)+1)
 	}
 	for _, r := range statelessWant {
 		if rule, ok := Routes[r]; !ok || !rule.Stateless || len(rule.Roles) > 0 {

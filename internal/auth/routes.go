@@ -18,6 +18,14 @@ type Rule struct {
 	Stateless bool
 	// Roles may call the route (one of them is enough).
 	Roles []principal.Role
+	// Public routes are the floor's pages and their assets (internal/web):
+	// they hold no data, so anyone may load them, with or without
+	// credentials, on every host. The API calls they make are checked like
+	// any client's.
+	Public bool
+	// AnyPrincipal routes answer any authenticated principal, whatever its
+	// roles (GET /v1/me: who the credentials name).
+	AnyPrincipal bool
 	// TableBound routes carry a table id (the body's "table") that must be
 	// one of the principal's tables; the operation checks it with
 	// CheckTable once it has read its body.
@@ -29,6 +37,7 @@ var (
 	// and every role that acts on a pool needs to see what it acts on.
 	readers    = []principal.Role{principal.Cage, principal.Supervisor, principal.Controller, principal.Admin}
 	stateless  = Rule{Stateless: true}
+	public     = Rule{Public: true}
 	roles      = func(r ...principal.Role) Rule { return Rule{Roles: r} }
 	tableBound = Rule{Roles: []principal.Role{principal.Table}, TableBound: true}
 )
@@ -64,6 +73,13 @@ var Routes = map[string]Rule{
 	"GET /v1/rulings/{id}":                   stateless,
 	"GET /v1/rulesets/{id}/document":         stateless,
 	"GET /v1/rulesets/{id}/clauses/{clause}": stateless,
+
+	// The floor's pages (issue 14) and who the caller is.
+	"GET /{$}":            public,
+	"GET /display/{pool}": public,
+	"GET /playground":     public,
+	"GET /assets/{file}":  public,
+	"GET /v1/me":          {AnyPrincipal: true},
 
 	// admin: create pools, propose settings changes and meter adjustments
 	// (dual control: a controller approves them).
@@ -108,7 +124,7 @@ func Authorize(p *principal.Principal, route string) *fault.Error {
 	if !ok {
 		return fault.New(fault.Forbidden, "%s has no access rule: refused to every principal", route)
 	}
-	if rule.Stateless {
+	if rule.Stateless || rule.Public || (rule.AnyPrincipal && p != nil) {
 		return nil
 	}
 	for _, r := range rule.Roles {

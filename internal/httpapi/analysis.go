@@ -9,6 +9,7 @@ import (
 	"github.com/danielgtaylor/huma/v2"
 
 	"github.com/tablesettle/tablesettle/internal/analysis"
+	"github.com/tablesettle/tablesettle/internal/fault"
 	"github.com/tablesettle/tablesettle/internal/hand"
 	"github.com/tablesettle/tablesettle/internal/ruleset"
 )
@@ -68,7 +69,8 @@ func rulesetAnalysis(ctx context.Context, in *rulesetAnalysisInput) (*analysisOu
 		return nil, huma.Error500InternalServerError("the precomputed figures cannot be read")
 	}
 	if !ok {
-		return nil, huma.Error404NotFound("no such ruleset", &huma.ErrorDetail{Location: "path.id", Message: "unknown ruleset id", Value: in.ID})
+		return nil, problemOf(ctx, &fault.Error{Kind: fault.NotFound, Detail: "no such ruleset",
+			Fields: []fault.Problem{{Field: "path.id", Message: "unknown ruleset id", Value: in.ID}}}, "")
 	}
 	if in.Unit != 0 && in.Unit != analysis.DefaultUnit {
 		r, _ := ruleset.Get(ruleset.ID(in.ID))
@@ -126,8 +128,9 @@ type analyzeInput struct {
 	Body AnalyzeRequest
 }
 
+// unprocessable is the 422 of a proposal (errors.go maps it).
 func unprocessable(loc, msg string, value any) error {
-	return huma.Error422UnprocessableEntity(msg, &huma.ErrorDetail{Location: loc, Message: msg, Value: value})
+	return problemOf(context.Background(), fault.InvalidFields(msg, fault.Problem{Field: loc, Message: msg, Value: value}), "")
 }
 
 func oddsOf(l ProposedOddsLine) analysis.PayOdds {

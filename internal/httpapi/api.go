@@ -5,9 +5,12 @@
 //
 // Behaviour common to every operation (current and future) lives here and
 // in middleware.go: RFC 9457 problem+json for every error, including
-// unknown routes, wrong methods and panics; request bodies over
-// MaxBodyBytes refused with 413; unknown JSON fields refused with 422; a
-// wrong Content-Type refused with 415; a 5xx never shows internal error
+// unknown routes, wrong methods and panics, all made in errors.go;
+// request bodies over MaxBodyBytes refused with 413; every JSON body
+// checked once by strictjson.go (duplicate and case-variant keys, invalid
+// UTF-8: 422 naming the key) and decoded by the one codec of codec.go;
+// unknown JSON fields refused with 422; a Content-Type other than
+// application/json refused with 415; a 5xx never shows internal error
 // text; every response carries X-Request-Id; one structured access log
 // line per request.
 package httpapi
@@ -17,12 +20,14 @@ import (
 	"net/http"
 	"reflect"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/danielgtaylor/huma/v2/adapters/humago"
 
 	"github.com/tablesettle/tablesettle/internal/pools"
+	"github.com/tablesettle/tablesettle/internal/web"
 )
 
 // Version is the API's version as published in the spec.
@@ -41,9 +46,13 @@ type Deps struct {
 	// NewRequestID makes a request id when the host (API Gateway) gave
 	// none. Nil means 128 random bits in hex.
 	NewRequestID func() string
-	// BodyReadTimeout bounds the time a client may take to send its
+	// BodyReadTimeout bounds the time a client may take to send its whole
 	// request body (408 after). Zero means DefaultBodyReadTimeout.
 	BodyReadTimeout time.Duration
+	// BodyIdleTimeout bounds the time a client may send nothing while its
+	// body is incomplete (408 after): a slow honest client that keeps
+	// sending is not cut, an idle one is. Zero means DefaultBodyIdleTimeout.
+	BodyIdleTimeout time.Duration
 	// Pools applies rounds to the progressive pools (nil: the pools
 	// operations answer 503).
 	Pools *pools.Service
@@ -78,9 +87,12 @@ func Config() huma.Config {
 	// exactly the documented fields.
 	cfg.CreateHooks = nil
 	// JSON only: any other request Content-Type is answered 415.
+	// "json" is how huma finds the codec for application/problem+json
+	// answers; requests are application/json only (the middleware refuses
+	// every other Content-Type, *+json included).
 	cfg.Formats = map[string]huma.Format{
-		"application/json": huma.DefaultJSONFormat,
-		"json":             huma.DefaultJSONFormat,
+		"application/json": jsonFormat,
+		"json":             jsonFormat,
 	}
 	cfg.OpenAPIPath = "/openapi"
 	cfg.Info.Description = "Settlement and paytable API for casino table poker: what every wager pays, " +
@@ -91,8 +103,14 @@ func Config() huma.Config {
 	cfg.OpenAPI.OnAddOperation = append(cfg.OpenAPI.OnAddOperation, everyOperation, documentAccess)
 	cfg.Transformers = append(cfg.Transformers, problemType)
 	specConfig(&cfg)
+	// huma makes every problem of validation and huma.Error4xx through its
+	// package variable NewError; errors.go bounds what they repeat. Set
+	// once, where every host builds its API.
+	setNewError.Do(func() { huma.NewError = newError })
 	return cfg
 }
+
+var setNewError sync.Once
 
 // ProblemType is the RFC 9457 type of every problem: a problem is
 // described by its status and title. The spec gives ErrorModel.type the
@@ -135,6 +153,7 @@ func schemaName(t reflect.Type, hint string) string {
 // body limit defaults to 1 MiB, so it is lowered here once for all.
 func everyOperation(oapi *huma.OpenAPI, op *huma.Operation) {
 	errSchema := oapi.Components.Schemas.Schema(reflect.TypeFor[huma.ErrorModel](), true, "Error")
+	documentRules(oapi.Components.Schemas.SchemaFromRef(errSchema.Ref))
 	problem := func(desc string) *huma.Response {
 		return &huma.Response{Description: desc, Content: map[string]*huma.MediaType{
 			"application/problem+json": {Schema: errSchema},
@@ -168,6 +187,23 @@ func everyOperation(oapi *huma.OpenAPI, op *huma.Operation) {
 	}
 }
 
+// documentRules adds to the problem schema the extension member "rules"
+// that errors.go writes (Problem.Rules): the schema refuses members it
+// does not name.
+func documentRules(s *huma.Schema) {
+	if s == nil || s.Properties == nil {
+		return
+	}
+	if _, ok := s.Properties["rules"]; ok {
+		return
+	}
+	s.Properties["rules"] = &huma.Schema{
+		Type:        huma.TypeArray,
+		Items:       &huma.Schema{Type: huma.TypeString},
+		Description: "The rules and rulings the refusal applies, e.g. \"mbs-megalink-ssp-v6 3.10.2.1\", \"ruling R20\"; absent when it cites none.",
+	}
+}
+
 func setIfAbsent(m map[string]*huma.Response, code string, r *huma.Response) {
 	if _, ok := m[code]; !ok {
 		m[code] = r
@@ -180,6 +216,7 @@ func Register(api huma.API, deps Deps, groups ...Group) {
 		switch g {
 		case GroupPaytables:
 			registerPaytables(api, deps)
+			registerMe(api)
 		case GroupSettle:
 			registerSettle(api, deps)
 		case GroupPools:
@@ -201,5 +238,6 @@ func New(deps Deps, groups ...Group) (http.Handler, huma.API) {
 	api := humago.New(mux, Config())
 	registerDocs(api)
 	Register(api, deps, groups...)
+	web.Register(mux)
 	return Middleware(deps, mux), api
 }

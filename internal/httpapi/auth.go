@@ -39,6 +39,9 @@ type Access struct {
 // route's rule. On a refusal it writes the 401 or 403 problem and returns
 // false: the operation never runs, so nothing is written.
 func (a *Access) authorize(w http.ResponseWriter, r *http.Request, route string) (*http.Request, bool) {
+	if rule, ok := auth.Routes[route]; ok && rule.Public {
+		return r, true // a page: no data, no credentials needed (auth.Rule.Public)
+	}
 	p, err := a.Authenticator.Authenticate(r)
 	if err != nil {
 		e, _ := fault.As(err)

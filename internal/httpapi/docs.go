@@ -44,7 +44,7 @@ func registerDocs(api huma.API) {
 			if err != nil {
 				ctx.SetHeader("Content-Type", "application/problem+json")
 				ctx.SetStatus(http.StatusInternalServerError)
-				_, _ = ctx.BodyWriter().Write(problemBody(http.StatusInternalServerError, "the spec could not be made"))
+				_, _ = ctx.BodyWriter().Write(ProblemJSON(http.StatusInternalServerError, "the spec could not be made"))
 				return
 			}
 			ctx.SetHeader("Content-Type", pick.contentType)

@@ -8,6 +8,7 @@ import (
 	"github.com/danielgtaylor/huma/v2"
 
 	"github.com/tablesettle/tablesettle/internal/card"
+	"github.com/tablesettle/tablesettle/internal/fault"
 	"github.com/tablesettle/tablesettle/internal/hand"
 )
 
@@ -44,7 +45,7 @@ func registerEvaluate(api huma.API) {
 	}, func(ctx context.Context, in *evaluateInput) (*evaluateOutput, error) {
 		res, err := evaluate(in.Body)
 		if err != nil {
-			return nil, err
+			return nil, problemOf(ctx, err, "")
 		}
 		return &evaluateOutput{Body: res}, nil
 	})
@@ -53,16 +54,16 @@ func registerEvaluate(api huma.API) {
 func evaluate(req EvaluateRequest) (EvaluateResponse, error) {
 	cards, err := card.ParseList(req.Cards)
 	if err != nil {
-		return EvaluateResponse{}, huma.Error422UnprocessableEntity("a card cannot be read",
-			&huma.ErrorDetail{Location: "body.cards", Message: err.Error(), Value: req.Cards})
+		return EvaluateResponse{}, fault.InvalidFields("a card cannot be read",
+			fault.Problem{Field: "body.cards", Message: err.Error(), Value: req.Cards})
 	}
 	if c, dup := card.Duplicate(cards); dup {
-		return EvaluateResponse{}, huma.Error422UnprocessableEntity("a card is repeated",
-			&huma.ErrorDetail{Location: "body.cards", Message: fmt.Sprintf("%s appears more than once", c), Value: req.Cards})
+		return EvaluateResponse{}, fault.InvalidFields("a card is repeated",
+			fault.Problem{Field: "body.cards", Message: fmt.Sprintf("%s appears more than once", c), Value: req.Cards})
 	}
 	count := func(want string) error {
-		return huma.Error422UnprocessableEntity("wrong number of cards",
-			&huma.ErrorDetail{Location: "body.cards", Message: fmt.Sprintf("game %s takes %s cards, got %d", req.Game, want, len(cards)), Value: req.Cards})
+		return fault.InvalidFields("wrong number of cards",
+			fault.Problem{Field: "body.cards", Message: fmt.Sprintf("game %s takes %s cards, got %d", req.Game, want, len(cards)), Value: req.Cards})
 	}
 	switch req.Game {
 	case "five_card":
@@ -87,8 +88,8 @@ func evaluate(req EvaluateRequest) (EvaluateResponse, error) {
 		return EvaluateResponse{Category: v.Category().String(), Rank: int64(v), Best: card.Format(sortForDisplay(best[:])),
 			Rules: []string{"mbs-megalink-thb-v9 3.10", "mbs-megalink-thb-v9 3.11", "mbs-megalink-thb-v9 3.12"}}, nil
 	}
-	return EvaluateResponse{}, huma.Error422UnprocessableEntity("unknown game",
-		&huma.ErrorDetail{Location: "body.game", Message: "game must be five_card, three_card or holdem", Value: req.Game})
+	return EvaluateResponse{}, fault.InvalidFields("unknown game",
+		fault.Problem{Field: "body.game", Message: "game must be five_card, three_card or holdem", Value: req.Game})
 }
 
 // sortForDisplay returns a copy of cards ordered by rank, highest first

@@ -76,7 +76,8 @@ func registerIrregularities(api huma.API, deps Deps) {
 	}, func(ctx context.Context, in *catalogueInput) (*catalogueOutput, error) {
 		rs, ok := irregularity.Catalogue(in.ID)
 		if !ok {
-			return nil, huma.Error404NotFound("no such ruleset", &huma.ErrorDetail{Location: "path.id", Message: "not a ruleset id", Value: in.ID})
+			return nil, problemOf(ctx, &fault.Error{Kind: fault.NotFound, Detail: "no such ruleset",
+				Fields: []fault.Problem{{Field: "path.id", Message: "not a ruleset id", Value: in.ID}}}, "")
 		}
 		return &catalogueOutput{Body: *rs}, nil
 	})
@@ -100,7 +101,7 @@ func registerIrregularities(api huma.API, deps Deps) {
 			}},
 		}),
 	}, func(ctx context.Context, in *irregularityInput) (*irregularityOutput, error) {
-		out, err := decideIrregularity(in.Body)
+		out, err := decideIrregularity(ctx, in.Body)
 		if err != nil {
 			return nil, err
 		}
@@ -108,17 +109,17 @@ func registerIrregularities(api huma.API, deps Deps) {
 	})
 }
 
-func decideIrregularity(req IrregularityRequest) (irregularity.Outcome, error) {
+func decideIrregularity(ctx context.Context, req IrregularityRequest) (irregularity.Outcome, error) {
 	rs, ok := irregularity.Catalogue(req.Ruleset)
 	if !ok {
-		return irregularity.Outcome{}, huma.Error422UnprocessableEntity("unknown ruleset",
-			&huma.ErrorDetail{Location: "body.ruleset", Message: "not a ruleset id", Value: req.Ruleset})
+		return irregularity.Outcome{}, problemOf(ctx, fault.InvalidFields("unknown ruleset",
+			fault.Problem{Field: "body.ruleset", Message: "not a ruleset id", Value: req.Ruleset}), "")
 	}
 	var round *irregularity.Round
 	if req.Round != nil {
 		if req.Round.Ruleset != "" && req.Round.Ruleset != req.Ruleset {
-			return irregularity.Outcome{}, huma.Error422UnprocessableEntity("the round is of another ruleset",
-				&huma.ErrorDetail{Location: "body.round.ruleset", Message: "must be the request's ruleset " + req.Ruleset, Value: req.Round.Ruleset})
+			return irregularity.Outcome{}, problemOf(ctx, fault.InvalidFields("the round is of another ruleset",
+				fault.Problem{Field: "body.round.ruleset", Message: "must be the request's ruleset " + req.Ruleset, Value: req.Round.Ruleset}), "")
 		}
 		round = &irregularity.Round{RoundID: req.Round.RoundID, Currency: money.Currency(req.Round.Currency), ProgressiveUnit: money.Amount(req.Round.ProgUnit)}
 		if round.Currency == "" {
@@ -138,15 +139,7 @@ func decideIrregularity(req IrregularityRequest) (irregularity.Outcome, error) {
 	}
 	out, err := irregularity.DecideReport(rs, irregularity.Event{Kind: req.Kind, Facts: req.Facts}, more, round)
 	if err != nil {
-		if e, ok := fault.As(err); ok && e.Kind == fault.Invalid {
-			details := make([]error, len(e.Fields))
-			for i, p := range e.Fields {
-				details[i] = &huma.ErrorDetail{Location: "body." + p.Field, Message: p.Message, Value: p.Value}
-			}
-			return irregularity.Outcome{}, huma.Error422UnprocessableEntity(e.Detail, details...)
-		}
-		// A catalogue defect: never show its text to the client.
-		return irregularity.Outcome{}, huma.Error500InternalServerError("the irregularity could not be decided")
+		return irregularity.Outcome{}, problemOf(ctx, err, "body")
 	}
 	return out, nil
 }

@@ -12,18 +12,25 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"runtime/debug"
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/danielgtaylor/huma/v2"
 )
 
 // DefaultBodyReadTimeout bounds the time a client may take to send its
-// body (Deps.BodyReadTimeout).
-const DefaultBodyReadTimeout = 10 * time.Second
+// whole body (Deps.BodyReadTimeout): generous, a 64 KiB body over a link of
+// 1 KB/s arrives within it.
+const DefaultBodyReadTimeout = 2 * time.Minute
+
+// DefaultBodyIdleTimeout bounds the time a client may send nothing while
+// its body is incomplete (Deps.BodyIdleTimeout).
+const DefaultBodyIdleTimeout = 10 * time.Second
 
 // RequestIDHeader is the response header carrying the request id.
 const RequestIDHeader = "X-Request-Id"
@@ -106,6 +113,10 @@ func Middleware(deps Deps, mux *http.ServeMux) http.Handler {
 	if bodyReadTimeout <= 0 {
 		bodyReadTimeout = DefaultBodyReadTimeout
 	}
+	bodyIdleTimeout := deps.BodyIdleTimeout
+	if bodyIdleTimeout <= 0 {
+		bodyIdleTimeout = DefaultBodyIdleTimeout
+	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		id := RequestID(r.Context())
@@ -167,26 +178,54 @@ func Middleware(deps Deps, mux *http.ServeMux) http.Handler {
 				return
 			}
 		}
+		if r.URL.RawQuery != "" {
+			// Go's query parser drops a pair with a bad % escape silently
+			// (unit=%zz would read as no unit at all): refuse it.
+			q, err := url.ParseQuery(r.URL.RawQuery)
+			if err != nil {
+				writeProblem(rec, http.StatusBadRequest, "the query string has a % not followed by two hex digits, or a ';'",
+					&huma.ErrorDetail{Location: "query", Message: "a bad % escape (RFC 3986 percent-encoding)"})
+				return
+			}
+			for name, vs := range q {
+				for _, v := range vs {
+					if !utf8.ValidString(name) || !utf8.ValidString(v) {
+						writeProblem(rec, http.StatusUnprocessableEntity, "a query parameter is not valid UTF-8",
+							&huma.ErrorDetail{Location: "query." + bound(strings.ToValidUTF8(name, "\uFFFD")), Message: "not valid UTF-8 once its % escapes are decoded"})
+						return
+					}
+				}
+			}
+		}
 		if r.Body != nil && r.Body != http.NoBody {
 			if r.ContentLength > MaxBodyBytes {
 				writeProblem(rec, http.StatusRequestEntityTooLarge, fmt.Sprintf("request body is %d bytes; the limit is %d bytes (64 KiB)", r.ContentLength, MaxBodyBytes))
 				return
 			}
-			// A slow sender gets Deps.BodyReadTimeout for the whole body (where the
+			// A sender may pause up to Deps.BodyIdleTimeout between bytes and
+			// take up to Deps.BodyReadTimeout for the whole body (where the
 			// host supports deadlines: net/http does, the Lambda adapter holds
-			// the body in memory already).
+			// the body in memory already): the read deadline moves on with
+			// every read that brings bytes, so a slow client that keeps
+			// sending is served and an idle one answered 408.
 			rc := http.NewResponseController(rec)
-			_ = rc.SetReadDeadline(time.Now().Add(bodyReadTimeout))
-			body, err := readBody(r.Body, r.ContentLength)
+			end := start.Add(bodyReadTimeout)
+			progress := func() {
+				_ = rc.SetReadDeadline(minTime(time.Now().Add(bodyIdleTimeout), end))
+			}
+			progress()
+			body, err := readBody(r.Body, r.ContentLength, progress)
 			_ = r.Body.Close()
 			_ = rc.SetReadDeadline(time.Time{})
 			if err != nil {
-				rl.logger().Warn("request body unreadable", "err", err.Error())
 				var ne net.Error
 				if errors.As(err, &ne) && ne.Timeout() {
-					writeProblem(rec, http.StatusRequestTimeout, fmt.Sprintf("the request body did not arrive within %s", bodyReadTimeout))
+					rl.logger().Warn("request body timed out", "err", err.Error(), "bytes_read", len(body),
+						"idle_timeout", bodyIdleTimeout.String(), "read_timeout", bodyReadTimeout.String())
+					writeProblem(rec, http.StatusRequestTimeout, fmt.Sprintf("the request body stopped arriving (%d bytes read): nothing came for %s, or the whole body took over %s", len(body), bodyIdleTimeout, bodyReadTimeout))
 					return
 				}
+				rl.logger().Warn("request body unreadable", "err", err.Error(), "bytes_read", len(body))
 				writeProblem(rec, http.StatusBadRequest, "the request body could not be read")
 				return
 			}
@@ -194,30 +233,59 @@ func Middleware(deps Deps, mux *http.ServeMux) http.Handler {
 				writeProblem(rec, http.StatusRequestEntityTooLarge, fmt.Sprintf("request body is over %d bytes (64 KiB)", MaxBodyBytes))
 				return
 			}
-			r.Body = requestBody{bytes.NewReader(body), body}
+			if len(body) > 0 && hasBody(r.Method) {
+				if !jsonContentType(r.Header.Get("Content-Type")) {
+					writeProblem(rec, http.StatusUnsupportedMediaType, fmt.Sprintf("request Content-Type %q is not application/json", bound(r.Header.Get("Content-Type"))),
+						&huma.ErrorDetail{Location: "body", Message: "the body must be sent as Content-Type application/json (any case, parameters such as charset=utf-8 allowed)"})
+					return
+				}
+				// huma looks formats up case-sensitively: give it the one name.
+				r.Header.Set("Content-Type", "application/json")
+				if jerr := checkJSON(body); jerr != nil {
+					writeProblem(rec, jerr.Status, jerr.Message, &huma.ErrorDetail{Location: jerr.Location, Message: jerr.Message})
+					return
+				}
+				body = canonicalEscapes(body)
+			}
+			r.Body = requestBody{bytes.NewReader(body)}
 			r.ContentLength = int64(len(body))
 		}
 		mux.ServeHTTP(rec, r)
 	})
 }
 
-// requestBody is a request body the middleware has read whole. An
-// operation that wants the bytes themselves takes them from Bytes while
-// nothing has been read (the settle fast path) instead of copying them again.
+// hasBody reports whether a request of this method carries a body an
+// operation reads.
+func hasBody(method string) bool {
+	return method == http.MethodPost || method == http.MethodPut || method == http.MethodPatch
+}
+
+// jsonContentType reports whether a request Content-Type is JSON: the
+// media type application/json in any case, with or without parameters
+// (charset=utf-8). An absent Content-Type is taken as JSON, the only body
+// the API reads. Other types, *+json ones included
+// (application/merge-patch+json means another operation), are refused
+// with 415.
+func jsonContentType(ct string) bool {
+	if ct == "" {
+		return true
+	}
+	mt, _, _ := strings.Cut(ct, ";")
+	return strings.EqualFold(strings.TrimSpace(mt), "application/json")
+}
+
+// requestBody is a request body the middleware has read whole and
+// checked.
 type requestBody struct {
 	*bytes.Reader
-	b []byte
 }
 
 func (requestBody) Close() error { return nil }
 
-// Bytes returns the whole body.
-func (rb requestBody) Bytes() []byte { return rb.b }
-
 // readBody reads at most MaxBodyBytes+1 bytes of a body, as io.ReadAll
 // does, into a buffer sized from its Content-Length when it has one (one
 // allocation instead of io.ReadAll's doubling from 512 bytes).
-func readBody(r io.Reader, contentLength int64) ([]byte, error) {
+func readBody(r io.Reader, contentLength int64, progress func()) ([]byte, error) {
 	size := 512
 	if contentLength >= 0 && contentLength <= MaxBodyBytes {
 		size = int(contentLength) + 1 // room to read EOF without growing
@@ -230,6 +298,9 @@ func readBody(r io.Reader, contentLength int64) ([]byte, error) {
 		}
 		n, err := lr.Read(b[len(b):cap(b)])
 		b = b[:len(b)+n]
+		if n > 0 && err == nil {
+			progress()
+		}
 		if err == io.EOF {
 			return b, nil
 		}
@@ -237,6 +308,13 @@ func readBody(r io.Reader, contentLength int64) ([]byte, error) {
 			return b, err
 		}
 	}
+}
+
+func minTime(a, b time.Time) time.Time {
+	if a.Before(b) {
+		return a
+	}
+	return b
 }
 
 // allowedMethods lists the methods mux would route for r's path.
@@ -250,21 +328,6 @@ func allowedMethods(mux *http.ServeMux, r *http.Request) []string {
 		}
 	}
 	return allow
-}
-
-// problem is the RFC 9457 body written outside huma; it has the same shape
-// as huma.ErrorModel so that clients see one error type.
-func problemBody(status int, detail string, errs ...*huma.ErrorDetail) []byte {
-	b, _ := json.Marshal(&huma.ErrorModel{Type: ProblemType, Title: http.StatusText(status), Status: status, Detail: detail, Errors: errs})
-	return b
-}
-
-// writeProblem writes an RFC 9457 problem+json response.
-func writeProblem(w http.ResponseWriter, status int, detail string, errs ...*huma.ErrorDetail) {
-	w.Header().Set("Content-Type", "application/problem+json")
-	w.Header().Del("Content-Length")
-	w.WriteHeader(status)
-	_, _ = w.Write(problemBody(status, detail, errs...))
 }
 
 // recorder notes the status and size of a response for the access log,
@@ -282,6 +345,7 @@ type recorder struct {
 	bytes       int
 	wroteHeader bool
 	held        bool // a 5xx: body held back until finish
+	redirect    bool // ServeMux's redirect to a clean path: its HTML body dropped
 	swallowed   bytes.Buffer
 }
 
@@ -295,12 +359,27 @@ func (rec *recorder) WriteHeader(status int) {
 		rec.held = true
 		return
 	}
+	if status >= 300 && status < 400 && strings.HasPrefix(rec.Header().Get("Content-Type"), "text/html") {
+		// net/http's ServeMux redirects a path that is not clean
+		// (/v1//rulesets, /v1/../v1/rulesets) to the clean one with an HTML
+		// body: keep the status and Location, say it as a problem.
+		rec.redirect = true
+		rec.Header().Set("Content-Type", "application/problem+json")
+		rec.Header().Del("Content-Length")
+		rec.ResponseWriter.WriteHeader(status)
+		n, _ := rec.ResponseWriter.Write(ProblemJSON(status, "the path is not in canonical form; the operation is at "+bound(rec.Header().Get("Location"))))
+		rec.bytes += n
+		return
+	}
 	rec.ResponseWriter.WriteHeader(status)
 }
 
 func (rec *recorder) Write(b []byte) (int, error) {
 	if !rec.wroteHeader {
 		rec.WriteHeader(http.StatusOK)
+	}
+	if rec.redirect {
+		return len(b), nil
 	}
 	if rec.held {
 		if room := 4096 - rec.swallowed.Len(); room > 0 {
@@ -332,7 +411,7 @@ func (rec *recorder) finish() {
 	h.Del("Content-Length")
 	h.Del("Content-Encoding")
 	rec.ResponseWriter.WriteHeader(rec.status)
-	n, _ := rec.ResponseWriter.Write(problemBody(rec.status, detail))
+	n, _ := rec.ResponseWriter.Write(ProblemJSON(rec.status, detail))
 	rec.bytes += n
 }
 

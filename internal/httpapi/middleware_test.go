@@ -7,11 +7,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -115,7 +117,7 @@ func TestEveryErrorIsAProblem(t *testing.T) {
 		location               string // the field the problem must name, if any
 	}{
 		{"unknown route", "GET", "/v1/nope", "", nil, 404, ""},
-		{"root", "GET", "/", "", nil, 404, ""},
+		{"a page that does not exist", "GET", "/nope.html", "", nil, 404, ""},
 		{"wrong method", "GET", "/v1/hands/evaluate", "", nil, 405, ""},
 		{"wrong content type", "POST", "/v1/hands/evaluate", "text/plain", []byte(`{"cards":"As Ks Qs Js Ts","game":"five_card"}`), 415, "body"},
 		{"unknown field", "POST", "/v1/hands/evaluate", "application/json", []byte(`{"cards":"As Ks Qs Js Ts","game":"five_card","extra":1}`), 422, "body.extra"},
@@ -293,5 +295,122 @@ func TestSlowBodyTimesOut(t *testing.T) {
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusRequestTimeout {
 		t.Fatalf("status %d, want 408", resp.StatusCode)
+	}
+}
+
+// Issue 13 (serve): idle clients are timed out, slow honest ones are not.
+// A client that sends its body in 12 pieces 100 ms apart (1.2 s in all,
+// four times the idle timeout) is answered 200; one that then stops for
+// longer than the idle timeout is answered 408 (not 503), and the cause is
+// logged.
+func TestSlowHonestBodyIsServed(t *testing.T) {
+	var logs bytes.Buffer
+	var mu sync.Mutex
+	h, _ := New(Deps{
+		Logger:          slog.New(slog.NewJSONHandler(lockedWriter{&mu, &logs}, nil)),
+		BodyReadTimeout: 5 * time.Second,
+		BodyIdleTimeout: 300 * time.Millisecond,
+	})
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	body := []byte(`{"cards":"As Ks Qs Js Ts","game":"five_card"}`)
+	send := func(stallAfter int) *http.Response {
+		t.Helper()
+		conn, err := net.Dial("tcp", srv.Listener.Addr().String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { conn.Close() })
+		fmt.Fprintf(conn, "POST /v1/hands/evaluate HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n", len(body))
+		piece := (len(body) + 11) / 12
+		for i := 0; i < len(body); i += piece {
+			if i/piece == stallAfter {
+				time.Sleep(time.Second)
+			}
+			time.Sleep(100 * time.Millisecond)
+			if _, err := conn.Write(body[i:min(i+piece, len(body))]); err != nil {
+				break // the server answered and closed
+			}
+		}
+		_ = conn.SetReadDeadline(time.Now().Add(10 * time.Second))
+		resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { resp.Body.Close() })
+		return resp
+	}
+	if resp := send(-1); resp.StatusCode != http.StatusOK {
+		t.Fatalf("slow honest client: status %d, want 200", resp.StatusCode)
+	}
+	resp := send(6)
+	if resp.StatusCode != http.StatusRequestTimeout || resp.Header.Get("Content-Type") != "application/problem+json" {
+		t.Fatalf("stalled client: status %d %s, want a 408 problem", resp.StatusCode, resp.Header.Get("Content-Type"))
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if !strings.Contains(logs.String(), `"msg":"request body timed out"`) || !strings.Contains(logs.String(), `"status":408`) {
+		t.Errorf("timeout cause not logged: %s", logs.String())
+	}
+}
+
+type lockedWriter struct {
+	mu *sync.Mutex
+	w  io.Writer
+}
+
+func (l lockedWriter) Write(b []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(b)
+}
+
+// Issue 15 section 3: net/http's ServeMux answers a path that is not clean
+// with a redirect and an HTML body; the status and Location stay, the body
+// is a problem.
+func TestUncleanPathRedirectIsAProblem(t *testing.T) {
+	h, _ := New(Deps{})
+	for _, path := range []string{"/v1//rulesets", "/v1/../v1/rulesets"} {
+		t.Run(path, func(t *testing.T) {
+			req := httptest.NewRequest(http.MethodGet, "/", nil)
+			req.URL.Path = path
+			w := httptest.NewRecorder()
+			h.ServeHTTP(w, req)
+			if w.Code != http.StatusTemporaryRedirect || w.Header().Get("Location") != "/v1/rulesets" ||
+				w.Header().Get("Content-Type") != "application/problem+json" || !strings.Contains(w.Body.String(), `"status":307`) {
+				t.Fatalf("%d %v %s", w.Code, w.Header(), w.Body)
+			}
+		})
+	}
+}
+
+// Issue 15 section 3 (strict input): a query string with a bad % escape
+// was read as if the pair were absent (unit=%zz as no unit); it is a 400
+// problem. A parameter that decodes to invalid UTF-8 is a 422 naming it.
+func TestQueryStrict(t *testing.T) {
+	h, _ := New(Deps{})
+	cases := []struct {
+		query    string
+		status   int
+		location string
+	}{
+		{"unit=100", 200, ""},
+		{"unit=%zz", 400, "query"},
+		{"unit=5%", 400, "query"},
+		{"note=%ff%fe", 422, "query.note"},
+	}
+	for _, c := range cases {
+		t.Run(c.query, func(t *testing.T) {
+			req := httptest.NewRequest(http.MethodGet, "/v1/rulesets/mbs-megalink-ssp-v6/analysis", nil)
+			req.URL.RawQuery = c.query
+			w := httptest.NewRecorder()
+			h.ServeHTTP(w, req)
+			if w.Code != c.status {
+				t.Fatalf("status %d, want %d: %.200s", w.Code, c.status, w.Body)
+			}
+			if c.location != "" && !strings.Contains(w.Body.String(), `"location":"`+c.location+`"`) {
+				t.Errorf("no location %s: %s", c.location, w.Body)
+			}
+		})
 	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 
+	"github.com/tablesettle/tablesettle/internal/fault"
 	"github.com/tablesettle/tablesettle/internal/money"
 	"github.com/tablesettle/tablesettle/internal/ruleset"
 )
@@ -179,10 +180,10 @@ func registerRulesets(api huma.API) {
 			for _, id := range ruleset.IDs() {
 				ids = append(ids, string(id))
 			}
-			return nil, huma.Error404NotFound("no such ruleset", &huma.ErrorDetail{
-				Location: "path.id", Value: in.ID,
+			return nil, problemOf(ctx, &fault.Error{Kind: fault.NotFound, Detail: "no such ruleset", Fields: []fault.Problem{{
+				Field: "path.id", Value: in.ID,
 				Message: "unknown ruleset id; known: " + strings.Join(ids, ", "),
-			})
+			}}}, "")
 		}
 		return &rulesetOutput{Body: rulesetView(rs)}, nil
 	})

@@ -6,7 +6,6 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 
-	"github.com/tablesettle/tablesettle/internal/fault"
 	"github.com/tablesettle/tablesettle/internal/money"
 	"github.com/tablesettle/tablesettle/internal/ruleset"
 	"github.com/tablesettle/tablesettle/internal/settle"
@@ -144,19 +143,8 @@ type settleOutput struct {
 }
 
 // registerSettle adds the settle operations (the "settle" function).
-func registerSettle(api huma.API, deps Deps) {
-	registerSettleOp(api, deps, settleFastPath())
-}
-
-// registerSettleOp registers the settle operation with its fast path (nil:
-// huma's path only, which the tests compare the fast path against).
-func registerSettleOp(api huma.API, _ Deps, fast func(huma.Context, func(huma.Context))) {
-	var mw huma.Middlewares
-	if fast != nil {
-		mw = huma.Middlewares{fast}
-	}
+func registerSettle(api huma.API, _ Deps) {
 	huma.Register(api, huma.Operation{
-		Middlewares: mw,
 		OperationID: "settle-round",
 		Method:      http.MethodPost,
 		Path:        "/v1/rounds/settle",
@@ -179,11 +167,7 @@ func registerSettleOp(api huma.API, _ Deps, fast func(huma.Context, func(huma.Co
 	}, func(ctx context.Context, in *settleInput) (*settleOutput, error) {
 		s, err := settle.Settle(in.Body.round())
 		if err != nil {
-			if fe, ok := fault.As(err); ok && fe.Kind == fault.Invalid && len(fe.Fields) > 0 {
-				return nil, huma.Error422UnprocessableEntity(fe.Detail,
-					&huma.ErrorDetail{Location: "body." + fe.Field(), Message: fe.Fields[0].Message, Value: fe.Fields[0].Value})
-			}
-			return nil, huma.Error500InternalServerError("settlement failed")
+			return nil, problemOf(ctx, err, "body")
 		}
 		return &settleOutput{Body: settleResponse(s)}, nil
 	})

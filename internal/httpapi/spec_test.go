@@ -203,10 +203,11 @@ func TestAnswersAreDeclaredAndValid(t *testing.T) {
 			if op == nil || (p == "/v1/pools" && op.Method == "POST") {
 				continue
 			}
-			if strings.Contains(p, "{seq}") || strings.Contains(p, "{round}") || strings.Contains(p, "{proposal}") {
+			if strings.Contains(p, "{seq}") || strings.Contains(p, "{round}") || strings.Contains(p, "{proposal}") || p == "/v1/me" {
 				// A hit's verification and a round's correction need a
 				// committed hit or round and a principal: pools_lock_test.go
-				// replays their examples against a pool that has them.
+				// replays their examples against a pool that has them. GET
+				// /v1/me answers a principal: the access matrix covers it.
 				continue
 			}
 			concrete := strings.ReplaceAll(p, "{clause}", "3.11")

@@ -67,8 +67,8 @@ type Change struct {
 // Proposal is a change waiting for its second principal.
 type Proposal struct {
 	// ID is the sequence number of the proposal's ledger entry.
-	ID         int64     `json:"id" doc:"The proposal: the sequence number of its ledger entry."`
-	State      string    `json:"state" enum:"open,approved,withdrawn,expired"`
+	ID    int64  `json:"id" doc:"The proposal: the sequence number of its ledger entry."`
+	State string `json:"state" enum:"open,approved,withdrawn,expired"`
 	// Change is what it will do: its kind and that kind's field, inline
 	// (the floor console reads proposal.kind and proposal.adjustment).
 	Change

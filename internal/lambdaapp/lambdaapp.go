@@ -7,10 +7,10 @@ package lambdaapp
 import (
 	"context"
 	"encoding/base64"
-	"encoding/json"
 	"io"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"os"
 	"strings"
 
@@ -78,6 +78,12 @@ func Adapt(h http.Handler, logger *slog.Logger) Handler {
 					&huma.ErrorDetail{Location: "body", Message: "not valid base64 (RFC 4648, standard alphabet)"}), nil
 			}
 		}
+		if _, err := url.PathUnescape(ev.RawPath); err != nil {
+			logger.Info("request", "request_id", id, "method", ev.RequestContext.HTTP.Method, "status", http.StatusBadRequest,
+				"reason", "path has a bad % escape")
+			return problem(http.StatusBadRequest, id, "the request path has a % not followed by two hex digits",
+				&huma.ErrorDetail{Location: "path", Message: "a bad % escape (RFC 3986 percent-encoding)"}), nil
+		}
 		resp, err := adapter.ProxyWithContext(ctx, ev)
 		if err != nil {
 			logger.Error("event not adapted", "request_id", id, "err", err.Error())
@@ -90,7 +96,7 @@ func Adapt(h http.Handler, logger *slog.Logger) Handler {
 // problem is an RFC 9457 response made outside the http.Handler (the
 // event could not become an http.Request).
 func problem(status int, id, detail string, errs ...*huma.ErrorDetail) events.APIGatewayV2HTTPResponse {
-	body, _ := json.Marshal(&huma.ErrorModel{Type: httpapi.ProblemType, Title: http.StatusText(status), Status: status, Detail: detail, Errors: errs})
+	body := httpapi.ProblemJSON(status, detail, errs...)
 	h := map[string]string{"Content-Type": "application/problem+json"}
 	if id != "" {
 		h[httpapi.RequestIDHeader] = id

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/base64"
+	"io"
 	"strings"
 	"testing"
 
@@ -62,5 +63,21 @@ func TestAdapt(t *testing.T) {
 	if err != nil || resp.StatusCode != 400 || resp.Headers["Content-Type"] != "application/problem+json" ||
 		!strings.Contains(resp.Body, `"location":"body"`) {
 		t.Fatalf("bad base64: err %v, status %d, headers %v, body %s", err, resp.StatusCode, resp.Headers, resp.Body)
+	}
+}
+
+// Issue 15 section 3: a bad % escape in the raw path is a 400 problem, not
+// a 500 that counts toward the 5xx alarm.
+func TestBadPercentEscapeIs400(t *testing.T) {
+	h := New(httpapi.Deps{Logger: Logger(io.Discard, "")}, httpapi.GroupPools)
+	ev := events.APIGatewayV2HTTPRequest{
+		Version: "2.0", RawPath: "/v1/pools/%zz",
+		RequestContext: events.APIGatewayV2HTTPRequestContext{RequestID: "pct=",
+			HTTP: events.APIGatewayV2HTTPRequestContextHTTPDescription{Method: "GET", Path: "/v1/pools/%zz"}},
+	}
+	resp, err := h(context.Background(), ev)
+	if err != nil || resp.StatusCode != 400 || resp.Headers["Content-Type"] != "application/problem+json" ||
+		!strings.Contains(resp.Body, `"location":"path"`) {
+		t.Fatalf("err %v, status %d, headers %v, body %s", err, resp.StatusCode, resp.Headers, resp.Body)
 	}
 }

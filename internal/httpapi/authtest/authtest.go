@@ -139,13 +139,15 @@ func PoolIDOf(ops []Op) string {
 func Want(op Op, c Caller, open bool) int {
 	rule, ok := auth.Routes[op.Route]
 	switch {
+	case ok && rule.Public:
+		return http.StatusOK
 	case c.Principal == nil && ok && rule.Stateless && open:
 		return http.StatusOK
 	case c.Principal == nil:
 		return http.StatusUnauthorized
 	case !ok:
 		return http.StatusForbidden
-	case rule.Stateless:
+	case rule.Stateless, rule.AnyPrincipal:
 		return http.StatusOK
 	}
 	if auth.Authorize(c.Principal, op.Route) != nil {

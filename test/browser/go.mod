@@ -1,0 +1,19 @@
+module github.com/tablesettle/tablesettle/test/browser
+
+go 1.26.8
+
+replace github.com/tablesettle/tablesettle => ../..
+
+require (
+	github.com/aws/aws-sdk-go-v2 v1.47.7
+	github.com/chromedp/chromedp v0.23.0
+	github.com/tablesettle/tablesettle v0.0.0-00010101000000-000000000000
+)
+
+require (
+	github.com/aws/smithy-go v1.28.8 // indirect
+	github.com/chromedp/cdproto v0.159.0 // indirect
+	github.com/danielgtaylor/huma/v2 v2.37.2 // indirect
+	github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875 // indirect
+	github.com/goccy/go-json v0.12.0 // indirect
+)

@@ -1,0 +1,190 @@
+package browser
+
+import (
+	"encoding/json"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/tablesettle/tablesettle/internal/principal"
+)
+
+// The playground settles a round through the API and shows every line with
+// the rules it cites (SSP v6: a full house wins the Bet 7 to 1, 4.1.2, and
+// the progressive's fixed SGD 200.00, 4.2).
+func TestPlaygroundSettlesARound(t *testing.T) {
+	s := startServer(t)
+	ctx := browser(t, 1280, 720)
+	do(t, ctx,
+		chromedp.Navigate(s.url+"/playground"),
+		chromedp.WaitReady(chromedp.CSS(`#ruleset option[value="mbs-megalink-ssp-v6"]`)),
+		chromedp.SetValue(chromedp.CSS(`#ruleset`), "mbs-megalink-ssp-v6"),
+		chromedp.Click(chromedp.CSS(`#example`)),
+	)
+	shot(t, ctx, "playground-1-composed")
+	do(t, ctx, chromedp.Click(chromedp.CSS(`#settle`)), chromedp.WaitVisible(chromedp.CSS(`#result-card`)))
+	rows := text(t, ctx, `#lines tbody`)
+	// Seat 1: Qh Qd Qs 9c 9d, Bet 20.00 returns 160.00 (7 to 1, 4.1.2);
+	// progressive 1.00 returns SGD 200.00 (4.2).
+	for _, want := range []string{"bet", "20.00", "7 to 1", "160.00", "mbs-megalink-ssp-v6 4.1.2", "SGD 200.00", "ruling R2"} {
+		if !strings.Contains(rows, want) {
+			t.Errorf("settlement lines lack %q:\n%s", want, rows)
+		}
+	}
+	// Staked 31.00 + 30.00; returned 20.00+160.00+200.00 for seat 1 and
+	// 20.00+1,020.00 for seat 2 (a straight flush wins the Bet 50 to 1).
+	if got, want := text(t, ctx, `#summary`), "Staked SGD 61.00, returned SGD 1,420.00, house net SGD -1,359.00."; got != want {
+		t.Errorf("summary = %q, want %q", got, want)
+	}
+	shot(t, ctx, "playground-2-settled")
+
+	// A bad round is answered with the API's problem, naming the field.
+	do(t, ctx,
+		chromedp.SetValue(chromedp.CSS(`#round`), `{"ruleset":"mbs-megalink-ssp-v6","roundId":"X","currency":"SGD","dealer":"As Kd 7h 4c 2s","positions":[{"seat":1,"cards":"Qh Qd Qs 9c ZZ","wagers":{"ante":1000}}]}`),
+		chromedp.Click(chromedp.CSS(`#settle`)),
+	)
+	waitText(t, ctx, `#problem`, "422")
+	if p := text(t, ctx, `#problem`); !strings.Contains(p, "body.positions[0].cards") {
+		t.Errorf("the problem does not name the field: %q", p)
+	}
+	shot(t, ctx, "playground-3-problem")
+}
+
+// The meter display shows the pool's displayed meter and follows a round
+// applied to the pool within a second (RWS 4.5.1: the amount displayed is
+// the amount paid), at 1920x1080 and 1280x720; it says when its data is
+// stale.
+func TestDisplayFollowsThePool(t *testing.T) {
+	s, tok := startServerWith(t)
+	admin, cage, table := "Bearer "+tok[principal.Admin], tok[principal.Cage], "Bearer "+tok[principal.Table]
+	api(t, "POST", s.url+"/v1/pools", `{"id":"disp-1","currency":"SGD","rulesets":["mbs-megalink-ssp-v6"],"unit":100,"contributionBp":2000,"reserveBp":500,"reset":10000000}`, "Authorization", admin)
+	for _, size := range [][2]int{{1920, 1080}, {1280, 720}} {
+		ctx := browser(t, size[0], size[1])
+		tag := "display-" + strconv.Itoa(size[0]) + "x" + strconv.Itoa(size[1])
+		do(t, ctx, chromedp.Navigate(s.url+"/display/disp-1#token="+cage))
+		waitText(t, ctx, `#amount`, "100,000.00")
+		waitText(t, ctx, `#status`, "live")
+		shot(t, ctx, tag+"-1-reset")
+		overflow, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.documentElement.scrollWidth > window.innerWidth || document.documentElement.scrollHeight > window.innerHeight`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if overflow {
+			t.Errorf("%s: the display does not fit its screen", tag)
+		}
+	}
+
+	ctx := browser(t, 1280, 720)
+	do(t, ctx, chromedp.Navigate(s.url+"/display/disp-1#token="+cage))
+	waitText(t, ctx, `#amount`, "100,000.00")
+	// Two progressive wagers of SGD 1.00 at 20% each: the meter gains 2 x
+	// 20 cents (ruling R4: contributions first; no hit).
+	round := `{"ruleset":"mbs-megalink-ssp-v6","table":"T12","roundId":"R1","progressiveUnit":100,"dealtAt":"` + time.Now().UTC().Format(time.RFC3339) +
+		`","dealer":"As Kd 7h 4c 2s","positions":[{"seat":1,"cards":"2c 5d 9h Js Qc","wagers":{"ante":1000,"bet":2000,"progressive":100}},{"seat":2,"cards":"3c 6d 8h Ts Qd","wagers":{"ante":1000,"bet":2000,"progressive":100}}]}`
+	start := time.Now()
+	out := api(t, "POST", s.url+"/v1/pools/disp-1/rounds", round, "Idempotency-Key", "disp-round-1", "Authorization", table)
+	var applied struct {
+		Meters struct{ Displayed int64 } `json:"meters"`
+	}
+	if err := json.Unmarshal([]byte(out), &applied); err != nil {
+		t.Fatal(err)
+	}
+	if applied.Meters.Displayed != 10000040 {
+		t.Fatalf("meter after the round = %d, want 10000040", applied.Meters.Displayed)
+	}
+	waitText(t, ctx, `#amount`, "100,000.40")
+	if d := time.Since(start); d > time.Second {
+		t.Errorf("the display took %v to follow the round; the floor expects under a second", d)
+	}
+	shot(t, ctx, "display-2-after-round")
+
+	// The server goes away: the display keeps the last amount and says its
+	// data is stale.
+	_ = s.srv.Close()
+	waitText(t, ctx, `#status`, "STALE")
+	if got := text(t, ctx, `#amount`); got != "100,000.40" {
+		t.Errorf("stale display shows %q, want the last amount 100,000.40", got)
+	}
+	shot(t, ctx, "display-3-stale")
+}
+
+// The jackpot lock through the console (issue 13, issue 14): a Royal
+// Flush at a pool that verifies percentage prizes is committed pending and
+// the pool reset; the meter display shows the pending win with its table
+// and seat; a supervisor signs in to the console, sees the cards and the
+// evaluated hand, and confirms; the cage then sees it to pay and marks it
+// paid; the ledger names both principals.
+func TestConsoleConfirmsAPendingRoyal(t *testing.T) {
+	s, tok := startServerWith(t)
+	api(t, "POST", s.url+"/v1/pools", `{"id":"lock-1","currency":"SGD","rulesets":["mbs-megalink-ssp-v6"],"unit":500,"contributionBp":1733,"reserveBp":517,"reset":10000000,"verify":{"percent":true}}`,
+		"Authorization", "Bearer "+tok[principal.Admin])
+	// Seat 3's Royal: contributions first (2 x 500 at 17.33%: 173 with the
+	// carry), then 100% of the pool, 10,000,173 (rulings R3, R4), pending.
+	round := `{"ruleset":"mbs-megalink-ssp-v6","table":"T12","roundId":"R1","progressiveUnit":500,"dealtAt":"2026-03-01T20:00:00Z","dealer":"2d 3d 5h 8c 9s",` +
+		`"positions":[{"seat":1,"cards":"Kc Kh Kd Ac Ah","wagers":{"ante":1000,"bet":2000,"progressive":500}},{"seat":3,"cards":"Ts Js Qs Ks As","wagers":{"ante":1000,"bet":2000,"progressive":500}}]}`
+	out := api(t, "POST", s.url+"/v1/pools/lock-1/rounds", round, "Idempotency-Key", "lock-r1", "Authorization", "Bearer "+tok[principal.Table])
+	if !strings.Contains(out, `"status":"pending"`) || !strings.Contains(out, `"amount":10000173`) {
+		t.Fatalf("the Royal is not pending at 10,000,173: %s", out)
+	}
+
+	display := browser(t, 1920, 1080)
+	do(t, display, chromedp.Navigate(s.url+"/display/lock-1#token="+tok[principal.Cage]))
+	waitText(t, display, `#lock`, "JACKPOT PENDING · table T12 seat 3 · SGD 100,001.73")
+	waitText(t, display, `#amount`, "100,000.00") // the pool reset at once
+	shot(t, display, "lock-1-display-pending")
+
+	ctx := browser(t, 1280, 720)
+	do(t, ctx,
+		chromedp.Navigate(s.url+"/"),
+		chromedp.SetValue(chromedp.CSS(`#token`), tok[principal.Supervisor]),
+		chromedp.Click(chromedp.CSS(`#signin button[type=submit]`)),
+	)
+	waitText(t, ctx, `#who`, "browser-supervisor (supervisor)")
+	do(t, ctx, chromedp.SetValue(chromedp.CSS(`#pool-id`), "lock-1"), chromedp.Click(chromedp.CSS(`#pool-form button`)))
+	waitText(t, ctx, `#pending tbody`, "Ts Js Qs Ks As")
+	row := text(t, ctx, `#pending tbody`)
+	for _, want := range []string{"T12", "R1", "royal flush", "100,001.73"} {
+		if !strings.Contains(row, want) {
+			t.Errorf("pending row lacks %q: %s", want, row)
+		}
+	}
+	shot(t, ctx, "lock-2-console-pending")
+	do(t, ctx, chromedp.Click(chromedp.CSS(`#pending button[data-action=confirm]`)))
+	waitText(t, ctx, `#pending tbody`, "No pending hit.")
+	shot(t, ctx, "lock-3-console-confirmed")
+	// The display leaves the lock once the hit is confirmed.
+	waitText(t, display, `#status`, "live")
+	deadline := time.Now().Add(5 * time.Second)
+	for text(t, display, `#lock`) != "" && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Millisecond)
+	}
+	if got := text(t, display, `#lock`); got != "" {
+		t.Errorf("the display still shows the lock after the confirm: %q", got)
+	}
+
+	// The cage pays it.
+	cage := browser(t, 1280, 720)
+	do(t, cage,
+		chromedp.Navigate(s.url+"/"),
+		chromedp.SetValue(chromedp.CSS(`#token`), tok[principal.Cage]),
+		chromedp.Click(chromedp.CSS(`#signin button[type=submit]`)),
+	)
+	waitText(t, cage, `#who`, "(cage)")
+	do(t, cage, chromedp.SetValue(chromedp.CSS(`#pool-id`), "lock-1"), chromedp.Click(chromedp.CSS(`#pool-form button`)))
+	waitText(t, cage, `#topay tbody`, "browser-supervisor")
+	if row := text(t, cage, `#topay tbody`); !strings.Contains(row, "100,001.73") {
+		t.Errorf("the cage's row lacks the amount: %s", row)
+	}
+	shot(t, cage, "lock-4-cage-to-pay")
+	do(t, cage, chromedp.Click(chromedp.CSS(`#topay button[data-action=paid]`)))
+	waitText(t, cage, `#topay tbody`, "Nothing to pay.")
+	// The ledger names who confirmed and who paid.
+	waitText(t, cage, `#ledger tbody`, "browser-cage")
+	if l := text(t, cage, `#ledger tbody`); !strings.Contains(l, "browser-supervisor") {
+		t.Errorf("the ledger does not name the supervisor:\n%s", l)
+	}
+	shot(t, cage, "lock-5-cage-ledger")
+}
