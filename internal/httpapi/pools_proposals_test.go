@@ -131,3 +131,41 @@ func TestDualControlHTTP(t *testing.T) {
 		t.Fatalf("reconcile: %+v", rec)
 	}
 }
+
+// TestVoidProposedThenApprovedHTTP (issue 16 item 3, issue 13): the
+// supervisor's void of the pending Royal (10,000,259) is a proposal (202):
+// the hit stays pending and the displayed meter at the reset, 10,000,000;
+// the controller's approval voids it: the Royal's amount back, the reset
+// reversed, displayed 10,000,259 and reserve 77 as before the hit.
+func TestVoidProposedThenApprovedHTTP(t *testing.T) {
+	api := lockAPI(t)
+	create := strings.Replace(createMBS, `"reset":10000000`, `"reset":10000000,"verify":{"percent":true}`, 1)
+	if resp := api.Post("/v1/pools", strings.NewReader(create)); resp.Code != http.StatusCreated {
+		t.Fatalf("create: %d %s", resp.Code, resp.Body)
+	}
+	round := `{"ruleset":"mbs-megalink-ssp-v6","table":"T12","roundId":"R1","dealtAt":"2026-03-01T20:00:00Z","dealer":"2d 3d 5h 8c 9s",
+	  "progressiveUnit":500,"positions":[{"seat":2,"cards":"2c 7d 9h Jd 4c","wagers":{"ante":1000,"progressive":500}},
+	               {"seat":1,"cards":"4h 6h 9c Qc 3s","wagers":{"ante":1000,"progressive":500}},
+	               {"seat":3,"cards":"Ts Js Qs Ks AS","wagers":{"ante":1000,"bet":2000,"progressive":500}}]}`
+	res := decodeBody[jackpot.RoundResult](t, api.Post("/v1/pools/megalink/rounds", strings.NewReader(round)).Body.Bytes())
+	// 3 x 500 x 17.33% = 259.95: 259 credited (R4); the Royal 10,000,259 (R3), pending.
+	if len(res.Payouts) != 1 || res.Payouts[0].Status != "pending" || res.Payouts[0].Amount != 10_000_259 {
+		t.Fatalf("round: %+v", res)
+	}
+	seq := res.Payouts[0].Seq
+	void := fmt.Sprintf("/v1/pools/megalink/hits/%d/void", seq)
+	resp := api.Post(void, "Idempotency-Key: v1", "X-Test-Principal: sup:ann/supervisor", strings.NewReader(`{"reason":"the ace of spades was the ace of clubs"}`))
+	prop := decodeBody[ProposalAnswer](t, resp.Body.Bytes())
+	if resp.Code != http.StatusAccepted || prop.Proposal.Kind != "void" || prop.Proposal.Void.Seq != seq ||
+		prop.Pool.Meters.Displayed != 10_000_000 || len(prop.Pool.Locked) != 1 || prop.Pool.Locked[0].State != "pending" {
+		t.Fatalf("proposed void: %d %s", resp.Code, resp.Body)
+	}
+	resp = api.Post(fmt.Sprintf("/v1/pools/megalink/proposals/%d/approve", prop.Proposal.ID), "Idempotency-Key: a1", "X-Test-Principal: ctl:cy/controller")
+	got := decodeBody[ApprovalAnswer](t, resp.Body.Bytes())
+	if resp.Code != http.StatusOK || got.Hit == nil || got.Hit.State != "voided" || *got.Hit.VoidedBy != (jackpot.Actor{ID: "sup:ann", Role: "supervisor"}) {
+		t.Fatalf("approved void: %d %s", resp.Code, resp.Body)
+	}
+	if m := got.Pool.Meters; m.Displayed != 10_000_259 || m.Reserve != 77 || m.HouseFunded != 10_000_000 || m.Resets != 0 || len(got.Pool.Locked) != 0 {
+		t.Fatalf("after the void: %+v", m)
+	}
+}
