@@ -86,15 +86,17 @@ bench-peer:
 	    printf "round %d: OMPEval %.0f M/cpu-s; Eval7 %.0f M (%.2fx), Partial7 %.0f M (%.2fx)\n", '"$$i"', p/1e6, a[2]/1e6, a[2]/p, b[2]/1e6, b[2]/p}'; \
 	done
 
-## build: dist/<function>.zip for each Lambda function: bootstrap for
-## provided.al2023 on arm64, -tags lambda.norpc, trimmed and stripped
+## build: dist/<function>/bootstrap for each Lambda function: provided.al2023
+## on arm64, -tags lambda.norpc, trimmed and stripped. The directory is the
+## function's CDK asset: the CDK hashes it and its CLI zips it on deploy.
 FUNCTIONS ?= paytables settle pools irregularities
 build:
 	@mkdir -p dist
 	@for fn in $(FUNCTIONS); do \
+	  rm -rf dist/$$fn && \
 	  GOOS=linux GOARCH=arm64 CGO_ENABLED=0 $(GO) build -tags lambda.norpc -trimpath -ldflags '-s -w' \
 	    -o dist/$$fn/bootstrap ./functions/$$fn || exit 1; \
-	  $(GO) run ./internal/tools/lambdazip dist/$$fn.zip dist/$$fn/bootstrap || exit 1; \
+	  awk -v fn=$$fn -v n=$$(stat -c %s dist/$$fn/bootstrap) 'BEGIN { printf "%-15s bootstrap %5.2f MB\n", fn, n / 1048576 }'; \
 	done
 
 ## bench-pools: rounds applied per second to one pool on DynamoDB Local, 1 and 8 writers
@@ -123,7 +125,8 @@ CDK_OUT ?= cdk.out
 
 ## synth: the CloudFormation template of stage $(STAGE) in $(CDK_OUT)/ (no AWS account needed)
 # Runs the Go CDK app directly: app.Synth() writes the cloud assembly to
-# CDK_OUTDIR without the CDK CLI. The function zips come from make build.
+# CDK_OUTDIR without the CDK CLI. The functions' bootstraps come from make
+# build; the CDK stages each dist/<function>/ as an asset (zipped on deploy).
 synth: build
 	cd infra && CDK_OUTDIR=$(CURDIR)/$(CDK_OUT) \
 	  CDK_CONTEXT_JSON='{"stage":"$(STAGE)","distDir":"$(CURDIR)/dist"}' $(GO) run .

@@ -7,7 +7,7 @@
 // Context keys (cdk -c key=value, or cdk.json):
 //
 //	stage                 stage name, default "dev"
-//	distDir               folder with <function>.zip, default "../dist"
+//	distDir               folder with <function>/bootstrap, default "../dist"
 //	reservedConcurrency   concurrency reserved for settle and for pools each, default 50 (0: none)
 //	analysisConcurrency   cap on the paytables function (custom analyses), default 10 (0: none)
 //	tables                table ids (comma-separated, or a JSON list in cdk.json): one IAM table role each, default none

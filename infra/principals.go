@@ -18,7 +18,7 @@ import (
 // accessJSON is the service's access table (internal/auth.Routes), role by
 // role, as a test of the service writes it: infra is its own module and
 // cannot import the service's packages, and internal/auth's test fails
-// when this file no longer says what the service enforces.
+// when this file does not say what the service enforces.
 //
 //go:embed access.json
 var accessJSON []byte

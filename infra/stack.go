@@ -36,7 +36,7 @@ var PoolTableActions = []string{
 }
 
 // FunctionSpec is one Lambda function of the API: its name (functions/<name>,
-// dist/<name>.zip), its memory and timeout, and whether it uses the table.
+// dist/<name>/bootstrap), its memory and timeout, and whether it uses the table.
 //
 // Memory and timeout, why:
 //   - Lambda gives CPU in proportion to memory (one full vCPU at 1,769 MB).
@@ -154,7 +154,9 @@ type StageConfig struct {
 	// Stage names the stage: dev, staging, prod. Lower-case letters, digits
 	// and dashes; it goes into the stack name and every resource's name.
 	Stage string
-	// DistDir holds <name>.zip for each function (make build writes dist/).
+	// DistDir holds <name>/bootstrap for each function (make build writes
+	// dist/). Each <name>/ directory is the function's code asset: the CDK
+	// names it by a hash of its content and zips it when it publishes it.
 	DistDir string
 	// ReservedConcurrency, when > 0, reserves (and caps) that many concurrent
 	// executions for settle and for pools each (Concurrency Reserved), so
@@ -193,9 +195,14 @@ func (c StageConfig) Validate() error {
 		return fmt.Errorf("context distDir: empty")
 	}
 	for _, f := range Functions {
-		zip := filepath.Join(c.DistDir, f.Name+".zip")
-		if _, err := os.Stat(zip); err != nil {
-			return fmt.Errorf("context distDir=%q: no %s.zip (run make build first): %v", c.DistDir, f.Name, err)
+		bootstrap := filepath.Join(c.DistDir, f.Name, "bootstrap")
+		st, err := os.Stat(bootstrap)
+		if err != nil {
+			return fmt.Errorf("context distDir=%q: no %s/bootstrap (run make build first): %v", c.DistDir, f.Name, err)
+		}
+		// Lambda runs bootstrap: the CDK's zip keeps the file's mode.
+		if !st.Mode().IsRegular() || st.Mode().Perm()&0o111 == 0 {
+			return fmt.Errorf("context distDir=%q: %s/bootstrap is not an executable file (mode %v)", c.DistDir, f.Name, st.Mode())
 		}
 	}
 	if c.AnalysisConcurrency < 0 {
@@ -295,10 +302,13 @@ func NewTablesettleStack(scope constructs.Construct, cfg StageConfig, props *aws
 			Runtime:      awslambda.Runtime_PROVIDED_AL2023(),
 			Architecture: awslambda.Architecture_ARM_64(),
 			Handler:      jsii.String("bootstrap"),
-			Code:         awslambda.Code_FromAsset(jsii.String(filepath.Join(cfg.DistDir, spec.Name+".zip")), nil),
-			MemorySize:   jsii.Number(spec.MemoryMB),
-			Timeout:      awscdk.Duration_Seconds(jsii.Number(spec.TimeoutSec)),
-			Environment:  &env,
+			// The directory dist/<name>/ is the asset: its S3 key is the
+			// hash of its content (the same bootstrap gives the same
+			// template), and the CDK CLI zips it on deploy.
+			Code:        awslambda.Code_FromAsset(jsii.String(filepath.Join(cfg.DistDir, spec.Name)), nil),
+			MemorySize:  jsii.Number(spec.MemoryMB),
+			Timeout:     awscdk.Duration_Seconds(jsii.Number(spec.TimeoutSec)),
+			Environment: &env,
 			// Structured logs: the Lambda platform writes JSON records and
 			// the function's slog JSON lines pass through as JSON.
 			LoggingFormat:         awslambda.LoggingFormat_JSON,

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"archive/zip"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -26,29 +25,21 @@ var (
 	synthJSON map[string]any
 	// synthUnreserved is a second stage with reservedConcurrency 0.
 	synthUnreserved assertions.Template
-	synthErr        error
+	// synthDist and synthOut are the dist and cloud assembly directories of
+	// that synthesis.
+	synthDist, synthOut string
+	synthErr            error
 )
 
-// fakeDist writes a zip per function holding a placeholder bootstrap, so the
-// tests need neither make build nor a cross compiler.
+// fakeDist writes dir/<name>/bootstrap for each function, an executable
+// placeholder that differs per function, so the tests need neither make
+// build nor a cross compiler.
 func fakeDist(dir string) error {
 	for _, f := range Functions {
-		out, err := os.Create(filepath.Join(dir, f.Name+".zip"))
-		if err != nil {
+		if err := os.MkdirAll(filepath.Join(dir, f.Name), 0o755); err != nil {
 			return err
 		}
-		zw := zip.NewWriter(out)
-		w, err := zw.Create("bootstrap")
-		if err == nil {
-			_, err = w.Write([]byte("#!/bin/sh\n"))
-		}
-		if err == nil {
-			err = zw.Close()
-		}
-		if cerr := out.Close(); err == nil {
-			err = cerr
-		}
-		if err != nil {
+		if err := os.WriteFile(filepath.Join(dir, f.Name, "bootstrap"), []byte("#!/bin/sh\n# "+f.Name+"\n"), 0o755); err != nil {
 			return err
 		}
 	}
@@ -78,6 +69,7 @@ func template(t *testing.T) (assertions.Template, map[string]any) {
 			synthErr = err
 			return
 		}
+		synthDist, synthOut = dist, outdir
 		app := awscdk.NewApp(&awscdk.AppProps{Outdir: jsii.String(outdir)})
 		stack, err := NewTablesettleStack(app, testConfig(dist), nil)
 		if err != nil {
@@ -520,9 +512,19 @@ func TestConfigFromContext(t *testing.T) {
 	if cfg.Stage != "prod" || cfg.ReservedConcurrency != 50 || cfg.LogRetention != awslogs.RetentionDays_TWO_YEARS || cfg.ThrottleRate != 500 {
 		t.Errorf("cfg = %+v", cfg)
 	}
+	// A bootstrap that is not executable: Lambda could not run it (the
+	// CDK's zip keeps the file's mode).
+	noExec := t.TempDir()
+	if err := fakeDist(noExec); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(filepath.Join(noExec, "settle", "bootstrap"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	for _, bad := range []map[string]any{
 		{"stage": "Prod", "distDir": dist},
-		{"stage": "prod", "distDir": t.TempDir()}, // no zips
+		{"stage": "prod", "distDir": t.TempDir()}, // no <function>/bootstrap
+		{"stage": "prod", "distDir": noExec},
 		{"stage": "prod", "distDir": dist, "reservedConcurrency": "-1"},
 		{"stage": "prod", "distDir": dist, "logRetentionDays": "42"},
 		{"stage": "prod", "distDir": dist, "throttleRate": "x"},

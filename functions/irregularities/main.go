@@ -1,6 +1,6 @@
 // Command irregularities is the Lambda function serving the irregularities
 // operations of tablesettle (API Gateway HTTP API, payload 2.0). Built by
-// `make build` into dist/irregularities.zip as bootstrap for provided.al2023 on arm64.
+// `make build` into dist/irregularities/bootstrap for provided.al2023 on arm64.
 package main
 
 import (

@@ -1,6 +1,6 @@
 // Command paytables is the Lambda function serving the rulesets, paytables and hand evaluation
 // operations of tablesettle (API Gateway HTTP API, payload 2.0). Built by
-// `make build` into dist/paytables.zip as bootstrap for provided.al2023 on arm64.
+// `make build` into dist/paytables/bootstrap for provided.al2023 on arm64.
 package main
 
 import (

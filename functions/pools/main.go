@@ -1,6 +1,6 @@
 // Command pools is the Lambda function serving the progressive jackpot pool
 // operations of tablesettle (API Gateway HTTP API, payload 2.0). Built by
-// `make build` into dist/pools.zip as bootstrap for provided.al2023 on
+// `make build` into dist/pools/bootstrap for provided.al2023 on
 // arm64. It is the only function with table access: TABLESETTLE_TABLE names
 // the DynamoDB table.
 package main

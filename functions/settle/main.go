@@ -1,6 +1,6 @@
 // Command settle is the Lambda function serving the round settlement
 // operations of tablesettle (API Gateway HTTP API, payload 2.0). Built by
-// `make build` into dist/settle.zip as bootstrap for provided.al2023 on arm64.
+// `make build` into dist/settle/bootstrap for provided.al2023 on arm64.
 package main
 
 import (

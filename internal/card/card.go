@@ -187,7 +187,7 @@ func MustParse(s string) Card {
 // check for repeated cards: see Set and Duplicate.
 func ParseList(s string) ([]Card, error) {
 	// Tokens are found by hand rather than with strings.FieldsFunc, whose
-	// []string was an allocation per list on settlement's hot path. The
+	// []string would be an allocation per list on settlement's hot path. The
 	// separators are ASCII, so scanning bytes splits as scanning runes does.
 	n := 0
 	for i := 0; i < len(s); {

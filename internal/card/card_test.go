@@ -142,8 +142,8 @@ func FuzzParseList(f *testing.F) {
 	})
 }
 
-// ParseList splits where strings.FieldsFunc on its separators splits (it
-// used to call it), runes beyond ASCII included.
+// ParseList splits where strings.FieldsFunc on its separators splits (the
+// reference it is compared with), runes beyond ASCII included.
 func TestParseListSplitsAsFieldsFunc(t *testing.T) {
 	reference := func(s string) ([]Card, error) {
 		tokens := strings.FieldsFunc(s, func(r rune) bool {

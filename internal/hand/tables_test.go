@@ -9,7 +9,7 @@ import (
 	"github.com/tablesettle/tablesettle/internal/hand/tablegen"
 )
 
-// tables_gen.go is what `go generate` writes today: the committed tables
+// tables_gen.go is what `go generate` writes: the committed tables
 // were not edited by hand and match the generator.
 func TestGeneratedTablesUpToDate(t *testing.T) {
 	tab, err := tablegen.Build()

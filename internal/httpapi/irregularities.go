@@ -32,12 +32,12 @@ type IrregularityEvent struct {
 // (dealer, community, cards, limits...) is accepted and ignored, so the
 // round can be sent exactly as it was sent to settle.
 type RoundInput struct {
-	Ruleset   string          `json:"ruleset,omitempty" doc:"If given, must be the request's ruleset."`
-	RoundID   string          `json:"roundId,omitempty" maxLength:"128" doc:"The round's id, echoed in the settlement."`
-	Currency  string          `json:"currency,omitempty" default:"SGD" pattern:"^[A-Z]{3}$" doc:"ISO 4217 code of the amounts (default SGD)."`
-	ProgUnit  int64           `json:"progressiveUnit,omitempty" minimum:"0" maximum:"1000000000000" doc:"Optional: the progressive pool's unit in minor units, as sent to settle. With it every progressive wager must be the unit (mbs-megalink-thb-v9: 1-5 times it), ruling R22, R17; without it the progressive wagers of one round must agree."`
-	Positions []PositionInput `json:"positions" minItems:"1" maxItems:"7" doc:"One entry per betting position."`
-	_         struct{}        `additionalProperties:"true"`
+	Ruleset         string          `json:"ruleset,omitempty" doc:"If given, must be the request's ruleset."`
+	RoundID         string          `json:"roundId,omitempty" maxLength:"128" doc:"The round's id, echoed in the settlement."`
+	Currency        string          `json:"currency,omitempty" default:"SGD" pattern:"^[A-Z]{3}$" doc:"ISO 4217 code of the amounts (default SGD)."`
+	ProgressiveUnit int64           `json:"progressiveUnit,omitempty" minimum:"0" maximum:"1000000000000" doc:"Optional: the progressive pool's unit in minor units, as sent to settle. With it every progressive wager must be the unit (mbs-megalink-thb-v9: 1-5 times it), ruling R22, R17; without it the progressive wagers of one round must agree."`
+	Positions       []PositionInput `json:"positions" minItems:"1" maxItems:"7" doc:"One entry per betting position."`
+	_               struct{}        `additionalProperties:"true"`
 }
 
 // PositionInput is one position of the round: its seat and wagers.
@@ -121,7 +121,7 @@ func decideIrregularity(ctx context.Context, req IrregularityRequest) (irregular
 			return irregularity.Outcome{}, problemOf(ctx, fault.InvalidFields("the round is of another ruleset",
 				fault.Problem{Field: "body.round.ruleset", Message: "must be the request's ruleset " + req.Ruleset, Value: req.Round.Ruleset}), "")
 		}
-		round = &irregularity.Round{RoundID: req.Round.RoundID, Currency: money.Currency(req.Round.Currency), ProgressiveUnit: money.Amount(req.Round.ProgUnit)}
+		round = &irregularity.Round{RoundID: req.Round.RoundID, Currency: money.Currency(req.Round.Currency), ProgressiveUnit: money.Amount(req.Round.ProgressiveUnit)}
 		if round.Currency == "" {
 			round.Currency = money.SGD
 		}

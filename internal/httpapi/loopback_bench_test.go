@@ -135,7 +135,7 @@ func loopbackRequest() benchRequest {
 		}
 		return m
 	}
-	round := SettleRequest{Ruleset: "mbs-megalink-ssp-v6", RoundID: "T12-000777", Currency: "SGD", Dealer: "As Kd 7h 4c 2s", ProgUnit: 100,
+	round := SettleRequest{Ruleset: "mbs-megalink-ssp-v6", RoundID: "T12-000777", Currency: "SGD", Dealer: "As Kd 7h 4c 2s", ProgressiveUnit: 100,
 		Positions: []SettlePosition{
 			{Seat: 1, Cards: "Qh Qd Qs 9c 9d", Wagers: w(100)},
 			{Seat: 2, Cards: "2h 3h 4h 5h 6h", Wagers: w(0)},

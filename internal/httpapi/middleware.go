@@ -62,7 +62,8 @@ func Log(ctx context.Context) *slog.Logger {
 
 // requestLog is a request's logger, made on first use: most requests log
 // only their access line, which names the request id itself, and a
-// logger.With per request was a good part of the middleware's cost.
+// logger.With for every request would be a good part of the middleware's
+// cost.
 type requestLog struct {
 	base *slog.Logger
 	id   string

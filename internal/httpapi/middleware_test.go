@@ -384,9 +384,9 @@ func TestUncleanPathRedirectIsAProblem(t *testing.T) {
 	}
 }
 
-// Issue 15 section 3 (strict input): a query string with a bad % escape
-// was read as if the pair were absent (unit=%zz as no unit); it is a 400
-// problem. A parameter that decodes to invalid UTF-8 is a 422 naming it.
+// Issue 15 section 3 (strict input): a query string with a bad % escape is
+// a 400 problem, not read as if the pair were absent (unit=%zz as no
+// unit). A parameter that decodes to invalid UTF-8 is a 422 naming it.
 func TestQueryStrict(t *testing.T) {
 	h, _ := New(Deps{})
 	cases := []struct {

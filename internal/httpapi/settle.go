@@ -20,17 +20,17 @@ import (
 
 // SettleRequest is the body of POST /v1/rounds/settle.
 type SettleRequest struct {
-	Ruleset   string                 `json:"ruleset" enum:"mbs-megalink-ssp-v6,mbs-ssp-v4,mbs-megalink-tcp-v6,mbs-megalink-thb-v9,rws-mlp-csp-v2" doc:"The ruleset id."`
-	RoundID   string                 `json:"roundId" maxLength:"128" doc:"The table's id of the round, echoed back."`
-	Currency  string                 `json:"currency,omitempty" maxLength:"3" doc:"ISO 4217 code of every amount; default SGD. Rulesets with fixed prizes or caps in SGD (all but mbs-megalink-thb-v9 and mbs-ssp-v4) take SGD only."`
-	Dealer    string                 `json:"dealer" maxLength:"200" doc:"The dealer's cards: 5 (stud games), 3 (TCP), the 2 hole cards (THB). Rank 2-10/T/J/Q/K/A then suit c/d/h/s or a suit symbol, any case, separated by spaces or commas."`
-	Community string                 `json:"community,omitempty" maxLength:"200" doc:"TCP: the 2 community cards; THB: the 5 community cards; absent in the stud games."`
-	Limits    map[string]SettleLimit `json:"limits,omitempty" doc:"Table limits per wager name (ante, bet, ...), in minor units (ruling R11): a wager over the maximum settles as the maximum and the excess is returned; one under the minimum settles once and is flagged. Not for progressive (refused): its amount is the pool's unit, progressiveUnit (ruling R22)."`
-	ProgUnit  money.Amount           `json:"progressiveUnit,omitempty" minimum:"0" doc:"The progressive pool's unit, minor units: required with a progressive wager in every ruleset but mbs-ssp-v4 (whose jackpot wagers are credits paid at odds). A progressive wager must equal it (ruling R22; rws-mlp-csp-v2 3.4); in mbs-megalink-thb-v9 it is 1-5 times it (3.5.3, ruling R17). Fixed prizes are paid per accepted wager of the unit (ruling R2); a unit at or above the smallest fixed prize is refused."`
-	Positions []SettlePosition       `json:"positions" minItems:"1" maxItems:"7" doc:"The playing positions with a wager, at most 7."`
-	MagicCard string                 `json:"magicCard,omitempty" maxLength:"8" doc:"mbs-ssp-v4 only, required with a jackpot wager: the system-selected Magic Card (4.3, ruling R13)."`
-	LuckySeat int                    `json:"luckyPlayerSeat,omitempty" minimum:"0" maximum:"7" doc:"mbs-ssp-v4 only, required with a jackpot wager: the seat the system selected as Lucky Player (4.4)."`
-	LuckyDeal *bool                  `json:"luckyDealer,omitempty" doc:"mbs-ssp-v4 only, required with a jackpot wager: whether this table's dealer is the Lucky Dealer (4.4.1)."`
+	Ruleset         string                 `json:"ruleset" enum:"mbs-megalink-ssp-v6,mbs-ssp-v4,mbs-megalink-tcp-v6,mbs-megalink-thb-v9,rws-mlp-csp-v2" doc:"The ruleset id."`
+	RoundID         string                 `json:"roundId" maxLength:"128" doc:"The table's id of the round, echoed back."`
+	Currency        string                 `json:"currency,omitempty" maxLength:"3" doc:"ISO 4217 code of every amount; default SGD. Rulesets with fixed prizes or caps in SGD (all but mbs-megalink-thb-v9 and mbs-ssp-v4) take SGD only."`
+	Dealer          string                 `json:"dealer" maxLength:"200" doc:"The dealer's cards: 5 (stud games), 3 (TCP), the 2 hole cards (THB). Rank 2-10/T/J/Q/K/A then suit c/d/h/s or a suit symbol, any case, separated by spaces or commas."`
+	Community       string                 `json:"community,omitempty" maxLength:"200" doc:"TCP: the 2 community cards; THB: the 5 community cards; absent in the stud games."`
+	Limits          map[string]SettleLimit `json:"limits,omitempty" doc:"Table limits per wager name (ante, bet, ...), in minor units (ruling R11): a wager over the maximum settles as the maximum and the excess is returned; one under the minimum settles once and is flagged. Not for progressive (refused): its amount is the pool's unit, progressiveUnit (ruling R22)."`
+	ProgressiveUnit money.Amount           `json:"progressiveUnit,omitempty" minimum:"0" doc:"The progressive pool's unit, minor units: required with a progressive wager in every ruleset but mbs-ssp-v4 (whose jackpot wagers are credits paid at odds). A progressive wager must equal it (ruling R22; rws-mlp-csp-v2 3.4); in mbs-megalink-thb-v9 it is 1-5 times it (3.5.3, ruling R17). Fixed prizes are paid per accepted wager of the unit (ruling R2); a unit at or above the smallest fixed prize is refused."`
+	Positions       []SettlePosition       `json:"positions" minItems:"1" maxItems:"7" doc:"The playing positions with a wager, at most 7."`
+	MagicCard       string                 `json:"magicCard,omitempty" maxLength:"8" doc:"mbs-ssp-v4 only, required with a jackpot wager: the system-selected Magic Card (4.3, ruling R13)."`
+	LuckyPlayerSeat int                    `json:"luckyPlayerSeat,omitempty" minimum:"0" maximum:"7" doc:"mbs-ssp-v4 only, required with a jackpot wager: the seat the system selected as Lucky Player (4.4)."`
+	LuckyDealer     *bool                  `json:"luckyDealer,omitempty" doc:"mbs-ssp-v4 only, required with a jackpot wager: whether this table's dealer is the Lucky Dealer (4.4.1)."`
 }
 
 // SettleLimit is a table's minimum and maximum for one wager.
@@ -176,7 +176,7 @@ func registerSettle(api huma.API, _ Deps) {
 func (r *SettleRequest) round() settle.Round {
 	out := settle.Round{
 		Ruleset: r.Ruleset, RoundID: r.RoundID, Currency: r.Currency, Dealer: r.Dealer, Community: r.Community,
-		MagicCard: r.MagicCard, LuckyPlayerSeat: r.LuckySeat, LuckyDealer: r.LuckyDeal, ProgressiveUnit: r.ProgUnit,
+		MagicCard: r.MagicCard, LuckyPlayerSeat: r.LuckyPlayerSeat, LuckyDealer: r.LuckyDealer, ProgressiveUnit: r.ProgressiveUnit,
 	}
 	if r.Limits != nil {
 		out.Limits = make(map[string]settle.Limit, len(r.Limits))
@@ -231,7 +231,7 @@ func settleResponse(s settle.Settlement) SettleResponse {
 func exampleSettleSSP() SettleRequest {
 	return SettleRequest{
 		Ruleset: "mbs-megalink-ssp-v6", RoundID: "T12-000123", Currency: "SGD",
-		Dealer: "As Kd 7h 4c 2s", ProgUnit: 100,
+		Dealer: "As Kd 7h 4c 2s", ProgressiveUnit: 100,
 		Positions: []SettlePosition{
 			{Seat: 1, Cards: "Qh Qd Qs 9c 9d", Wagers: map[string]money.Amount{"ante": 1000, "bet": 2000, "progressive": 100}},
 			{Seat: 3, Cards: "Kc Qc 8s 5h 3d", Wagers: map[string]money.Amount{"ante": 1000}},
@@ -242,7 +242,7 @@ func exampleSettleSSP() SettleRequest {
 func exampleSettleTCP() SettleRequest {
 	return SettleRequest{
 		Ruleset: "mbs-megalink-tcp-v6", RoundID: "T07-004711",
-		Dealer: "Qs 7d 3h", Community: "Ac As", ProgUnit: 100,
+		Dealer: "Qs 7d 3h", Community: "Ac As", ProgressiveUnit: 100,
 		Limits: map[string]SettleLimit{"ante": {Min: 500, Max: 500000}},
 		Positions: []SettlePosition{
 			{Seat: 2, Cards: "Ah Ad 5c", Wagers: map[string]money.Amount{"ante": 1000, "play": 1000, "pairPlus": 500, "progressive": 100}},

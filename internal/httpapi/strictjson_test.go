@@ -218,7 +218,7 @@ func FuzzCheckJSON(f *testing.F) {
 }
 
 // Issue 15 section 3: a string written with JSON escapes is the same
-// string. dealtAt with \u002B (a "+") was refused; it is a date-time.
+// string. dealtAt with \u002B (a "+") is a date-time, as with the "+".
 func TestEscapedDealtAtIsTheSameString(t *testing.T) {
 	st, err := filestore.Open(t.TempDir())
 	if err != nil {

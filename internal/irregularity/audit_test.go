@@ -37,7 +37,7 @@ func TestRWSCSPv2_5_10_OptionsToAffectedPlayersOnly(t *testing.T) {
 		{"dealing_error", "dealing_error", map[string]any{"reconstructable": false}, []string{"5.10", "5.10.1", "5.10.3"}},
 		{"5.10_cards_dealt_incorrectly_after_cards_seen", "cards_dealt_incorrectly", map[string]any{"playerSawCards": true, "reconstructable": false}, []string{"5.10", "5.10.1", "5.10.3"}},
 		{"5.10_one_card_exposed_before_cards_seen", "cards_exposed_in_deal", map[string]any{"cardsExposed": 1, "playerSawCards": false}, []string{"5.10", "5.10.1", "5.10.3"}},
-		// 5.12 after cards were seen: no 5.10 options since ruling R23,
+		// 5.12 after cards were seen offers no 5.10 options (ruling R23):
 		// see TestRWSCSPv2_5_12_CardExposedAfterCardsSeenContinues_R23.
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -85,11 +85,12 @@ func TestRWSCSPv2_5_10_OptionsToAffectedPlayersOnly(t *testing.T) {
 				t.Errorf("pending settle %q", s)
 			}
 
-			// A withdrawal by an unaffected seat contradicts the facts.
+			// A withdrawal by an unaffected seat contradicts the facts: the
+			// refusal names that seat's element.
 			rs, _ := Catalogue(RWSMLPCSPv2)
 			facts["affectedSeats"], facts["withdrawnSeats"] = []any{3}, []any{1}
 			_, err := Decide(rs, c.kind, facts, audit510Round())
-			if f := problems(t, err); !slices.Equal(f, []string{"facts.withdrawnSeats"}) {
+			if f := problems(t, err); !slices.Equal(f, []string{"facts.withdrawnSeats[0]"}) {
 				t.Errorf("unaffected withdrawal: fields %q (%v)", f, err)
 			}
 			// The affected seats are required.
@@ -164,7 +165,7 @@ func TestRWSCSPv2_5_15_WrongPlayerCountIsA510DealingError(t *testing.T) {
 		field string
 	}{
 		{"WrongCountSeatNotAffected", map[string]any{"seat": 2, "noticedBeforeNextRound": true, "reconstructable": true, "affectedSeats": []any{3}}, "facts.affectedSeats"},
-		{"InvalidatedHandCannotWithdraw", map[string]any{"seat": 2, "noticedBeforeNextRound": true, "reconstructable": false, "affectedSeats": []any{2}, "withdrawnSeats": []any{2}}, "facts.withdrawnSeats"},
+		{"InvalidatedHandCannotWithdraw", map[string]any{"seat": 2, "noticedBeforeNextRound": true, "reconstructable": false, "affectedSeats": []any{2}, "withdrawnSeats": []any{2}}, "facts.withdrawnSeats[0]"},
 		{"AffectedSeatsRequired", map[string]any{"seat": 2, "noticedBeforeNextRound": true, "reconstructable": true}, "facts.affectedSeats"},
 	} {
 		_, err := Decide(rs, "player_card_count_wrong", c.facts, nil)

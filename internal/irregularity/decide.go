@@ -47,7 +47,7 @@ func Decide(rs *Ruleset, kind string, raw map[string]any, round *Round) (Outcome
 		}
 		out := referral(rs, kind, fmt.Sprintf("%s has no rule for %s", rs.ID, kind))
 		if round != nil {
-			if probs, rules := checkRound(rs, round, Facts{}); len(probs) > 0 {
+			if probs, rules := checkRound(rs, round, Facts{}, nil); len(probs) > 0 {
 				return Outcome{}, refused("the round cannot be read", probs...).Cite(rules...)
 			}
 			out.Settlement = settlement(rs, &Case{Action: Referred}, Facts{}, round)
@@ -59,7 +59,7 @@ func Decide(rs *Ruleset, kind string, raw map[string]any, round *Round) (Outcome
 		return Outcome{}, refused("the facts of the irregularity are missing, mistyped or contradict each other", probs...)
 	}
 	if round != nil {
-		probs, rules := checkRound(rs, round, facts)
+		probs, rules := checkRound(rs, round, facts, raw)
 		if len(probs) == 0 {
 			probs = checkRoundFacts(k, round, facts)
 		}
@@ -114,8 +114,8 @@ func referredFacts(rs *Ruleset, kind string, raw map[string]any) []Problem {
 		if raw[n] == nil {
 			continue
 		}
-		if _, msg := f.parse(raw[n]); msg != "" {
-			probs = append(probs, Problem{Field: "facts." + n, Message: msg, Value: raw[n]})
+		if _, at, msg := f.parse(raw[n]); msg != "" {
+			probs = append(probs, atElement(Problem{Field: "facts." + n, Message: msg, Value: raw[n]}, raw[n], at))
 		}
 	}
 	return probs
@@ -261,9 +261,9 @@ func resolve(s Scope, f Facts, r *Round) ([]int, bool) {
 // seatFacts are the facts that name seats of the round.
 var seatFacts = []string{"seat", "seats", "viewedSeats", "withdrawnSeats", "firstViewedSeat", "additionalSeats", "affectedSeats"}
 
-// checkRound checks the round itself and that every seat the facts name is
-// a position of it.
-func checkRound(rs *Ruleset, r *Round, f Facts) ([]Problem, []string) {
+// checkRound checks the round itself and that every seat the facts f name
+// is a position of it (raw, the facts as sent, locates a seat in its list).
+func checkRound(rs *Ruleset, r *Round, f Facts, raw map[string]any) ([]Problem, []string) {
 	var probs []Problem
 	var rules []string
 	if !r.Currency.Valid() {
@@ -314,7 +314,8 @@ func checkRound(rs *Ruleset, r *Round, f Facts) ([]Problem, []string) {
 		}
 		for _, s := range named {
 			if !seen[s] {
-				probs = append(probs, Problem{Field: "facts." + n, Message: fmt.Sprintf("the round has no position at seat %d", s), Value: f[n]})
+				p := Problem{Field: "facts." + n, Message: fmt.Sprintf("the round has no position at seat %d", s), Value: f[n]}
+				probs = append(probs, atElement(p, raw[n], seatIndex(raw[n], s)))
 			}
 		}
 	}

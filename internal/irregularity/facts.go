@@ -81,9 +81,9 @@ func parseFacts(k *Kind, raw map[string]any) (Facts, []Problem) {
 			}
 			continue
 		}
-		val, msg := f.parse(v)
+		val, at, msg := f.parse(v)
 		if msg != "" {
-			probs = append(probs, Problem{Field: "facts." + f.Name, Message: msg, Value: v})
+			probs = append(probs, atElement(Problem{Field: "facts." + f.Name, Message: msg, Value: v}, v, at))
 			continue
 		}
 		out[f.Name] = val
@@ -102,7 +102,8 @@ func parseFacts(k *Kind, raw map[string]any) (Facts, []Problem) {
 		}
 		for _, s := range sub {
 			if !slices.Contains(sup, s) {
-				probs = append(probs, Problem{Field: "facts." + f.Name, Message: fmt.Sprintf("seat %d is not one of facts.%s %v", s, f.SubsetOf, sup), Value: sub})
+				p := Problem{Field: "facts." + f.Name, Message: fmt.Sprintf("seat %d is not one of facts.%s %v", s, f.SubsetOf, sup), Value: sub}
+				probs = append(probs, atElement(p, raw[f.Name], seatIndex(raw[f.Name], s)))
 			}
 		}
 	}
@@ -122,11 +123,29 @@ func parseFacts(k *Kind, raw map[string]any) (Facts, []Problem) {
 	for _, c := range k.Contradictions {
 		if all(c.When, out) {
 			for _, n := range c.Facts {
-				probs = append(probs, Problem{Field: "facts." + n, Message: c.Message, Value: out[n]})
+				p := Problem{Field: "facts." + n, Message: c.Message, Value: out[n]}
+				probs = append(probs, atElement(p, raw[n], c.elementAt(n, raw, out)))
 			}
 		}
 	}
 	return out, probs
+}
+
+// elementAt is the index, in the list fact n as sent (raw), of the one
+// element at fault when the contradiction holds: the seat a Has condition
+// on n finds there (withdrawnSeats holding facts.seat). Else whole: the
+// fact as a whole is at fault (a Lacks condition, a list not allowed at
+// all).
+func (c Contradiction) elementAt(n string, raw map[string]any, out Facts) int {
+	for _, cond := range c.When {
+		if cond.Op != OpHas || cond.Fact != n {
+			continue
+		}
+		if seat, ok := out[cond.Value].(int); ok {
+			return seatIndex(raw[n], seat)
+		}
+	}
+	return whole
 }
 
 func factNames(k *Kind) string {
@@ -140,71 +159,108 @@ func factNames(k *Kind) string {
 	return strings.Join(n, ", ")
 }
 
-// parse returns v as the fact's type, or a message saying why it is not.
-func (f Fact) parse(v any) (any, string) {
+// whole is the index parse and seatIndex give when no one element of a
+// list is at fault: the fact's value as a whole is.
+const whole = -1
+
+// parse returns v as the fact's type, or a message saying why it is not
+// and, when one element of a list is at fault, its index (else whole).
+func (f Fact) parse(v any) (val any, at int, msg string) {
 	switch f.Type {
 	case Bool:
 		b, ok := v.(bool)
 		if !ok {
-			return nil, "must be true or false"
+			return nil, whole, "must be true or false"
 		}
-		return b, ""
+		return b, whole, ""
 	case Int:
 		n, ok := asInt64(v)
 		if !ok {
-			return nil, "must be a whole number"
+			return nil, whole, "must be a whole number"
 		}
 		if n < int64(f.Min) || (f.Max != 0 && n > int64(f.Max)) {
-			return nil, fmt.Sprintf("must be %s", f.rangeText())
+			return nil, whole, fmt.Sprintf("must be %s", f.rangeText())
 		}
-		return int(n), ""
+		return int(n), whole, ""
 	case Amount:
 		n, ok := asInt64(v)
 		if !ok {
-			return nil, "must be a whole number of minor units"
+			return nil, whole, "must be a whole number of minor units"
 		}
 		if n < 1 || n > int64(maxAmount) {
-			return nil, fmt.Sprintf("must be from 1 to %d minor units", maxAmount)
+			return nil, whole, fmt.Sprintf("must be from 1 to %d minor units", maxAmount)
 		}
-		return money.Amount(n), ""
+		return money.Amount(n), whole, ""
 	case Enum:
 		s, ok := v.(string)
 		if !ok || !slices.Contains(f.Values, s) {
-			return nil, "must be one of " + strings.Join(f.Values, ", ")
+			return nil, whole, "must be one of " + strings.Join(f.Values, ", ")
 		}
-		return s, ""
+		return s, whole, ""
 	case Seats:
-		list, ok := v.([]any)
+		list, ok := listOf(v)
 		if !ok {
-			if ints, ok2 := v.([]int); ok2 {
-				for _, i := range ints {
-					list = append(list, i)
-				}
-				ok = true
-			}
-		}
-		if !ok {
-			return nil, "must be a list of seat numbers"
+			return nil, whole, "must be a list of seat numbers"
 		}
 		seats := make([]int, 0, len(list))
-		for _, e := range list {
+		for i, e := range list {
 			n64, ok := asInt64(e)
 			if !ok || n64 < 1 || n64 > 7 {
-				return nil, "every seat must be a whole number from 1 to 7"
+				return nil, i, "every seat must be a whole number from 1 to 7"
 			}
 			n := int(n64)
 			if slices.Contains(seats, n) {
-				return nil, fmt.Sprintf("seat %d is listed twice", n)
+				return nil, i, fmt.Sprintf("seat %d is listed twice", n)
 			}
 			seats = append(seats, n)
 		}
 		if len(seats) < f.Min {
-			return nil, fmt.Sprintf("must list at least %d seats", f.Min)
+			return nil, whole, fmt.Sprintf("must list at least %d seats", f.Min)
 		}
 		sort.Ints(seats)
-		return seats, ""
+		return seats, whole, ""
 	}
-	return nil, "unknown fact type " + string(f.Type)
+	return nil, whole, "unknown fact type " + string(f.Type)
+}
+
+// listOf returns v's elements when v is a list (as decoded from JSON, or
+// a []int a caller in Go passes).
+func listOf(v any) ([]any, bool) {
+	switch l := v.(type) {
+	case []any:
+		return l, true
+	case []int:
+		list := make([]any, len(l))
+		for i, n := range l {
+			list[i] = n
+		}
+		return list, true
+	}
+	return nil, false
+}
+
+// seatIndex is the index of seat in v, a Seats fact as the client sent it
+// (its elements in the client's order; the parsed fact is sorted), or
+// whole when v is not a list holding it.
+func seatIndex(v any, seat int) int {
+	list, _ := listOf(v)
+	for i, e := range list {
+		if n, ok := asInt64(e); ok && n == int64(seat) {
+			return i
+		}
+	}
+	return whole
+}
+
+// atElement returns p, a problem with the fact whose value as sent is v,
+// moved to the element at index at of the list v when one element is at
+// fault (facts.withdrawnSeats[2], that element's value echoed); p as it is
+// when at is whole.
+func atElement(p Problem, v any, at int) Problem {
+	if list, ok := listOf(v); ok && at >= 0 && at < len(list) {
+		p.Field, p.Value = fmt.Sprintf("%s[%d]", p.Field, at), list[at]
+	}
+	return p
 }
 
 func (f Fact) rangeText() string {
@@ -225,7 +281,7 @@ func asInt64(v any) (int64, bool) {
 	case int64:
 		return n, true
 	case float64:
-		// 2^53: beyond it a float64 no longer holds every whole number.
+		// 2^53: beyond it a float64 does not hold every whole number.
 		if n != math.Trunc(n) || math.Abs(n) > 1<<53 {
 			return 0, false
 		}

@@ -5,16 +5,16 @@ import "reflect"
 // citations holds, for each ruleset, the citation of every string its data
 // holds ("3.10.2" -> "mbs-megalink-ssp-v6 3.10.2"), computed once when the
 // package is initialised and never modified: Cite is called for every line
-// of every settlement, and its concatenation was a tenth of a round's
-// allocations. A citation depends only on the id and the rule, so the table
-// is right for any Ruleset value, copies and changed copies included; a
-// rule it does not hold is concatenated as before.
+// of every settlement, and concatenating each would be a tenth of a
+// round's allocations. A citation depends only on the id and the rule, so
+// the table is right for any Ruleset value, copies and changed copies
+// included; a rule it does not hold is concatenated on the call.
 var citations = citationTable(rulesets[:])
 
 // payTexts holds Pay.String of every price in the rulesets' paytables,
 // computed once at initialisation and never modified: settlement writes the
-// price of every winning line, and formatting it was an allocation or two
-// each time. A price not in the data is formatted as before.
+// price of every winning line, and formatting it would be an allocation
+// or two each time. A price not in the data is formatted on the call.
 var payTexts = payTextTable(rulesets[:])
 
 func payTextTable(rs []Ruleset) map[Pay]string {

@@ -7,7 +7,7 @@ import (
 
 // A settlement is many small values: the rules each line cites, each
 // position's hands and lines, the cards written out. Allocated one by one
-// they were most of a round's cost, so a round hands them out of arenas,
+// they would be most of a round's cost, so a round hands them out of arenas,
 // one allocation per kind per round. Every slice handed out is capped at
 // its length (or at the room it was given), so an append to it copies
 // instead of running into its neighbour's.

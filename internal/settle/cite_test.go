@@ -42,7 +42,7 @@ func TestProgressiveWithoutAnteCitesItsClause(t *testing.T) {
 			"progressive", []string{"rws-mlp-csp-v2 5.4"}, ""},
 		{Round{Ruleset: "mbs-ssp-v4", Dealer: dealerAK, MagicCard: "Qc", LuckyPlayerSeat: 5, LuckyDealer: new(bool),
 			Positions: []Position{pos(1, "2h 2d 2c Jh Jd", "progressivePlayer=100")}},
-			"progressivePlayer", []string{"mbs-ssp-v4 3.5", "ruling R25"}, "document silent"}, // ruling R25 (was R12 before it)
+			"progressivePlayer", []string{"mbs-ssp-v4 3.5", "ruling R25"}, "document silent"}, // ruling R25 decides it
 	} {
 		t.Run(tc.round.Ruleset, func(t *testing.T) {
 			s, err := Settle(tc.round)

@@ -177,7 +177,7 @@ func (v *round) settlePosition(p *position, d *dealerEval, removed bool, irrs *[
 		pr.Jackpot = append(pr.Jackpot, elig...)
 	}
 	if len(pr.Lines) == 0 {
-		pr.Lines = nil // as before the lines were preallocated
+		pr.Lines = nil // no lines: nil, not the arena's empty slice
 	}
 	return pr
 }
