@@ -210,7 +210,11 @@ func TestRoutesAsDesigned(t *testing.T) {
 		"POST /v1/pools/{id}/hits/{seq}/confirm":                {S},
 		"POST /v1/pools/{id}/hits/{seq}/void":                   {S},
 		"POST /v1/pools/{id}/hits/{seq}/paid":                   {C},
-		"POST /v1/pools/{id}/rounds/{table}/{round}/correction": {S, K},
+		"POST /v1/pools/{id}/rounds/{table}/{round}/correction": {S},
+		// Dual control: the proposer withdraws, a controller approves.
+		"GET /v1/pools/{id}/proposals":                      {C, S, K, A},
+		"POST /v1/pools/{id}/proposals/{proposal}/approve":  {K},
+		"POST /v1/pools/{id}/proposals/{proposal}/withdraw": {A, S},
 	}
 	statelessWant := []string{"GET /openapi.json", "GET /openapi.yaml", "GET /openapi-3.0.json", "GET /openapi-3.0.yaml",
 		"GET /schemas/{schema}", "GET /docs", "GET /docs/app.js", "GET /docs/app.css", "GET /v1/rulesets", "GET /v1/rulesets/{id}", "POST /v1/hands/evaluate",

@@ -81,7 +81,8 @@ var Routes = map[string]Rule{
 	"GET /assets/{file}":  public,
 	"GET /v1/me":          {AnyPrincipal: true},
 
-	// admin: create pools, propose settings changes and meter adjustments.
+	// admin: create pools, propose settings changes and meter adjustments
+	// (dual control: a controller approves them).
 	"POST /v1/pools":                  roles(principal.Admin),
 	"PATCH /v1/pools/{id}":            roles(principal.Admin),
 	"POST /v1/pools/{id}/adjustments": roles(principal.Admin),
@@ -98,11 +99,21 @@ var Routes = map[string]Rule{
 	"GET /v1/pools/{id}/reconcile": roles(principal.Controller),
 
 	// The jackpot lock and corrections (issue 13).
-	"GET /v1/pools/{id}/meters":                             roles(readers...),
-	"POST /v1/pools/{id}/hits/{seq}/confirm":                roles(principal.Supervisor),
+	"GET /v1/pools/{id}/meters":              roles(readers...),
+	"POST /v1/pools/{id}/hits/{seq}/confirm": roles(principal.Supervisor),
+	"POST /v1/pools/{id}/hits/{seq}/paid":    roles(principal.Cage),
+	// supervisor: propose voids of pending hits and corrections of
+	// applied rounds (dual control: a controller approves them).
 	"POST /v1/pools/{id}/hits/{seq}/void":                   roles(principal.Supervisor),
-	"POST /v1/pools/{id}/hits/{seq}/paid":                   roles(principal.Cage),
-	"POST /v1/pools/{id}/rounds/{table}/{round}/correction": roles(principal.Supervisor, principal.Controller),
+	"POST /v1/pools/{id}/rounds/{table}/{round}/correction": roles(principal.Supervisor),
+
+	// Dual control (issue 16): the open proposals are read by every role
+	// that acts on a pool; a controller approves (the service refuses the
+	// proposer itself); the proposer (admin or supervisor) withdraws (the
+	// service refuses anyone else).
+	"GET /v1/pools/{id}/proposals":                      roles(readers...),
+	"POST /v1/pools/{id}/proposals/{proposal}/approve":  roles(principal.Controller),
+	"POST /v1/pools/{id}/proposals/{proposal}/withdraw": roles(principal.Admin, principal.Supervisor),
 }
 
 // Authorize decides whether p may call route: nil, or a Forbidden

@@ -26,7 +26,7 @@ func BenchmarkRounds(b *testing.B) {
 		b.Run(fmt.Sprintf("writers=%d", writers), func(b *testing.B) {
 			ctx := context.Background()
 			svc := pools.NewService(dynamo.New(dynamo.LocalClient(ep), newTable(b, ep)), time.Now, 1)
-			if _, _, err := svc.Create(ctx, "bench", jackpottest.MBSSettings(), "bench"); err != nil {
+			if _, _, err := svc.Create(ctx, "bench", jackpottest.MBSSettings(), jackpottest.Admin); err != nil {
 				b.Fatal(err)
 			}
 			var next atomic.Int64
@@ -73,7 +73,7 @@ func warmUp(b *testing.B, ep string) {
 	b.Helper()
 	ctx := context.Background()
 	svc := pools.NewService(dynamo.New(dynamo.LocalClient(ep), newTable(b, ep)), time.Now, 1)
-	if _, _, err := svc.Create(ctx, "warm", jackpottest.MBSSettings(), "bench"); err != nil {
+	if _, _, err := svc.Create(ctx, "warm", jackpottest.MBSSettings(), jackpottest.Admin); err != nil {
 		b.Fatal(err)
 	}
 	for i := range 300 {

@@ -88,7 +88,7 @@ func TestLostAnswers(t *testing.T) {
 	lossy := &lossyAPI{API: dynamo.LocalClient(ep), lose: func(n int64) bool { return n%3 == 2 }}
 	clock := jackpottest.NewClock(jackpottest.T0)
 	svc := pools.NewService(dynamo.New(lossy, table), clock.Now, 5)
-	if _, _, err := svc.Create(ctx, "p", jackpottest.MBSSettings(), "ops"); err != nil {
+	if _, _, err := svc.Create(ctx, "p", jackpottest.MBSSettings(), jackpottest.Admin); err != nil {
 		t.Fatal(err)
 	}
 	const rounds = 60
@@ -143,7 +143,7 @@ func TestDynamoDBLocalStoppedMidRun(t *testing.T) {
 	})
 	clock := jackpottest.NewClock(jackpottest.T0)
 	svc := pools.NewService(dynamo.New(client, table), clock.Now, 9)
-	if _, _, err := svc.Create(ctx, "p", jackpottest.MBSSettings(), "ops"); err != nil {
+	if _, _, err := svc.Create(ctx, "p", jackpottest.MBSSettings(), jackpottest.Admin); err != nil {
 		t.Fatal(err)
 	}
 	const rounds = 120
@@ -308,15 +308,15 @@ func TestSDKRetryMeetsItsOwnWrite(t *testing.T) {
 	table := newTable(t, ep)
 	clock := jackpottest.NewClock(jackpottest.T0)
 	svc := pools.NewService(dynamo.New(twiceAPI{dynamo.LocalClient(ep)}, table), clock.Now, 5)
-	if _, _, err := svc.Create(ctx, "p", jackpottest.MBSSettings(), "ops"); err != nil {
+	if _, _, err := svc.Create(ctx, "p", jackpottest.MBSSettings(), jackpottest.Admin); err != nil {
 		t.Fatal(err)
 	}
-	adj := jackpot.Adjustment{Meter: "reserve", Amount: 50_000, By: "ops:carol", Reason: "top-up"}
-	p, replayed, err := svc.Adjust(ctx, "p", adj, "adj-1")
+	adj := jackpot.Adjustment{Meter: "reserve", Amount: 50_000, Reason: "top-up"}
+	p, replayed, err := svc.Adjust(ctx, "p", adj, jackpottest.Admin, jackpottest.Controller, "adj-1")
 	if err != nil || replayed || p.Meters.Reserve != 50_000 {
 		t.Fatalf("adjust: %v %v reserve %d", err, replayed, p.Meters.Reserve)
 	}
-	if p, replayed, err = svc.Adjust(ctx, "p", adj, "adj-1"); err != nil || !replayed || p.Meters.Reserve != 50_000 {
+	if p, replayed, err = svc.Adjust(ctx, "p", adj, jackpottest.Admin, jackpottest.Controller, "adj-1"); err != nil || !replayed || p.Meters.Reserve != 50_000 {
 		t.Fatalf("operator retry: %v %v reserve %d", err, replayed, p.Meters.Reserve)
 	}
 	r := jackpottest.RoundOf("mbs-megalink-ssp-v6", "t1", "r1", jackpottest.T0, 500, []int{1, 2})

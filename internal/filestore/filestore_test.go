@@ -29,7 +29,7 @@ func TestSurvivesRestart(t *testing.T) {
 	}
 	clock := jackpottest.NewClock(jackpottest.T0)
 	svc := pools.NewService(st, clock.Now, 1)
-	if _, _, err := svc.Create(ctx, "p", jackpottest.MBSSettings(), "ops"); err != nil {
+	if _, _, err := svc.Create(ctx, "p", jackpottest.MBSSettings(), jackpottest.Admin); err != nil {
 		t.Fatal(err)
 	}
 	r := jackpottest.RoundOf("mbs-megalink-ssp-v6", "t1", "r1", jackpottest.T0, 500, []int{1, 2})

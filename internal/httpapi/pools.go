@@ -13,19 +13,21 @@ import (
 	"github.com/tablesettle/tablesettle/internal/jackpot"
 	"github.com/tablesettle/tablesettle/internal/money"
 	"github.com/tablesettle/tablesettle/internal/pools"
+	"github.com/tablesettle/tablesettle/internal/principal"
 )
 
 // PoolSettings is the body of a pool's settings.
 type PoolSettings struct {
-	Currency       money.Currency    `json:"currency" example:"SGD" doc:"ISO 4217 code of every amount of the pool. A ruleset with fixed prizes or caps of its own settles only in its document's currency (SGD), and a pool serving it must be in that currency."`
-	Rulesets       []string          `json:"rulesets" minItems:"1" example:"[\"mbs-megalink-ssp-v6\",\"mbs-megalink-tcp-v6\"]" doc:"The rulesets whose tables the pool links; all of one casino (ruling R7)."`
-	Unit           money.Amount      `json:"unit" minimum:"1" maximum:"10000000000" example:"500" doc:"The progressive wager unit in minor units (ruling R22), at most 10,000,000,000: SSP v6, TCP v6 and RWS take exactly one unit, THB 1-5 units (R17), SSP v4 whole credits."`
-	ContributionBP money.BasisPoints `json:"contributionBp" minimum:"0" maximum:"10000" example:"1733" doc:"Basis points of each accepted progressive wager credited to the displayed meter (to the overflow meter past the ceiling). Fractions below the minor unit are carried, never dropped."`
-	ReserveBP      money.BasisPoints `json:"reserveBp" minimum:"0" maximum:"10000" example:"517" doc:"Basis points of each accepted progressive wager credited to the reserve meter, which funds resets after the overflow (ruling R21)."`
-	Reset          money.Amount      `json:"reset" minimum:"1" maximum:"1000000000000000" example:"10000000" doc:"The amount the pool restarts from after a Royal Flush (ruling R3), in minor units, at most 1,000,000,000,000,000."`
-	Ceiling        money.Amount      `json:"ceiling,omitempty" minimum:"0" maximum:"1000000000000000" example:"0" doc:"The displayed meter's cap (0: none; else from the reset amount to 1,000,000,000,000,000); contributions past it go to the overflow meter."`
-	SettleWindowMS int64             `json:"settleWindowMs,omitempty" minimum:"0" maximum:"600000" example:"5000" doc:"RWS only: how long a major hit is held so that a hand dealt earlier at another table but reported later is paid first (ruling R7). Default 5000."`
-	Verify         *PoolVerify       `json:"verify,omitempty" doc:"The jackpot lock: which hits are committed pending, for a supervisor to confirm or void before the cage pays. Absent: none."`
+	Currency           money.Currency    `json:"currency" example:"SGD" doc:"ISO 4217 code of every amount of the pool. A ruleset with fixed prizes or caps of its own settles only in its document's currency (SGD), and a pool serving it must be in that currency."`
+	Rulesets           []string          `json:"rulesets" minItems:"1" example:"[\"mbs-megalink-ssp-v6\",\"mbs-megalink-tcp-v6\"]" doc:"The rulesets whose tables the pool links; all of one casino (ruling R7)."`
+	Unit               money.Amount      `json:"unit" minimum:"1" maximum:"10000000000" example:"500" doc:"The progressive wager unit in minor units (ruling R22), at most 10,000,000,000: SSP v6, TCP v6 and RWS take exactly one unit, THB 1-5 units (R17), SSP v4 whole credits."`
+	ContributionBP     money.BasisPoints `json:"contributionBp" minimum:"0" maximum:"10000" example:"1733" doc:"Basis points of each accepted progressive wager credited to the displayed meter (to the overflow meter past the ceiling). Fractions below the minor unit are carried, never dropped."`
+	ReserveBP          money.BasisPoints `json:"reserveBp" minimum:"0" maximum:"10000" example:"517" doc:"Basis points of each accepted progressive wager credited to the reserve meter, which funds resets after the overflow (ruling R21)."`
+	Reset              money.Amount      `json:"reset" minimum:"1" maximum:"1000000000000000" example:"10000000" doc:"The amount the pool restarts from after a Royal Flush (ruling R3), in minor units, at most 1,000,000,000,000,000."`
+	Ceiling            money.Amount      `json:"ceiling,omitempty" minimum:"0" maximum:"1000000000000000" example:"0" doc:"The displayed meter's cap (0: none; else from the reset amount to 1,000,000,000,000,000); contributions past it go to the overflow meter."`
+	SettleWindowMS     int64             `json:"settleWindowMs,omitempty" minimum:"0" maximum:"600000" example:"5000" doc:"RWS only: how long a major hit is held so that a hand dealt earlier at another table but reported later is paid first (ruling R7). Default 5000."`
+	Verify             *PoolVerify       `json:"verify,omitempty" doc:"The jackpot lock: which hits are committed pending, for a supervisor to confirm or void before the cage pays. Absent: none."`
+	ProposalTTLSeconds int64             `json:"proposalTtlSeconds,omitempty" minimum:"0" maximum:"86400" example:"1800" doc:"Dual control: how long a proposed adjustment, settings change, correction or void waits for its approval before it expires, in seconds (0: the default, 1800; else 60-86400). Changed like every setting: after the next reset."`
 }
 
 // PoolVerify is the jackpot lock's setting.
@@ -50,27 +52,29 @@ func verifyView(v *jackpot.Verify) *PoolVerify {
 
 func (s PoolSettings) domain() jackpot.Settings {
 	return jackpot.Settings{Currency: s.Currency, Rulesets: s.Rulesets, Unit: s.Unit, ContributionBP: s.ContributionBP,
-		ReserveBP: s.ReserveBP, Reset: s.Reset, Ceiling: s.Ceiling, SettleWindowMS: s.SettleWindowMS, Verify: s.Verify.domain()}
+		ReserveBP: s.ReserveBP, Reset: s.Reset, Ceiling: s.Ceiling, SettleWindowMS: s.SettleWindowMS, Verify: s.Verify.domain(), ProposalTTLSeconds: s.ProposalTTLSeconds}
 }
 
 func settingsView(s jackpot.Settings) PoolSettings {
 	return PoolSettings{Currency: s.Currency, Rulesets: append([]string{}, s.Rulesets...), Unit: s.Unit, ContributionBP: s.ContributionBP,
-		ReserveBP: s.ReserveBP, Reset: s.Reset, Ceiling: s.Ceiling, SettleWindowMS: s.SettleWindowMS, Verify: verifyView(s.Verify)}
+		ReserveBP: s.ReserveBP, Reset: s.Reset, Ceiling: s.Ceiling, SettleWindowMS: s.SettleWindowMS, Verify: verifyView(s.Verify), ProposalTTLSeconds: s.ProposalTTLSeconds}
 }
 
 // CreatePoolRequest is the body of POST /v1/pools.
 type CreatePoolRequest struct {
 	ID string `json:"id" minLength:"1" maxLength:"64" pattern:"^[A-Za-z0-9._:-]+$" example:"megalink-sgd-1" doc:"The pool's id."`
 	PoolSettings
-	By string `json:"by" minLength:"1" maxLength:"200" example:"ops:alice" doc:"Who opens the pool (recorded in the ledger's opening entry)."`
+	NoBy
 }
 
 // PendingView is a recorded settings change waiting for the next reset.
 type PendingView struct {
-	By       string       `json:"by"`
-	At       time.Time    `json:"at"`
-	Reason   string       `json:"reason,omitempty"`
-	Settings PoolSettings `json:"settings"`
+	By         string         `json:"by" doc:"The id of the principal who proposed the change."`
+	Actor      *jackpot.Actor `json:"actor,omitempty" doc:"Who proposed the change, and the role it acted in."`
+	ApprovedBy *jackpot.Actor `json:"approvedBy,omitempty" doc:"The second principal who approved it (dual control)."`
+	At         time.Time      `json:"at"`
+	Reason     string         `json:"reason,omitempty"`
+	Settings   PoolSettings   `json:"settings"`
 }
 
 // PoolView is a pool as the API shows it.
@@ -101,7 +105,7 @@ func poolView(svc *pools.Service, p jackpot.Pool) PoolView {
 	}
 	v.Locked = p.LockedHits("")
 	if p.Pending != nil {
-		v.Pending = &PendingView{By: p.Pending.By, At: p.Pending.At, Reason: p.Pending.Reason, Settings: settingsView(p.Pending.Settings)}
+		v.Pending = &PendingView{By: p.Pending.By, Actor: p.Pending.Actor, ApprovedBy: p.Pending.ApprovedBy, At: p.Pending.At, Reason: p.Pending.Reason, Settings: settingsView(p.Pending.Settings)}
 	}
 	return v
 }
@@ -109,24 +113,25 @@ func poolView(svc *pools.Service, p jackpot.Pool) PoolView {
 // PatchPoolRequest is the body of PATCH /v1/pools/{id}: the fields to
 // change; the others keep their values.
 type PatchPoolRequest struct {
-	Rulesets       []string           `json:"rulesets,omitempty"`
-	Unit           *money.Amount      `json:"unit,omitempty" minimum:"1" maximum:"10000000000"`
-	ContributionBP *money.BasisPoints `json:"contributionBp,omitempty"`
-	ReserveBP      *money.BasisPoints `json:"reserveBp,omitempty"`
-	Reset          *money.Amount      `json:"reset,omitempty" minimum:"1" maximum:"1000000000000000"`
-	Ceiling        *money.Amount      `json:"ceiling,omitempty" minimum:"0" maximum:"1000000000000000"`
-	SettleWindowMS *int64             `json:"settleWindowMs,omitempty"`
-	Verify         *PoolVerify        `json:"verify,omitempty"`
-	By             string             `json:"by" minLength:"1" maxLength:"200" doc:"Who changes the settings (recorded)."`
-	Reason         string             `json:"reason,omitempty" maxLength:"500"`
+	Rulesets           []string           `json:"rulesets,omitempty"`
+	Unit               *money.Amount      `json:"unit,omitempty" minimum:"1" maximum:"10000000000"`
+	ContributionBP     *money.BasisPoints `json:"contributionBp,omitempty"`
+	ReserveBP          *money.BasisPoints `json:"reserveBp,omitempty"`
+	Reset              *money.Amount      `json:"reset,omitempty" minimum:"1" maximum:"1000000000000000"`
+	Ceiling            *money.Amount      `json:"ceiling,omitempty" minimum:"0" maximum:"1000000000000000"`
+	SettleWindowMS     *int64             `json:"settleWindowMs,omitempty"`
+	Verify             *PoolVerify        `json:"verify,omitempty"`
+	ProposalTTLSeconds *int64             `json:"proposalTtlSeconds,omitempty" minimum:"0" maximum:"86400"`
+	Reason             string             `json:"reason,omitempty" maxLength:"500"`
+	NoBy
 }
 
 // AdjustmentRequest is the body of POST /v1/pools/{id}/adjustments.
 type AdjustmentRequest struct {
 	Meter  string       `json:"meter" enum:"displayed,reserve,overflow"`
 	Amount money.Amount `json:"amount" minimum:"-1000000000000000" maximum:"1000000000000000" doc:"Signed amount in minor units, not zero, at most 1,000,000,000,000,000 either way; a meter never goes below zero."`
-	By     string       `json:"by" minLength:"1" maxLength:"200" doc:"Who signs the adjustment."`
 	Reason string       `json:"reason" minLength:"1" maxLength:"500"`
+	NoBy
 }
 
 // LedgerPage is one page of a pool's ledger, oldest first.
@@ -146,21 +151,17 @@ type createPoolOutput struct {
 	Status int
 	Body   PoolView
 }
-type changeOutput struct {
-	Replayed bool `header:"Idempotent-Replayed" doc:"true when this is the first answer to the same Idempotency-Key, returned again."`
-	Body     PoolView
-}
 type poolIDInput struct {
 	ID string `path:"id" maxLength:"64"`
 }
 type patchPoolInput struct {
 	ID             string `path:"id" maxLength:"64"`
-	IdempotencyKey string `header:"Idempotency-Key" required:"true" minLength:"1" maxLength:"255" doc:"Required: the change is applied exactly once; the same key again returns the first answer unchanged, with a different body it is refused (409)."`
+	IdempotencyKey string `header:"Idempotency-Key" required:"true" minLength:"1" maxLength:"255" doc:"Required: the change is proposed exactly once; the same key again returns the first answer unchanged, with a different body it is refused (409)."`
 	Body           PatchPoolRequest
 }
 type adjustInput struct {
 	ID             string `path:"id" maxLength:"64"`
-	IdempotencyKey string `header:"Idempotency-Key" required:"true" minLength:"1" maxLength:"255" doc:"Required: the adjustment is applied exactly once; the same key again returns the first answer unchanged, with a different body it is refused (409)."`
+	IdempotencyKey string `header:"Idempotency-Key" required:"true" minLength:"1" maxLength:"255" doc:"Required: the adjustment is proposed exactly once; the same key again returns the first answer unchanged, with a different body it is refused (409)."`
 	Body           AdjustmentRequest
 }
 type ledgerInput struct {
@@ -204,7 +205,14 @@ func registerPools(api huma.API, deps Deps) {
 		if svc == nil {
 			return nil, poolsUnavailable()
 		}
-		p, created, err := svc.Create(ctx, in.Body.ID, in.Body.PoolSettings.domain(), in.Body.By)
+		if err := in.Body.NoBy.refuse(); err != nil {
+			return nil, err
+		}
+		a, err := actorFor(ctx, "opens a pool", principal.Admin)
+		if err != nil {
+			return nil, poolError(err, "path.")
+		}
+		p, created, err := svc.Create(ctx, in.Body.ID, in.Body.PoolSettings.domain(), a)
 		if err != nil {
 			return nil, poolError(err, "body.")
 		}
@@ -227,43 +235,7 @@ func registerPools(api huma.API, deps Deps) {
 		}
 		return &poolOutput{Body: poolView(svc, p)}, nil
 	})
-	huma.Register(api, huma.Operation{
-		OperationID: "change-pool-settings", Method: http.MethodPatch, Path: "/v1/pools/{id}",
-		RequestBody: bodyExample(map[string]any{"contributionBp": 2000, "by": "ops:bob", "reason": "new contribution rate approved"}),
-		Summary:     "Change a pool's settings (after the next reset)",
-		Description: "Records the change (who, when, old, new) in the ledger; it takes effect after the pool's next reset, never mid-cycle. " +
-			"Exactly once under its required Idempotency-Key: the same key again returns the first answer (Idempotent-Replayed: true); with a different body, 409.",
-		Tags: tags,
-	}, func(ctx context.Context, in *patchPoolInput) (*changeOutput, error) {
-		if svc == nil {
-			return nil, poolsUnavailable()
-		}
-		b := in.Body
-		patch := jackpot.SettingsPatch{Rulesets: b.Rulesets, Unit: b.Unit, ContributionBP: b.ContributionBP, ReserveBP: b.ReserveBP,
-			Reset: b.Reset, Ceiling: b.Ceiling, SettleWindowMS: b.SettleWindowMS, Verify: b.Verify.domain()}
-		p, replayed, err := svc.ChangeSettings(ctx, in.ID, patch, b.By, b.Reason, in.IdempotencyKey)
-		if err != nil {
-			return nil, poolError(err, "body.")
-		}
-		return &changeOutput{Replayed: replayed, Body: poolView(svc, p)}, nil
-	})
-	huma.Register(api, huma.Operation{
-		OperationID: "adjust-pool", Method: http.MethodPost, Path: "/v1/pools/{id}/adjustments",
-		RequestBody: bodyExample(map[string]any{"meter": "reserve", "amount": 50000, "by": "ops:carol", "reason": "reserve top-up approved by finance"}),
-		Summary:     "Adjust a meter (recorded and signed)",
-		Description: "The meters move only by a contribution, a hit, or a recorded, signed adjustment like this one. " +
-			"Exactly once under its required Idempotency-Key: the same key again returns the first answer (Idempotent-Replayed: true); with a different body, 409.",
-		Tags: tags,
-	}, func(ctx context.Context, in *adjustInput) (*changeOutput, error) {
-		if svc == nil {
-			return nil, poolsUnavailable()
-		}
-		p, replayed, err := svc.Adjust(ctx, in.ID, jackpot.Adjustment{Meter: in.Body.Meter, Amount: in.Body.Amount, By: in.Body.By, Reason: in.Body.Reason}, in.IdempotencyKey)
-		if err != nil {
-			return nil, poolError(err, "body.")
-		}
-		return &changeOutput{Replayed: replayed, Body: poolView(svc, p)}, nil
-	})
+	registerProposing(api, svc, tags)
 	huma.Register(api, huma.Operation{
 		OperationID: "pool-ledger", Method: http.MethodGet, Path: "/v1/pools/{id}/ledger",
 		Summary: "A pool's ledger, oldest first", Tags: tags,

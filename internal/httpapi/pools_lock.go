@@ -3,6 +3,7 @@ package httpapi
 import (
 	"context"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -50,19 +51,24 @@ type lockOutput struct {
 	Body     LockAnswer
 }
 
-// actorFor is the authenticated principal acting in the first of roles it
-// holds: 401 without a principal, 403 without any of the roles.
+// actorFor is the authenticated principal (never a name from the body)
+// and the role it acts in: the one the middleware set (principal.Acting)
+// when it is one of roles, else the first of roles it holds. 401 without a
+// principal, 403 without any of the roles.
 func actorFor(ctx context.Context, what string, roles ...principal.Role) (jackpot.Actor, error) {
 	p, ok := principal.FromContext(ctx)
 	if !ok {
-		return jackpot.Actor{}, fault.New(fault.Unauthenticated, "authentication is required: who %s a hit is recorded", what)
+		return jackpot.Actor{}, fault.New(fault.Unauthenticated, "authentication is required: who %s is recorded", what)
+	}
+	if p.Acting != "" && slices.Contains(roles, p.Acting) {
+		return jackpot.Actor{ID: p.ID, Role: string(p.Acting)}, nil
 	}
 	for _, r := range roles {
 		if p.Has(r) {
 			return jackpot.Actor{ID: p.ID, Role: string(r)}, nil
 		}
 	}
-	return jackpot.Actor{}, fault.New(fault.Forbidden, "%s a hit takes the %s role", what, roles[0])
+	return jackpot.Actor{}, fault.New(fault.Forbidden, "who %s needs the %s role", what, roles[0])
 }
 
 // registerLock adds the jackpot lock's operations (issue 13).
@@ -114,25 +120,18 @@ func registerLock(api huma.API, svc *pools.Service, tags []string) {
 		}
 		huma.Register(api, operation, func(ctx context.Context, in *lockInput) (*lockOutput, error) { return handle(ctx, in, "") })
 	}
-	reg(op{id: "confirm-hit", path: "confirm", what: "confirms", roles: []principal.Role{principal.Supervisor},
+	reg(op{id: "confirm-hit", path: "confirm", what: "confirms a hit", roles: []principal.Role{principal.Supervisor},
 		summary: "Confirm a pending hit (supervisor)",
 		desc:    "Records the supervisor's verification of the cards: the hit becomes confirmed and the cage may pay it. Moves no meter. The principal and its role are recorded on the ledger entry. 401 without authentication, 403 without the supervisor role, 409 when the hit is not pending.",
 		call: func(ctx context.Context, in *lockInput, a jackpot.Actor, _ string) (jackpot.Pool, jackpot.LockedHit, bool, error) {
 			return svc.Confirm(ctx, in.ID, in.Seq, a, in.IdempotencyKey)
 		}}, false)
-	reg(op{id: "pay-hit", path: "paid", what: "pays", roles: []principal.Role{principal.Cage},
+	reg(op{id: "pay-hit", path: "paid", what: "pays a hit", roles: []principal.Role{principal.Cage},
 		summary: "Mark a confirmed hit paid (cage)",
 		desc:    "Records that the cage paid a confirmed hit; the hit leaves the lock. Moves no meter (the amount left the pool when the hit was committed). 401 without authentication, 403 without the cage role, 409 when the hit is not confirmed.",
 		call: func(ctx context.Context, in *lockInput, a jackpot.Actor, _ string) (jackpot.Pool, jackpot.LockedHit, bool, error) {
 			return svc.MarkPaid(ctx, in.ID, in.Seq, a, in.IdempotencyKey)
 		}}, false)
-	reg(op{id: "void-hit", path: "void", what: "voids", roles: []principal.Role{principal.Supervisor},
-		summary: "Void a pending hit (supervisor)",
-		desc: "The cards did not win the hit: its amount returns to every source it came from and the reset it caused is reversed (with the last hit of a shared prize), by new ledger entries citing the hit's (ruling R28): the meters end as if the hit had never happened plus everything contributed since. " +
-			"401 without authentication, 403 without the supervisor role, 409 when the hit is not pending.",
-		call: func(ctx context.Context, in *lockInput, a jackpot.Actor, reason string) (jackpot.Pool, jackpot.LockedHit, bool, error) {
-			return svc.Void(ctx, in.ID, in.Seq, reason, a, in.IdempotencyKey)
-		}}, true)
 }
 
 type metersAtInput struct {
@@ -177,28 +176,26 @@ type correctInput struct {
 	ID             string `path:"id" maxLength:"64"`
 	Table          string `path:"table" maxLength:"64"`
 	Round          string `path:"round" maxLength:"64"`
-	IdempotencyKey string `header:"Idempotency-Key" required:"true" minLength:"1" maxLength:"255" doc:"Required: the correction is applied exactly once; the same key again returns the first answer unchanged, with a different request it is refused (409)."`
+	IdempotencyKey string `header:"Idempotency-Key" required:"true" minLength:"1" maxLength:"255" doc:"Required: the correction is proposed exactly once; the same key again returns the first answer unchanged, with a different request it is refused (409)."`
 	Body           CorrectionRequest
-}
-type correctOutput struct {
-	Replayed bool `header:"Idempotent-Replayed" doc:"true when this is the first answer to the same Idempotency-Key, returned again."`
-	Body     jackpot.CorrectionResult
 }
 
 // registerCorrect adds the correction of an applied round (issue 13).
 func registerCorrect(api huma.API, svc *pools.Service, tags []string) {
 	huma.Register(api, huma.Operation{
-		OperationID: "correct-pool-round", Method: http.MethodPost, Path: "/v1/pools/{id}/rounds/{table}/{round}/correction",
-		Summary: "Correct or void a round already applied (controller)",
-		Description: "New ledger entries reverse the original round's contribution, hits and resets and apply the corrected round, each citing the original commit; nothing is edited (ruling R28). " +
+		OperationID: "correct-pool-round", Method: http.MethodPost, Path: "/v1/pools/{id}/rounds/{table}/{round}/correction", DefaultStatus: http.StatusAccepted,
+		Summary: "Propose a correction or void of a round already applied (supervisor; a controller approves)",
+		Description: "Proposes the correction (dual control, issue 16): nothing moves until a controller other than the proposer approves it (POST /v1/pools/{id}/proposals/{proposal}/approve) before it expires; the answer is 202 with the proposal. " +
+			"The correction is checked against the pool as it is now, so what could not apply is refused at once (404 for an unknown round, 422, 409). " +
+			"Approved, new ledger entries reverse the original round's contribution, hits and resets and apply the corrected round, each citing the original commit and naming both principals; nothing is edited (ruling R28). " +
 			"A hit taken back that is pending or confirmed returns to its sources; one already paid is refunded to the meters by the house and recorded as a house recovery from the winner, never taken from the pool twice. " +
-			"A round is corrected once. 401 without authentication, 403 without the controller or supervisor role.",
+			"A round is corrected once. 401 without authentication, 403 without the supervisor role.",
 		Tags: tags,
-	}, func(ctx context.Context, in *correctInput) (*correctOutput, error) {
+	}, func(ctx context.Context, in *correctInput) (*proposalOutput, error) {
 		if svc == nil {
 			return nil, poolsUnavailable()
 		}
-		a, err := actorFor(ctx, "corrects", principal.Controller, principal.Supervisor)
+		a, err := actorFor(ctx, "proposes a correction", principal.Supervisor)
 		if err != nil {
 			return nil, poolError(err, "path.")
 		}
@@ -211,7 +208,7 @@ func registerCorrect(api huma.API, svc *pools.Service, tags []string) {
 			}
 			corr.Corrected = &r
 		}
-		res, replayed, err := svc.Correct(ctx, in.ID, corr, a, in.IdempotencyKey)
+		p, pr, replayed, err := svc.Propose(ctx, in.ID, jackpot.Change{Kind: jackpot.ProposeCorrection, Correction: &corr}, a, in.IdempotencyKey)
 		if err != nil {
 			if e, ok := fault.As(err); ok && strings.HasPrefix(e.Field(), "corrected.") {
 				inner := *e
@@ -221,6 +218,6 @@ func registerCorrect(api huma.API, svc *pools.Service, tags []string) {
 			}
 			return nil, poolError(err, "body.")
 		}
-		return &correctOutput{Replayed: replayed, Body: res}, nil
+		return proposed(svc, p, pr, replayed), nil
 	})
 }

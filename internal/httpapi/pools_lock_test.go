@@ -16,16 +16,38 @@ import (
 	"github.com/tablesettle/tablesettle/internal/principal"
 )
 
-// testPrincipal stands in for the authentication middleware: the header
-// "X-Test-Principal: id/role" puts that principal in the request's context.
-func testPrincipal(ctx huma.Context, next func(huma.Context)) {
-	if v := ctx.Header("X-Test-Principal"); v != "" {
-		id, role, _ := strings.Cut(v, "/")
-		p := &principal.Principal{ID: id, Roles: []principal.Role{principal.Role(role)}}
-		ctx = huma.WithContext(ctx, principal.NewContext(ctx.Context(), p))
+// testPrincipals stands in for the authentication middleware (Deps.Access
+// is nil): the header "X-Test-Principal: id/role[,role...]" puts that
+// principal in the request's context; without it, def names the
+// principal of the request ("" for none).
+func testPrincipals(def func(method, path string) string) func(huma.Context, func(huma.Context)) {
+	return func(ctx huma.Context, next func(huma.Context)) {
+		v := ctx.Header("X-Test-Principal")
+		if v == "" {
+			v = def(ctx.Method(), ctx.URL().Path)
+		}
+		if v != "" {
+			id, roles, _ := strings.Cut(v, "/")
+			p := &principal.Principal{ID: id}
+			for _, r := range strings.Split(roles, ",") {
+				p.Roles = append(p.Roles, principal.Role(r))
+			}
+			ctx = huma.WithContext(ctx, principal.NewContext(ctx.Context(), p))
+		}
+		next(ctx)
 	}
-	next(ctx)
 }
+
+// opsAlice is the admin the pool tests open pools as.
+const opsAlice = "ops:alice/admin"
+
+// testPrincipal: X-Test-Principal, and opsAlice opening pools.
+var testPrincipal = testPrincipals(func(method, path string) string {
+	if method == http.MethodPost && path == "/v1/pools" {
+		return opsAlice
+	}
+	return ""
+})
 
 func lockAPI(t *testing.T) humatest.TestAPI {
 	t.Helper()
@@ -45,7 +67,7 @@ func lockAPI(t *testing.T) humatest.TestAPI {
 // principal; without a principal 401, with the wrong role 403 (issue 13).
 func TestPoolLockHTTP(t *testing.T) {
 	api := lockAPI(t)
-	create := strings.Replace(createMBS, `"by":"ops:alice"`, `"verify":{"percent":true},"by":"ops:alice"`, 1)
+	create := strings.Replace(createMBS, `"reset":10000000`, `"reset":10000000,"verify":{"percent":true}`, 1)
 	if resp := api.Post("/v1/pools", strings.NewReader(create)); resp.Code != http.StatusCreated {
 		t.Fatalf("create: %d %s", resp.Code, resp.Body)
 	}
@@ -128,8 +150,10 @@ func TestPoolMetersAtHTTP(t *testing.T) {
 }
 
 // TestPoolCorrectionHTTP: a round voided with its rule (ruling R28): 401
-// without a principal, 403 for the cage; the controller's void takes the
-// contribution back (10,000,000 again) exactly once under its key.
+// without a principal, 403 for the cage and the controller; the
+// supervisor's proposal (202) moves nothing, and once a controller
+// approves it the void takes the contribution back (10,000,000 again)
+// exactly once (issue 16, dual control).
 func TestPoolCorrectionHTTP(t *testing.T) {
 	api := lockAPI(t)
 	if resp := api.Post("/v1/pools", strings.NewReader(createMBS)); resp.Code != http.StatusCreated {
@@ -148,17 +172,27 @@ func TestPoolCorrectionHTTP(t *testing.T) {
 	if resp := api.Post(path, "Idempotency-Key: k", "X-Test-Principal: cage:bo/cage", strings.NewReader(void)); resp.Code != http.StatusForbidden {
 		t.Fatalf("the cage: %d %s", resp.Code, resp.Body)
 	}
-	resp := api.Post(path, "Idempotency-Key: k", "X-Test-Principal: ctl:cy/controller", strings.NewReader(void))
-	res := decodeBody[jackpot.CorrectionResult](t, resp.Body.Bytes())
-	// 1 x 500 x 17.33% = 86.65: 86 credited, taken back.
-	if resp.Code != http.StatusOK || res.Meters.Displayed != 10_000_000 || res.Difference.Displayed != -86 {
-		t.Fatalf("void: %d %s", resp.Code, resp.Body)
+	if resp := api.Post(path, "Idempotency-Key: k", "X-Test-Principal: ctl:cy/controller", strings.NewReader(void)); resp.Code != http.StatusForbidden {
+		t.Fatalf("a controller approves corrections, it does not propose them: %d %s", resp.Code, resp.Body)
 	}
-	again := api.Post(path, "Idempotency-Key: k", "X-Test-Principal: ctl:cy/controller", strings.NewReader(void))
-	if again.Code != http.StatusOK || again.Header().Get("Idempotent-Replayed") != "true" || again.Body.String() != resp.Body.String() {
+	resp := api.Post(path, "Idempotency-Key: k", "X-Test-Principal: sup:ann/supervisor", strings.NewReader(void))
+	prop := decodeBody[ProposalAnswer](t, resp.Body.Bytes())
+	// 1 x 500 x 17.33% = 86.65: 86 credited, still there.
+	if resp.Code != http.StatusAccepted || prop.Proposal.State != "open" || prop.Pool.Meters.Displayed != 10_000_086 {
+		t.Fatalf("proposed void: %d %s", resp.Code, resp.Body)
+	}
+	again := api.Post(path, "Idempotency-Key: k", "X-Test-Principal: sup:ann/supervisor", strings.NewReader(void))
+	if again.Code != http.StatusAccepted || again.Header().Get("Idempotent-Replayed") != "true" || again.Body.String() != resp.Body.String() {
 		t.Fatalf("replay: %d %s", again.Code, again.Body)
 	}
-	if resp := api.Post(path, "Idempotency-Key: k2", "X-Test-Principal: ctl:cy/controller", strings.NewReader(void)); resp.Code != http.StatusConflict {
+	approve := fmt.Sprintf("/v1/pools/megalink/proposals/%d/approve", prop.Proposal.ID)
+	resp = api.Post(approve, "Idempotency-Key: a", "X-Test-Principal: ctl:cy/controller")
+	res := decodeBody[ApprovalAnswer](t, resp.Body.Bytes())
+	// Taken back: 10,000,000 again.
+	if resp.Code != http.StatusOK || res.Correction == nil || res.Correction.Meters.Displayed != 10_000_000 || res.Correction.Difference.Displayed != -86 {
+		t.Fatalf("void: %d %s", resp.Code, resp.Body)
+	}
+	if resp := api.Post(path, "Idempotency-Key: k2", "X-Test-Principal: sup:ann/supervisor", strings.NewReader(void)); resp.Code != http.StatusConflict {
 		t.Fatalf("a second correction: %d %s", resp.Code, resp.Body)
 	}
 }
@@ -172,7 +206,7 @@ func TestPoolCorrectionNamesTheCorrectedField(t *testing.T) {
 	}
 	body := `{"reason":"misread","corrected":{"ruleset":"mbs-megalink-ssp-v6","table":"T12","roundId":"R1","dealtAt":"2026-03-01T20:00:00Z","dealer":"2d 3d 5h 8c 9s",
 	  "progressiveUnit":500,"positions":[{"seat":2,"cards":"2c 7d 9h Jd 1x","wagers":{"ante":1000,"progressive":500}}]}}`
-	resp := api.Post("/v1/pools/megalink/rounds/T12/R1/correction", "Idempotency-Key: k", "X-Test-Principal: ctl:cy/controller", strings.NewReader(body))
+	resp := api.Post("/v1/pools/megalink/rounds/T12/R1/correction", "Idempotency-Key: k", "X-Test-Principal: sup:ann/supervisor", strings.NewReader(body))
 	if resp.Code != http.StatusUnprocessableEntity || !strings.Contains(resp.Body.String(), `"location":"body.corrected.positions[0].cards"`) {
 		t.Fatalf("%d %s", resp.Code, resp.Body)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"net/http"
 	"os"
@@ -30,6 +31,14 @@ func poolsAPI(t *testing.T, st pools.Store) (humatest.TestAPI, *jackpottest.Cloc
 	}
 	clock := jackpottest.NewClock(jackpottest.T0)
 	_, api := humatest.New(t, Config())
+	// Every request but a table's round is opsAlice's, unless it names
+	// another principal (X-Test-Principal).
+	api.UseMiddleware(testPrincipals(func(_, path string) string {
+		if strings.HasSuffix(path, "/rounds") {
+			return ""
+		}
+		return opsAlice
+	}))
 	Register(api, Deps{Pools: pools.NewService(st, clock.Now, 1)}, GroupPools)
 	return api, clock
 }
@@ -44,7 +53,7 @@ func decodeBody[T any](t *testing.T, b []byte) T {
 }
 
 const createMBS = `{"id":"megalink","currency":"SGD","rulesets":["mbs-megalink-ssp-v6","mbs-megalink-tcp-v6","mbs-ssp-v4"],
-  "unit":500,"contributionBp":1733,"reserveBp":517,"reset":10000000,"by":"ops:alice"}`
+  "unit":500,"contributionBp":1733,"reserveBp":517,"reset":10000000}`
 
 func TestPoolLifecycle(t *testing.T) {
 	api, _ := poolsAPI(t, nil)
@@ -128,11 +137,18 @@ func TestPoolLifecycle(t *testing.T) {
 	if resp := api.Post("/v1/pools/megalink/rounds", "Idempotency-Key: k-1", strings.NewReader(r5)); resp.Code != http.StatusConflict {
 		t.Fatalf("key reused: %d %s", resp.Code, resp.Body)
 	}
-	// PATCH: recorded, pending until the next reset.
-	resp = api.Patch("/v1/pools/megalink", "Idempotency-Key: change-1", strings.NewReader(`{"contributionBp":2000,"by":"ops:bob","reason":"approved"}`))
-	pv := decodeBody[PoolView](t, resp.Body.Bytes())
-	if resp.Code != http.StatusOK || pv.Settings.ContributionBP != 1733 || pv.Pending == nil || pv.Pending.Settings.ContributionBP != 2000 {
+	// PATCH: proposed (dual control); approved by a controller, recorded,
+	// pending until the next reset.
+	resp = api.Patch("/v1/pools/megalink", "Idempotency-Key: change-1", strings.NewReader(`{"contributionBp":2000,"reason":"approved"}`))
+	prop := decodeBody[ProposalAnswer](t, resp.Body.Bytes())
+	if resp.Code != http.StatusAccepted || prop.Pool.Pending != nil || prop.Proposal.Change.Kind != "settings" {
 		t.Fatalf("patch: %d %s", resp.Code, resp.Body)
+	}
+	resp = api.Post(fmt.Sprintf("/v1/pools/megalink/proposals/%d/approve", prop.Proposal.ID), "Idempotency-Key: ok-1", "X-Test-Principal: ctl:cy/controller")
+	pv := decodeBody[ApprovalAnswer](t, resp.Body.Bytes()).Pool
+	if resp.Code != http.StatusOK || pv.Settings.ContributionBP != 1733 || pv.Pending == nil || pv.Pending.Settings.ContributionBP != 2000 ||
+		pv.Pending.By != "ops:alice" || pv.Pending.ApprovedBy == nil || pv.Pending.ApprovedBy.ID != "ctl:cy" {
+		t.Fatalf("approved patch: %d %s", resp.Code, resp.Body)
 	}
 	// Ledger: paginated, oldest first.
 	resp = api.Get("/v1/pools/megalink/ledger?limit=3")
@@ -206,7 +222,7 @@ func TestStoreDownIs503(t *testing.T) {
 func TestRWSHeldThenReleased(t *testing.T) {
 	api, clock := poolsAPI(t, nil)
 	resp := api.Post("/v1/pools", strings.NewReader(`{"id":"rws","currency":"SGD","rulesets":["rws-mlp-csp-v2"],"unit":500,
-	  "contributionBp":1733,"reserveBp":517,"reset":10000000,"by":"ops"}`))
+	  "contributionBp":1733,"reserveBp":517,"reset":10000000}`))
 	if resp.Code != http.StatusCreated || decodeBody[PoolView](t, resp.Body.Bytes()).Settings.SettleWindowMS != 5000 {
 		t.Fatalf("create: %s", resp.Body)
 	}
@@ -308,24 +324,33 @@ func TestPoolsAuditHTTP(t *testing.T) {
 	if resp := api.Post("/v1/pools", strings.NewReader(createMBS)); resp.Code != http.StatusCreated {
 		t.Fatalf("create: %d %s", resp.Code, resp.Body)
 	}
-	adj := `{"meter":"reserve","amount":50000,"by":"ops:carol","reason":"reserve top-up approved by finance"}`
+	adj := `{"meter":"reserve","amount":50000,"reason":"reserve top-up approved by finance"}`
 	if resp := api.Post("/v1/pools/megalink/adjustments", strings.NewReader(adj)); resp.Code != http.StatusUnprocessableEntity ||
 		!strings.Contains(resp.Body.String(), "Idempotency-Key") {
 		t.Fatalf("no key: %d %s", resp.Code, resp.Body)
 	}
+	// Proposed (dual control): nothing moves until a controller approves.
 	resp := api.Post("/v1/pools/megalink/adjustments", "Idempotency-Key: adj-1", strings.NewReader(adj))
-	if pv := decodeBody[PoolView](t, resp.Body.Bytes()); resp.Code != http.StatusOK || pv.Meters.Reserve != 50_000 || resp.Header().Get("Idempotent-Replayed") != "false" {
+	first := decodeBody[ProposalAnswer](t, resp.Body.Bytes())
+	if resp.Code != http.StatusAccepted || first.Pool.Meters.Reserve != 0 || resp.Header().Get("Idempotent-Replayed") != "false" {
 		t.Fatalf("adjust: %d %v %s", resp.Code, resp.Header(), resp.Body)
 	}
 	resp = api.Post("/v1/pools/megalink/adjustments", "Idempotency-Key: adj-1", strings.NewReader(adj))
-	if pv := decodeBody[PoolView](t, resp.Body.Bytes()); resp.Code != http.StatusOK || pv.Meters.Reserve != 50_000 || resp.Header().Get("Idempotent-Replayed") != "true" {
+	if again := decodeBody[ProposalAnswer](t, resp.Body.Bytes()); resp.Code != http.StatusAccepted || again.Proposal.ID != first.Proposal.ID || resp.Header().Get("Idempotent-Replayed") != "true" {
 		t.Fatalf("retry: %d %s", resp.Code, resp.Body)
 	}
 	resp = api.Post("/v1/pools/megalink/adjustments", "Idempotency-Key: adj-1", strings.NewReader(strings.Replace(adj, "50000", "60000", 1)))
 	if resp.Code != http.StatusConflict || !strings.Contains(resp.Body.String(), `"location":"header.Idempotency-Key"`) {
 		t.Fatalf("another body: %d %s", resp.Code, resp.Body)
 	}
-	if pv := decodeBody[PoolView](t, api.Get("/v1/pools/megalink").Body.Bytes()); pv.Meters.Reserve != 50_000 || pv.Entries != 2 {
+	if pv := decodeBody[PoolView](t, api.Get("/v1/pools/megalink").Body.Bytes()); pv.Meters.Reserve != 0 || pv.Entries != 2 {
+		t.Fatalf("the adjustment was proposed more than once: reserve %d, %d entries", pv.Meters.Reserve, pv.Entries)
+	}
+	resp = api.Post(fmt.Sprintf("/v1/pools/megalink/proposals/%d/approve", first.Proposal.ID), "Idempotency-Key: ok-1", "X-Test-Principal: ctl:cy/controller")
+	if resp.Code != http.StatusOK {
+		t.Fatalf("approve: %d %s", resp.Code, resp.Body)
+	}
+	if pv := decodeBody[PoolView](t, api.Get("/v1/pools/megalink").Body.Bytes()); pv.Meters.Reserve != 50_000 || pv.Entries != 3 {
 		t.Fatalf("the adjustment was applied more than once: reserve %d, %d entries", pv.Meters.Reserve, pv.Entries)
 	}
 	resp = api.Post("/v1/pools/megalink/adjustments", "Idempotency-Key: adj-2", strings.NewReader(strings.Replace(adj, "50000", "1000000000000001", 1)))
@@ -333,7 +358,7 @@ func TestPoolsAuditHTTP(t *testing.T) {
 		t.Fatalf("adjustment over 1e15: %d %s", resp.Code, resp.Body)
 	}
 	// Defect 8: past the end, an empty page (no wrap).
-	for _, after := range []string{"2", "9223372036854775807"} {
+	for _, after := range []string{"3", "9223372036854775807"} {
 		resp = api.Get("/v1/pools/megalink/ledger?after=" + after)
 		if page := decodeBody[LedgerPage](t, resp.Body.Bytes()); resp.Code != http.StatusOK || len(page.Entries) != 0 || page.Next != nil {
 			t.Fatalf("after %s: %d %s", after, resp.Code, resp.Body)

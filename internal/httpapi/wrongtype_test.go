@@ -27,7 +27,8 @@ func TestEveryWrongTypeNamesItsPath(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h, api := New(Deps{Pools: pools.NewService(st, time.Now, 1)})
+	served, api := New(Deps{Pools: pools.NewService(st, time.Now, 1)})
+	h := asEveryRole(served) // Deps.Access is nil: the ledger records this principal
 	// A pool for the pool operations to find.
 	create, _ := json.Marshal(api.OpenAPI().Paths["/v1/pools"].Post.RequestBody.Content["application/json"].Example)
 	var pool struct {

@@ -37,7 +37,7 @@ func TestSettingsBounds(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			s := jackpottest.MBSSettings()
 			c.edit(&s)
-			_, _, err := jackpot.New("p", s, "ops", t0)
+			_, _, err := jackpot.New("p", s, ops, t0)
 			e, ok := fault.As(err)
 			if !ok || e.Kind != fault.Invalid || e.Field() != c.field {
 				t.Fatalf("err %v, want invalid %s", err, c.field)
@@ -47,19 +47,19 @@ func TestSettingsBounds(t *testing.T) {
 	// The bounds themselves are accepted.
 	s := jackpottest.MBSSettings()
 	s.Unit, s.Reset, s.Ceiling = jackpot.MaxUnit, jackpot.MaxAmount, jackpot.MaxAmount
-	if _, _, err := jackpot.New("p", s, "ops", t0); err != nil {
+	if _, _, err := jackpot.New("p", s, ops, t0); err != nil {
 		t.Fatal(err)
 	}
 	// SSP v4 has no fixed prize or cap of its own: settlement settles it in
 	// any currency, and so does its pool.
 	s = jackpottest.MBSSettings()
 	s.Currency, s.Rulesets = "USD", []string{"mbs-ssp-v4"}
-	if _, _, err := jackpot.New("p", s, "ops", t0); err != nil {
+	if _, _, err := jackpot.New("p", s, ops, t0); err != nil {
 		t.Fatal(err)
 	}
-	p, _, _ := jackpot.New("p", jackpottest.MBSSettings(), "ops", t0)
+	p, _, _ := jackpot.New("p", jackpottest.MBSSettings(), ops, t0)
 	for _, a := range []money.Amount{jackpot.MaxAmount + 1, -jackpot.MaxAmount - 1} {
-		if _, _, err := jackpot.Adjust(p, jackpot.Adjustment{Meter: "reserve", Amount: a, By: "ops", Reason: "x"}, t0); err == nil || fieldOf(err) != "amount" {
+		if _, _, err := jackpot.Adjust(p, jackpot.Adjustment{Meter: "reserve", Amount: a, Reason: "x"}, ops, t0); err == nil || fieldOf(err) != "amount" {
 			t.Fatalf("adjustment %d: %v, want invalid amount", a, err)
 		}
 	}
@@ -75,7 +75,7 @@ func TestDefect1TwoRoyalsOnTheLargestReset(t *testing.T) {
 	const rs = "mbs-megalink-ssp-v6"
 	s := jackpottest.MBSSettings()
 	s.Reset = jackpot.MaxAmount
-	p, ledger, err := jackpot.New("p", s, "ops", t0)
+	p, ledger, err := jackpot.New("p", s, ops, t0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,14 +105,14 @@ func TestDefect1TwoRoyalsOnTheLargestReset(t *testing.T) {
 // an adjustment of +101; nothing is applied.
 func TestDefect2MeterOverflowIsRefused(t *testing.T) {
 	const rs = "mbs-megalink-ssp-v6"
-	p, _, _ := jackpot.New("p", jackpottest.MBSSettings(), "ops", t0)
+	p, _, _ := jackpot.New("p", jackpottest.MBSSettings(), ops, t0)
 	p.Meters.Displayed = math.MaxInt64 - 100
 	r := jackpottest.RoundOf(rs, "t", "r1", t0, 500, []int{1, 2, 3})
 	_, es, _, err := jackpot.Apply(p, r, t0)
 	if e, ok := fault.As(err); !ok || e.Kind != fault.Invalid || e.Field() != jackpot.FieldPool || es != nil {
 		t.Fatalf("round: %v %v, want invalid %q", err, es, jackpot.FieldPool)
 	}
-	if _, _, err := jackpot.Adjust(p, jackpot.Adjustment{Meter: "displayed", Amount: 101, By: "ops", Reason: "x"}, t0); fault.KindOf(err) != fault.Invalid {
+	if _, _, err := jackpot.Adjust(p, jackpot.Adjustment{Meter: "displayed", Amount: 101, Reason: "x"}, ops, t0); fault.KindOf(err) != fault.Invalid {
 		t.Fatalf("adjustment: %v", err)
 	}
 	// The house meter too: a fixed prize of 200,000 on a house meter 100
@@ -134,7 +134,7 @@ func TestDefect3RateSumExactPastInt64(t *testing.T) {
 	const rs = "mbs-megalink-ssp-v6"
 	s := jackpottest.MBSSettings()
 	s.Unit, s.ContributionBP, s.ReserveBP = jackpot.MaxUnit, 10000, 0
-	p, ledger, err := jackpot.New("p", s, "ops", t0)
+	p, ledger, err := jackpot.New("p", s, ops, t0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -231,8 +231,8 @@ func TestDefect7RoyalsOnAnEmptyPool(t *testing.T) {
 	}
 	s := jackpottest.MBSSettings()
 	s.Reset, s.ContributionBP, s.ReserveBP = 2, 0, 0
-	p, ledger, _ := jackpot.New("p", s, "ops", t0)
-	p, es, err := jackpot.Adjust(p, jackpot.Adjustment{Meter: "displayed", Amount: -2, By: "ops", Reason: "test"}, t0)
+	p, ledger, _ := jackpot.New("p", s, ops, t0)
+	p, es, err := jackpot.Adjust(p, jackpot.Adjustment{Meter: "displayed", Amount: -2, Reason: "test"}, ops, t0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -259,7 +259,7 @@ func TestDefect7RoyalsOnAnEmptyPool(t *testing.T) {
 // TestTwoHitsOnOneWagerRefused: a progressive wager wins one prize.
 func TestTwoHitsOnOneWagerRefused(t *testing.T) {
 	const rs = "mbs-megalink-ssp-v6"
-	p, _, _ := jackpot.New("p", jackpottest.MBSSettings(), "ops", t0)
+	p, _, _ := jackpot.New("p", jackpottest.MBSSettings(), ops, t0)
 	r := jackpottest.RoundOf(rs, "t", "r1", t0, 500, []int{1}, jackpottest.Royal(rs, 1, 1, 500), jackpottest.Royal(rs, 1, 1, 500))
 	if _, _, _, err := jackpot.Apply(p, r, t0); err == nil || fieldOf(err) != "hits[1]" {
 		t.Fatalf("%v", err)
@@ -273,13 +273,13 @@ func TestTwoHitsOnOneWagerRefused(t *testing.T) {
 func TestPatchNamesTheRulesetItsCurrencyCannotServe(t *testing.T) {
 	s := jackpottest.MBSSettings()
 	s.Currency, s.Rulesets = "USD", []string{"mbs-ssp-v4"}
-	p, _, err := jackpot.New("p", s, "ops", t0)
+	p, _, err := jackpot.New("p", s, ops, t0)
 	if err != nil {
 		t.Fatal(err)
 	}
 	ns := p.Settings
 	ns.Rulesets = []string{"mbs-ssp-v4", "mbs-megalink-ssp-v6"}
-	if _, _, err := jackpot.ChangeSettings(p, ns, "ops", "", t0); err == nil || fieldOf(err) != "rulesets[1]" {
+	if _, _, err := jackpot.ChangeSettings(p, ns, ops, "", t0); err == nil || fieldOf(err) != "rulesets[1]" {
 		t.Fatalf("%v, want invalid rulesets[1]", err)
 	}
 }
@@ -288,7 +288,7 @@ func TestPatchNamesTheRulesetItsCurrencyCannotServe(t *testing.T) {
 // hits (R7) are what the ledger says; a pool that lost one is reported.
 func TestReconcileChecksLastAndHeldHits(t *testing.T) {
 	const rs = "rws-mlp-csp-v2"
-	p, ledger, _ := jackpot.New("p", jackpottest.RWSSettings(), "ops", t0)
+	p, ledger, _ := jackpot.New("p", jackpottest.RWSSettings(), ops, t0)
 	r := jackpottest.RoundOf(rs, "t", "r1", t0, 500, []int{1, 2}, jackpottest.StraightFlush(rs, 1, 1, 500), jackpottest.FourOfAKind(rs, 2, 2, 500))
 	p, es, _, err := jackpot.Apply(p, r, t0)
 	if err != nil {

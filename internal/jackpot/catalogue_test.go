@@ -40,7 +40,7 @@ func TestMajorsAreTheDescriptions_R5_R6_R7(t *testing.T) {
 		t.Run(string(c.id), func(t *testing.T) {
 			k := jackpot.Rules{Rulesets: cat}
 			s := jackpot.Settings{Currency: money.SGD, Rulesets: []string{string(c.id)}, Unit: 500, ContributionBP: 2000, ReserveBP: 500, Reset: 10_000_000}
-			p, _, err := k.New("p", s, "ops", jackpottest.T0)
+			p, _, err := k.New("p", s, jackpottest.Admin, jackpottest.T0)
 			if err != nil {
 				t.Fatal(err)
 			}

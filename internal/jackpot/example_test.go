@@ -25,7 +25,7 @@ func ExampleApply() {
 	t := time.Date(2026, 3, 1, 20, 0, 0, 0, time.UTC)
 	s := jackpot.Settings{Currency: money.SGD, Rulesets: []string{"mbs-megalink-ssp-v6"}, Unit: 500,
 		ContributionBP: 1733, ReserveBP: 517, Reset: 10_000_000}
-	p, _, _ := jackpot.New("megalink", s, "ops:alice", t)
+	p, _, _ := jackpot.New("megalink", s, jackpot.Actor{ID: "adm:alice", Role: "admin"}, t)
 	r := jackpot.Round{Ruleset: "mbs-megalink-ssp-v6", Table: "T12", Round: "R1", DealtAt: t,
 		Wagers: []jackpot.ProgressiveWager{{Seat: 1, Amount: 500}, {Seat: 3, Amount: 500}},
 		Hits: []jackpot.Hit{{Seat: 3, Dealt: 3, Category: "royal_flush", Stake: 500,

@@ -14,22 +14,25 @@ import (
 
 var t0 = jackpottest.T0
 
+// ops is the principal the fixtures open and adjust pools as.
+var ops = jackpottest.Admin
+
 // poolAt opens a pool and adjusts its meters to the given amounts.
 func poolAt(t *testing.T, s jackpot.Settings, displayed, reserve, overflow money.Amount) jackpot.Pool {
 	t.Helper()
-	p, _, err := jackpot.New("p", s, "ops", t0)
+	p, _, err := jackpot.New("p", s, ops, t0)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, a := range []jackpot.Adjustment{
-		{Meter: "displayed", Amount: displayed - p.Meters.Displayed, By: "test", Reason: "fixture"},
-		{Meter: "reserve", Amount: reserve, By: "test", Reason: "fixture"},
-		{Meter: "overflow", Amount: overflow, By: "test", Reason: "fixture"},
+		{Meter: "displayed", Amount: displayed - p.Meters.Displayed, Reason: "fixture"},
+		{Meter: "reserve", Amount: reserve, Reason: "fixture"},
+		{Meter: "overflow", Amount: overflow, Reason: "fixture"},
 	} {
 		if a.Amount == 0 {
 			continue
 		}
-		if p, _, err = jackpot.Adjust(p, a, t0); err != nil {
+		if p, _, err = jackpot.Adjust(p, a, ops, t0); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -247,7 +250,7 @@ func TestRWSMultiWinnerRound(t *testing.T) {
 func TestR22StakeMustBeTheUnit(t *testing.T) {
 	s := jackpottest.MBSSettings()
 	s.Rulesets = append(s.Rulesets, "mbs-ssp-v4")
-	p, _, err := jackpot.New("p", s, "ops", t0)
+	p, _, err := jackpot.New("p", s, ops, t0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -283,7 +286,7 @@ func TestR22StakeMustBeTheUnit(t *testing.T) {
 // 3 units pays 3 x the one-unit prize; a Royal pays its percentage once.
 func TestR17THBOddsForScaleWithStake(t *testing.T) {
 	const rs = "mbs-megalink-thb-v9"
-	p, _, _ := jackpot.New("p", jackpottest.MBSSettings(), "ops", t0)
+	p, _, _ := jackpot.New("p", jackpottest.MBSSettings(), ops, t0)
 	four := jackpot.Hit{Seat: 1, Dealt: 1, Category: "four_of_a_kind", Prize: jackpot.Prize{Kind: jackpot.PrizeOddsFor, Odds: money.Ratio{Num: 400, Den: 1}}, Stake: 1500}
 	r := jackpot.Round{Ruleset: rs, Table: "t", Round: "r", DealtAt: t0,
 		Wagers: []jackpot.ProgressiveWager{{Seat: 1, Amount: 1500}, {Seat: 2, Amount: 2500}},
@@ -308,7 +311,7 @@ func TestCarriedFractionInvariant(t *testing.T) {
 		s.ContributionBP = money.BasisPoints(rng.IntN(3000) + 1)
 		s.ReserveBP = money.BasisPoints(rng.IntN(1000))
 		s.Ceiling = s.Reset + money.Amount(rng.IntN(5000))
-		p, ledger, err := jackpot.New("p", s, "ops", t0)
+		p, ledger, err := jackpot.New("p", s, ops, t0)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -319,7 +322,7 @@ func TestCarriedFractionInvariant(t *testing.T) {
 				ns.ContributionBP = money.BasisPoints(rng.IntN(3000) + 1)
 				ns.ReserveBP = money.BasisPoints(rng.IntN(1000))
 				var es []jackpot.Entry
-				p, es, err = jackpot.ChangeSettings(p, ns, "ops", "", t0)
+				p, es, err = jackpot.ChangeSettings(p, ns, ops, "", t0)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -363,7 +366,7 @@ func TestCarriedFractionInvariant(t *testing.T) {
 
 // TestReconcileFindsTampering: a meter moved outside the ledger is reported.
 func TestReconcileFindsTampering(t *testing.T) {
-	p, ledger, _ := jackpot.New("p", jackpottest.MBSSettings(), "ops", t0)
+	p, ledger, _ := jackpot.New("p", jackpottest.MBSSettings(), ops, t0)
 	p.Meters.Displayed++
 	rec := jackpot.Reconcile(p, ledger)
 	if rec.OK || len(rec.Differences) != 1 || rec.Differences[0].Meter != "displayed" || rec.Differences[0].Meters-rec.Differences[0].Ledger != 1 {
@@ -400,7 +403,7 @@ func TestSettingsValidate(t *testing.T) {
 func ledgerOf(t *testing.T, p jackpot.Pool) []jackpot.Entry {
 	t.Helper()
 	// Rebuild the fixture's ledger: New and the adjustments poolAt made.
-	q, es, _ := jackpot.New("p", p.Settings, "ops", t0)
+	q, es, _ := jackpot.New("p", p.Settings, ops, t0)
 	for _, a := range []struct {
 		m string
 		v money.Amount
@@ -409,7 +412,7 @@ func ledgerOf(t *testing.T, p jackpot.Pool) []jackpot.Entry {
 			continue
 		}
 		var more []jackpot.Entry
-		q, more, _ = jackpot.Adjust(q, jackpot.Adjustment{Meter: a.m, Amount: a.v, By: "test", Reason: "fixture"}, t0)
+		q, more, _ = jackpot.Adjust(q, jackpot.Adjustment{Meter: a.m, Amount: a.v, Reason: "fixture"}, ops, t0)
 		es = append(es, more...)
 	}
 	return es
@@ -430,7 +433,7 @@ func contains(xs []string, x string) bool {
 // has not passed.
 func TestR7HeldOrder(t *testing.T) {
 	const rs = "rws-mlp-csp-v2"
-	p, _, _ := jackpot.New("p", jackpottest.RWSSettings(), "ops", t0) // window 3 s
+	p, _, _ := jackpot.New("p", jackpottest.RWSSettings(), ops, t0) // window 3 s
 	apply := func(table string, dealt time.Time, now time.Time, h jackpot.Hit) {
 		t.Helper()
 		var err error
@@ -475,15 +478,16 @@ func TestR7HeldOrder(t *testing.T) {
 }
 
 func TestAdjustNeverBelowZero(t *testing.T) {
-	p, _, _ := jackpot.New("p", jackpottest.MBSSettings(), "ops", t0)
-	if _, _, err := jackpot.Adjust(p, jackpot.Adjustment{Meter: "reserve", Amount: -1, By: "ops", Reason: "x"}, t0); fault.KindOf(err) != fault.Invalid {
+	p, _, _ := jackpot.New("p", jackpottest.MBSSettings(), ops, t0)
+	if _, _, err := jackpot.Adjust(p, jackpot.Adjustment{Meter: "reserve", Amount: -1, Reason: "x"}, ops, t0); fault.KindOf(err) != fault.Invalid {
 		t.Fatalf("reserve below zero: %v", err)
 	}
-	if _, _, err := jackpot.Adjust(p, jackpot.Adjustment{Meter: "displayed", Amount: -5, Reason: "x"}, t0); fault.KindOf(err) != fault.Invalid {
+	if _, _, err := jackpot.Adjust(p, jackpot.Adjustment{Meter: "displayed", Amount: -5, Reason: "x"}, jackpot.Actor{}, t0); fault.KindOf(err) != fault.Unauthenticated {
 		t.Fatalf("unsigned adjustment: %v", err)
 	}
-	q, es, err := jackpot.Adjust(p, jackpot.Adjustment{Meter: "displayed", Amount: -5, By: "ops:carol", Reason: "meter test"}, t0)
-	if err != nil || q.Meters.Displayed != 9_999_995 || es[0].By != "ops:carol" || es[0].Displayed != -5 {
+	carol := jackpot.Actor{ID: "adm:carol", Role: "admin"}
+	q, es, err := jackpot.Adjust(p, jackpot.Adjustment{Meter: "displayed", Amount: -5, Reason: "meter test"}, carol, t0)
+	if err != nil || q.Meters.Displayed != 9_999_995 || es[0].Actor == nil || *es[0].Actor != carol || es[0].By != "" || es[0].Displayed != -5 {
 		t.Fatalf("%v %+v", err, es)
 	}
 }

@@ -30,6 +30,9 @@ const (
 	KindHeldVoid          Kind = "held_void"          // a held hit withdrawn by a correction of its round
 	KindHouseRecovery     Kind = "house_recovery"     // a paid hit taken back: the house refunds the meters and recovers it from the winner
 	KindHouseTopUp        Kind = "house_top_up"       // the house funds a meter a correction's refund would take below zero
+	KindProposal          Kind = "proposal"           // a change proposed, waiting for a second principal (dual control)
+	KindProposalWithdrawn Kind = "proposal_withdrawn" // a proposal withdrawn by its proposer
+	KindProposalExpired   Kind = "proposal_expired"   // a proposal that expired unapproved
 )
 
 // Source is where money paid out or into a meter comes from.
@@ -94,13 +97,21 @@ type Entry struct {
 	// ResetSeq the reset entry a reset_void reverses.
 	HitSeq   int64 `json:"hitSeq,omitempty"`
 	ResetSeq int64 `json:"resetSeq,omitempty"`
-	// Actor is the authenticated principal who did it, and its role.
+	// Actor is the authenticated principal who did it (who proposed it,
+	// under dual control), and its role.
 	Actor *Actor `json:"actor,omitempty"`
+	// ApprovedBy is the second principal who approved the change (dual
+	// control); Proposal the proposal the entry belongs to (the sequence
+	// number of its proposal entry).
+	ApprovedBy *Actor `json:"approvedBy,omitempty"`
+	Proposal   int64  `json:"proposal,omitempty"`
 	// Corrects is the commit of the round a correction's entry corrects
 	// (ruling R28); Recovered what a house recovery claims from a winner.
 	Corrects  string       `json:"corrects,omitempty"`
 	Recovered money.Amount `json:"recovered,omitempty"`
-	// Who and why, for adjustments and settings changes.
+	// By is who signed an adjustment or a settings change in entries
+	// written before the ledger recorded the authenticated principal
+	// (Actor); new entries leave it empty. Reason is why.
 	By     string    `json:"by,omitempty"`
 	Reason string    `json:"reason,omitempty"`
 	Old    *Settings `json:"old,omitempty"`

@@ -97,6 +97,17 @@ type Settings struct {
 	// Verify decides which hits wait for a supervisor (the jackpot lock);
 	// nil verifies none.
 	Verify *Verify `json:"verify,omitempty"`
+	// ProposalTTLSeconds is how long a proposal (dual control) waits for
+	// its approval; 0 means DefaultProposalTTL.
+	ProposalTTLSeconds int64 `json:"proposalTtlSeconds,omitempty"`
+}
+
+// ProposalTTL is how long a proposal of the pool waits for its approval.
+func (s Settings) ProposalTTL() time.Duration {
+	if s.ProposalTTLSeconds == 0 {
+		return DefaultProposalTTL
+	}
+	return time.Duration(s.ProposalTTLSeconds) * time.Second
 }
 
 // Majors is how a pool pays its major (percentage) hits.
@@ -241,6 +252,9 @@ func (k Rules) Validate(s Settings) error {
 	if s.SettleWindowMS < 0 || s.SettleWindowMS > 10*60*1000 {
 		return invalid("settleWindowMs", "must be 0-600000 ms")
 	}
+	if s.ProposalTTLSeconds != 0 && (s.ProposalTTLSeconds < 60 || s.ProposalTTLSeconds > 86400) {
+		return invalid("proposalTtlSeconds", "must be 0 (the default, %d seconds) or 60-86400 seconds", int64(DefaultProposalTTL/time.Second))
+	}
 	if s.Verify != nil && (s.Verify.AtOrAbove < 0 || s.Verify.AtOrAbove > MaxAmount) {
 		return invalid("verify.atOrAbove", "must be 0 (no threshold) to %d minor units", MaxAmount)
 	}
@@ -312,10 +326,14 @@ type HeldHit struct {
 
 // SettingsChange is a recorded change waiting for the next reset.
 type SettingsChange struct {
-	By       string    `json:"by"`
-	At       time.Time `json:"at"`
-	Reason   string    `json:"reason,omitempty"`
-	Settings Settings  `json:"settings"`
+	// By is the id of the principal who proposed it (Actor), ApprovedBy
+	// the second principal who approved it (dual control).
+	By         string    `json:"by"`
+	Actor      *Actor    `json:"actor,omitempty"`
+	ApprovedBy *Actor    `json:"approvedBy,omitempty"`
+	At         time.Time `json:"at"`
+	Reason     string    `json:"reason,omitempty"`
+	Settings   Settings  `json:"settings"`
 }
 
 // Pool is a progressive pool: its settings, meters and pending work.
@@ -329,6 +347,9 @@ type Pool struct {
 	// Locked are the hits under the jackpot lock not yet paid or voided
 	// (and the settled hits of a group still open).
 	Locked []LockedHit `json:"locked,omitempty"`
+	// Proposals are the changes waiting for a second principal's
+	// approval (dual control), open or expired, oldest first.
+	Proposals []Proposal `json:"proposals,omitempty"`
 	// Seq is the number of ledger entries; the next entry is Seq+1.
 	Seq int64 `json:"seq"`
 	// Version increases by one with every committed change (optimistic
@@ -354,6 +375,7 @@ func (p Pool) clone() Pool {
 	q.LastHits = append([]HitRecord(nil), p.LastHits...)
 	q.Held = append([]HeldHit(nil), p.Held...)
 	q.Locked = append([]LockedHit(nil), p.Locked...)
+	q.Proposals = append([]Proposal(nil), p.Proposals...)
 	q.Settings = q.Settings.clone()
 	if q.Pending != nil {
 		q.Pending.Settings = q.Pending.Settings.clone()
@@ -379,12 +401,12 @@ func ValidID(id string) bool {
 
 // New returns a new pool and its opening ledger entry: the first seed
 // (the reset amount) funded by the house (ruling R21).
-func New(id string, s Settings, by string, now time.Time) (Pool, []Entry, error) {
+func New(id string, s Settings, by Actor, now time.Time) (Pool, []Entry, error) {
 	return Standard().New(id, s, by, now)
 }
 
 // New is New for a pool under k's rulesets.
-func (k Rules) New(id string, s Settings, by string, now time.Time) (Pool, []Entry, error) {
+func (k Rules) New(id string, s Settings, by Actor, now time.Time) (Pool, []Entry, error) {
 	if !ValidID(id) {
 		return Pool{}, nil, invalid("id", "a pool id is 1-64 letters, digits, '-', '_', '.' or ':'")
 	}
@@ -392,14 +414,14 @@ func (k Rules) New(id string, s Settings, by string, now time.Time) (Pool, []Ent
 	if err := k.Validate(s); err != nil {
 		return Pool{}, nil, err
 	}
-	if by == "" {
-		return Pool{}, nil, invalid("by", "who opens the pool is recorded: by is required")
+	if err := requireActor(by); err != nil {
+		return Pool{}, nil, err
 	}
 	p := Pool{ID: id, Settings: s, Meters: Meters{Hits: map[string]CategoryMeter{}}, CreatedAt: now, UpdatedAt: now, Version: 1}
 	p.Settings.Rulesets = append([]string(nil), s.Rulesets...)
 	c := &change{pool: &p, now: now}
 	ns := s
-	c.post(Entry{Kind: KindOpening, Displayed: s.Reset, HouseFunded: s.Reset, By: by,
+	c.post(Entry{Kind: KindOpening, Displayed: s.Reset, HouseFunded: s.Reset, Actor: &by,
 		Funding: []Funding{{Source: SourceHouse, Amount: s.Reset}}, New: &ns,
 		Rules: []string{"ruling R21"}, Note: "opening seed of the displayed meter, funded by the house"})
 	return p, c.entries, nil

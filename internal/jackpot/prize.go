@@ -299,7 +299,11 @@ func (c *change) reset(ruleset string) Entry {
 	if p.Pending != nil {
 		old := p.Settings
 		nw := p.Pending.Settings
-		c.post(Entry{Kind: KindSettingsEffective, By: p.Pending.By, Reason: p.Pending.Reason, Old: &old, New: &nw,
+		by := p.Pending.By
+		if p.Pending.Actor != nil {
+			by = "" // recorded as the actor
+		}
+		c.post(Entry{Kind: KindSettingsEffective, By: by, Actor: p.Pending.Actor, ApprovedBy: p.Pending.ApprovedBy, Reason: p.Pending.Reason, Old: &old, New: &nw,
 			Note: "a recorded settings change takes effect after the reset"})
 		p.Settings = nw
 		p.Pending = nil

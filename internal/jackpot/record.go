@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 )
 
 // RoundRecord is the first answer to a round, kept forever: it, not a
@@ -27,6 +28,12 @@ type RoundRecord struct {
 	Hit *LockedHit `json:"hit,omitempty"`
 	// Correction is a correction's answer.
 	Correction *CorrectionResult `json:"correction,omitempty"`
+	// Proposal is a dual-control operation's answer (Op propose/...,
+	// approve, withdraw), and the closed proposal itself in the record
+	// ProposalKey(id) that approving, withdrawing or expiring it writes:
+	// the store refuses a second such record, so a proposal is closed
+	// (and applied) once.
+	Proposal *Proposal `json:"proposal,omitempty"`
 	// Commit is the id of the commit attempt that wrote the record (and
 	// the ledger entries with it): a request whose answer was lost
 	// recognises its own commit by it, and is not a replay.
@@ -46,7 +53,17 @@ const (
 	OpVoid       = "void"
 	OpPaid       = "paid"
 	OpCorrect    = "correct"
+	// Dual control: proposing (OpPropose + the change's kind), approving
+	// and withdrawing; OpProposal is the record of a closed proposal.
+	OpPropose  = "propose/"
+	OpApprove  = "approve"
+	OpWithdraw = "withdraw"
+	OpProposal = "proposal"
 )
+
+// ProposalKey is the record key of a closed (approved, withdrawn or
+// expired) proposal.
+func ProposalKey(id int64) string { return fmt.Sprintf("proposal/%d", id) }
 
 // RoundKey is the record key of a table's round.
 func RoundKey(table, round string) string { return "round/" + table + "/" + round }

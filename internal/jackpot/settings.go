@@ -12,14 +12,14 @@ import (
 // ChangeSettings records a change of p's settings (who, when, old, new).
 // It takes effect after the pool's next reset, never mid-cycle; a second
 // change before that reset replaces the first, and is recorded too.
-func ChangeSettings(p Pool, s Settings, by, reason string, now time.Time) (Pool, []Entry, error) {
+func ChangeSettings(p Pool, s Settings, by Actor, reason string, now time.Time) (Pool, []Entry, error) {
 	return Standard().ChangeSettings(p, s, by, reason, now)
 }
 
 // ChangeSettings is ChangeSettings for a pool under k's rulesets.
-func (k Rules) ChangeSettings(p Pool, s Settings, by, reason string, now time.Time) (Pool, []Entry, error) {
-	if by == "" {
-		return Pool{}, nil, invalid("by", "who changes the settings is recorded: by is required")
+func (k Rules) ChangeSettings(p Pool, s Settings, by Actor, reason string, now time.Time) (Pool, []Entry, error) {
+	if err := requireActor(by); err != nil {
+		return Pool{}, nil, err
 	}
 	s = k.withDefaultWindow(s)
 	if s.Currency == p.Settings.Currency {
@@ -50,9 +50,9 @@ func (k Rules) ChangeSettings(p Pool, s Settings, by, reason string, now time.Ti
 	old := p.Settings
 	nw := s
 	nw.Rulesets = append([]string(nil), s.Rulesets...)
-	c.post(Entry{Kind: KindSettingsChange, By: by, Reason: reason, Old: &old, New: &nw,
+	c.post(Entry{Kind: KindSettingsChange, Actor: &by, Reason: reason, Old: &old, New: &nw,
 		Note: "takes effect after the next reset, never mid-cycle"})
-	q.Pending = &SettingsChange{By: by, At: now, Reason: reason, Settings: nw}
+	q.Pending = &SettingsChange{By: by.ID, Actor: &by, At: now, Reason: reason, Settings: nw}
 	if c.err != nil {
 		return Pool{}, nil, overflowError(c.err)
 	}
@@ -65,14 +65,14 @@ func (k Rules) ChangeSettings(p Pool, s Settings, by, reason string, now time.Ti
 type Adjustment struct {
 	Meter  string       `json:"meter"` // displayed, reserve or overflow
 	Amount money.Amount `json:"amount"`
-	By     string       `json:"by"`
 	Reason string       `json:"reason"`
 }
 
-// Adjust applies a recorded adjustment. A meter never goes below zero.
-func Adjust(p Pool, a Adjustment, now time.Time) (Pool, []Entry, error) {
-	if a.By == "" {
-		return Pool{}, nil, invalid("by", "an adjustment is signed: by is required")
+// Adjust applies a recorded adjustment signed by by. A meter never goes
+// below zero.
+func Adjust(p Pool, a Adjustment, by Actor, now time.Time) (Pool, []Entry, error) {
+	if err := requireActor(by); err != nil {
+		return Pool{}, nil, err
 	}
 	if a.Reason == "" {
 		return Pool{}, nil, invalid("reason", "an adjustment states its reason")
@@ -80,7 +80,7 @@ func Adjust(p Pool, a Adjustment, now time.Time) (Pool, []Entry, error) {
 	if a.Amount == 0 || a.Amount > MaxAmount || a.Amount < -MaxAmount {
 		return Pool{}, nil, invalid("amount", "an adjustment moves a meter by 1 to %d minor units, up or down (not zero)", MaxAmount)
 	}
-	e := Entry{Kind: KindAdjustment, By: a.By, Reason: a.Reason}
+	e := Entry{Kind: KindAdjustment, Actor: &by, Reason: a.Reason}
 	var have money.Amount
 	switch a.Meter {
 	case "displayed":
@@ -119,12 +119,14 @@ type SettingsPatch struct {
 	Ceiling        *money.Amount      `json:"ceiling,omitempty"`
 	SettleWindowMS *int64             `json:"settleWindowMs,omitempty"`
 	Verify         *Verify            `json:"verify,omitempty"`
+	// ProposalTTLSeconds: 0 leaves it as it is.
+	ProposalTTLSeconds *int64 `json:"proposalTtlSeconds,omitempty"`
 }
 
 // PatchAll is the patch that sets every field to s's.
 func PatchAll(s Settings) SettingsPatch {
 	return SettingsPatch{Rulesets: append([]string(nil), s.Rulesets...), Unit: &s.Unit, ContributionBP: &s.ContributionBP, ReserveBP: &s.ReserveBP,
-		Reset: &s.Reset, Ceiling: &s.Ceiling, SettleWindowMS: &s.SettleWindowMS, Verify: s.Verify}
+		Reset: &s.Reset, Ceiling: &s.Ceiling, SettleWindowMS: &s.SettleWindowMS, Verify: s.Verify, ProposalTTLSeconds: &s.ProposalTTLSeconds}
 }
 
 // On returns the settings p's patch makes of the pool's pending settings
@@ -159,6 +161,9 @@ func (pt SettingsPatch) On(p Pool) Settings {
 	if pt.Verify != nil {
 		v := *pt.Verify
 		s.Verify = &v
+	}
+	if pt.ProposalTTLSeconds != nil {
+		s.ProposalTTLSeconds = *pt.ProposalTTLSeconds
 	}
 	return s
 }

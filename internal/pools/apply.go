@@ -91,6 +91,7 @@ func (s *Service) ApplyRound(ctx context.Context, pool string, r jackpot.Round, 
 		}
 		cid := s.newCommitID()
 		mine = append(mine, cid)
+		stampActor(ctx, entries)
 		c := jackpot.Commit{PrevVersion: p.Version, Pool: q, Entries: entries, Records: recs}
 		stamp(&c, cid)
 		err = s.Store.Commit(ctx, c)

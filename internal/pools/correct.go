@@ -13,9 +13,14 @@ import (
 // 13, ruling R28): new entries reverse the original's and apply the
 // corrected round, citing the original commit; nothing is edited. Exactly
 // once under its Idempotency-Key (required); a round is corrected once.
-func (s *Service) Correct(ctx context.Context, id string, corr jackpot.Correction, by jackpot.Actor, key string) (jackpot.CorrectionResult, bool, error) {
+// by proposes it and approvedBy approves it, both signing at once (dual
+// control: see Approve for the API's two steps).
+func (s *Service) Correct(ctx context.Context, id string, corr jackpot.Correction, by, approvedBy jackpot.Actor, key string) (jackpot.CorrectionResult, bool, error) {
 	if by.ID == "" {
 		return jackpot.CorrectionResult{}, false, fault.New(fault.Unauthenticated, "authentication is required: who corrects a round is recorded")
+	}
+	if err := cosigned(by, approvedBy); err != nil {
+		return jackpot.CorrectionResult{}, false, err
 	}
 	if err := requireKey(key); err != nil {
 		return jackpot.CorrectionResult{}, false, err
@@ -24,24 +29,14 @@ func (s *Service) Correct(ctx context.Context, id string, corr jackpot.Correctio
 		Op         string             `json:"op"`
 		Correction jackpot.Correction `json:"correction"`
 		By         jackpot.Actor      `json:"by"`
-	}{jackpot.OpCorrect, corr, by})}
+		ApprovedBy jackpot.Actor      `json:"approvedBy"`
+	}{jackpot.OpCorrect, corr, by, approvedBy})}
 	_, replayed, err := s.update(ctx, id, o, func(p jackpot.Pool, now time.Time) (jackpot.Pool, []jackpot.Entry, bool, error) {
-		rec, err := s.Store.Record(ctx, id, jackpot.RoundKey(corr.Table, corr.Round))
-		switch {
-		case errors.Is(err, jackpot.ErrNotFound):
-			return jackpot.Pool{}, nil, false, &fault.Error{Kind: fault.NotFound, Detail: "pool " + id + " has no round " + corr.Round + " of table " + corr.Table,
-				Fields: []fault.Problem{{Field: "round", Message: "no such round", Value: corr.Round}}}
-		case err != nil:
-			return jackpot.Pool{}, nil, false, unavailable(err)
-		}
-		ledger, err := s.entriesFrom(ctx, p, max(rec.FirstSeq-1, 0))
+		q, es, res, err := s.correctTx(ctx, p, corr, by, now)
 		if err != nil {
 			return jackpot.Pool{}, nil, false, err
 		}
-		q, es, res, err := s.Rules().Correct(p, ledger, rec.Commit, corr, by, now)
-		if err != nil {
-			return jackpot.Pool{}, nil, false, err
-		}
+		countersign(es, approvedBy)
 		o.correction = &res
 		return q, es, true, nil
 	})
@@ -52,4 +47,22 @@ func (s *Service) Correct(ctx context.Context, id string, corr jackpot.Correctio
 		return jackpot.CorrectionResult{}, false, fault.New(fault.Internal, "the correction left no answer")
 	}
 	return *o.correction, replayed, nil
+}
+
+// correctTx is the correction corr of p, reading the original round's
+// record and the ledger from its commit on.
+func (s *Service) correctTx(ctx context.Context, p jackpot.Pool, corr jackpot.Correction, by jackpot.Actor, now time.Time) (jackpot.Pool, []jackpot.Entry, jackpot.CorrectionResult, error) {
+	rec, err := s.Store.Record(ctx, p.ID, jackpot.RoundKey(corr.Table, corr.Round))
+	switch {
+	case errors.Is(err, jackpot.ErrNotFound):
+		return jackpot.Pool{}, nil, jackpot.CorrectionResult{}, &fault.Error{Kind: fault.NotFound, Detail: "pool " + p.ID + " has no round " + corr.Round + " of table " + corr.Table,
+			Fields: []fault.Problem{{Field: "round", Message: "no such round", Value: corr.Round}}}
+	case err != nil:
+		return jackpot.Pool{}, nil, jackpot.CorrectionResult{}, unavailable(err)
+	}
+	ledger, err := s.entriesFrom(ctx, p, max(rec.FirstSeq-1, 0))
+	if err != nil {
+		return jackpot.Pool{}, nil, jackpot.CorrectionResult{}, err
+	}
+	return s.Rules().Correct(p, ledger, rec.Commit, corr, by, now)
 }

@@ -26,39 +26,53 @@ func (s *Service) LockedHits(ctx context.Context, id, table string) ([]jackpot.L
 
 // Confirm verifies a pending hit.
 func (s *Service) Confirm(ctx context.Context, id string, seq int64, by jackpot.Actor, key string) (jackpot.Pool, jackpot.LockedHit, bool, error) {
-	return s.lockOp(ctx, id, jackpot.OpConfirm, seq, "", by, key, func(p jackpot.Pool, now time.Time) (jackpot.Pool, []jackpot.Entry, jackpot.LockedHit, error) {
+	return s.lockOp(ctx, id, jackpot.OpConfirm, seq, "", by, nil, key, func(p jackpot.Pool, now time.Time) (jackpot.Pool, []jackpot.Entry, jackpot.LockedHit, error) {
 		return jackpot.Confirm(p, seq, by, now)
 	})
 }
 
 // MarkPaid records the cage's payment of a confirmed hit.
 func (s *Service) MarkPaid(ctx context.Context, id string, seq int64, by jackpot.Actor, key string) (jackpot.Pool, jackpot.LockedHit, bool, error) {
-	return s.lockOp(ctx, id, jackpot.OpPaid, seq, "", by, key, func(p jackpot.Pool, now time.Time) (jackpot.Pool, []jackpot.Entry, jackpot.LockedHit, error) {
+	return s.lockOp(ctx, id, jackpot.OpPaid, seq, "", by, nil, key, func(p jackpot.Pool, now time.Time) (jackpot.Pool, []jackpot.Entry, jackpot.LockedHit, error) {
 		return jackpot.MarkPaid(p, seq, by, now)
 	})
 }
 
 // Void reverses a pending hit (and, with the last of its group, the reset
-// it caused).
-func (s *Service) Void(ctx context.Context, id string, seq int64, reason string, by jackpot.Actor, key string) (jackpot.Pool, jackpot.LockedHit, bool, error) {
-	return s.lockOp(ctx, id, jackpot.OpVoid, seq, reason, by, key, func(p jackpot.Pool, now time.Time) (jackpot.Pool, []jackpot.Entry, jackpot.LockedHit, error) {
-		var reset *jackpot.Entry
-		for _, h := range p.Locked {
-			if h.Seq == seq && h.ResetSeq != 0 {
-				es, err := s.Store.Ledger(ctx, id, h.ResetSeq-1, 1)
-				if err != nil {
-					return jackpot.Pool{}, nil, jackpot.LockedHit{}, unavailable(err)
-				}
-				if len(es) == 1 {
-					reset = &es[0]
-				}
-			}
+// it caused), proposed by by and approved by approvedBy, both signing at
+// once (dual control: see Approve for the API's two steps).
+func (s *Service) Void(ctx context.Context, id string, seq int64, reason string, by, approvedBy jackpot.Actor, key string) (jackpot.Pool, jackpot.LockedHit, bool, error) {
+	if by.ID != "" {
+		if err := cosigned(by, approvedBy); err != nil {
+			return jackpot.Pool{}, jackpot.LockedHit{}, false, err
 		}
-		return jackpot.Void(p, seq, reason, by, now, reset)
+	}
+	return s.lockOp(ctx, id, jackpot.OpVoid, seq, reason, by, &approvedBy, key, func(p jackpot.Pool, now time.Time) (jackpot.Pool, []jackpot.Entry, jackpot.LockedHit, error) {
+		q, es, h, err := s.voidTx(ctx, p, seq, reason, by, now)
+		countersign(es, approvedBy)
+		return q, es, h, err
 	})
 }
 
-func (s *Service) lockOp(ctx context.Context, id, op string, seq int64, reason string, by jackpot.Actor, key string,
+// voidTx is the void of pending hit seq on p, reading the reset entry its
+// group caused.
+func (s *Service) voidTx(ctx context.Context, p jackpot.Pool, seq int64, reason string, by jackpot.Actor, now time.Time) (jackpot.Pool, []jackpot.Entry, jackpot.LockedHit, error) {
+	var reset *jackpot.Entry
+	for _, h := range p.Locked {
+		if h.Seq == seq && h.ResetSeq != 0 {
+			es, err := s.Store.Ledger(ctx, p.ID, h.ResetSeq-1, 1)
+			if err != nil {
+				return jackpot.Pool{}, nil, jackpot.LockedHit{}, unavailable(err)
+			}
+			if len(es) == 1 {
+				reset = &es[0]
+			}
+		}
+	}
+	return jackpot.Void(p, seq, reason, by, now, reset)
+}
+
+func (s *Service) lockOp(ctx context.Context, id, op string, seq int64, reason string, by jackpot.Actor, approvedBy *jackpot.Actor, key string,
 	fn func(jackpot.Pool, time.Time) (jackpot.Pool, []jackpot.Entry, jackpot.LockedHit, error)) (jackpot.Pool, jackpot.LockedHit, bool, error) {
 	if by.ID == "" {
 		return jackpot.Pool{}, jackpot.LockedHit{}, false, fault.New(fault.Unauthenticated, "authentication is required: who confirms, voids or pays a hit is recorded")
@@ -67,11 +81,12 @@ func (s *Service) lockOp(ctx context.Context, id, op string, seq int64, reason s
 		return jackpot.Pool{}, jackpot.LockedHit{}, false, err
 	}
 	o := &once{op: op, key: key, fingerprint: jackpot.FingerprintOf(struct {
-		Op     string        `json:"op"`
-		Seq    int64         `json:"seq"`
-		Reason string        `json:"reason"`
-		By     jackpot.Actor `json:"by"`
-	}{op, seq, reason, by})}
+		Op         string         `json:"op"`
+		Seq        int64          `json:"seq"`
+		Reason     string         `json:"reason"`
+		By         jackpot.Actor  `json:"by"`
+		ApprovedBy *jackpot.Actor `json:"approvedBy,omitempty"`
+	}{op, seq, reason, by, approvedBy})}
 	q, replayed, err := s.update(ctx, id, o, func(p jackpot.Pool, now time.Time) (jackpot.Pool, []jackpot.Entry, bool, error) {
 		q, es, h, err := fn(p, now)
 		if err != nil {

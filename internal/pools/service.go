@@ -116,7 +116,7 @@ func (s *Service) attempts() int {
 // retry whose first answer was lost, or the SDK's own retry meeting its own
 // write), the existing pool is returned (created false); with other
 // settings it is a Conflict.
-func (s *Service) Create(ctx context.Context, id string, set jackpot.Settings, by string) (p jackpot.Pool, created bool, err error) {
+func (s *Service) Create(ctx context.Context, id string, set jackpot.Settings, by jackpot.Actor) (p jackpot.Pool, created bool, err error) {
 	p, entries, err := s.Rules().New(id, set, by, s.Now())
 	if err != nil {
 		return jackpot.Pool{}, false, err
@@ -294,6 +294,10 @@ type once struct {
 	// transition, or by a replay from the record.
 	hit        *jackpot.LockedHit
 	correction *jackpot.CorrectionResult
+	proposal   *jackpot.Proposal
+	// extra are records the transition writes besides the key's (a
+	// closed proposal's): set by the transition on every attempt.
+	extra []jackpot.RoundRecord
 }
 
 // recordKey is the record of o's key: keys are scoped to their operation
@@ -315,7 +319,7 @@ func (s *Service) replayOnce(ctx context.Context, pool string, o *once, mine []s
 	if rec.Fingerprint != o.fingerprint || rec.Op != o.op || rec.PoolAfter == nil {
 		return jackpot.Pool{}, false, false, conflict("header.Idempotency-Key", "this Idempotency-Key was already used with a different request")
 	}
-	o.hit, o.correction = rec.Hit, rec.Correction
+	o.hit, o.correction, o.proposal = rec.Hit, rec.Correction, rec.Proposal
 	return *rec.PoolAfter, true, !contains(mine, rec.Commit), nil
 }
 
@@ -352,10 +356,12 @@ func (s *Service) update(ctx context.Context, id string, o *once, fn func(jackpo
 		}
 		cid := s.newCommitID()
 		mine = append(mine, cid)
+		stampActor(ctx, entries)
 		c := jackpot.Commit{PrevVersion: p.Version, Pool: q, Entries: entries}
 		if o != nil {
 			after := q
-			c.Records = []jackpot.RoundRecord{{Pool: id, Key: o.recordKey(), IdempotencyKey: o.key, Fingerprint: o.fingerprint, Op: o.op, PoolAfter: &after, Hit: o.hit, Correction: o.correction}}
+			c.Records = append([]jackpot.RoundRecord{{Pool: id, Key: o.recordKey(), IdempotencyKey: o.key, Fingerprint: o.fingerprint, Op: o.op, PoolAfter: &after,
+				Hit: o.hit, Correction: o.correction, Proposal: o.proposal}}, o.extra...)
 		}
 		stamp(&c, cid)
 		err = s.Store.Commit(ctx, c)
@@ -393,34 +399,54 @@ func requireKey(key string) error {
 // reset, exactly once under its Idempotency-Key (required): the same key
 // again returns the first answer (replayed true); with another change, a
 // Mismatch. The patch applies to the pool as it is read for the commit.
-func (s *Service) ChangeSettings(ctx context.Context, id string, patch jackpot.SettingsPatch, by, reason, key string) (jackpot.Pool, bool, error) {
+//
+// by proposes the change and approvedBy approves it, both signing at once
+// (dual control): the API instead proposes it (Propose) and applies it on
+// the second principal's approval (Approve), through the same transition.
+// Adjust, Void and Correct are alike.
+func (s *Service) ChangeSettings(ctx context.Context, id string, patch jackpot.SettingsPatch, by, approvedBy jackpot.Actor, reason, key string) (jackpot.Pool, bool, error) {
+	if err := cosigned(by, approvedBy); err != nil {
+		return jackpot.Pool{}, false, err
+	}
 	if err := requireKey(key); err != nil {
 		return jackpot.Pool{}, false, err
 	}
 	o := &once{op: jackpot.OpSettings, key: key, fingerprint: jackpot.FingerprintOf(struct {
-		Op     string                `json:"op"`
-		Patch  jackpot.SettingsPatch `json:"patch"`
-		By     string                `json:"by"`
-		Reason string                `json:"reason"`
-	}{jackpot.OpSettings, patch, by, reason})}
+		Op         string                `json:"op"`
+		Patch      jackpot.SettingsPatch `json:"patch"`
+		By         jackpot.Actor         `json:"by"`
+		ApprovedBy jackpot.Actor         `json:"approvedBy"`
+		Reason     string                `json:"reason"`
+	}{jackpot.OpSettings, patch, by, approvedBy, reason})}
 	return s.update(ctx, id, o, func(p jackpot.Pool, now time.Time) (jackpot.Pool, []jackpot.Entry, bool, error) {
 		q, es, err := s.Rules().ChangeSettings(p, patch.On(p), by, reason, now)
+		if err == nil {
+			countersign(es, approvedBy)
+			q.Pending.ApprovedBy = &approvedBy
+		}
 		return q, es, err == nil, err
 	})
 }
 
-// Adjust applies a recorded, signed adjustment exactly once under its
-// Idempotency-Key (required), as jackpot.ChangeSettings.
-func (s *Service) Adjust(ctx context.Context, id string, a jackpot.Adjustment, key string) (jackpot.Pool, bool, error) {
+// Adjust applies a recorded adjustment, signed by by and approved by
+// approvedBy, exactly once under its Idempotency-Key (required), as
+// ChangeSettings.
+func (s *Service) Adjust(ctx context.Context, id string, a jackpot.Adjustment, by, approvedBy jackpot.Actor, key string) (jackpot.Pool, bool, error) {
+	if err := cosigned(by, approvedBy); err != nil {
+		return jackpot.Pool{}, false, err
+	}
 	if err := requireKey(key); err != nil {
 		return jackpot.Pool{}, false, err
 	}
 	o := &once{op: jackpot.OpAdjustment, key: key, fingerprint: jackpot.FingerprintOf(struct {
 		Op         string             `json:"op"`
 		Adjustment jackpot.Adjustment `json:"adjustment"`
-	}{jackpot.OpAdjustment, a})}
+		By         jackpot.Actor      `json:"by"`
+		ApprovedBy jackpot.Actor      `json:"approvedBy"`
+	}{jackpot.OpAdjustment, a, by, approvedBy})}
 	return s.update(ctx, id, o, func(p jackpot.Pool, now time.Time) (jackpot.Pool, []jackpot.Entry, bool, error) {
-		q, es, err := jackpot.Adjust(p, a, now)
+		q, es, err := jackpot.Adjust(p, a, by, now)
+		countersign(es, approvedBy)
 		return q, es, err == nil, err
 	})
 }

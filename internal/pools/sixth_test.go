@@ -102,14 +102,14 @@ func TestSixthRulesetPoolPaysInSequence_R6_R7_versusShared_R5(t *testing.T) {
 	// Both pools open at the reset, SGD 100,000.00 (house, R21). The round
 	// has two accepted progressive wagers of 500: 1000 x 20% = 200 to the
 	// displayed meter (10,000,200), 1000 x 5% = 50 to the reserve (R4).
-	seq, _, err := svc.Create(ctx, "sixth", poolSettings(sixthID), "ops")
+	seq, _, err := svc.Create(ctx, "sixth", poolSettings(sixthID), jackpottest.Admin)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if seq.Settings.SettleWindowMS != 5000 || svc.Rules().Casino(seq.Settings) != "MBS" {
 		t.Fatalf("window %d ms (want the R7 default 5000), casino %q (want the description's MBS)", seq.Settings.SettleWindowMS, svc.Rules().Casino(seq.Settings))
 	}
-	if _, _, err := svc.Create(ctx, "ssp", poolSettings(ruleset.SSPv6), "ops"); err != nil {
+	if _, _, err := svc.Create(ctx, "ssp", poolSettings(ruleset.SSPv6), jackpottest.Admin); err != nil {
 		t.Fatal(err)
 	}
 
@@ -255,7 +255,7 @@ func TestPoolRulesetsFromTheCatalogue_R7(t *testing.T) {
 			`a pool links tables of one casino: "rws-mlp-csp-v2" is not MBS (ruling R7)`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			_, _, err := c.svc.Create(ctx, c.name, poolSettings(c.rulesets...), "ops")
+			_, _, err := c.svc.Create(ctx, c.name, poolSettings(c.rulesets...), jackpottest.Admin)
 			if c.field == "" {
 				if err != nil {
 					t.Fatal(err)
@@ -284,17 +284,17 @@ func TestSixthPoolStaysWithItsMajors_R7(t *testing.T) {
 		t.Fatal(err)
 	}
 	svc := pools.NewServiceIn(sixthCatalogue(t), st, jackpottest.NewClock(jackpottest.T0).Now, 1)
-	if _, _, err := svc.Create(ctx, "sixth", poolSettings(sixthID), "ops"); err != nil {
+	if _, _, err := svc.Create(ctx, "sixth", poolSettings(sixthID), jackpottest.Admin); err != nil {
 		t.Fatal(err)
 	}
-	_, _, err = svc.ChangeSettings(ctx, "sixth", jackpot.SettingsPatch{Rulesets: []string{string(ruleset.SSPv6)}}, "ops", "", "k1")
+	_, _, err = svc.ChangeSettings(ctx, "sixth", jackpot.SettingsPatch{Rulesets: []string{string(ruleset.SSPv6)}}, jackpottest.Admin, jackpottest.Controller, "", "k1")
 	fe, ok := fault.As(err)
 	if !ok || fe.Kind != fault.Invalid || len(fe.Fields) != 1 || fe.Fields[0].Field != "rulesets" ||
 		fe.Fields[0].Message != "a pool stays with one casino's rulesets, which pay major hits alike (ruling R7)" {
 		t.Fatalf("turning the sixth pool to SSP v6: %v", err)
 	}
 	unit := money.Amount(1000)
-	p, _, err := svc.ChangeSettings(ctx, "sixth", jackpot.SettingsPatch{Unit: &unit}, "ops", "", "k2")
+	p, _, err := svc.ChangeSettings(ctx, "sixth", jackpot.SettingsPatch{Unit: &unit}, jackpottest.Admin, jackpottest.Controller, "", "k2")
 	if err != nil || p.Pending == nil || p.Pending.Settings.Unit != 1000 || p.Pending.Settings.SettleWindowMS != 5000 {
 		t.Fatalf("pending %+v: %v", p.Pending, err)
 	}

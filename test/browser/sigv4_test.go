@@ -245,7 +245,7 @@ func signInIAM(t *testing.T, ctx context.Context, secret string) {
 // parentheses, "*" and a non-ASCII letter. A wrong secret is refused.
 func TestConsoleSignsWithSigV4(t *testing.T) {
 	s := startSigV4Server(t)
-	signedAPI(t, "POST", s.url+"/v1/pools", `{"id":"sig:pool.1","by":"ops:alice","currency":"SGD","rulesets":["mbs-megalink-ssp-v6"],"unit":100,"contributionBp":2000,"reserveBp":500,"reset":10000000}`)
+	signedAPI(t, "POST", s.url+"/v1/pools", `{"id":"sig:pool.1","currency":"SGD","rulesets":["mbs-megalink-ssp-v6"],"unit":100,"contributionBp":2000,"reserveBp":500,"reset":10000000}`)
 	setup := len(s.requests())
 
 	ctx := browser(t, 1280, 720)
@@ -272,11 +272,12 @@ func TestConsoleSignsWithSigV4(t *testing.T) {
 		chromedp.SendKeys(chromedp.CSS(`#adjust-reason`), "count sheet 7 (signed)"),
 		chromedp.Click(chromedp.CSS(`#adjust-form button[type=submit]`)),
 	)
-	// The pool asks no second signature for adjustments: the API applies
-	// it, and the reserve meter shows the 2500 minor units.
-	waitText(t, ctx, `#adjust-result`, "Recorded.")
-	waitText(t, ctx, `#pool-summary`, "reserve 25.00 ·")
-	shot(t, ctx, "sigv4-3-adjustment-recorded")
+	// An adjustment is under dual control (issue 16): the API records the
+	// proposal and the reserve meter stays at 0 until a controller
+	// approves it.
+	waitText(t, ctx, `#adjust-result`, "waits for a controller's approval.")
+	waitText(t, ctx, `#pool-summary`, "reserve 0.00 ·")
+	shot(t, ctx, "sigv4-3-adjustment-proposed")
 
 	// A path and query as awkward as AWS's encoding rules get, through the
 	// page's own TS.call: signed right, so the API (not the signature
@@ -307,7 +308,7 @@ func TestConsoleSignsWithSigV4(t *testing.T) {
 		case r.Method == "GET" && r.URI == "/v1/pools/sig%3Apool.1":
 			sawEncodedGet = true
 		case r.Method == "POST" && r.URI == "/v1/pools/sig%3Apool.1/adjustments" &&
-			r.Body == `{"meter":"reserve","amount":2500,"reason":"count sheet 7 (signed)","by":"`+iamARN+`"}`:
+			r.Body == `{"meter":"reserve","amount":2500,"reason":"count sheet 7 (signed)"}`:
 			sawPost = true
 		case r.Method == "GET" && strings.HasPrefix(r.URI, "/v1/pools/no%20such%20(pool)%20*%C3%BC!?z=last&a=x%20y&a=%2B~&empty="):
 			sawOdd = true

@@ -296,7 +296,7 @@ func TestPoolRound(t *testing.T) {
 	anon, as := startServerAs(t)
 	ctx := context.Background()
 	req := client.CreatePoolRequest{
-		Id: "megalink-sgd-1", By: "ops:alice", Currency: "SGD", Rulesets: []string{"mbs-megalink-ssp-v6"},
+		Id: "megalink-sgd-1", Currency: "SGD", Rulesets: []string{"mbs-megalink-ssp-v6"},
 		Unit: 500, ContributionBp: 1733, ReserveBp: 517, Reset: 10000000,
 	}
 	for _, tc := range []struct {
@@ -363,7 +363,7 @@ func TestPoolStatusesAsDeclared(t *testing.T) {
 	c, table := as(principal.Admin), as(principal.Table)
 	ctx := context.Background()
 	req := client.CreatePoolRequest{
-		Id: "megalink-sgd-2", By: "ops:alice", Currency: "SGD", Rulesets: []string{"mbs-megalink-ssp-v6"},
+		Id: "megalink-sgd-2", Currency: "SGD", Rulesets: []string{"mbs-megalink-ssp-v6"},
 		Unit: 500, ContributionBp: 1733, ReserveBp: 517, Reset: 10000000,
 	}
 	first, err := c.CreatePoolWithResponse(ctx, req)
@@ -424,6 +424,52 @@ func TestPoolStatusesAsDeclared(t *testing.T) {
 	}
 	if noPool.StatusCode() != 404 || noPool.ApplicationproblemJSON404 == nil {
 		t.Fatalf("round on an unknown pool: status %d: %s", noPool.StatusCode(), noPool.Body)
+	}
+}
+
+// Dual control through the generated client (issue 16): the admin's
+// adjustment of +50,000 on the reserve is a proposal (202, JSON202) that
+// moves nothing; the admin cannot approve it (403, the route needs a
+// controller); the controller's approval (200, JSON200) applies exactly
+// +50,000, its entry naming both principals; a second approval is a 409;
+// reconcile holds.
+func TestDualControlAdjustment(t *testing.T) {
+	_, as := startServerAs(t)
+	admin, controller := as(principal.Admin), as(principal.Controller)
+	ctx := context.Background()
+	created, err := admin.CreatePoolWithResponse(ctx, client.CreatePoolRequest{
+		Id: "megalink-sgd-3", Currency: "SGD", Rulesets: []string{"mbs-megalink-ssp-v6"},
+		Unit: 500, ContributionBp: 1733, ReserveBp: 517, Reset: 10000000,
+	})
+	if err != nil || created.StatusCode() != 201 {
+		t.Fatalf("create: %v %s", err, created.Body)
+	}
+	prop, err := admin.AdjustPoolWithResponse(ctx, "megalink-sgd-3", &client.AdjustPoolParams{IdempotencyKey: "adj-1"},
+		client.AdjustmentRequest{Meter: "reserve", Amount: 50000, Reason: "reserve top-up approved by finance"})
+	if err != nil || prop.StatusCode() != 202 || prop.JSON202 == nil {
+		t.Fatalf("propose: %v %d %s", err, prop.StatusCode(), prop.Body)
+	}
+	if p := prop.JSON202; p.Proposal.State != "open" || p.Pool.Meters.Reserve != 0 || p.Proposal.ProposedBy.Role != "admin" {
+		t.Fatalf("a proposal moves nothing: %s", prop.Body)
+	}
+	id := prop.JSON202.Proposal.Id
+	if self, err := admin.ApproveProposalWithResponse(ctx, "megalink-sgd-3", id, &client.ApproveProposalParams{IdempotencyKey: "ok-0"}); err != nil || self.StatusCode() != 403 || self.ApplicationproblemJSON403 == nil {
+		t.Fatalf("the admin approves: %v %s", err, self.Body)
+	}
+	ok, err := controller.ApproveProposalWithResponse(ctx, "megalink-sgd-3", id, &client.ApproveProposalParams{IdempotencyKey: "ok-1"})
+	if err != nil || ok.StatusCode() != 200 || ok.JSON200 == nil {
+		t.Fatalf("approve: %v %d %s", err, ok.StatusCode(), ok.Body)
+	}
+	if a := ok.JSON200; a.Proposal.State != "approved" || a.Pool.Meters.Reserve != 50000 || a.Pool.Meters.Displayed != 10000000 {
+		t.Fatalf("after the approval: %s", ok.Body)
+	}
+	twice, err := controller.ApproveProposalWithResponse(ctx, "megalink-sgd-3", id, &client.ApproveProposalParams{IdempotencyKey: "ok-2"})
+	if err != nil || twice.StatusCode() != 409 || twice.ApplicationproblemJSON409 == nil {
+		t.Fatalf("approving twice: %v %d %s", err, twice.StatusCode(), twice.Body)
+	}
+	rec, err := controller.ReconcilePoolWithResponse(ctx, "megalink-sgd-3")
+	if err != nil || rec.JSON200 == nil || !rec.JSON200.Ok || rec.JSON200.Rebuilt.Reserve != 50000 {
+		t.Fatalf("reconcile: %v %s", err, rec.Body)
 	}
 }
 

@@ -35,7 +35,7 @@ func testCorrectContributionOnly(t *testing.T, st pools.Store) {
 	ctx := context.Background()
 	svc := service(st, NewClock(T0))
 	for _, id := range []string{"p", "twin"} {
-		if _, _, err := svc.Create(ctx, id, MBSSettings(), "ops"); err != nil {
+		if _, _, err := svc.Create(ctx, id, MBSSettings(), Admin); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -43,10 +43,10 @@ func testCorrectContributionOnly(t *testing.T, st pools.Store) {
 	corrected := RoundOf(ssp, "T1", "r1", T0, 500, []int{1, 2})
 	apply(t, svc, "twin", corrected)
 	corr := jackpot.Correction{Table: "T1", Round: "r1", Corrected: &corrected, Reason: "seat 3's progressive was returned (late bet)", Rules: []string{"mbs-megalink-ssp-v6 5.12.2"}}
-	if _, _, err := svc.Correct(ctx, "p", corr, jackpot.Actor{}, "k1"); fault.KindOf(err) != fault.Unauthenticated {
+	if _, _, err := svc.Correct(ctx, "p", corr, jackpot.Actor{}, Controller, "k1"); fault.KindOf(err) != fault.Unauthenticated {
 		t.Fatalf("a correction without a principal: %v", err)
 	}
-	res, replayed, err := svc.Correct(ctx, "p", corr, Controller, "k1")
+	res, replayed, err := svc.Correct(ctx, "p", corr, Supervisor, Controller, "k1")
 	if err != nil || replayed {
 		t.Fatal(err)
 	}
@@ -54,11 +54,11 @@ func testCorrectContributionOnly(t *testing.T, st pools.Store) {
 		t.Fatalf("correction %+v", res)
 	}
 	sameMeters(t, "after the correction", meters(t, svc, "p"), meters(t, svc, "twin"))
-	again, replayed, err := svc.Correct(ctx, "p", corr, Controller, "k1")
+	again, replayed, err := svc.Correct(ctx, "p", corr, Supervisor, Controller, "k1")
 	if err != nil || !replayed || again.Meters != res.Meters || again.Version != res.Version {
 		t.Fatalf("the replay: %+v %v %v", again, replayed, err)
 	}
-	if _, _, err := svc.Correct(ctx, "p", corr, Controller, "k2"); fault.KindOf(err) != fault.Conflict {
+	if _, _, err := svc.Correct(ctx, "p", corr, Supervisor, Controller, "k2"); fault.KindOf(err) != fault.Conflict {
 		t.Fatalf("a second correction of the round: %v", err)
 	}
 	apply(t, svc, "p", lockRound("T1", "r2", false))
@@ -66,7 +66,7 @@ func testCorrectContributionOnly(t *testing.T, st pools.Store) {
 	sameMeters(t, "after a later round", meters(t, svc, "p"), meters(t, svc, "twin"))
 	es, _ := allEntries(ctx, st, "p")
 	for _, e := range es[2:4] {
-		if e.Corrects == "" || e.Corrects != es[1].Commit || e.Actor == nil || *e.Actor != Controller {
+		if e.Corrects == "" || e.Corrects != es[1].Commit || e.Actor == nil || *e.Actor != Supervisor || e.ApprovedBy == nil || *e.ApprovedBy != Controller {
 			t.Fatalf("a correction's entries cite the original commit and the actor: %+v", e)
 		}
 	}
@@ -84,7 +84,7 @@ func testCorrectPaidStraightFlush(t *testing.T, st pools.Store) {
 	ctx := context.Background()
 	svc := service(st, NewClock(T0))
 	for _, id := range []string{"p", "twin"} {
-		if _, _, err := svc.Create(ctx, id, MBSSettings(), "ops"); err != nil {
+		if _, _, err := svc.Create(ctx, id, MBSSettings(), Admin); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -95,7 +95,7 @@ func testCorrectPaidStraightFlush(t *testing.T, st pools.Store) {
 	}
 	corrected := RoundOf(ssp, "T1", "r1", T0, 500, []int{1, 2, 3})
 	apply(t, svc, "twin", corrected)
-	res, _, err := svc.Correct(ctx, "p", jackpot.Correction{Table: "T1", Round: "r1", Corrected: &corrected, Reason: "seat 1 held 9 of spades, not of clubs"}, Controller, "k")
+	res, _, err := svc.Correct(ctx, "p", jackpot.Correction{Table: "T1", Round: "r1", Corrected: &corrected, Reason: "seat 1 held 9 of spades, not of clubs"}, Supervisor, Controller, "k")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,19 +116,19 @@ func testCorrectPaidStraightFlush(t *testing.T, st pools.Store) {
 func testVoidRound(t *testing.T, st pools.Store) {
 	ctx := context.Background()
 	svc := service(st, NewClock(T0))
-	if _, _, err := svc.Create(ctx, "p", MBSSettings(), "ops"); err != nil {
+	if _, _, err := svc.Create(ctx, "p", MBSSettings(), Admin); err != nil {
 		t.Fatal(err)
 	}
 	apply(t, svc, "p", lockRound("T1", "r1", false))
 	void := jackpot.Correction{Table: "T1", Round: "r1", Reason: "two cards exposed in the deal"}
-	if _, _, err := svc.Correct(ctx, "p", void, Controller, "k"); fault.KindOf(err) != fault.Invalid {
+	if _, _, err := svc.Correct(ctx, "p", void, Supervisor, Controller, "k"); fault.KindOf(err) != fault.Invalid {
 		t.Fatalf("a void without its rule: %v", err)
 	}
 	void.Rules = []string{"mbs-megalink-ssp-v6 5.4"}
-	if _, _, err := svc.Correct(ctx, "p", jackpot.Correction{Table: "T1", Round: "nope", Reason: "x", Rules: void.Rules}, Controller, "k0"); fault.KindOf(err) != fault.NotFound {
+	if _, _, err := svc.Correct(ctx, "p", jackpot.Correction{Table: "T1", Round: "nope", Reason: "x", Rules: void.Rules}, Supervisor, Controller, "k0"); fault.KindOf(err) != fault.NotFound {
 		t.Fatalf("an unknown round: %v", err)
 	}
-	res, _, err := svc.Correct(ctx, "p", void, Controller, "k")
+	res, _, err := svc.Correct(ctx, "p", void, Supervisor, Controller, "k")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -150,7 +150,7 @@ func testVoidRound(t *testing.T, st pools.Store) {
 func testVoidAfterTheReserveWasSpent(t *testing.T, st pools.Store) {
 	ctx := context.Background()
 	svc := service(st, NewClock(T0))
-	if _, _, err := svc.Create(ctx, "p", MBSSettings(), "ops"); err != nil {
+	if _, _, err := svc.Create(ctx, "p", MBSSettings(), Admin); err != nil {
 		t.Fatal(err)
 	}
 	apply(t, svc, "p", lockRound("T1", "r1", false))
@@ -158,7 +158,7 @@ func testVoidAfterTheReserveWasSpent(t *testing.T, st pools.Store) {
 	if m := meters(t, svc, "p"); m.Reserve != 0 {
 		t.Fatalf("the reset spent the reserve: %+v", m)
 	}
-	res, _, err := svc.Correct(ctx, "p", jackpot.Correction{Table: "T1", Round: "r1", Reason: "two cards exposed", Rules: []string{"mbs-megalink-ssp-v6 5.4"}}, Controller, "k")
+	res, _, err := svc.Correct(ctx, "p", jackpot.Correction{Table: "T1", Round: "r1", Reason: "two cards exposed", Rules: []string{"mbs-megalink-ssp-v6 5.4"}}, Supervisor, Controller, "k")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -196,7 +196,7 @@ func testCorrectLockedRoyal(t *testing.T, st pools.Store) {
 		t.Run(c.name, func(t *testing.T) {
 			svc := service(st, NewClock(T0))
 			id := "p-" + c.name[:4]
-			if _, _, err := svc.Create(ctx, id, LockedSettings(), "ops"); err != nil {
+			if _, _, err := svc.Create(ctx, id, LockedSettings(), Admin); err != nil {
 				t.Fatal(err)
 			}
 			seq := apply(t, svc, id, lockRound("T1", "r1", true)).Payouts[0].Seq
@@ -209,7 +209,7 @@ func testCorrectLockedRoyal(t *testing.T, st pools.Store) {
 				}
 			}
 			corrected := lockRound("T1", "r1", false)
-			res, _, err := svc.Correct(ctx, id, jackpot.Correction{Table: "T1", Round: "r1", Corrected: &corrected, Reason: "the ace was a king"}, Controller, "k")
+			res, _, err := svc.Correct(ctx, id, jackpot.Correction{Table: "T1", Round: "r1", Corrected: &corrected, Reason: "the ace was a king"}, Supervisor, Controller, "k")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -234,12 +234,12 @@ func testCorrectHeldRWS(t *testing.T, st pools.Store) {
 	ctx := context.Background()
 	clock := NewClock(T0)
 	svc := service(st, clock)
-	if _, _, err := svc.Create(ctx, "rws", RWSSettings(), "ops"); err != nil {
+	if _, _, err := svc.Create(ctx, "rws", RWSSettings(), Admin); err != nil {
 		t.Fatal(err)
 	}
 	const rws = "rws-mlp-csp-v2"
 	apply(t, svc, "rws", RoundOf(rws, "T1", "r1", T0, 500, []int{1, 2, 3}, Royal(rws, 2, 2, 500)))
-	if _, _, err := svc.Correct(ctx, "rws", jackpot.Correction{Table: "T1", Round: "r1", Reason: "two cards exposed", Rules: []string{"rws-mlp-csp-v2 5.10"}}, Controller, "k"); err != nil {
+	if _, _, err := svc.Correct(ctx, "rws", jackpot.Correction{Table: "T1", Round: "r1", Reason: "two cards exposed", Rules: []string{"rws-mlp-csp-v2 5.10"}}, Supervisor, Controller, "k"); err != nil {
 		t.Fatal(err)
 	}
 	clock.Advance(3 * time.Second)

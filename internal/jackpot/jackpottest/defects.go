@@ -20,7 +20,7 @@ func testThirtyDue(t *testing.T, st pools.Store) {
 	ctx := context.Background()
 	clock := NewClock(T0)
 	svc := service(st, clock)
-	if _, _, err := svc.Create(ctx, "rws", RWSSettings(), "ops"); err != nil {
+	if _, _, err := svc.Create(ctx, "rws", RWSSettings(), Admin); err != nil {
 		t.Fatal(err)
 	}
 	const n = 30
@@ -100,10 +100,10 @@ func (readsFail) Pool(context.Context, string) (jackpot.Pool, error) {
 // "exists with other settings".
 func testCreateRetriedWhileReadsFail(t *testing.T, st pools.Store) {
 	ctx := context.Background()
-	if _, _, err := service(st, NewClock(T0)).Create(ctx, "p", MBSSettings(), "ops"); err != nil {
+	if _, _, err := service(st, NewClock(T0)).Create(ctx, "p", MBSSettings(), Admin); err != nil {
 		t.Fatal(err)
 	}
-	_, _, err := service(readsFail{st}, NewClock(T0)).Create(ctx, "p", MBSSettings(), "ops")
+	_, _, err := service(readsFail{st}, NewClock(T0)).Create(ctx, "p", MBSSettings(), Admin)
 	if fault.KindOf(err) != fault.Unavailable {
 		t.Fatalf("a retried create while reads fail: %v, want unavailable", err)
 	}
@@ -117,7 +117,7 @@ func testMetersAt(t *testing.T, st pools.Store) {
 	ctx := context.Background()
 	clock := NewClock(T0)
 	svc := service(st, clock)
-	if _, _, err := svc.Create(ctx, "p", MBSSettings(), "ops"); err != nil {
+	if _, _, err := svc.Create(ctx, "p", MBSSettings(), Admin); err != nil {
 		t.Fatal(err)
 	}
 	clock.Advance(time.Second)

@@ -15,6 +15,7 @@ import (
 var (
 	Supervisor = jackpot.Actor{ID: "sup:ann", Role: "supervisor"}
 	Cage       = jackpot.Actor{ID: "cage:bo", Role: "cage"}
+	Admin      = jackpot.Actor{ID: "adm:al", Role: "admin"}
 )
 
 // LockedSettings is MBSSettings with the jackpot lock on every
@@ -65,7 +66,7 @@ func meters(t *testing.T, svc *pools.Service, id string) jackpot.Meters {
 func testLockConfirmed(t *testing.T, st pools.Store) {
 	ctx := context.Background()
 	svc := service(st, NewClock(T0))
-	if _, _, err := svc.Create(ctx, "p", LockedSettings(), "ops"); err != nil {
+	if _, _, err := svc.Create(ctx, "p", LockedSettings(), Admin); err != nil {
 		t.Fatal(err)
 	}
 	res := apply(t, svc, "p", lockRound("T1", "r1", true))
@@ -117,7 +118,7 @@ func testLockConfirmed(t *testing.T, st pools.Store) {
 			actors = append(actors, fmt.Sprintf("%s:%s/%s@%d", e.Kind, e.Actor.ID, e.Actor.Role, e.HitSeq))
 		}
 	}
-	want := fmt.Sprintf("[hit_confirmed:sup:ann/supervisor@%d hit_paid:cage:bo/cage@%d]", h.Seq, h.Seq)
+	want := fmt.Sprintf("[opening:adm:al/admin@0 hit_confirmed:sup:ann/supervisor@%d hit_paid:cage:bo/cage@%d]", h.Seq, h.Seq)
 	if fmt.Sprint(actors) != want {
 		t.Fatalf("the ledger records who: %v, want %s", actors, want)
 	}
@@ -135,7 +136,7 @@ func testLockVoidAfterRounds(t *testing.T, st pools.Store) {
 	ctx := context.Background()
 	svc := service(st, NewClock(T0))
 	for _, id := range []string{"p", "twin"} {
-		if _, _, err := svc.Create(ctx, id, LockedSettings(), "ops"); err != nil {
+		if _, _, err := svc.Create(ctx, id, LockedSettings(), Admin); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -149,10 +150,10 @@ func testLockVoidAfterRounds(t *testing.T, st pools.Store) {
 		t.Fatalf("before the void: %+v", m)
 	}
 	seq := res.Payouts[0].Seq
-	if _, _, _, err := svc.Void(ctx, "p", seq, "", Supervisor, "void-1"); fault.KindOf(err) != fault.Invalid {
+	if _, _, _, err := svc.Void(ctx, "p", seq, "", Supervisor, Controller, "void-1"); fault.KindOf(err) != fault.Invalid {
 		t.Fatalf("a void states its reason: %v", err)
 	}
-	p, h, _, err := svc.Void(ctx, "p", seq, "the 10 of spades was a 10 of clubs", Supervisor, "void-1")
+	p, h, _, err := svc.Void(ctx, "p", seq, "the 10 of spades was a 10 of clubs", Supervisor, Controller, "void-1")
 	if err != nil || h.State != jackpot.StateVoided || h.VoidedBy == nil || *h.VoidedBy != Supervisor {
 		t.Fatalf("void: %+v %v", h, err)
 	}
@@ -164,7 +165,7 @@ func testLockVoidAfterRounds(t *testing.T, st pools.Store) {
 		m.CarryDisplayed != twin.CarryDisplayed || m.CarryReserve != twin.CarryReserve || m.Contributed != twin.Contributed {
 		t.Fatalf("the void leaves the meters as if the hit never happened:\n got %+v\ntwin %+v", m, twin)
 	}
-	if _, again, replayed, err := svc.Void(ctx, "p", seq, "the 10 of spades was a 10 of clubs", Supervisor, "void-1"); err != nil || !replayed || again.State != jackpot.StateVoided {
+	if _, again, replayed, err := svc.Void(ctx, "p", seq, "the 10 of spades was a 10 of clubs", Supervisor, Controller, "void-1"); err != nil || !replayed || again.State != jackpot.StateVoided {
 		t.Fatalf("the same void again: %+v %v %v", again, replayed, err)
 	}
 	if _, _, _, err := svc.Confirm(ctx, "p", seq, Supervisor, "confirm-after-void"); fault.KindOf(err) != fault.NotFound {
@@ -194,7 +195,7 @@ func testLockTwoTables(t *testing.T, st pools.Store) {
 		t.Run(c.name, func(t *testing.T) {
 			svc := service(st, NewClock(T0))
 			id := fmt.Sprintf("p-%v", c.reverse)
-			if _, _, err := svc.Create(ctx, id, LockedSettings(), "ops"); err != nil {
+			if _, _, err := svc.Create(ctx, id, LockedSettings(), Admin); err != nil {
 				t.Fatal(err)
 			}
 			a := apply(t, svc, id, lockRound("T1", "r1", true)).Payouts[0]
@@ -210,7 +211,7 @@ func testLockTwoTables(t *testing.T, st pools.Store) {
 				order = []int64{b.Seq, a.Seq}
 			}
 			for i, seq := range order {
-				p, _, _, err := svc.Void(ctx, id, seq, "misread", Supervisor, fmt.Sprint("void-", seq))
+				p, _, _, err := svc.Void(ctx, id, seq, "misread", Supervisor, Controller, fmt.Sprint("void-", seq))
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -235,7 +236,7 @@ func testLockConcurrent(t *testing.T, st pools.Store, sc Scale) {
 	ctx := context.Background()
 	clock := NewClock(T0)
 	svc := service(st, clock)
-	if _, _, err := svc.Create(ctx, "p", LockedSettings(), "ops"); err != nil {
+	if _, _, err := svc.Create(ctx, "p", LockedSettings(), Admin); err != nil {
 		t.Fatal(err)
 	}
 	writers, rounds := sc.Writers, sc.Rounds/8
@@ -265,7 +266,7 @@ func testLockConcurrent(t *testing.T, st pools.Store, sc Scale) {
 					continue
 				}
 				void := jackpot.Correction{Table: "T0", Round: r, Reason: "two cards exposed", Rules: []string{"mbs-megalink-ssp-v6 5.4"}}
-				switch _, _, err := svc.Correct(ctx, "p", void, Controller, "void-T0-"+r); {
+				switch _, _, err := svc.Correct(ctx, "p", void, Supervisor, Controller, "void-T0-"+r); {
 				case err == nil:
 					corrected[r] = true
 				case fault.KindOf(err) != fault.NotFound:
@@ -289,7 +290,7 @@ func testLockConcurrent(t *testing.T, st pools.Store, sc Scale) {
 				case n%2 == 0:
 					_, _, _, err = svc.Confirm(ctx, "p", h.Seq, Supervisor, fmt.Sprint("confirm-", h.Seq))
 				default:
-					_, _, _, err = svc.Void(ctx, "p", h.Seq, "misread", Supervisor, fmt.Sprint("void-", h.Seq))
+					_, _, _, err = svc.Void(ctx, "p", h.Seq, "misread", Supervisor, Controller, fmt.Sprint("void-", h.Seq))
 				}
 				n++
 				if err != nil && fault.KindOf(err) != fault.Conflict && fault.KindOf(err) != fault.NotFound {
@@ -346,7 +347,7 @@ func testLockHeldRWS(t *testing.T, st pools.Store) {
 	svc := service(st, clock)
 	s := RWSSettings()
 	s.Verify = &jackpot.Verify{Percent: true}
-	if _, _, err := svc.Create(ctx, "rws", s, "ops"); err != nil {
+	if _, _, err := svc.Create(ctx, "rws", s, Admin); err != nil {
 		t.Fatal(err)
 	}
 	const rws = "rws-mlp-csp-v2"
@@ -364,7 +365,7 @@ func testLockHeldRWS(t *testing.T, st pools.Store) {
 	if len(hits) != 1 || hits[0].Amount != 10_000_259 {
 		t.Fatalf("pending after the window: %+v", hits)
 	}
-	p, _, _, err := svc.Void(ctx, "rws", hits[0].Seq, "misread", Supervisor, "v")
+	p, _, _, err := svc.Void(ctx, "rws", hits[0].Seq, "misread", Supervisor, Controller, "v")
 	if err != nil {
 		t.Fatal(err)
 	}

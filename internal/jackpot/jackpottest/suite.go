@@ -114,6 +114,10 @@ func Run(t *testing.T, open Opener, scale Scale) {
 	t.Run("Lock_RWSHeldHitEntersAfterItsWindow_R7", func(t *testing.T) { testLockHeldRWS(t, open(t)) })
 	t.Run("Lock_TwoTablesVoidedInEitherOrder", func(t *testing.T) { testLockTwoTables(t, open(t)) })
 	t.Run("Lock_ConcurrentWritersWithConfirmsAndVoids", func(t *testing.T) { testLockConcurrent(t, open(t), scale) })
+	t.Run("Dual_AdjustmentApprovedBySecondPrincipal", func(t *testing.T) { testDualControlAdjustment(t, open(t)) })
+	t.Run("Dual_ExpiryAndWithdraw", func(t *testing.T) { testDualControlExpiryAndWithdraw(t, open(t)) })
+	t.Run("Dual_VoidOfPendingRoyal_R28", func(t *testing.T) { testDualControlVoid(t, open(t)) })
+	t.Run("Dual_CorrectionVoidsRound_R28", func(t *testing.T) { testDualControlCorrection(t, open(t)) })
 }
 
 // testLedgerPastEnd: audit defect 8. A page after the last entry is empty
@@ -122,7 +126,7 @@ func Run(t *testing.T, open Opener, scale Scale) {
 func testLedgerPastEnd(t *testing.T, st pools.Store) {
 	ctx := context.Background()
 	svc := service(st, NewClock(T0))
-	if _, _, err := svc.Create(ctx, "p", MBSSettings(), "ops"); err != nil {
+	if _, _, err := svc.Create(ctx, "p", MBSSettings(), Admin); err != nil {
 		t.Fatal(err)
 	}
 	for _, after := range []int64{1, 2, 1 << 40, math.MaxInt64 - 1, math.MaxInt64} {
@@ -177,43 +181,43 @@ func testChangesOnce(t *testing.T, st pools.Store) {
 	retry := &SDKRetry{Store: st, Pick: func(int64) bool { return true }}
 	svc := service(retry, clock)
 	// The create is retried too, and answers the pool it created.
-	if _, created, err := svc.Create(ctx, "p", MBSSettings(), "ops"); err != nil || created {
+	if _, created, err := svc.Create(ctx, "p", MBSSettings(), Admin); err != nil || created {
 		// created is false: the SDK's retry met the pool; the settings
 		// match, so it is the same pool.
 		if err != nil {
 			t.Fatal(err)
 		}
 	}
-	adj := jackpot.Adjustment{Meter: "reserve", Amount: 50_000, By: "ops:carol", Reason: "reserve top-up"}
-	if _, _, err := svc.Adjust(ctx, "p", adj, ""); fault.KindOf(err) != fault.Invalid {
+	adj := jackpot.Adjustment{Meter: "reserve", Amount: 50_000, Reason: "reserve top-up"}
+	if _, _, err := svc.Adjust(ctx, "p", adj, Admin, Controller, ""); fault.KindOf(err) != fault.Invalid {
 		t.Fatalf("no key: %v, want invalid", err)
 	}
-	p, replayed, err := svc.Adjust(ctx, "p", adj, "adj-1")
+	p, replayed, err := svc.Adjust(ctx, "p", adj, Admin, Controller, "adj-1")
 	if err != nil || replayed || p.Meters.Reserve != 50_000 {
 		t.Fatalf("adjust under an SDK retry: %v replayed %v reserve %d; want 50,000 once", err, replayed, p.Meters.Reserve)
 	}
 	// The operator retries (after a 503): the first answer, not applied again.
-	again, replayed, err := svc.Adjust(ctx, "p", adj, "adj-1")
+	again, replayed, err := svc.Adjust(ctx, "p", adj, Admin, Controller, "adj-1")
 	if err != nil || !replayed || again.Meters.Reserve != 50_000 || again.Version != p.Version {
 		t.Fatalf("retry: %v replayed %v reserve %d", err, replayed, again.Meters.Reserve)
 	}
 	other := adj
 	other.Amount = 60_000
-	if _, _, err := svc.Adjust(ctx, "p", other, "adj-1"); fault.KindOf(err) != fault.Conflict {
+	if _, _, err := svc.Adjust(ctx, "p", other, Admin, Controller, "adj-1"); fault.KindOf(err) != fault.Conflict {
 		t.Fatalf("the key with another adjustment: %v, want mismatch", err)
 	}
 	rate := money.BasisPoints(2000)
 	patch := jackpot.SettingsPatch{ContributionBP: &rate}
 	// Keys are scoped to their operation: the adjustment's key names a
 	// distinct settings change.
-	p, replayed, err = svc.ChangeSettings(ctx, "p", patch, "ops:bob", "new rate", "adj-1")
+	p, replayed, err = svc.ChangeSettings(ctx, "p", patch, Admin, Controller, "new rate", "adj-1")
 	if err != nil || replayed || p.Pending == nil || p.Pending.Settings.ContributionBP != 2000 {
 		t.Fatalf("settings change: %v %v %+v", err, replayed, p.Pending)
 	}
-	if _, replayed, err = svc.ChangeSettings(ctx, "p", patch, "ops:bob", "new rate", "adj-1"); err != nil || !replayed {
+	if _, replayed, err = svc.ChangeSettings(ctx, "p", patch, Admin, Controller, "new rate", "adj-1"); err != nil || !replayed {
 		t.Fatalf("settings retry: %v %v", err, replayed)
 	}
-	if _, _, err := svc.ChangeSettings(ctx, "p", patch, "ops:bob", "another reason", "adj-1"); fault.KindOf(err) != fault.Conflict {
+	if _, _, err := svc.ChangeSettings(ctx, "p", patch, Admin, Controller, "another reason", "adj-1"); fault.KindOf(err) != fault.Conflict {
 		t.Fatalf("the key with another settings change: %v, want mismatch", err)
 	}
 	es, _ := allEntries(ctx, st, "p")
@@ -237,7 +241,7 @@ func testOwnCommit(t *testing.T, st pools.Store) {
 	clock := NewClock(T0)
 	retry := &SDKRetry{Store: st, Pick: func(int64) bool { return false }}
 	svc := service(retry, clock)
-	if _, _, err := svc.Create(ctx, "rws", RWSSettings(), "ops"); err != nil {
+	if _, _, err := svc.Create(ctx, "rws", RWSSettings(), Admin); err != nil {
 		t.Fatal(err)
 	}
 	retry.Pick = func(int64) bool { return true }
@@ -284,7 +288,7 @@ func service(st pools.Store, clock *Clock) *pools.Service {
 func testCreate(t *testing.T, st pools.Store) {
 	ctx := context.Background()
 	svc := service(st, NewClock(T0))
-	p, _, err := svc.Create(ctx, "pool-1", MBSSettings(), "ops:alice")
+	p, _, err := svc.Create(ctx, "pool-1", MBSSettings(), Admin)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -300,13 +304,13 @@ func testCreate(t *testing.T, st pools.Store) {
 	}
 	// Creating is idempotent: the same settings again answer the existing
 	// pool (not created); other settings are refused.
-	again, created, err := svc.Create(ctx, "pool-1", MBSSettings(), "ops:alice")
+	again, created, err := svc.Create(ctx, "pool-1", MBSSettings(), Admin)
 	if err != nil || created || again.Version != 1 || again.Meters.Displayed != 10_000_000 {
 		t.Fatalf("the same create again: %v %v %+v", created, err, again.Meters)
 	}
 	other := MBSSettings()
 	other.Reset = 20_000_000
-	if _, _, err := svc.Create(ctx, "pool-1", other, "ops:alice"); fault.KindOf(err) != fault.Conflict {
+	if _, _, err := svc.Create(ctx, "pool-1", other, Admin); fault.KindOf(err) != fault.Conflict {
 		t.Fatalf("second create with other settings: %v, want exists", err)
 	}
 	if _, err := svc.Get(ctx, "nope"); fault.KindOf(err) != fault.NotFound {
@@ -325,7 +329,7 @@ func testCommit(t *testing.T, st pools.Store) {
 	ctx := context.Background()
 	clock := NewClock(T0)
 	svc := service(st, clock)
-	p, _, err := svc.Create(ctx, "p", MBSSettings(), "ops")
+	p, _, err := svc.Create(ctx, "p", MBSSettings(), Admin)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -369,7 +373,7 @@ func testLedger(t *testing.T, st pools.Store) {
 	ctx := context.Background()
 	clock := NewClock(T0)
 	svc := service(st, clock)
-	if _, _, err := svc.Create(ctx, "p", MBSSettings(), "ops"); err != nil {
+	if _, _, err := svc.Create(ctx, "p", MBSSettings(), Admin); err != nil {
 		t.Fatal(err)
 	}
 	for i := range 12 {
@@ -407,7 +411,7 @@ func testReplay(t *testing.T, st pools.Store) {
 	ctx := context.Background()
 	clock := NewClock(T0)
 	svc := service(st, clock)
-	if _, _, err := svc.Create(ctx, "p", MBSSettings(), "ops"); err != nil {
+	if _, _, err := svc.Create(ctx, "p", MBSSettings(), Admin); err != nil {
 		t.Fatal(err)
 	}
 	r := RoundOf("mbs-megalink-ssp-v6", "t1", "r1", T0, 500, []int{1, 2, 3}, StraightFlush("mbs-megalink-ssp-v6", 2, 2, 500))
@@ -460,7 +464,7 @@ func testConcurrent(t *testing.T, st pools.Store, sc Scale) {
 	ctx := context.Background()
 	clock := NewClock(T0)
 	svc := service(st, clock)
-	if _, _, err := svc.Create(ctx, "linked", MBSSettings(), "ops"); err != nil {
+	if _, _, err := svc.Create(ctx, "linked", MBSSettings(), Admin); err != nil {
 		t.Fatal(err)
 	}
 	jobs := make(chan int)
@@ -591,7 +595,7 @@ func testFaults(t *testing.T, st pools.Store) {
 	f := &Faulty{Store: st, Fail: func(n int64) (bool, bool) { return n%5 == 1, n%5 == 3 }}
 	blind := &blindAfterFault{Faulty: f}
 	svc := pools.NewService(blind, clock.Now, 3)
-	if _, _, err := svc.Create(ctx, "p", MBSSettings(), "ops"); err != nil {
+	if _, _, err := svc.Create(ctx, "p", MBSSettings(), Admin); err != nil {
 		t.Fatal(err)
 	}
 	const rounds = 40
@@ -668,7 +672,7 @@ func testMBSAcrossTables(t *testing.T, st pools.Store) {
 	ctx := context.Background()
 	clock := NewClock(T0)
 	svc := service(st, clock)
-	if _, _, err := svc.Create(ctx, "p", MBSSettings(), "ops"); err != nil {
+	if _, _, err := svc.Create(ctx, "p", MBSSettings(), Admin); err != nil {
 		t.Fatal(err)
 	}
 	// Grow the pool: 100 rounds of 3 wagers.
@@ -721,7 +725,7 @@ func testRWSAcrossTables(t *testing.T, st pools.Store) {
 	ctx := context.Background()
 	clock := NewClock(T0)
 	svc := service(st, clock)
-	if _, _, err := svc.Create(ctx, "rws", RWSSettings(), "ops"); err != nil {
+	if _, _, err := svc.Create(ctx, "rws", RWSSettings(), Admin); err != nil {
 		t.Fatal(err)
 	}
 	for i := range 50 {
@@ -778,13 +782,13 @@ func testSettings(t *testing.T, st pools.Store) {
 	ctx := context.Background()
 	clock := NewClock(T0)
 	svc := service(st, clock)
-	if _, _, err := svc.Create(ctx, "p", MBSSettings(), "ops"); err != nil {
+	if _, _, err := svc.Create(ctx, "p", MBSSettings(), Admin); err != nil {
 		t.Fatal(err)
 	}
 	ns := MBSSettings()
 	ns.ContributionBP = 2000
 	ns.Reset = 5_000_000
-	if _, _, err := svc.ChangeSettings(ctx, "p", jackpot.PatchAll(ns), "ops:bob", "new rate approved", "change-1"); err != nil {
+	if _, _, err := svc.ChangeSettings(ctx, "p", jackpot.PatchAll(ns), Admin, Controller, "new rate approved", "change-1"); err != nil {
 		t.Fatal(err)
 	}
 	r := RoundOf("mbs-megalink-ssp-v6", "t1", "r1", T0, 500, []int{1})
@@ -817,7 +821,7 @@ func testSettings(t *testing.T, st pools.Store) {
 	if kinds != "opening settings_change contribution contribution hit reset settings_effective contribution " {
 		t.Fatalf("ledger kinds: %s", kinds)
 	}
-	if es[1].By != "ops:bob" || es[1].Old.ContributionBP != 1733 || es[1].New.ContributionBP != 2000 {
+	if es[1].Actor == nil || *es[1].Actor != Admin || es[1].ApprovedBy == nil || *es[1].ApprovedBy != Controller || es[1].By != "" || es[1].Old.ContributionBP != 1733 || es[1].New.ContributionBP != 2000 {
 		t.Fatalf("the change is recorded with who, old and new: %+v", es[1])
 	}
 	MustReconcile(t, svc, "p")

@@ -156,7 +156,7 @@
     const amount = Number($("adjust-amount").value);
     if (!Number.isSafeInteger(amount) || amount === 0) { showProblem("The amount is a whole number of minor units, not zero."); return; }
     const out = await act(() => TS.call("POST", poolPath("/adjustments"),
-      { meter: $("adjust-meter").value, amount, reason: $("adjust-reason").value.trim(), by: state.me ? state.me.id : "" }, idem()));
+      { meter: $("adjust-meter").value, amount, reason: $("adjust-reason").value.trim() }, idem()));
     if (out) {
       $("adjust-result").textContent = out.proposal ? "Proposal " + out.proposal.id + " waits for a controller's approval." : "Recorded.";
       await done(out);
