@@ -87,11 +87,7 @@ func requireTable(ctx context.Context, table, field string) error {
 	}
 	if e := auth.CheckTable(p, table, field); e != nil {
 		Log(ctx).Info("access refused", "principal", p.ID, "table", table, "reason", "table not bound")
-		errs := make([]error, 0, len(e.Fields))
-		for _, f := range e.Fields {
-			errs = append(errs, &huma.ErrorDetail{Location: f.Field, Message: f.Message, Value: f.Value})
-		}
-		return huma.Error403Forbidden(e.Detail, errs...)
+		return problemOf(ctx, e, "")
 	}
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 
+	"github.com/tablesettle/tablesettle/internal/fault"
 	"github.com/tablesettle/tablesettle/internal/principal"
 )
 
@@ -29,7 +30,7 @@ func registerMe(api huma.API) {
 	}, func(ctx context.Context, _ *struct{}) (*meOutput, error) {
 		p, ok := principal.FromContext(ctx)
 		if !ok {
-			return nil, huma.Error401Unauthorized("GET /v1/me needs credentials")
+			return nil, problemOf(ctx, fault.New(fault.Unauthenticated, "GET /v1/me needs credentials"), "")
 		}
 		out := &meOutput{Body: Me{ID: p.ID, Roles: append([]principal.Role{}, p.Roles...), Tables: append([]string{}, p.Tables...)}}
 		return out, nil

@@ -210,11 +210,11 @@ func registerPools(api huma.API, deps Deps) {
 		}
 		a, err := actorFor(ctx, "opens a pool", principal.Admin)
 		if err != nil {
-			return nil, poolError(err, "path.")
+			return nil, poolError(ctx, err, "path.")
 		}
 		p, created, err := svc.Create(ctx, in.Body.ID, in.Body.PoolSettings.domain(), a)
 		if err != nil {
-			return nil, poolError(err, "body.")
+			return nil, poolError(ctx, err, "body.")
 		}
 		status := http.StatusOK
 		if created {
@@ -231,7 +231,7 @@ func registerPools(api huma.API, deps Deps) {
 		}
 		p, err := svc.Get(ctx, in.ID)
 		if err != nil {
-			return nil, poolError(err, "path.")
+			return nil, poolError(ctx, err, "path.")
 		}
 		return &poolOutput{Body: poolView(svc, p)}, nil
 	})
@@ -249,7 +249,7 @@ func registerPools(api huma.API, deps Deps) {
 		}
 		es, err := svc.Ledger(ctx, in.ID, in.After, limit)
 		if err != nil {
-			return nil, poolError(err, "path.")
+			return nil, poolError(ctx, err, "path.")
 		}
 		out := &ledgerOutput{Body: LedgerPage{Entries: es}}
 		if len(es) == limit {
@@ -280,13 +280,13 @@ func registerPools(api huma.API, deps Deps) {
 		if svc == nil {
 			return nil, poolsUnavailable()
 		}
-		r, locs, err := jackpotRound(svc, in.Body, "body.")
+		r, locs, err := jackpotRound(ctx, svc, in.Body, "body.")
 		if err != nil {
 			return nil, err
 		}
 		res, replayed, err := svc.ApplyRound(ctx, in.ID, r, in.IdempotencyKey, roundFingerprint(in.Body))
 		if err != nil {
-			return nil, poolError(requestField(err, r, locs), "body.")
+			return nil, poolError(ctx, requestField(err, r, locs), "body.")
 		}
 		return &roundOutput{Replayed: replayed, Body: res}, nil
 	})
@@ -301,7 +301,7 @@ func registerPools(api huma.API, deps Deps) {
 		}
 		p, paid, err := svc.Release(ctx, in.ID)
 		if err != nil {
-			return nil, poolError(err, "path.")
+			return nil, poolError(ctx, err, "path.")
 		}
 		out := &releaseOutput{}
 		out.Body.Paid = paid
@@ -322,7 +322,7 @@ func registerPools(api huma.API, deps Deps) {
 		}
 		rec, err := svc.Reconcile(ctx, in.ID)
 		if err != nil {
-			return nil, poolError(err, "path.")
+			return nil, poolError(ctx, err, "path.")
 		}
 		if rec.Differences == nil {
 			rec.Differences = []jackpot.Difference{}
@@ -393,43 +393,31 @@ func poolsUnavailable() error {
 
 // poolError maps the pools' *fault.Error to problem+json; a 5xx never
 // shows the cause.
-func poolError(err error, loc string) error {
+func poolError(ctx context.Context, err error, loc string) error {
 	e, ok := fault.As(err)
 	if !ok {
-		return huma.ErrorWithHeaders(huma.Error503ServiceUnavailable("progressive unavailable: retry the request"), http.Header{"Retry-After": {"1"}})
+		// A store failure the pools layer did not classify: the write may
+		// not be confirmed, and nothing is half-applied (one transaction).
+		return problemOf(ctx, fault.Wrap(fault.Unavailable, err, "progressive unavailable: the store could not confirm the write; nothing was half-applied, retry the request"), "")
 	}
-	detail := func() error {
-		l := strings.TrimSuffix(loc, ".")
-		f := e.Field()
+	placed := *e
+	placed.Fields = make([]fault.Problem, len(e.Fields))
+	for i, f := range e.Fields {
 		switch {
-		case f == jackpot.FieldPool:
+		case f.Field == jackpot.FieldPool:
 			// A refusal about the pool itself (a meter that would
-			// overflow): the pool the path names. (Creating a pool
-			// cannot overflow: its settings are bounded.)
-			l = "path.id"
-		case strings.HasPrefix(f, "header."), strings.HasPrefix(f, "path."), strings.HasPrefix(f, "query."):
-			l = f
-		case f != "":
-			l = loc + f
+			// overflow): the pool the path names.
+			f.Field = "path.id"
+		case strings.HasPrefix(f.Field, "header."), strings.HasPrefix(f.Field, "path."), strings.HasPrefix(f.Field, "query."):
+		case f.Field == "":
+			f.Field = strings.TrimSuffix(loc, ".")
+		default:
+			f.Field = loc + f.Field
 		}
-		d := &huma.ErrorDetail{Location: l, Message: e.Detail}
-		if len(e.Fields) > 0 {
-			d.Value = e.Fields[0].Value
-		}
-		return d
+		placed.Fields[i] = f
 	}
-	switch e.Kind {
-	case fault.Invalid:
-		return huma.Error422UnprocessableEntity(e.Detail, detail())
-	case fault.NotFound:
-		return huma.Error404NotFound(e.Detail)
-	case fault.Conflict:
-		return huma.Error409Conflict(e.Detail, detail())
-	case fault.Unauthenticated:
-		return huma.Error401Unauthorized(e.Detail)
-	case fault.Forbidden:
-		return huma.Error403Forbidden(e.Detail)
+	if placed.Kind == fault.Unavailable && placed.Detail == "" {
+		placed.Detail = "progressive unavailable: retry the request"
 	}
-	return huma.ErrorWithHeaders(huma.Error503ServiceUnavailable("progressive unavailable: the store could not confirm the write; nothing was half-applied, retry the request"),
-		http.Header{"Retry-After": {"1"}})
+	return problemOf(ctx, &placed, "")
 }

@@ -84,7 +84,7 @@ func registerLock(api huma.API, svc *pools.Service, tags []string) {
 		}
 		hits, err := svc.LockedHits(ctx, in.ID, in.Table)
 		if err != nil {
-			return nil, poolError(err, "path.")
+			return nil, poolError(ctx, err, "path.")
 		}
 		out := &lockedHitsOutput{}
 		out.Body.Hits = hits
@@ -102,11 +102,11 @@ func registerLock(api huma.API, svc *pools.Service, tags []string) {
 			}
 			a, err := actorFor(ctx, o.what, o.roles...)
 			if err != nil {
-				return nil, poolError(err, "path.")
+				return nil, poolError(ctx, err, "path.")
 			}
 			p, h, replayed, err := o.call(ctx, in, a, reason)
 			if err != nil {
-				return nil, poolError(err, "body.")
+				return nil, poolError(ctx, err, "body.")
 			}
 			return &lockOutput{Replayed: replayed, Body: LockAnswer{Hit: h, Pool: poolView(svc, p)}}, nil
 		}
@@ -155,11 +155,11 @@ func registerMetersAt(api huma.API, svc *pools.Service, tags []string) {
 		}
 		at, err := time.Parse(time.RFC3339Nano, in.At)
 		if err != nil {
-			return nil, poolError(fault.InvalidField("query.at", in.At, "at is an RFC 3339 instant, e.g. 2026-03-01T20:00:00Z"), "")
+			return nil, poolError(ctx, fault.InvalidField("query.at", in.At, "at is an RFC 3339 instant, e.g. 2026-03-01T20:00:00Z"), "")
 		}
 		m, err := svc.MetersAt(ctx, in.ID, at)
 		if err != nil {
-			return nil, poolError(err, "path.")
+			return nil, poolError(ctx, err, "path.")
 		}
 		return &metersAtOutput{Body: m}, nil
 	})
@@ -197,13 +197,13 @@ func registerCorrect(api huma.API, svc *pools.Service, tags []string) {
 		}
 		a, err := actorFor(ctx, "proposes a correction", principal.Supervisor)
 		if err != nil {
-			return nil, poolError(err, "path.")
+			return nil, poolError(ctx, err, "path.")
 		}
 		corr := jackpot.Correction{Table: in.Table, Round: in.Round, Rules: in.Body.Rules, Reason: in.Body.Reason}
 		var locs []string
 		var r jackpot.Round
 		if in.Body.Corrected != nil {
-			if r, locs, err = jackpotRound(svc, *in.Body.Corrected, "body.corrected."); err != nil {
+			if r, locs, err = jackpotRound(ctx, svc, *in.Body.Corrected, "body.corrected."); err != nil {
 				return nil, err
 			}
 			corr.Corrected = &r
@@ -216,7 +216,7 @@ func registerCorrect(api huma.API, svc *pools.Service, tags []string) {
 				inner.Fields[0].Field = strings.TrimPrefix(e.Field(), "corrected.")
 				err = fault.Under(requestField(&inner, r, locs), "corrected")
 			}
-			return nil, poolError(err, "body.")
+			return nil, poolError(ctx, err, "body.")
 		}
 		return proposed(svc, p, pr, replayed), nil
 	})

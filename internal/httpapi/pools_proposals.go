@@ -100,11 +100,11 @@ func registerProposing(api huma.API, svc *pools.Service, tags []string) {
 		}
 		a, err := actorFor(ctx, what, role)
 		if err != nil {
-			return nil, poolError(err, "path.")
+			return nil, poolError(ctx, err, "path.")
 		}
 		p, pr, replayed, err := svc.Propose(ctx, id, ch, a, key)
 		if err != nil {
-			return nil, poolError(err, "body.")
+			return nil, poolError(ctx, err, "body.")
 		}
 		return proposed(svc, p, pr, replayed), nil
 	}
@@ -160,7 +160,7 @@ func registerProposing(api huma.API, svc *pools.Service, tags []string) {
 		}
 		prs, err := svc.Proposals(ctx, in.ID)
 		if err != nil {
-			return nil, poolError(err, "path.")
+			return nil, poolError(ctx, err, "path.")
 		}
 		out := &proposalsOutput{}
 		out.Body.Proposals = prs
@@ -179,11 +179,11 @@ func registerProposing(api huma.API, svc *pools.Service, tags []string) {
 		}
 		a, err := actorFor(ctx, "approves a proposal", pools.Approver)
 		if err != nil {
-			return nil, poolError(err, "path.")
+			return nil, poolError(ctx, err, "path.")
 		}
 		res, replayed, err := svc.Approve(ctx, in.ID, in.Proposal, a, in.IdempotencyKey)
 		if err != nil {
-			return nil, poolError(atProposal(err), "path.")
+			return nil, poolError(ctx, atProposal(err), "path.")
 		}
 		return &approvalOutput{Replayed: replayed, Body: ApprovalAnswer{Proposal: res.Proposal, Pool: poolView(svc, res.Pool), Hit: res.Hit, Correction: res.Correction}}, nil
 	})
@@ -198,11 +198,11 @@ func registerProposing(api huma.API, svc *pools.Service, tags []string) {
 		}
 		a, err := actorFor(ctx, "withdraws a proposal", principal.Admin, principal.Supervisor)
 		if err != nil {
-			return nil, poolError(err, "path.")
+			return nil, poolError(ctx, err, "path.")
 		}
 		p, pr, replayed, err := svc.Withdraw(ctx, in.ID, in.Proposal, a, in.IdempotencyKey)
 		if err != nil {
-			return nil, poolError(err, "path.")
+			return nil, poolError(ctx, err, "path.")
 		}
 		return &proposalOutput{Status: http.StatusOK, Replayed: replayed, Body: ProposalAnswer{Proposal: pr, Pool: poolView(svc, p)}}, nil
 	})

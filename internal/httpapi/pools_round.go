@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -26,10 +27,10 @@ type PoolRoundRequest struct {
 // "body.positions[i].wagers.w"). loc is where the round sits in the
 // request ("body.", or "body.corrected." in a correction): a settlement
 // error names its field there.
-func jackpotRound(svc *pools.Service, b PoolRoundRequest, loc string) (jackpot.Round, []string, error) {
+func jackpotRound(ctx context.Context, svc *pools.Service, b PoolRoundRequest, loc string) (jackpot.Round, []string, error) {
 	r, places, err := svc.RoundOf(b.SettleRequest.round(), b.Table, b.DealtAt)
 	if err != nil {
-		return jackpot.Round{}, nil, poolError(err, loc)
+		return jackpot.Round{}, nil, poolError(ctx, err, loc)
 	}
 	locs := make([]string, len(places))
 	for i, pl := range places {

@@ -56,7 +56,7 @@ func (s *Service) correctTx(ctx context.Context, p jackpot.Pool, corr jackpot.Co
 	switch {
 	case errors.Is(err, jackpot.ErrNotFound):
 		return jackpot.Pool{}, nil, jackpot.CorrectionResult{}, &fault.Error{Kind: fault.NotFound, Detail: "pool " + p.ID + " has no round " + corr.Round + " of table " + corr.Table,
-			Fields: []fault.Problem{{Field: "round", Message: "no such round", Value: corr.Round}}}
+			Fields: []fault.Problem{{Field: "path.round", Message: "no such round", Value: corr.Round}}}
 	case err != nil:
 		return jackpot.Pool{}, nil, jackpot.CorrectionResult{}, unavailable(err)
 	}
