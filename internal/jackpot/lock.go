@@ -64,7 +64,10 @@ type LockedHit struct {
 	Cards    string       `json:"cards,omitempty" doc:"The cards the hand was evaluated from."`
 	Amount   money.Amount `json:"amount"`
 	// Funding is where the amount came from; a void returns it there.
-	Funding     []Funding `json:"funding"`
+	Funding []Funding `json:"funding"`
+	// Rules are the rules the hit's prize applied (its ledger entry's):
+	// the confirmation and the payment cite them.
+	Rules       []string  `json:"rules,omitempty" doc:"The rules the hit's prize applied; its confirmation and payment cite them."`
 	CommittedAt time.Time `json:"committedAt"`
 	// ResetSeq is the reset entry the hit's group caused (0: none); Group
 	// the hits that shared the prize (R5), this one included. A void
@@ -93,7 +96,7 @@ func (c *change) lock(ruleset string, hits []Hit, posted []Entry, out []Payout, 
 	for i, e := range posted {
 		c.pool.Locked = append(c.pool.Locked, LockedHit{Seq: e.Seq, State: StatePending, Table: e.Table, Round: e.Round, Ruleset: ruleset,
 			Seat: e.Seat, Dealt: e.Dealt, Wager: wagerName(hits[i].Wager), Category: e.Category, Cards: hits[i].Cards, Amount: e.Paid,
-			Funding: append([]Funding(nil), e.Funding...), CommittedAt: c.now, Group: group})
+			Funding: append([]Funding(nil), e.Funding...), Rules: append([]string(nil), e.Rules...), CommittedAt: c.now, Group: group})
 		out[i].Status = StatePending
 	}
 }
@@ -160,7 +163,7 @@ func Confirm(p Pool, seq int64, by Actor, now time.Time) (Pool, []Entry, LockedH
 	}
 	c := &change{pool: &q, now: now}
 	c.post(Entry{Kind: KindHitConfirmed, Table: h.Table, Round: h.Round, Seat: h.Seat, Category: h.Category, HitSeq: h.Seq, Actor: &by,
-		Rules: []string{"issue 13: jackpot lock"}, Note: "verified by a supervisor: the cage may pay it"})
+		Rules: append([]string(nil), h.Rules...), Note: "verified by a supervisor: the cage may pay it"})
 	t := now
 	h.State, h.ConfirmedBy, h.ConfirmedAt = StateConfirmed, &by, &t
 	out := *h
@@ -185,7 +188,7 @@ func MarkPaid(p Pool, seq int64, by Actor, now time.Time) (Pool, []Entry, Locked
 	}
 	c := &change{pool: &q, now: now}
 	c.post(Entry{Kind: KindHitPaid, Table: h.Table, Round: h.Round, Seat: h.Seat, Category: h.Category, HitSeq: h.Seq, Paid: 0, Actor: &by,
-		Rules: []string{"issue 13: jackpot lock"}, Note: fmt.Sprintf("paid by the cage: %d", h.Amount)})
+		Rules: append([]string(nil), h.Rules...), Note: fmt.Sprintf("paid by the cage: %d", h.Amount)})
 	t := now
 	h.State, h.PaidBy, h.PaidAt = StatePaid, &by, &t
 	out := *h
@@ -217,7 +220,7 @@ func Void(p Pool, seq int64, reason string, by Actor, now time.Time, resetEntry 
 		return Pool{}, nil, LockedHit{}, stateConflict(*h, StatePending)
 	}
 	c := &change{pool: &q, now: now}
-	rules := []string{"issue 13: jackpot lock", "ruling R28"}
+	rules := []string{"ruling R28"}
 	e := Entry{Kind: KindHitVoid, Table: h.Table, Round: h.Round, Seat: h.Seat, Category: h.Category, HitSeq: h.Seq, Paid: h.Amount,
 		Funding: append([]Funding(nil), h.Funding...), Actor: &by, Reason: reason, Rules: rules,
 		Note: "the hit is voided: its amount returns to every source it came from"}
