@@ -122,6 +122,22 @@ func testLockConfirmed(t *testing.T, st pools.Store) {
 	if fmt.Sprint(actors) != want {
 		t.Fatalf("the ledger records who: %v, want %s", actors, want)
 	}
+	// The confirmation and the payment cite the rules the hit's prize
+	// applied (the hit entry's), nothing else.
+	var hitRules string
+	for _, e := range es {
+		if e.Seq == h.Seq {
+			hitRules = fmt.Sprint(e.Rules)
+		}
+	}
+	if hitRules == "[]" || hitRules == "" {
+		t.Fatalf("the hit entry cites no rule")
+	}
+	for _, e := range es {
+		if (e.Kind == jackpot.KindHitConfirmed || e.Kind == jackpot.KindHitPaid) && fmt.Sprint(e.Rules) != hitRules {
+			t.Errorf("%s cites %v, want the hit's %s", e.Kind, e.Rules, hitRules)
+		}
+	}
 	MustReconcile(t, svc, "p")
 }
 
