@@ -1,7 +1,9 @@
 package browser
 
 import (
+	"context"
 	"encoding/json"
+	"net/http"
 	"strconv"
 	"strings"
 	"testing"
@@ -187,4 +189,124 @@ func TestConsoleConfirmsAPendingRoyal(t *testing.T) {
 		t.Errorf("the ledger does not name the supervisor:\n%s", l)
 	}
 	shot(t, cage, "lock-5-cage-ledger")
+}
+
+// signIn signs the console in with a bearer token and opens pool.
+func signIn(t *testing.T, ctx context.Context, url, token, who, pool string) {
+	t.Helper()
+	do(t, ctx,
+		chromedp.Navigate(url+"/"),
+		chromedp.SetValue(chromedp.CSS(`#token`), token),
+		chromedp.Click(chromedp.CSS(`#signin button[type=submit]`)),
+	)
+	waitText(t, ctx, `#who`, who)
+	do(t, ctx, chromedp.SetValue(chromedp.CSS(`#pool-id`), pool), chromedp.Click(chromedp.CSS(`#pool-form button`)))
+	waitText(t, ctx, `#pool-summary`, "Displayed SGD")
+}
+
+// Dual control through the console (issue 16 item 3, issue 14): an admin
+// proposes a +SGD 500.00 reserve adjustment; the reserve does not move; the
+// same admin cannot approve it (the API refuses, the console shows why); a
+// controller, another principal, approves it and the reserve is exactly
+// 50,000 minor units, the ledger entry naming both.
+func TestConsoleDualControlAdjustment(t *testing.T) {
+	s, tok := startServerWith(t)
+	api(t, "POST", s.url+"/v1/pools", `{"id":"dual-1","currency":"SGD","rulesets":["mbs-megalink-ssp-v6"],"unit":500,"contributionBp":1733,"reserveBp":517,"reset":10000000}`,
+		"Authorization", "Bearer "+tok[principal.Admin])
+
+	admin := browser(t, 1280, 720)
+	signIn(t, admin, s.url, tok[principal.Admin], "browser-admin (admin)", "dual-1")
+	do(t, admin,
+		chromedp.SetValue(chromedp.CSS(`#adjust-meter`), "reserve"),
+		chromedp.SendKeys(chromedp.CSS(`#adjust-amount`), "50000"),
+		chromedp.SendKeys(chromedp.CSS(`#adjust-reason`), "reserve top-up, finance memo 12"),
+		chromedp.Click(chromedp.CSS(`#adjust-form button[type=submit]`)),
+	)
+	waitText(t, admin, `#adjust-result`, "waits for a controller's approval.")
+	waitText(t, admin, `#pool-summary`, "reserve 0.00")
+	shot(t, admin, "dual-1-admin-proposed")
+
+	// The proposer's own approval is refused by the API (403), whatever the
+	// page does: the console has no way around it.
+	var proposals struct {
+		Proposals []struct {
+			ID int64 `json:"id"`
+		} `json:"proposals"`
+	}
+	out := api(t, "GET", s.url+"/v1/pools/dual-1/proposals", "", "Authorization", "Bearer "+tok[principal.Controller])
+	if err := json.Unmarshal([]byte(out), &proposals); err != nil || len(proposals.Proposals) != 1 {
+		t.Fatalf("open proposals: %s %v", out, err)
+	}
+	self := status(t, "POST", s.url+"/v1/pools/dual-1/proposals/"+strconv.FormatInt(proposals.Proposals[0].ID, 10)+"/approve", "",
+		"Authorization", "Bearer "+tok[principal.Admin], "Idempotency-Key", "self-approve")
+	if self != 403 {
+		t.Errorf("the admin approving its own proposal: %d, want 403", self)
+	}
+
+	ctl := browser(t, 1280, 720)
+	signIn(t, ctl, s.url, tok[principal.Controller], "browser-controller (controller)", "dual-1")
+	waitText(t, ctl, `#proposals tbody`, "reserve +500.00 · reserve top-up, finance memo 12")
+	if row := text(t, ctl, `#proposals tbody`); !strings.Contains(row, "browser-admin (admin)") {
+		t.Errorf("the proposal does not name its proposer: %s", row)
+	}
+	shot(t, ctl, "dual-2-controller-sees-proposal")
+	do(t, ctl, chromedp.Click(chromedp.CSS(`#proposals button[data-action=approve]`)))
+	waitText(t, ctl, `#proposals tbody`, "Nothing waits for a second signature.")
+	waitText(t, ctl, `#pool-summary`, "reserve 500.00")
+	waitText(t, ctl, `#ledger tbody`, "approved by browser-controller (controller)")
+	if l := text(t, ctl, `#ledger tbody`); !strings.Contains(l, "500.00") {
+		t.Errorf("the ledger shows no adjustment of 500.00:\n%s", l)
+	}
+	shot(t, ctl, "dual-3-controller-approved")
+
+	var pool struct {
+		Meters struct{ Displayed, Reserve int64 } `json:"meters"`
+	}
+	if err := json.Unmarshal([]byte(api(t, "GET", s.url+"/v1/pools/dual-1", "", "Authorization", "Bearer "+tok[principal.Cage])), &pool); err != nil {
+		t.Fatal(err)
+	}
+	if pool.Meters.Reserve != 50000 || pool.Meters.Displayed != 10000000 {
+		t.Errorf("meters after the approval: %+v, want reserve 50000, displayed 10000000", pool.Meters)
+	}
+	var ledger struct {
+		Entries []struct {
+			Kind       string `json:"kind"`
+			Reserve    int64  `json:"reserve"`
+			Actor      *struct{ ID, Role string }
+			ApprovedBy *struct{ ID, Role string } `json:"approvedBy"`
+		} `json:"entries"`
+	}
+	if err := json.Unmarshal([]byte(api(t, "GET", s.url+"/v1/pools/dual-1/ledger", "", "Authorization", "Bearer "+tok[principal.Cage])), &ledger); err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, e := range ledger.Entries {
+		if e.Kind == "adjustment" {
+			found = true
+			if e.Reserve != 50000 || e.Actor == nil || e.Actor.ID != "browser-admin" || e.ApprovedBy == nil || e.ApprovedBy.ID != "browser-controller" {
+				t.Errorf("the adjustment entry: %+v %+v %+v, want reserve 50000 by browser-admin approved by browser-controller", e, e.Actor, e.ApprovedBy)
+			}
+		}
+	}
+	if !found {
+		t.Errorf("no adjustment entry in the ledger")
+	}
+}
+
+// status sends a request and returns its status.
+func status(t *testing.T, method, url, body string, headers ...string) int {
+	t.Helper()
+	req, err := http.NewRequest(method, url, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i+1 < len(headers); i += 2 {
+		req.Header.Set(headers[i], headers[i+1])
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	return res.StatusCode
 }

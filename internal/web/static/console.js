@@ -84,6 +84,7 @@
   const poolPath = (suffix) => "/v1/pools/" + encodeURIComponent(state.poolId) + suffix;
   const money = (a) => { const cur = state.pool ? state.pool.settings.currency : ""; return TS.formatMoney(a || 0, cur); };
   const when = (t) => t ? new Date(t).toLocaleString() : "";
+  const who = (a) => a ? a.id + (a.role ? " (" + a.role + ")" : "") : "";
 
   // Every state-changing call carries an Idempotency-Key, so a double
   // click or a retried request is applied once (the API's rule).
@@ -196,8 +197,8 @@
       TS.el("td", {}, e.round ? TS.el("a", { href: "#", onclick: (ev) => { ev.preventDefault(); $("f-round").value = e.round; loadLedger(); } }, e.round) : ""),
       TS.el("td", {}, e.seat || ""),
       TS.el("td", {}, (e.category || "").replace(/_/g, " ")),
-      TS.el("td", { class: "num" }, money(e.paid || e.contributed || e.displayed || e.amount || 0)),
-      TS.el("td", {}, e.actor ? e.actor.id + (e.actor.role ? " (" + e.actor.role + ")" : "") : (e.by || "")),
+      TS.el("td", { class: "num" }, money(e.paid || e.contributed || e.displayed || e.reserve || e.overflow || 0)),
+      TS.el("td", {}, who(e.actor) || e.by || "", e.approvedBy ? " · approved by " + who(e.approvedBy) : ""),
       TS.el("td", {}, (e.rules || []).map((r) => Cite.link(r))))));
   }
 
