@@ -201,18 +201,7 @@ func reverseHit(c *change, p *Pool, e Entry, post func(Entry) Entry) money.Amoun
 		}
 		v := Entry{Kind: KindHitVoid, Table: e.Table, Round: e.Round, Seat: e.Seat, Category: e.Category, HitSeq: e.Seq, Paid: e.Paid,
 			Funding: append([]Funding(nil), e.Funding...), Note: "the hit is taken back before it was paid: its amount returns to its sources"}
-		for _, f := range e.Funding {
-			switch f.Source {
-			case SourcePool:
-				v.Displayed += f.Amount
-			case SourceOverflow:
-				v.Overflow += f.Amount
-			case SourceReserve:
-				v.Reserve += f.Amount
-			case SourceHouse:
-				v.HouseFunded -= f.Amount
-			}
-		}
+		v.returnFunding(e.Funding)
 		post(v)
 		p.Locked[i].State = StateVoided
 		c.prune()
@@ -281,15 +270,25 @@ func reverseReset(reset Entry, hit int64) Entry {
 	r := Entry{Kind: KindResetVoid, HitSeq: hit, ResetSeq: reset.Seq, Displayed: -reset.Displayed,
 		Funding: append([]Funding(nil), reset.Funding...), Rules: []string{"ruling R3", "ruling R21"},
 		Note: "the reset of the hit taken back is reversed: its funding returns to its sources"}
-	for _, f := range reset.Funding {
+	r.returnFunding(reset.Funding)
+	return r
+}
+
+// returnFunding adds to e's meter movements the funding going back to its
+// sources: the pool's part to the displayed meter, the overflow's and the
+// reserve's to theirs, the house's out of what the house has funded. A
+// void and a correction reverse a hit or a reset this one way.
+func (e *Entry) returnFunding(funding []Funding) {
+	for _, f := range funding {
 		switch f.Source {
+		case SourcePool:
+			e.Displayed += f.Amount
 		case SourceOverflow:
-			r.Overflow += f.Amount
+			e.Overflow += f.Amount
 		case SourceReserve:
-			r.Reserve += f.Amount
+			e.Reserve += f.Amount
 		case SourceHouse:
-			r.HouseFunded -= f.Amount
+			e.HouseFunded -= f.Amount
 		}
 	}
-	return r
 }

@@ -224,18 +224,7 @@ func Void(p Pool, seq int64, reason string, by Actor, now time.Time, resetEntry 
 	e := Entry{Kind: KindHitVoid, Table: h.Table, Round: h.Round, Seat: h.Seat, Category: h.Category, HitSeq: h.Seq, Paid: h.Amount,
 		Funding: append([]Funding(nil), h.Funding...), Actor: &by, Reason: reason, Rules: rules,
 		Note: "the hit is voided: its amount returns to every source it came from"}
-	for _, f := range h.Funding {
-		switch f.Source {
-		case SourcePool:
-			e.Displayed += f.Amount
-		case SourceOverflow:
-			e.Overflow += f.Amount
-		case SourceReserve:
-			e.Reserve += f.Amount
-		case SourceHouse:
-			e.HouseFunded -= f.Amount
-		}
-	}
+	e.returnFunding(h.Funding)
 	c.post(e)
 	h.State, h.VoidedBy, h.VoidReason = StateVoided, &by, reason
 	last := true
@@ -253,16 +242,7 @@ func Void(p Pool, seq int64, reason string, by Actor, now time.Time, resetEntry 
 		r := Entry{Kind: KindResetVoid, HitSeq: h.Seq, ResetSeq: h.ResetSeq, Displayed: -resetEntry.Displayed,
 			Funding: append([]Funding(nil), resetEntry.Funding...), Actor: &by, Reason: reason, Rules: rules,
 			Note: "the reset the voided hit caused is reversed: its funding returns to its sources"}
-		for _, f := range resetEntry.Funding {
-			switch f.Source {
-			case SourceOverflow:
-				r.Overflow += f.Amount
-			case SourceReserve:
-				r.Reserve += f.Amount
-			case SourceHouse:
-				r.HouseFunded -= f.Amount
-			}
-		}
+		r.returnFunding(resetEntry.Funding)
 		c.post(r)
 	}
 	out := *h
