@@ -13,29 +13,18 @@ import (
 	"github.com/tablesettle/tablesettle/internal/money"
 	"github.com/tablesettle/tablesettle/internal/pools"
 	"github.com/tablesettle/tablesettle/internal/ruleset"
+	"github.com/tablesettle/tablesettle/internal/ruleset/rulesettest"
 	"github.com/tablesettle/tablesettle/internal/settle"
 )
 
-// sixthID is a test-only ruleset (as in internal/irregularity's sixth
-// test): SSP v6 with another Bet paytable (Full House 8 to 1) and RWS-style
-// major prizes (paid in sequence, held for the settle window: rulings R6,
-// R7). Its casino is still MBS: only its description says how it pays.
-const sixthID ruleset.ID = "test-ssp-v6-sequential"
+// sixthID is the sixth, test-only ruleset (internal/ruleset/rulesettest):
+// SSP v6 with Full House 8 to 1 on the Bet and RWS-style major prizes.
+const sixthID = rulesettest.SixthID
 
-// sixthCatalogue registers the sixth ruleset in one place: one description
-// added to the standard catalogue with Catalogue.With.
+// sixthCatalogue registers the sixth ruleset from its one place.
 func sixthCatalogue(t *testing.T) ruleset.Catalogue {
 	t.Helper()
-	r, _ := ruleset.Get(ruleset.SSPv6)
-	r.ID, r.Name, r.Version = sixthID, "Singapore Stud Poker, sequential majors (test)", 99
-	r.Majors = ruleset.Majors{Sequential: true, Rule: "3.15", SettleWindow: true, OrderRule: "3.14"}
-	bet, _ := r.Wager(ruleset.Bet)
-	for i := range bet.Paytable {
-		if bet.Paytable[i].Hand == "full_house" {
-			bet.Paytable[i].Pay = ruleset.Pay{Kind: ruleset.ToOne, Odds: money.Ratio{Num: 8, Den: 1}}
-		}
-	}
-	cat, err := ruleset.Standard().With(r)
+	cat, err := rulesettest.SixthCatalogue()
 	if err != nil {
 		t.Fatal(err)
 	}
