@@ -118,6 +118,7 @@ func Run(t *testing.T, open Opener, scale Scale) {
 	t.Run("Dual_ExpiryAndWithdraw", func(t *testing.T) { testDualControlExpiryAndWithdraw(t, open(t)) })
 	t.Run("Dual_VoidOfPendingRoyal_R28", func(t *testing.T) { testDualControlVoid(t, open(t)) })
 	t.Run("Dual_CorrectionVoidsRound_R28", func(t *testing.T) { testDualControlCorrection(t, open(t)) })
+	t.Run("Review_SharedRoyalNotVoidedAlone_R5_R28", func(t *testing.T) { testSharedRoyalVoidedAlone(t, open(t)) })
 }
 
 // testLedgerPastEnd: audit defect 8. A page after the last entry is empty
