@@ -119,6 +119,8 @@ func Run(t *testing.T, open Opener, scale Scale) {
 	t.Run("Dual_VoidOfPendingRoyal_R28", func(t *testing.T) { testDualControlVoid(t, open(t)) })
 	t.Run("Dual_CorrectionVoidsRound_R28", func(t *testing.T) { testDualControlCorrection(t, open(t)) })
 	t.Run("Review_SharedRoyalNotVoidedAlone_R5_R28", func(t *testing.T) { testSharedRoyalVoidedAlone(t, open(t)) })
+	t.Run("Review_ApproveExactlyOnce", func(t *testing.T) { testApproveExactlyOnce(t, open(t)) })
+	t.Run("Review_ApprovalAfterThePoolChanged", func(t *testing.T) { testApprovalAfterThePoolChanged(t, open(t)) })
 }
 
 // testLedgerPastEnd: audit defect 8. A page after the last entry is empty
