@@ -334,3 +334,154 @@ func testApprovalAfterThePoolChanged(t *testing.T, st pools.Store) {
 	MustReconcile(t, svc, "p")
 	everyMoveSigned(t, st, "p")
 }
+
+// testCorrectionByLockState: ruling R28 for each state of a locked Royal.
+// Round r1 (three unit wagers: 259 and 77, carries .95 and .55) hits a
+// Royal of 10,000,259 (R3), the reset 10,000,000 funded by the reserve's
+// 77 and the house's 9,999,923 (R21); rounds r2 and r3 contribute after
+// it. Round r1 is then voided (two cards exposed, MBS 5.4), a minute
+// later: whatever the hit's state, the meters end as a twin pool that
+// only saw r2 and r3 (displayed 10,000,519, reserve 155), and:
+//   - pending or confirmed (not paid): the hit returns to its sources, the
+//     house is back at its opening 10,000,000, nothing to recover;
+//   - paid: the house funds its return and recovers 10,000,259 from the
+//     winner (house funded 20,000,259);
+//   - voided before (the void reversed the hit and its reset): only the
+//     contribution is taken back; the hit and the reset are not reversed
+//     twice.
+//
+// A second correction of r1 is refused; the meters as of an instant
+// before the correction are those before it, to the minor unit, and as of
+// now those after it.
+func testCorrectionByLockState(t *testing.T, st pools.Store) {
+	for _, c := range []struct {
+		name      string
+		to        []string // confirm, paid, void
+		house     money.Amount
+		recovered money.Amount
+		reversed  int
+	}{
+		{"pending", nil, 10_000_000, 0, 3},
+		{"confirmed", []string{"confirm"}, 10_000_000, 0, 3},
+		{"paid", []string{"confirm", "paid"}, 20_000_259, 10_000_259, 3},
+		{"voided-before", []string{"void"}, 10_000_000, 0, 1},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			ctx := tableCtx()
+			clock := NewClock(T0)
+			svc := service(st, clock)
+			id, twin := "p-"+c.name, "twin-"+c.name
+			for _, p := range []string{id, twin} {
+				if _, _, err := svc.Create(ctx, p, LockedSettings(), Admin); err != nil {
+					t.Fatal(err)
+				}
+			}
+			seq := applyAs(ctx, t, svc, id, lockRound("T1", "r1", true)).Payouts[0].Seq
+			for _, op := range c.to {
+				var err error
+				switch op {
+				case "confirm":
+					_, _, _, err = svc.Confirm(ctx, id, seq, Supervisor, "k-c")
+				case "paid":
+					_, _, _, err = svc.MarkPaid(ctx, id, seq, Cage, "k-p")
+				case "void":
+					_, _, _, err = svc.Void(ctx, id, seq, "the ace was a king", Supervisor, Controller, "k-v")
+				}
+				if err != nil {
+					t.Fatalf("%s: %v", op, err)
+				}
+			}
+			for _, r := range []string{"r2", "r3"} {
+				applyAs(ctx, t, svc, id, lockRound("T1", r, false))
+				applyAs(ctx, t, svc, twin, lockRound("T1", r, false))
+			}
+			beforeCorr := meters(t, svc, id)
+			clock.Advance(time.Minute)
+			corr := jackpot.Correction{Table: "T1", Round: "r1", Reason: "two cards exposed", Rules: []string{"mbs-megalink-ssp-v6 5.4"}}
+			res, _, err := svc.Correct(ctx, id, corr, Supervisor, Controller, "k-corr")
+			if err != nil {
+				t.Fatal(err)
+			}
+			m := meters(t, svc, id)
+			sameMeters(t, "voided r1 vs a pool that only saw r2 and r3", m, meters(t, svc, twin))
+			if m.Displayed != 10_000_519 || m.Reserve != 155 || m.HouseFunded != c.house || res.HouseRecovery != c.recovered ||
+				len(res.Reversed) != c.reversed || m.Resets != 0 || m.Hits["royal_flush"].Count != 0 || m.Hits["royal_flush"].Paid != 0 {
+				t.Fatalf("after the correction: %+v\nresult %+v", m, res)
+			}
+			if _, _, err := svc.Correct(ctx, id, corr, Supervisor, Controller, "k-corr-2"); fault.KindOf(err) != fault.Conflict {
+				t.Fatalf("a second correction of r1: %v, want 409", err)
+			}
+			if left, _ := svc.LockedHits(ctx, id, ""); len(left) != 0 {
+				t.Fatalf("locked after the correction: %+v", left)
+			}
+			asOf, err := svc.MetersAt(ctx, id, clock.Now().Add(-time.Second))
+			if err != nil {
+				t.Fatal(err)
+			}
+			sameMeters(t, "as of before the correction", asOf.Meters, beforeCorr)
+			if asOf.Meters.HouseFunded != beforeCorr.HouseFunded {
+				t.Fatalf("house as of before: %d, want %d", asOf.Meters.HouseFunded, beforeCorr.HouseFunded)
+			}
+			now, err := svc.MetersAt(ctx, id, clock.Now())
+			if err != nil {
+				t.Fatal(err)
+			}
+			sameMeters(t, "as of now", now.Meters, m)
+			if now.Meters.HouseFunded != c.house {
+				t.Fatalf("house as of now: %d", now.Meters.HouseFunded)
+			}
+			MustReconcile(t, svc, id)
+			everyMoveSigned(t, st, id)
+		})
+	}
+}
+
+// testCorrectReleasedRWSHit: rulings R7 and R28. An RWS pool under the
+// lock: round r1's Royal is held for the 3 s window, then released into
+// the lock pending, paid from the pool as it stands (R21): 10,000,259;
+// the reset 10,000,000 funded by the reserve's 77 and the house's
+// 9,999,923. Round r2 contributes; r1 is voided: the pending hit returns
+// to the pool, its reset is reversed, r1's contribution is taken back:
+// displayed 10,000,259 and reserve 77 as a twin pool that only saw r2,
+// the house back at 10,000,000.
+func testCorrectReleasedRWSHit(t *testing.T, st pools.Store) {
+	ctx := tableCtx()
+	clock := NewClock(T0)
+	svc := service(st, clock)
+	const rws = "rws-mlp-csp-v2"
+	s := RWSSettings()
+	s.Verify = &jackpot.Verify{Percent: true}
+	for _, id := range []string{"rws", "twin"} {
+		if _, _, err := svc.Create(ctx, id, s, Admin); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res := applyAs(ctx, t, svc, "rws", RoundOf(rws, "T1", "r1", T0, 500, []int{1, 2, 3}, Royal(rws, 2, 2, 500)))
+	if len(res.Payouts) != 1 || res.Payouts[0].Status != "held" {
+		t.Fatalf("r1: %+v", res.Payouts)
+	}
+	clock.Advance(3 * time.Second)
+	_, paid, err := svc.Release(ctx, "rws")
+	if err != nil || len(paid) != 1 || paid[0].Amount != 10_000_259 || paid[0].Status != jackpot.StatePending {
+		t.Fatalf("release: %v %+v", err, paid)
+	}
+	if m := meters(t, svc, "rws"); m.Displayed != 10_000_000 || m.Reserve != 0 || m.HouseFunded != 19_999_923 {
+		t.Fatalf("after the release: %+v", m)
+	}
+	applyAs(ctx, t, svc, "rws", RoundOf(rws, "T1", "r2", clock.Now(), 500, []int{1, 2, 3}))
+	applyAs(ctx, t, svc, "twin", RoundOf(rws, "T1", "r2", clock.Now(), 500, []int{1, 2, 3}))
+	out, _, err := svc.Correct(ctx, "rws", jackpot.Correction{Table: "T1", Round: "r1", Reason: "foreign card", Rules: []string{"rws-mlp-csp-v2 5.10"}}, Supervisor, Controller, "k")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := meters(t, svc, "rws")
+	sameMeters(t, "voided r1 vs a pool that only saw r2", m, meters(t, svc, "twin"))
+	if m.Displayed != 10_000_259 || m.Reserve != 77 || m.HouseFunded != 10_000_000 || out.HouseRecovery != 0 || m.Resets != 0 {
+		t.Fatalf("after the correction: %+v %+v", m, out)
+	}
+	if left, _ := svc.LockedHits(ctx, "rws", ""); len(left) != 0 {
+		t.Fatalf("locked after: %+v", left)
+	}
+	MustReconcile(t, svc, "rws")
+	everyMoveSigned(t, st, "rws")
+}
