@@ -485,3 +485,47 @@ func testCorrectReleasedRWSHit(t *testing.T, st pools.Store) {
 	MustReconcile(t, svc, "rws")
 	everyMoveSigned(t, st, "rws")
 }
+
+// testMetersAtSkewedWriters: issue 13 item 3 (the meters as they stood at
+// an instant, for RWS 5.18.1 and disputes). Two writers whose clocks
+// differ by 5 s share the pool: the one ahead commits r1 at T1 with a
+// Straight Flush at T0+10s (10% of 10,000,259: 1,000,025, R3; displayed
+// 9,000,234), then the one behind commits r1 at T2 at T0+5s (260). The
+// meters as of T0+7s are the ledger as it stood then: a prefix of it, the
+// opening alone (displayed 10,000,000, through entry 1), never the later
+// T2 contribution without the Straight Flush committed before it
+// (displayed 10,000,260, a meter the pool never showed).
+func testMetersAtSkewedWriters(t *testing.T, st pools.Store) {
+	ctx := tableCtx()
+	clock := NewClock(T0)
+	ahead, behind := service(st, clock), service(st, NewClock(T0.Add(5*time.Second)))
+	if _, _, err := ahead.Create(ctx, "p", MBSSettings(), Admin); err != nil {
+		t.Fatal(err)
+	}
+	clock.Advance(10 * time.Second)
+	res := applyAs(ctx, t, ahead, "p", RoundOf(ssp, "T1", "r1", T0, 500, []int{1, 2, 3}, StraightFlush(ssp, 1, 1, 500)))
+	if len(res.Payouts) != 1 || res.Payouts[0].Amount != 1_000_025 {
+		t.Fatalf("the Straight Flush: %+v", res.Payouts)
+	}
+	applyAs(ctx, t, behind, "p", RoundOf(ssp, "T2", "r1", T0, 500, []int{1, 2, 3}))
+	if m := meters(t, ahead, "p"); m.Displayed != 9_000_494 {
+		t.Fatalf("displayed %d, want 9,000,494", m.Displayed)
+	}
+	for _, c := range []struct {
+		at         time.Time
+		displayed  money.Amount
+		throughSeq int64
+	}{
+		{T0.Add(7 * time.Second), 10_000_000, 1},
+		{T0.Add(10 * time.Second), 9_000_494, 4},
+	} {
+		got, err := ahead.MetersAt(ctx, "p", c.at)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Meters.Displayed != c.displayed || got.ThroughSeq != c.throughSeq || got.Entries != c.throughSeq {
+			t.Fatalf("as of %s: displayed %d through %d (%d entries); want %d through %d", c.at.Format(time.TimeOnly), got.Meters.Displayed, got.ThroughSeq, got.Entries, c.displayed, c.throughSeq)
+		}
+	}
+	MustReconcile(t, ahead, "p")
+}

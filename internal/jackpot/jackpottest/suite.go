@@ -123,6 +123,7 @@ func Run(t *testing.T, open Opener, scale Scale) {
 	t.Run("Review_ApprovalAfterThePoolChanged", func(t *testing.T) { testApprovalAfterThePoolChanged(t, open(t)) })
 	t.Run("Review_CorrectionByLockState_R28", func(t *testing.T) { testCorrectionByLockState(t, open(t)) })
 	t.Run("Review_CorrectReleasedRWSHit_R7_R28", func(t *testing.T) { testCorrectReleasedRWSHit(t, open(t)) })
+	t.Run("Review_MetersAtSkewedWriters", func(t *testing.T) { testMetersAtSkewedWriters(t, open(t)) })
 }
 
 // testLedgerPastEnd: audit defect 8. A page after the last entry is empty
