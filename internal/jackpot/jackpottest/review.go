@@ -651,3 +651,41 @@ func testKeysExactlyOnce(t *testing.T, st pools.Store) {
 	MustReconcile(t, svc, "p")
 	everyMoveSigned(t, st, "p")
 }
+
+// testTwoCorrectionsOfOneRound: ruling R28, a round is corrected once.
+// Two supervisors propose corrections of round T1/r1 (three unit wagers:
+// 259 and 77, carries .95 and .55): one to two wagers, one voiding it.
+// Both are checked when proposed; the first approved applies (displayed
+// 10,000,173, reserve 51: 173.3 and 51.7 from the restored carries), the
+// second is refused when approved (409: already corrected) and moves
+// nothing.
+func testTwoCorrectionsOfOneRound(t *testing.T, st pools.Store) {
+	ctx := tableCtx()
+	svc := service(st, NewClock(T0))
+	if _, _, err := svc.Create(ctx, "p", MBSSettings(), Admin); err != nil {
+		t.Fatal(err)
+	}
+	applyAs(ctx, t, svc, "p", lockRound("T1", "r1", false))
+	two := RoundOf(ssp, "T1", "r1", T0, 500, []int{1, 2})
+	_, fix, _, err := svc.Propose(ctx, "p", jackpot.Change{Kind: jackpot.ProposeCorrection, Correction: &jackpot.Correction{Table: "T1", Round: "r1", Corrected: &two, Reason: "seat 3 returned"}}, Supervisor, "t-1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	other := jackpot.Actor{ID: "sup:cy", Role: "supervisor"}
+	_, void, _, err := svc.Propose(ctx, "p", jackpot.Change{Kind: jackpot.ProposeCorrection, Correction: &jackpot.Correction{Table: "T1", Round: "r1", Reason: "two cards exposed", Rules: []string{"mbs-megalink-ssp-v6 5.4"}}}, other, "t-2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, _, err := svc.Approve(ctx, "p", fix.ID, Controller, "t-ok-1")
+	if err != nil || out.Pool.Meters.Displayed != 10_000_173 || out.Pool.Meters.Reserve != 51 || out.Correction == nil || out.Correction.Difference.Displayed != -86 {
+		t.Fatalf("the first correction: %v %+v", err, out.Pool.Meters)
+	}
+	if _, _, err := svc.Approve(ctx, "p", void.ID, Controller, "t-ok-2"); fault.KindOf(err) != fault.Conflict {
+		t.Fatalf("the second correction of r1: %v, want 409", err)
+	}
+	if m := meters(t, svc, "p"); m.Displayed != 10_000_173 || m.Reserve != 51 || m.Wagers != 2 {
+		t.Fatalf("after the refused second correction: %+v", m)
+	}
+	MustReconcile(t, svc, "p")
+	everyMoveSigned(t, st, "p")
+}

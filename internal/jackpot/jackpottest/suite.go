@@ -125,6 +125,7 @@ func Run(t *testing.T, open Opener, scale Scale) {
 	t.Run("Review_CorrectReleasedRWSHit_R7_R28", func(t *testing.T) { testCorrectReleasedRWSHit(t, open(t)) })
 	t.Run("Review_MetersAtSkewedWriters", func(t *testing.T) { testMetersAtSkewedWriters(t, open(t)) })
 	t.Run("Review_KeysExactlyOnce", func(t *testing.T) { testKeysExactlyOnce(t, open(t)) })
+	t.Run("Review_TwoCorrectionsOfOneRound_R28", func(t *testing.T) { testTwoCorrectionsOfOneRound(t, open(t)) })
 }
 
 // testLedgerPastEnd: audit defect 8. A page after the last entry is empty
