@@ -147,7 +147,7 @@ func registerMetersAt(api huma.API, svc *pools.Service, tags []string) {
 	huma.Register(api, huma.Operation{
 		OperationID: "pool-meters-at", Method: http.MethodGet, Path: "/v1/pools/{id}/meters",
 		Summary:     "A pool's meters as they stood at an instant",
-		Description: "Sums every ledger entry committed at or before the instant (for RWS 5.18.1's payment at the meter before a malfunction, and disputes). throughSeq is the last entry summed: the ledger read up to it is the ledger as it stood.",
+		Description: "Sums the ledger up to the first entry committed after the instant, a prefix of it (for RWS 5.18.1's payment at the meter before a malfunction, and disputes). throughSeq is the last entry summed: the ledger read up to it is the ledger as it stood.",
 		Tags:        tags,
 	}, func(ctx context.Context, in *metersAtInput) (*metersAtOutput, error) {
 		if svc == nil {

@@ -142,8 +142,8 @@ func registerProposing(api huma.API, svc *pools.Service, tags []string) {
 	huma.Register(api, huma.Operation{
 		OperationID: "void-hit", Method: http.MethodPost, Path: "/v1/pools/{id}/hits/{seq}/void", DefaultStatus: http.StatusAccepted,
 		Summary: "Propose the void of a pending hit (supervisor; a controller approves)",
-		Description: "The cards did not win the hit. Approved, its amount returns to every source it came from and the reset it caused is reversed (with the last hit of a shared prize), by new ledger entries citing the hit's (ruling R28) and naming both principals: the meters end as if the hit had never happened plus everything contributed since." + dualControl +
-			" 401 without authentication, 403 without the supervisor role, 409 when the hit is not pending.",
+		Description: "The cards did not win the hit. Approved, its amount returns to every source it came from and the reset it caused is reversed, by new ledger entries citing the hit's (ruling R28) and naming both principals: the meters end as if the hit had never happened plus everything contributed since." + dualControl +
+			" 401 without authentication, 403 without the supervisor role, 409 when the hit is not pending, or shared its prize with another hit of its round that stands (ruling R5: correct the round instead).",
 		Tags: tags,
 	}, func(ctx context.Context, in *voidInput) (*proposalOutput, error) {
 		return propose(ctx, in.ID, jackpot.Change{Kind: jackpot.ProposeVoid, Void: &jackpot.VoidHit{Seq: in.Seq, Reason: in.Body.Reason}},

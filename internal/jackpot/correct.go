@@ -240,14 +240,14 @@ func reverseHit(c *change, p *Pool, e Entry, post func(Entry) Entry) money.Amoun
 	return e.Paid
 }
 
-// resetAfter is the reset a Royal Flush hit at ledger[i] caused: the
-// first reset after it in its commit, past only the other hits of its
-// group.
+// resetAfter is the reset a whole-pool prize's hit at ledger[i] caused:
+// the reset that follows it in its commit, past only the other hits of
+// its group. A prize of 100% of the pool resets it whatever hand wins it
+// (R3), and its reset is posted right after its group's hits; no other
+// hit is followed by a reset, so the ledger, not the hand's name, says
+// which hits reset the pool.
 func resetAfter(ledger []Entry, i int) *Entry {
 	h := ledger[i]
-	if h.Category != "royal_flush" {
-		return nil
-	}
 	for j := i + 1; j < len(ledger); j++ {
 		e := ledger[j]
 		if e.Commit != h.Commit {

@@ -238,13 +238,17 @@ type AsOf struct {
 	Meters     Meters `json:"meters"`
 }
 
-// MetersAt rebuilds the meters from the entries of ledger committed at or
-// before at.
+// MetersAt rebuilds the meters from the entries of ledger (oldest first)
+// committed at or before at: the ledger up to the first entry stamped
+// after at. It is a prefix, so the meters are ones the pool showed: a
+// writer whose clock is behind stamps a later commit earlier, and summing
+// its entries without the ones committed before them would make meters
+// that never stood.
 func MetersAt(pool string, ledger []Entry, at time.Time) (AsOf, error) {
 	out := AsOf{Pool: pool, At: at, Meters: Meters{Hits: map[string]CategoryMeter{}}}
 	for _, e := range ledger {
 		if e.At.After(at) {
-			continue
+			break
 		}
 		if err := applyEntry(&out.Meters, e); err != nil {
 			return AsOf{}, err

@@ -198,8 +198,9 @@ func MarkPaid(p Pool, seq int64, by Actor, now time.Time) (Pool, []Entry, Locked
 }
 
 // Void reverses a pending hit the cards did not win: its amount goes back
-// to each source it came from, and, with the last hit of its group to be
-// voided, the reset it caused is reversed (the reset amount leaves the
+// to each source it came from, and the reset it caused is reversed (a hit
+// that shared its prize under R5 is refused while another hit of its
+// group stands: its round is corrected instead) (the reset amount leaves the
 // displayed meter and returns to the overflow, the reserve and the house
 // that funded it). What was contributed since stays. Nothing is edited:
 // the reversal is new entries citing the hit's.
@@ -218,6 +219,22 @@ func Void(p Pool, seq int64, reason string, by Actor, now time.Time, resetEntry 
 	h := &q.Locked[i]
 	if h.State != StatePending {
 		return Pool{}, nil, LockedHit{}, stateConflict(*h, StatePending)
+	}
+	// A hit that shared its prize (R5) is not voided alone: the others
+	// were paid a share of (pool + (n-1) x reset), the house funded the
+	// extra reset parts, and returning this share alone would put the
+	// house's money in the displayed meter and leave the others paid less
+	// than the prize they now won with fewer winners. Correcting the round
+	// (ruling R28) reverses the whole group and applies the round as it
+	// was dealt.
+	for _, g := range h.Group {
+		for _, o := range q.Locked {
+			if o.Seq == g && o.Seq != h.Seq && o.State != StateVoided {
+				return Pool{}, nil, LockedHit{}, &fault.Error{Kind: fault.Conflict, Rules: []string{"ruling R5", "ruling R28"},
+					Detail: fmt.Sprintf("hit %d shared its prize with hit %d (ruling R5): a void of one share alone would leave the meters as if neither the void nor the sharing were right; correct round %s of table %s instead (ruling R28)", h.Seq, o.Seq, h.Round, h.Table),
+					Fields: []fault.Problem{{Field: "seq", Message: "the hit shared its prize: correct its round instead", Value: h.Seq}}}
+			}
+		}
 	}
 	c := &change{pool: &q, now: now}
 	rules := []string{"ruling R28"}

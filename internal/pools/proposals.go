@@ -116,6 +116,22 @@ func internalIfBare(err error) error {
 	return fault.Wrap(fault.Internal, err, "the pool's ledger does not add up")
 }
 
+// noLongerApplies is the refusal of an approval whose change was checked
+// when it was proposed and no longer applies to the pool as it is now (the
+// hit was confirmed or paid since, a meter would go below zero): a
+// Conflict naming the proposal, the request's one resource, never a 404
+// or a 422 about fields the approval does not carry. Other refusals (503,
+// 500) are kept.
+func noLongerApplies(pid int64, err error) error {
+	fe, ok := fault.As(err)
+	if !ok || (fe.Kind != fault.NotFound && fe.Kind != fault.Invalid && fe.Kind != fault.Conflict) {
+		return err
+	}
+	msg := fmt.Sprintf("proposal %d no longer applies to the pool as it is now: %s; withdraw it or propose again", pid, fe.Detail)
+	return &fault.Error{Kind: fault.Conflict, Detail: msg, Rules: fe.Rules, Err: err,
+		Fields: []fault.Problem{{Field: "path.proposal", Message: "no longer applies: " + fe.Detail, Value: pid}}}
+}
+
 // Propose records a proposal of ch by by (who must hold the role that
 // proposes ch's kind), exactly once under its Idempotency-Key (required):
 // the same key again returns the first answer (replayed true); with
@@ -228,7 +244,7 @@ func (s *Service) Approve(ctx context.Context, id string, pid int64, by jackpot.
 		}
 		q, es, hit, corr, err := s.effect(ctx, p, pr.Change, pr.ProposedBy, now)
 		if err != nil {
-			return jackpot.Pool{}, nil, false, internalIfBare(err)
+			return jackpot.Pool{}, nil, false, noLongerApplies(pid, internalIfBare(err))
 		}
 		done := jackpot.Approved(&q, i, es, by, now)
 		o.proposal, o.hit, o.correction = &done, hit, corr

@@ -118,6 +118,14 @@ func Run(t *testing.T, open Opener, scale Scale) {
 	t.Run("Dual_ExpiryAndWithdraw", func(t *testing.T) { testDualControlExpiryAndWithdraw(t, open(t)) })
 	t.Run("Dual_VoidOfPendingRoyal_R28", func(t *testing.T) { testDualControlVoid(t, open(t)) })
 	t.Run("Dual_CorrectionVoidsRound_R28", func(t *testing.T) { testDualControlCorrection(t, open(t)) })
+	t.Run("Review_SharedRoyalNotVoidedAlone_R5_R28", func(t *testing.T) { testSharedRoyalVoidedAlone(t, open(t)) })
+	t.Run("Review_ApproveExactlyOnce", func(t *testing.T) { testApproveExactlyOnce(t, open(t)) })
+	t.Run("Review_ApprovalAfterThePoolChanged", func(t *testing.T) { testApprovalAfterThePoolChanged(t, open(t)) })
+	t.Run("Review_CorrectionByLockState_R28", func(t *testing.T) { testCorrectionByLockState(t, open(t)) })
+	t.Run("Review_CorrectReleasedRWSHit_R7_R28", func(t *testing.T) { testCorrectReleasedRWSHit(t, open(t)) })
+	t.Run("Review_MetersAtSkewedWriters", func(t *testing.T) { testMetersAtSkewedWriters(t, open(t)) })
+	t.Run("Review_KeysExactlyOnce", func(t *testing.T) { testKeysExactlyOnce(t, open(t)) })
+	t.Run("Review_TwoCorrectionsOfOneRound_R28", func(t *testing.T) { testTwoCorrectionsOfOneRound(t, open(t)) })
 }
 
 // testLedgerPastEnd: audit defect 8. A page after the last entry is empty
