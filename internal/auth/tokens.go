@@ -19,9 +19,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"slices"
 	"strings"
 
@@ -95,22 +97,44 @@ func Validate(entries []Entry) error {
 	return nil
 }
 
-// ReadFile reads and validates a principals file.
+// ReadFile reads and validates a principals file. A file that the group or
+// others may write is refused: whoever can write it can add an admin.
 func ReadFile(path string) ([]Entry, error) {
-	b, err := os.ReadFile(path)
+	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if runtime.GOOS != "windows" && fi.Mode().Perm()&0o022 != 0 {
+		return nil, fmt.Errorf("%s: writable by group or others (mode %v): anyone who can write it can add a principal; chmod go-w %s", path, fi.Mode().Perm(), path)
+	}
 	var entries []Entry
-	dec := json.NewDecoder(strings.NewReader(string(b)))
+	dec := json.NewDecoder(f)
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&entries); err != nil {
 		return nil, fmt.Errorf("%s: want a JSON array of {\"id\", \"roles\", \"tables\", \"tokenSha256\"}: %w", path, err)
+	}
+	if err := atEnd(dec); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	if err := Validate(entries); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return entries, nil
+}
+
+// atEnd refuses anything but white space after the JSON value dec has
+// read: a second array (two files pasted together) would otherwise be
+// dropped without a word.
+func atEnd(dec *json.Decoder) error {
+	if _, err := dec.Token(); err != io.EOF {
+		return errors.New("data after the JSON array: want one array and nothing else")
+	}
+	return nil
 }
 
 // WriteFile validates entries and writes them to path (mode 0600), by a
@@ -216,6 +240,7 @@ func (t *Tokens) Lookup(token string) (*principal.Principal, error) {
 		return nil, ErrBadToken
 	}
 	p := t.entries[found].p
+	p.Roles, p.Tables = slices.Clone(p.Roles), slices.Clone(p.Tables) // the request's own: nothing it does reaches the next
 	return &p, nil
 }
 
