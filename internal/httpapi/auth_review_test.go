@@ -1,10 +1,13 @@
 package httpapi_test
 
 import (
+	"bufio"
 	"bytes"
+	"net"
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tablesettle/tablesettle/internal/httpapi/authtest"
 )
@@ -135,5 +138,53 @@ func TestTableBindingSpellings(t *testing.T) {
 	body := bytes.Replace(round.Body, []byte(`"table":"T12"`), []byte(`"table":"T\u00312"`), 1)
 	if a := send(t, srv, "POST", path, body, http.Header{"Authorization": {"Bearer " + tokens["table"]}, "Idempotency-Key": {"spell-escaped"}}); a.Status != http.StatusOK {
 		t.Errorf("T12 written with a JSON escape: %d %s", a.Status, a.Body)
+	}
+}
+
+// Review of issue 16: a request is authorized before a byte of its body is
+// read. A caller without credentials (or without the role) that announces
+// a body and never sends it, or announces one over the limit, is answered
+// 401 (403) at once: not 408 after the body's idle timeout, not 413. So is
+// every answer the middleware gives without reading the body (404, 405,
+// 413, 400): net/http would otherwise wait, with no deadline, for up to
+// 256 KiB of body before sending it.
+func TestRefusedBeforeTheBodyIsRead(t *testing.T) {
+	srv, _, tokens, _ := localServer(t)
+	for _, tc := range []struct {
+		name, method, path, auth, length string
+		want                             string
+	}{
+		{"no credentials, the body never comes", "POST", "/v1/pools", "", "100", "HTTP/1.1 401"},
+		{"no credentials, a body over the limit", "POST", "/v1/pools", "", "10000000", "HTTP/1.1 401"},
+		{"bad token, the body never comes", "POST", "/v1/pools", "Bearer tst_nope", "100", "HTTP/1.1 401"},
+		{"the cage, the body never comes", "POST", "/v1/pools", "Bearer " + tokens["cage"], "100", "HTTP/1.1 403"},
+		{"the cage, a body over the limit", "POST", "/v1/pools", "Bearer " + tokens["cage"], "10000000", "HTTP/1.1 403"},
+		{"no operation, the body never comes", "POST", "/v1/nothing", "", "100", "HTTP/1.1 404"},
+		{"wrong method, the body never comes", "PUT", "/v1/pools", "", "100", "HTTP/1.1 405"},
+		{"the admin, a body announced over 64 KiB never comes", "POST", "/v1/pools", "Bearer " + tokens["admin"], "100000", "HTTP/1.1 413"},
+		{"a bad query escape, the body never comes", "POST", "/v1/pools?x=%zz", "Bearer " + tokens["admin"], "100", "HTTP/1.1 400"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c, err := net.Dial("tcp", srv.Listener.Addr().String())
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.Close()
+			req := tc.method + " " + tc.path + " HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: " + tc.length + "\r\n"
+			if tc.auth != "" {
+				req += "Authorization: " + tc.auth + "\r\n"
+			}
+			if _, err := c.Write([]byte(req + "\r\n")); err != nil {
+				t.Fatal(err)
+			}
+			_ = c.SetReadDeadline(time.Now().Add(3 * time.Second)) // the body idle timeout is 10 s
+			line, err := bufio.NewReader(c).ReadString('\n')
+			if err != nil {
+				t.Fatalf("no answer before the body: %v", err)
+			}
+			if !strings.HasPrefix(line, tc.want) {
+				t.Errorf("status line %q, want %s", line, tc.want)
+			}
+		})
 	}
 }
