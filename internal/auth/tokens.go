@@ -169,6 +169,35 @@ func WriteFile(path string, entries []Entry) error {
 	return os.Rename(tmp.Name(), path)
 }
 
+// Update reads the principals file at path (none yet: no entries), lets
+// change make the new entries and writes them, holding an exclusive lock
+// on path+".lock" throughout, so that two updates at once (two operators
+// running principals add) both land: without it the second write would
+// drop the first one's principal, whose token was already printed.
+func Update(path string, change func([]Entry) ([]Entry, error)) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return err
+	}
+	lf, err := os.OpenFile(filepath.Join(filepath.Dir(path), "."+filepath.Base(path)+".lock"), os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return err
+	}
+	defer lf.Close()
+	unlock, err := lockFile(lf)
+	if err != nil {
+		return fmt.Errorf("%s: lock: %w", path, err)
+	}
+	defer unlock()
+	entries, err := ReadFile(path)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return err
+	}
+	if entries, err = change(entries); err != nil {
+		return err
+	}
+	return WriteFile(path, entries)
+}
+
 // TokenPrefix starts every token NewToken makes, so that a token pasted
 // into a log or a ticket is recognisable (and greppable) as one.
 const TokenPrefix = "tst_"
