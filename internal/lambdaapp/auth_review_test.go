@@ -247,3 +247,36 @@ func TestUnsignedRequestsReachOnlyPages(t *testing.T) {
 		})
 	}
 }
+
+// Review of issue 16: in the Lambda host a path is judged as ServeMux
+// dispatches it, as on the local server: an encoded slash stays in its
+// segment (a pool id), an unclean path is the clean one's route.
+func TestPathSpellingsInLambda(t *testing.T) {
+	s := newReviewStack(t)
+	cage := "arn:aws:sts::" + account + ":assumed-role/review-cage/c"
+	before := s.state()
+	for _, tc := range []struct {
+		method, path string
+		want         int
+		detail       string
+	}{
+		{"GET", "/v1/pools/" + s.pool + "/reconcile", 403, "needs role controller"},
+		{"GET", "/v1/pools/" + s.pool + "%2Freconcile", 404, "no pool " + s.pool + "/reconcile"},
+		{"GET", "/v1/pools/" + s.pool + "%2freconcile", 404, "no pool " + s.pool + "/reconcile"},
+		{"GET", "/v1//pools/" + s.pool + "/reconcile", 403, "needs role controller"},
+		{"GET", "/v1/pools/" + s.pool + "/x/../reconcile", 403, "needs role controller"},
+		{"GET", "/v1/pools/" + s.pool + "/%2E%2E/" + s.pool + "/reconcile", 404, "no operation"},
+		{"HEAD", "/v1/pools/" + s.pool + "/reconcile", 403, ""},
+		{"POST", "/v1/pools/" + s.pool + "/hits/1/../../adjustments", 403, "needs role admin"},
+	} {
+		t.Run(tc.method+" "+tc.path, func(t *testing.T) {
+			resp := s.send(t, tc.method, tc.path, nil, cage)
+			if resp.StatusCode != tc.want || !strings.Contains(resp.Body, tc.detail) {
+				t.Errorf("%d %s, want %d %q", resp.StatusCode, resp.Body, tc.want, tc.detail)
+			}
+		})
+	}
+	if s.state() != before {
+		t.Error("a path spelling changed the store")
+	}
+}
