@@ -98,3 +98,24 @@ func TestLookupReturnsACopy(t *testing.T) {
 		t.Errorf("a change to one request's principal leaked into the next: roles %v tables %v", q.Roles, q.Tables)
 	}
 }
+
+// A principals file another user owns is that user's to rewrite, whatever
+// its mode: refused, unless the owner is root or the user serving.
+func TestReadFileRefusesAnotherUsersFile(t *testing.T) {
+	if runtime.GOOS == "windows" || os.Getuid() != 0 {
+		t.Skip("needs POSIX owners and root to give a file away")
+	}
+	path := filepath.Join(t.TempDir(), "principals.json")
+	if _, err := Bootstrap(path); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ReadFile(path); err != nil {
+		t.Fatalf("root's own file: %v", err)
+	}
+	if err := os.Chown(path, 4242, -1); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ReadFile(path); err == nil || !strings.Contains(err.Error(), "owned by uid 4242") {
+		t.Errorf("a file of uid 4242: err %v, want it refused", err)
+	}
+}

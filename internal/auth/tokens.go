@@ -98,7 +98,8 @@ func Validate(entries []Entry) error {
 }
 
 // ReadFile reads and validates a principals file. A file that the group or
-// others may write is refused: whoever can write it can add an admin.
+// others may write, or that another user owns, is refused: whoever can
+// write it can add an admin.
 func ReadFile(path string) ([]Entry, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -111,6 +112,9 @@ func ReadFile(path string) ([]Entry, error) {
 	}
 	if runtime.GOOS != "windows" && fi.Mode().Perm()&0o022 != 0 {
 		return nil, fmt.Errorf("%s: writable by group or others (mode %v): anyone who can write it can add a principal; chmod go-w %s", path, fi.Mode().Perm(), path)
+	}
+	if uid, foreign := foreignOwner(fi); foreign {
+		return nil, fmt.Errorf("%s: owned by uid %d, neither this user (uid %d) nor root: its owner can add a principal; chown it", path, uid, os.Getuid())
 	}
 	var entries []Entry
 	dec := json.NewDecoder(f)
