@@ -70,22 +70,19 @@ func principals(args []string, out io.Writer) error {
 	if *file == "" {
 		*file = filepath.Join(".tablesettle", defaultPrincipals)
 	}
-	var entries []auth.Entry
-	entries, err := auth.ReadFile(*file)
-	if err != nil && !errors.Is(err, os.ErrNotExist) {
-		return err
-	}
 	var ts []string
 	for _, t := range strings.Split(*tables, ",") {
 		if t = strings.TrimSpace(t); t != "" {
 			ts = append(ts, t)
 		}
 	}
-	entries, tok, err := auth.Add(entries, *id, []principal.Role{principal.Role(*role)}, ts)
+	var tok string
+	err := auth.Update(*file, func(entries []auth.Entry) ([]auth.Entry, error) {
+		var err error
+		entries, tok, err = auth.Add(entries, *id, []principal.Role{principal.Role(*role)}, ts)
+		return entries, err
+	})
 	if err != nil {
-		return err
-	}
-	if err := auth.WriteFile(*file, entries); err != nil {
 		return err
 	}
 	fmt.Fprintf(out, "added %s (%s) to %s; its bearer token (shown once, only its hash is kept):\n%s\n", *id, *role, *file, tok)

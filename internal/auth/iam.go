@@ -40,11 +40,16 @@ func ParseIAM(s string) (*IAM, error) {
 	if err := dec.Decode(&entries); err != nil {
 		return nil, fmt.Errorf("want a JSON array of {\"arn\", \"roles\", \"tables\"}: %w", err)
 	}
+	if err := atEnd(dec); err != nil {
+		return nil, err
+	}
 	for i, e := range entries {
 		where := fmt.Sprintf("[%d] %q", i, e.ARN)
-		key, ok := arnKey(e.ARN)
-		if !ok {
-			return nil, fmt.Errorf("%s: arn: want arn:PARTITION:iam::ACCOUNT:role/NAME (or user/NAME)", where)
+		key, session, ok := arnKey(e.ARN)
+		if !ok || session {
+			// A session's key is its role's: mapping one session would map
+			// every session of the role.
+			return nil, fmt.Errorf("%s: arn: want arn:PARTITION:iam::ACCOUNT:role/NAME (or user/NAME), not an assumed-role session", where)
 		}
 		if _, dup := m.byKey[key]; dup {
 			return nil, fmt.Errorf("%s: the same IAM identity appears twice", where)
@@ -66,7 +71,7 @@ func ParseIAM(s string) (*IAM, error) {
 // Gateway checked its signature) but holds no role.
 func (m *IAM) Principal(callerARN string) *principal.Principal {
 	p := &principal.Principal{ID: callerARN}
-	if key, ok := arnKey(callerARN); ok {
+	if key, _, ok := arnKey(callerARN); ok {
 		if e, ok := m.byKey[key]; ok {
 			p.Roles = slices.Clone(e.Roles)
 			p.Tables = slices.Clone(e.Tables)
@@ -78,15 +83,16 @@ func (m *IAM) Principal(callerARN string) *principal.Principal {
 // arnKey reduces an IAM role, user or assumed-role session ARN to
 // "partition:account:role/NAME" (or user/NAME): an IAM role's path is not
 // part of its assumed-role ARN, and a session name is the caller's choice.
-func arnKey(arn string) (string, bool) {
+// session reports an assumed-role session's ARN.
+func arnKey(arn string) (key string, session, ok bool) {
 	parts := strings.SplitN(arn, ":", 6)
 	if len(parts) != 6 || parts[0] != "arn" || parts[1] == "" || parts[4] == "" {
-		return "", false
+		return "", false, false
 	}
 	partition, service, account, resource := parts[1], parts[2], parts[4], parts[5]
 	kind, rest, ok := strings.Cut(resource, "/")
 	if !ok || rest == "" {
-		return "", false
+		return "", false, false
 	}
 	segs := strings.Split(rest, "/")
 	var name string
@@ -94,12 +100,12 @@ func arnKey(arn string) (string, bool) {
 	case service == "iam" && (kind == "role" || kind == "user"):
 		name = segs[len(segs)-1] // path/to/NAME
 	case service == "sts" && kind == "assumed-role" && len(segs) == 2:
-		kind, name = "role", segs[0] // ROLE/SESSION
+		kind, name, session = "role", segs[0], true // ROLE/SESSION
 	default:
-		return "", false
+		return "", false, false
 	}
 	if name == "" {
-		return "", false
+		return "", false, false
 	}
-	return partition + ":" + account + ":" + kind + "/" + name, true
+	return partition + ":" + account + ":" + kind + "/" + name, session, true
 }

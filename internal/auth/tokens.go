@@ -19,9 +19,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"slices"
 	"strings"
 
@@ -95,22 +97,48 @@ func Validate(entries []Entry) error {
 	return nil
 }
 
-// ReadFile reads and validates a principals file.
+// ReadFile reads and validates a principals file. A file that the group or
+// others may write, or that another user owns, is refused: whoever can
+// write it can add an admin.
 func ReadFile(path string) ([]Entry, error) {
-	b, err := os.ReadFile(path)
+	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if runtime.GOOS != "windows" && fi.Mode().Perm()&0o022 != 0 {
+		return nil, fmt.Errorf("%s: writable by group or others (mode %v): anyone who can write it can add a principal; chmod go-w %s", path, fi.Mode().Perm(), path)
+	}
+	if uid, foreign := foreignOwner(fi); foreign {
+		return nil, fmt.Errorf("%s: owned by uid %d, neither this user (uid %d) nor root: its owner can add a principal; chown it", path, uid, os.Getuid())
+	}
 	var entries []Entry
-	dec := json.NewDecoder(strings.NewReader(string(b)))
+	dec := json.NewDecoder(f)
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&entries); err != nil {
 		return nil, fmt.Errorf("%s: want a JSON array of {\"id\", \"roles\", \"tables\", \"tokenSha256\"}: %w", path, err)
+	}
+	if err := atEnd(dec); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	if err := Validate(entries); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return entries, nil
+}
+
+// atEnd refuses anything but white space after the JSON value dec has
+// read: a second array (two files pasted together) would otherwise be
+// dropped without a word.
+func atEnd(dec *json.Decoder) error {
+	if _, err := dec.Token(); err != io.EOF {
+		return errors.New("data after the JSON array: want one array and nothing else")
+	}
+	return nil
 }
 
 // WriteFile validates entries and writes them to path (mode 0600), by a
@@ -143,6 +171,35 @@ func WriteFile(path string, entries []Entry) error {
 		return err
 	}
 	return os.Rename(tmp.Name(), path)
+}
+
+// Update reads the principals file at path (none yet: no entries), lets
+// change make the new entries and writes them, holding an exclusive lock
+// on path+".lock" throughout, so that two updates at once (two operators
+// running principals add) both land: without it the second write would
+// drop the first one's principal, whose token was already printed.
+func Update(path string, change func([]Entry) ([]Entry, error)) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return err
+	}
+	lf, err := os.OpenFile(filepath.Join(filepath.Dir(path), "."+filepath.Base(path)+".lock"), os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return err
+	}
+	defer lf.Close()
+	unlock, err := lockFile(lf)
+	if err != nil {
+		return fmt.Errorf("%s: lock: %w", path, err)
+	}
+	defer unlock()
+	entries, err := ReadFile(path)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return err
+	}
+	if entries, err = change(entries); err != nil {
+		return err
+	}
+	return WriteFile(path, entries)
 }
 
 // TokenPrefix starts every token NewToken makes, so that a token pasted
@@ -216,6 +273,7 @@ func (t *Tokens) Lookup(token string) (*principal.Principal, error) {
 		return nil, ErrBadToken
 	}
 	p := t.entries[found].p
+	p.Roles, p.Tables = slices.Clone(p.Roles), slices.Clone(p.Tables) // the request's own: nothing it does reaches the next
 	return &p, nil
 }
 

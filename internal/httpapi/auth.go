@@ -47,11 +47,13 @@ func (a *Access) authorize(w http.ResponseWriter, r *http.Request, route string)
 		e, _ := fault.As(err)
 		if e == nil || e.Kind != fault.Unauthenticated {
 			Log(r.Context()).Error("credentials could not be checked", "route", route, "err", err.Error())
+			dropBody(w, r)
 			writeProblem(w, http.StatusServiceUnavailable, "the service could not check the request's credentials; retry, or quote the request id")
 			return r, false
 		}
 		Log(r.Context()).Info("access refused", "route", route, "reason", "bad credentials")
 		w.Header().Set("WWW-Authenticate", a.Authenticator.Challenge()+`, error="invalid_token"`)
+		dropBody(w, r)
 		writeProblem(w, http.StatusUnauthorized, e.Detail)
 		return r, false
 	}
@@ -61,12 +63,14 @@ func (a *Access) authorize(w http.ResponseWriter, r *http.Request, route string)
 		}
 		Log(r.Context()).Info("access refused", "route", route, "reason", "no credentials")
 		w.Header().Set("WWW-Authenticate", a.Authenticator.Challenge())
+		dropBody(w, r)
 		writeProblem(w, http.StatusUnauthorized, route+" needs credentials: "+a.Authenticator.Challenge())
 		return r, false
 	}
 	if e := auth.Authorize(p, route); e != nil {
 		r = r.WithContext(principal.NewContext(r.Context(), p))
 		Log(r.Context()).Info("access refused", "route", route, "principal", p.ID, "reason", "role")
+		dropBody(w, r)
 		writeProblem(w, http.StatusForbidden, e.Detail)
 		return r, false
 	}

@@ -167,9 +167,11 @@ func Middleware(deps Deps, mux *http.ServeMux) http.Handler {
 		if route == "" {
 			if allow := allowedMethods(mux, r); len(allow) > 0 {
 				rec.Header().Set("Allow", strings.Join(allow, ", "))
+				dropBody(rec, r)
 				writeProblem(rec, http.StatusMethodNotAllowed, fmt.Sprintf("%s is not allowed on %s; use %s", r.Method, r.URL.Path, strings.Join(allow, " or ")))
 				return
 			}
+			dropBody(rec, r)
 			writeProblem(rec, http.StatusNotFound, fmt.Sprintf("no operation at %s %s; the spec is at /openapi.yaml", r.Method, r.URL.Path))
 			return
 		}
@@ -184,6 +186,7 @@ func Middleware(deps Deps, mux *http.ServeMux) http.Handler {
 			// (unit=%zz would read as no unit at all): refuse it.
 			q, err := url.ParseQuery(r.URL.RawQuery)
 			if err != nil {
+				dropBody(rec, r)
 				writeProblem(rec, http.StatusBadRequest, "the query string has a % not followed by two hex digits, or a ';'",
 					&huma.ErrorDetail{Location: "query", Message: "a bad % escape (RFC 3986 percent-encoding)"})
 				return
@@ -191,6 +194,7 @@ func Middleware(deps Deps, mux *http.ServeMux) http.Handler {
 			for name, vs := range q {
 				for _, v := range vs {
 					if !utf8.ValidString(name) || !utf8.ValidString(v) {
+						dropBody(rec, r)
 						writeProblem(rec, http.StatusUnprocessableEntity, "a query parameter is not valid UTF-8",
 							&huma.ErrorDetail{Location: "query." + bound(strings.ToValidUTF8(name, "\uFFFD")), Message: "not valid UTF-8 once its % escapes are decoded"})
 						return
@@ -200,6 +204,7 @@ func Middleware(deps Deps, mux *http.ServeMux) http.Handler {
 		}
 		if r.Body != nil && r.Body != http.NoBody {
 			if r.ContentLength > MaxBodyBytes {
+				dropBody(rec, r)
 				writeProblem(rec, http.StatusRequestEntityTooLarge, fmt.Sprintf("request body is %d bytes; the limit is %d bytes (64 KiB)", r.ContentLength, MaxBodyBytes))
 				return
 			}
@@ -223,14 +228,17 @@ func Middleware(deps Deps, mux *http.ServeMux) http.Handler {
 				if errors.As(err, &ne) && ne.Timeout() {
 					rl.logger().Warn("request body timed out", "err", err.Error(), "bytes_read", len(body),
 						"idle_timeout", bodyIdleTimeout.String(), "read_timeout", bodyReadTimeout.String())
+					dropBody(rec, r)
 					writeProblem(rec, http.StatusRequestTimeout, fmt.Sprintf("the request body stopped arriving (%d bytes read): nothing came for %s, or the whole body took over %s", len(body), bodyIdleTimeout, bodyReadTimeout))
 					return
 				}
 				rl.logger().Warn("request body unreadable", "err", err.Error(), "bytes_read", len(body))
+				dropBody(rec, r)
 				writeProblem(rec, http.StatusBadRequest, "the request body could not be read")
 				return
 			}
 			if len(body) > MaxBodyBytes {
+				dropBody(rec, r)
 				writeProblem(rec, http.StatusRequestEntityTooLarge, fmt.Sprintf("request body is over %d bytes (64 KiB)", MaxBodyBytes))
 				return
 			}
@@ -253,6 +261,20 @@ func Middleware(deps Deps, mux *http.ServeMux) http.Handler {
 		}
 		mux.ServeHTTP(rec, r)
 	})
+}
+
+// dropBody makes net/http close the connection after the answer rather
+// than read what is left of a body the middleware answers without reading
+// (a refused request, an unknown route, an unreadable body): net/http reads
+// up to 256 KiB of an unread body before it sends the answer, under no
+// deadline once the middleware's is lifted, so a caller without
+// credentials that announced a body and never sent it would hold the
+// connection, and its answer, for ever. The Lambda host holds the body in
+// memory already (it has no read deadline: nothing to do).
+func dropBody(w http.ResponseWriter, r *http.Request) {
+	if r.ContentLength != 0 && r.Body != nil && r.Body != http.NoBody {
+		_ = http.NewResponseController(w).SetReadDeadline(time.Now())
+	}
 }
 
 // hasBody reports whether a request of this method carries a body an
