@@ -74,7 +74,7 @@ func flushLookup(key, mask uint64) Value {
 // byte stalls store-to-load forwarding (Eval7 ran 3x slower that way).
 // Each is a leaf: no call, so no stack frame or stack-growth check. They
 // are too large for Go's inliner (budget 80; Eval7 costs 117, and moving
-// its flush path out to a call costs more, 136, as the inliner charges 57
+// its flush path out to a call costs more, 130, as the inliner charges 57
 // for any call it cannot inline): a loop that ranks hands in bulk should
 // add keys with Partial, whose Add and Value inline.
 
