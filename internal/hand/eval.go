@@ -34,29 +34,36 @@ func (v Value) Category() Category {
 }
 
 const (
-	// suitBias starts each 4-bit suit counter at 3, so that a fifth card of
-	// a suit sets the counter's bit 3.
-	suitBias = 0x3333 << 32
+	// suitBias starts each 4-bit suit counter (bits 0-15 of a key) at 3, so
+	// that a fifth card of a suit sets the counter's bit 3.
+	suitBias = 0x3333
 	// flushBits are bit 3 of each suit counter.
-	flushBits = 0x8888 << 32
+	flushBits = 0x8888
+	// rankShift is tablegen.KeyRankShift: a key's rank sum is key>>rankShift.
+	rankShift = 39
 	// rowShift is tablegen.RowShift: rank sums r>>rowShift share a row.
 	rowShift = 11
 )
 
-// rankLookup ranks a hand without a flush by the rank sum in the low 32
-// bits of its key: one perfect-hash displacement, one table entry.
+// rankIndex is the perfect hash of the rank sum in the top 25 bits of a
+// key: the sum plus its row's displacement. The row, key>>50, is below
+// len(rankOffsets) = 2^14 for every key, so it needs no mask or bounds check.
+func rankIndex(key uint64) uint32 {
+	return uint32(key>>rankShift) + rankOffsets[key>>(rankShift+rowShift)]
+}
+
+// rankLookup ranks a hand without a flush by its key: one perfect-hash
+// displacement, one table entry.
 func rankLookup(key uint64) Value {
-	r := uint32(key)
-	i := r + rankOffsets[(r>>rowShift)&uint32(len(rankOffsets)-1)]
-	return Value(rankClasses[i&uint32(len(rankClasses)-1)])
+	return Value(rankClasses[rankIndex(key)&uint32(len(rankClasses)-1)])
 }
 
 // flushLookup ranks a hand whose key shows a flush, from the OR of its
-// cards' masks. The flush suit s has its flag at bit 35+4s and its ranks at
+// cards' masks. The flush suit s has its flag at bit 3+4s and its ranks at
 // bit 16s. A flush is the rare case (3% of seven-card hands), so the masks
 // are only gathered then.
 func flushLookup(key, mask uint64) Value {
-	shift := uint(bits.TrailingZeros64(key&flushBits)-35) * 4
+	shift := uint(bits.TrailingZeros64(key&flushBits)-3) * 4
 	return Value(flushClasses[(mask>>shift)&0x1fff])
 }
 
@@ -66,9 +73,10 @@ func flushLookup(key, mask uint64) Value {
 // array argument is copied through the stack, and reading it back byte by
 // byte stalls store-to-load forwarding (Eval7 ran 3x slower that way).
 // Each is a leaf: no call, so no stack frame or stack-growth check. They
-// are too large for Go's inliner (budget 80; Eval7 costs about 100 however
-// it is written, see BenchmarkPartial7): a loop that ranks hands in bulk
-// should add keys with Partial, whose Add and Value inline.
+// are too large for Go's inliner (budget 80; Eval7 costs 117, and moving
+// its flush path out to a call costs more, 130, as the inliner charges 57
+// for any call it cannot inline): a loop that ranks hands in bulk should
+// add keys with Partial, whose Add and Value inline.
 
 // Eval5 ranks five distinct cards under rules 3.11-3.12.
 func Eval5(c0, c1, c2, c3, c4 card.Card) Value {

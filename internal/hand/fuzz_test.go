@@ -78,8 +78,7 @@ func TestEvalNeverPanics(t *testing.T) {
 		for _, c := range cs {
 			key += cardKeys[c]
 		}
-		r := uint32(key)
-		if key&flushBits == 0 && r+rankOffsets[(r>>rowShift)&uint32(len(rankOffsets)-1)] >= numRankClasses {
+		if key&flushBits == 0 && rankIndex(key) >= numRankClasses {
 			outside++
 		}
 		switch len(cs) {
