@@ -238,6 +238,8 @@ func New(deps Deps, groups ...Group) (http.Handler, huma.API) {
 	api := humago.New(mux, Config())
 	registerDocs(api)
 	Register(api, deps, groups...)
-	web.Register(mux)
+	web.Register(mux, func(w http.ResponseWriter, r *http.Request) {
+		writeProblem(w, http.StatusNotFound, "no page or asset at "+bound(r.URL.Path))
+	})
 	return Middleware(deps, mux), api
 }

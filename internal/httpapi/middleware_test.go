@@ -118,6 +118,8 @@ func TestEveryErrorIsAProblem(t *testing.T) {
 	}{
 		{"unknown route", "GET", "/v1/nope", "", nil, 404, ""},
 		{"a page that does not exist", "GET", "/nope.html", "", nil, 404, ""},
+		{"an asset that does not exist", "GET", "/assets/nope.js", "", nil, 404, ""},
+		{"an asset path that is a page", "GET", "/assets/index.html", "", nil, 404, ""},
 		{"wrong method", "GET", "/v1/hands/evaluate", "", nil, 405, ""},
 		{"wrong content type", "POST", "/v1/hands/evaluate", "text/plain", []byte(`{"cards":"As Ks Qs Js Ts","game":"five_card"}`), 415, "body"},
 		{"unknown field", "POST", "/v1/hands/evaluate", "application/json", []byte(`{"cards":"As Ks Qs Js Ts","game":"five_card","extra":1}`), 422, "body.extra"},

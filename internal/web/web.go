@@ -28,31 +28,34 @@ func securityHeaders(h http.Header) {
 }
 
 // Register adds the pages to mux: / (the console), /display/{pool},
-// /playground and /assets/{file}.
-func Register(mux *http.ServeMux) {
-	mux.HandleFunc("GET /{$}", page("index.html"))
-	mux.HandleFunc("GET /display/{pool}", page("display.html"))
-	mux.HandleFunc("GET /playground", page("playground.html"))
-	mux.HandleFunc("GET /assets/{file}", asset)
+// /playground and /assets/{file}. notFound answers a file that is not
+// there (the host's problem+json).
+func Register(mux *http.ServeMux, notFound http.HandlerFunc) {
+	mux.HandleFunc("GET /{$}", page("index.html", notFound))
+	mux.HandleFunc("GET /display/{pool}", page("display.html", notFound))
+	mux.HandleFunc("GET /playground", page("playground.html", notFound))
+	mux.HandleFunc("GET /assets/{file}", asset(notFound))
 }
 
 // Paths are the routes Register serves, for hosts that route by path (the
 // API Gateway stack).
 var Paths = []string{"/", "/display/{pool}", "/playground", "/assets/{file}"}
 
-func page(name string) http.HandlerFunc {
+func page(name string, notFound http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		serve(w, r, name, "no-cache")
+		serve(w, r, name, notFound)
 	}
 }
 
-func asset(w http.ResponseWriter, r *http.Request) {
-	name := r.PathValue("file")
-	if name == "" || strings.ContainsAny(name, "/\\") || strings.HasSuffix(name, ".html") {
-		http.NotFound(w, r)
-		return
+func asset(notFound http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		name := r.PathValue("file")
+		if name == "" || strings.ContainsAny(name, "/\\") || strings.HasSuffix(name, ".html") {
+			notFound(w, r)
+			return
+		}
+		serve(w, r, name, notFound)
 	}
-	serve(w, r, name, "no-cache")
 }
 
 var contentTypes = map[string]string{
@@ -62,16 +65,16 @@ var contentTypes = map[string]string{
 	".svg":  "image/svg+xml",
 }
 
-func serve(w http.ResponseWriter, r *http.Request, name, cache string) {
+func serve(w http.ResponseWriter, r *http.Request, name string, notFound http.HandlerFunc) {
 	b, err := fs.ReadFile(files, name)
 	ct, known := contentTypes[path.Ext(name)]
 	if err != nil || !known {
-		http.NotFound(w, r)
+		notFound(w, r)
 		return
 	}
 	securityHeaders(w.Header())
 	w.Header().Set("Content-Type", ct)
-	w.Header().Set("Cache-Control", cache)
+	w.Header().Set("Cache-Control", "no-cache")
 	if r.Method == http.MethodHead {
 		return
 	}
