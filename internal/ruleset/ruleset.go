@@ -397,9 +397,14 @@ type Clauses struct {
 	// minimum). Empty where the document is silent (SSP v6, TCP v6):
 	// settlement cites ruling R22 alone.
 	ProgressiveUnit string `json:"progressiveUnit,omitempty" doc:"The clause that fixes the progressive wager's amount (the pool's unit, ruling R22)."`
-	UnderMin        string `json:"underMin,omitempty" doc:"A wager under the table minimum."`
-	OverMax         string `json:"overMax,omitempty" doc:"A wager over the table maximum."`
-	BetMultiple     string `json:"betMultiple,omitempty" doc:"A BET that is not twice the Ante (RWS 5.3)."`
+	// ProgressiveCredits is the clause that lets a progressive wager be
+	// any whole number of credits, the pool's unit (SSP v4 3.5: "one or
+	// more credits", ruling R22); "" where a wager is one unit (or, with
+	// Ruleset.MaxProgressiveMultiplier, 1 to that many units: THB, R17).
+	ProgressiveCredits string `json:"progressiveCredits,omitempty"`
+	UnderMin           string `json:"underMin,omitempty" doc:"A wager under the table minimum."`
+	OverMax            string `json:"overMax,omitempty" doc:"A wager over the table maximum."`
+	BetMultiple        string `json:"betMultiple,omitempty" doc:"A BET that is not twice the Ante (RWS 5.3)."`
 	// VoidReturned is the clause that returns every wager of a void round,
 	// where the document has one (RWS 5.22). The MBS documents have none:
 	// their void clauses (5.1.1, 5.3, SSP v4 5.2) say only that the round
@@ -409,6 +414,20 @@ type Clauses struct {
 	// (MBS 5.1.1 under 5.1), cited with it on a foreign or repeated card
 	// only: a wrong card count is voided by its own clause (DealerCount).
 	VoidCardsRound string `json:"voidCardsRound,omitempty" doc:"The sub-clause of voidCards that voids the round (MBS 5.1.1)."`
+	// The progressive jackpot's clauses for several major winners at one
+	// table (the sub-clauses of Majors.Rule): how several Royal Flush /
+	// Straight Flush winners share the prize (SSP v6 3.15.1, 3.15.2; TCP
+	// v6 and THB v9 number only the Straight Flush's: 3.18.1, 3.15.1), and
+	// lower-ranking hands paid before a Royal Flush of the same round (SSP
+	// v6 3.15.3, TCP v6 3.18.2, THB v9 3.15.2; ruling R5). "" where the
+	// document has none.
+	JackpotRoyalShare         string `json:"jackpotRoyalShare,omitempty"`
+	JackpotStraightFlushShare string `json:"jackpotStraightFlushShare,omitempty"`
+	JackpotLowerFirst         string `json:"jackpotLowerFirst,omitempty"`
+	// JackpotReset is the document's own clause that resets the jackpot to
+	// a predetermined value when it is won (RWS 1.13), cited with rulings
+	// R3 and R21; "" where the document has none (the MBS documents).
+	JackpotReset string `json:"jackpotReset,omitempty"`
 	// Side wagers.
 	SideWagers         string `json:"sideWagers,omitempty" doc:"Side and jackpot wagers are placed after the Ante (THB 3.5)."`
 	PairPlusFold       string `json:"pairPlusFold,omitempty" doc:"TCP: fold the Ante and play the Pair Plus."`
@@ -503,9 +522,11 @@ type Irregularities struct {
 
 // Ruleset is one version of one casino's rule document, as data.
 type Ruleset struct {
-	ID       ID     `json:"id"`
-	Game     Game   `json:"game"`
-	Name     string `json:"name" doc:"The game's name as the document titles it."`
+	ID   ID     `json:"id"`
+	Game Game   `json:"game"`
+	Name string `json:"name" doc:"The game's name as the document titles it."`
+	// Short is the game's name as messages write it ("SSP v4", "THB").
+	Short    string `json:"short"`
 	Casino   string `json:"casino" enum:"MBS,RWS"`
 	Document string `json:"document" doc:"The document's file name in shared/rules."`
 	Version  int    `json:"version"`
