@@ -40,12 +40,12 @@ type Settlement struct {
 	RoundID  string         `json:"roundId"`
 	Currency money.Currency `json:"currency"`
 	// Void: the round is void and every wager returned (ruling R12).
-	Void bool `json:"void" doc:"The round is void: every wager returned (ruling R12)."`
+	Void bool `json:"void"`
 	// Dealer is nil when the dealer's cards cannot make a hand (a void round).
 	Dealer         *DealerHand      `json:"dealer,omitempty"`
-	Community      string           `json:"community,omitempty" doc:"The community cards, canonical form."`
+	Community      string           `json:"community,omitempty"` // The community cards, canonical form.
 	Positions      []PositionResult `json:"positions"`
-	Irregularities []Irregularity   `json:"irregularities" doc:"What the cards and wagers showed that the rules treat as irregular."`
+	Irregularities []Irregularity   `json:"irregularities"` // What the cards and wagers showed that the rules treat as irregular.
 	Totals         Totals           `json:"totals"`
 }
 
@@ -59,7 +59,7 @@ type Hand struct {
 // DealerHand is the dealer's hand and whether it qualifies.
 type DealerHand struct {
 	Hand
-	Qualifies bool `json:"qualifies" doc:"Whether the dealer's hand qualifies (always true in THB, which has no qualifier)."`
+	Qualifies bool `json:"qualifies"` // Whether the dealer's hand qualifies (always true in THB, which has no qualifier).
 	// Progressive is the dealer's jackpot hand (SSP v4 dealer-hand wager).
 	Progressive *Hand    `json:"progressive,omitempty"`
 	Rules       []string `json:"rules"`
