@@ -82,37 +82,37 @@ type Round struct {
 // Limit is a table's minimum and maximum for one wager, in minor units.
 // A zero Max means no maximum.
 type Limit struct {
-	Min money.Amount `json:"min" minimum:"0" doc:"The table minimum, minor units."`
-	Max money.Amount `json:"max,omitempty" minimum:"0" doc:"The table maximum, minor units (0 or absent: none)."`
+	Min money.Amount `json:"min"`           // The table minimum, minor units.
+	Max money.Amount `json:"max,omitempty"` // The table maximum, minor units (0 or absent: none).
 }
 
 // Position is one playing position (betting box) and its wagers.
 type Position struct {
 	// Seat is 1-7, in dealing order from the dealer's left.
-	Seat int `json:"seat" minimum:"1" maximum:"7" doc:"1-7, dealing order from the dealer's left."`
+	Seat int `json:"seat"`
 	// Cards are the player's 5, 3 or 2 hole cards. They may be left out
 	// only for a hand that was not exposed, one folded with no wager its
 	// cards still decide (a jackpot, TCP Pair Plus), or an MBS hand made
 	// invalid by its player's absence (5.11), unless a THB Bonus is placed.
-	Cards string `json:"cards,omitempty" maxLength:"200" doc:"The player's cards: 5 (stud), 3 (TCP), the 2 hole cards (THB). May be empty only when exposed is false, for a folded hand with no jackpot or Pair Plus wager, or for an MBS player absent at the Bet/Play/Flop decision (5.11; not with a THB bonus)."`
+	Cards string `json:"cards,omitempty"`
 	// Wagers maps a wager name to its amount in minor units. A zero amount
 	// is no wager. A THB check is a missing turn or river.
-	Wagers map[string]money.Amount `json:"wagers" doc:"Wager name to amount in minor units: ante, bet, play, pairPlus, bonus, flop, turn, river, progressive (mbs-ssp-v4: progressivePlayer, progressiveDealer). A THB check is a missing turn/river; 0 is no wager."`
+	Wagers map[string]money.Amount `json:"wagers"`
 	// Folded makes a fold explicit (ruling R20: an Ante without a
 	// continuation wager has folded anyway). It needs an Ante: a hand
 	// without one has nothing to fold.
-	Folded bool `json:"folded,omitempty" doc:"The player folded (ruling R20: an Ante with no continuation wager has folded anyway)."`
+	Folded bool `json:"folded,omitempty"`
 	// Exposed is false when the player declined the comparison (ruling
 	// R8, R19); nil means true.
-	Exposed *bool `json:"exposed,omitempty" doc:"false: the player declined the comparison by not exposing the hand (ruling R8). Default true."`
+	Exposed *bool `json:"exposed,omitempty"`
 	// Absent: the player was not present for a decision (MBS 5.11, RWS
 	// 5.5).
-	Absent bool `json:"absent,omitempty" doc:"The player was not present to make a decision (MBS 5.11, RWS 5.5/5.6)."`
+	Absent bool `json:"absent,omitempty"`
 	// ProgressiveMultiplier is THB's 1-5 times the minimum progressive
 	// wager, the pool's unit (3.5.3, 3.5.3.1, ruling R17). 0: the stake
 	// over the unit, which must then be a whole 1 to 5. Given, it must
 	// agree with the stake, and a progressive wager must be placed.
-	ProgressiveMultiplier int `json:"progressiveMultiplier,omitempty" minimum:"0" maximum:"5" doc:"mbs-megalink-thb-v9 only, with a progressive wager: it is 1-5 times the minimum, progressiveUnit (3.5.3.1, ruling R17). Must equal progressive / progressiveUnit; absent: that quotient, which must be a whole 1 to 5."`
+	ProgressiveMultiplier int `json:"progressiveMultiplier,omitempty"`
 }
 
 // IsExposed reports whether the hand was exposed (the default).
