@@ -24,9 +24,9 @@ type Prize struct {
 	Hand        string        `json:"hand"`
 	Kind        PrizeKind     `json:"kind"`
 	Odds        PayOdds       `json:"odds,omitzero"`
-	Amount      int64         `json:"amount,omitempty" doc:"Minor units, for kind fixed."`
-	BasisPoints int64         `json:"basisPoints,omitempty" doc:"For kind pool_percent: 10000 is 100% of the pool."`
-	Multiplied  bool          `json:"multiplied,omitempty" doc:"THB 3.5.3.1: the line is multiplied by the wager's multiple of the minimum."`
+	Amount      int64         `json:"amount,omitempty"`      // Minor units, for kind fixed.
+	BasisPoints int64         `json:"basisPoints,omitempty"` // For kind pool_percent: 10000 is 100% of the pool.
+	Multiplied  bool          `json:"multiplied,omitempty"`  // THB 3.5.3.1: the line is multiplied by the wager's multiple of the minimum.
 	Rule        string        `json:"rule,omitempty"`
 }
 

@@ -275,16 +275,14 @@ func (c *change) payShared(g []Hit, metas []roundMeta, cl clauses, extraRules ..
 // reset restarts the pool from its reset amount on top of what the shares
 // left (R3, R21), funded from the overflow, the reserve, then the house;
 // then a recorded settings change takes effect.
-func (c *change) reset(ruleset string) Entry {
+func (c *change) reset(id string) Entry {
 	p := c.pool
 	amount := p.Settings.Reset
 	fund := c.fundReset(amount)
 	e := Entry{Kind: KindReset, Displayed: amount, Funding: fund,
 		Rules: []string{"ruling R3", "ruling R21"}}
-	if ruleset == "rws-mlp-csp-v2" {
-		// The document's own reset clause.
-		e.Rules = append(e.Rules, "rws-mlp-csp-v2 1.13")
-	}
+	// The document's own reset clause, where it has one (RWS 1.13).
+	e.Rules = append(e.Rules, cite(id, c.rules.clausesOf(id).reset)...)
 	for _, f := range fund {
 		switch f.Source {
 		case SourceOverflow:

@@ -3,6 +3,7 @@ package jackpot
 import (
 	"fmt"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/tablesettle/tablesettle/internal/hand"
@@ -10,28 +11,22 @@ import (
 	"github.com/tablesettle/tablesettle/internal/ruleset"
 )
 
-// clauses names the jackpot clauses of each ruleset.
+// clauses names the jackpot clauses of a ruleset.
 type clauses struct {
-	paytable, acrossTables, sameTable, royalShare, sfShare, lowerFirst string
+	acrossTables, sameTable, royalShare, sfShare, lowerFirst, reset string
 }
 
-var rulesetClauses = map[string]clauses{
-	"mbs-megalink-ssp-v6": {"4.2", "3.14", "3.15", "3.15.1", "3.15.2", "3.15.3"},
-	"mbs-megalink-tcp-v6": {"4.4", "3.17", "3.18", "", "3.18.1", "3.18.2"},
-	"mbs-megalink-thb-v9": {"4.2", "3.14", "3.15", "", "3.15.1", "3.15.2"},
-	"mbs-ssp-v4":          {"4.2", "", "", "", "", ""},
-	"rws-mlp-csp-v2":      {"4.2", "4.5.2", "4.5.1", "", "", ""},
-}
-
-// clausesOf names the jackpot clauses of a ruleset: those for major hits
-// at one table and across tables from its description (Majors.Rule,
-// Majors.OrderRule), the others from the table above.
+// clausesOf names the jackpot clauses of a ruleset from its description
+// (Majors and the Jackpot* clauses); none for a ruleset the catalogue
+// does not have.
 func (k Rules) clausesOf(id string) clauses {
-	cl := rulesetClauses[id]
-	if rs, ok := k.Rulesets.Lookup(ruleset.ID(id)); ok {
-		cl.sameTable, cl.acrossTables = rs.Majors.Rule, rs.Majors.OrderRule
+	rs, ok := k.Rulesets.Lookup(ruleset.ID(id))
+	if !ok {
+		return clauses{}
 	}
-	return cl
+	cl := rs.Clauses
+	return clauses{acrossTables: rs.Majors.OrderRule, sameTable: rs.Majors.Rule, royalShare: cl.JackpotRoyalShare,
+		sfShare: cl.JackpotStraightFlushShare, lowerFirst: cl.JackpotLowerFirst, reset: cl.JackpotReset}
 }
 
 func cite(ruleset, clause string) []string {
@@ -41,21 +36,26 @@ func cite(ruleset, clause string) []string {
 	return []string{ruleset + " " + clause}
 }
 
-// validateStake applies ruling R22 (and R17 for THB): a progressive stake
-// must be the pool's unit; THB accepts 1-5 units (3.5.3), SSP v4 any
-// whole number of units (credits, 3.5).
-func validateStake(ruleset string, unit, amount money.Amount, field string) error {
+// validateStake applies ruling R22 (and R17) as the ruleset describes
+// it: a progressive stake is the pool's unit; where the ruleset has a
+// MaxProgressiveMultiplier (THB 3.5.3: 5) 1 to that many units, where it
+// has a ProgressiveCredits clause (SSP v4 3.5) any whole number of units.
+func validateStake(rs *ruleset.Ruleset, unit, amount money.Amount, field string) error {
 	if amount <= 0 {
 		return invalid(field, "a progressive wager must be positive")
 	}
-	switch ruleset {
-	case "mbs-megalink-thb-v9":
-		if amount%unit != 0 || amount/unit < 1 || amount/unit > 5 {
-			return invalid(field, "THB takes 1-5 times the pool's unit %d (mbs-megalink-thb-v9 3.5.3, ruling R17), got %d", unit, amount)
+	id := string(rs.ID)
+	switch {
+	case rs.MaxProgressiveMultiplier > 0:
+		maxM := money.Amount(rs.MaxProgressiveMultiplier)
+		if amount%unit != 0 || amount/unit < 1 || amount/unit > maxM {
+			return invalid(field, "%s takes 1-%d times the pool's unit %d (%s), got %d", rs.Short, maxM, unit,
+				joinRules(append(cite(id, rs.Clauses.ProgressiveUnit), "ruling R17")), amount)
 		}
-	case "mbs-ssp-v4":
+	case rs.Clauses.ProgressiveCredits != "":
 		if amount%unit != 0 {
-			return invalid(field, "SSP v4 jackpot wagers are whole credits of the pool's unit %d (mbs-ssp-v4 3.5), got %d", unit, amount)
+			return invalid(field, "%s jackpot wagers are whole credits of the pool's unit %d (%s), got %d", rs.Short, unit,
+				joinRules(cite(id, rs.Clauses.ProgressiveCredits)), amount)
 		}
 	default:
 		if amount != unit {
@@ -64,6 +64,9 @@ func validateStake(ruleset string, unit, amount money.Amount, field string) erro
 	}
 	return nil
 }
+
+// joinRules writes citations as a message quotes them: "a, b".
+func joinRules(rules []string) string { return strings.Join(rules, ", ") }
 
 func wagerName(w string) string {
 	if w == "" {
@@ -93,6 +96,7 @@ func (k Rules) Apply(p Pool, r Round, now time.Time) (Pool, []Entry, RoundResult
 		return Pool{}, nil, RoundResult{}, invalid("ruleset", "unknown ruleset %q", r.Ruleset)
 	}
 	majors := majorsFrom(desc.Majors)
+	dealerJackpot := desc.Placeable(ruleset.ProgressiveDealer)
 	if !ValidID(r.Table) {
 		return Pool{}, nil, RoundResult{}, invalid("table", "a table id is 1-64 letters, digits, '-', '_', '.' or ':'")
 	}
@@ -110,10 +114,12 @@ func (k Rules) Apply(p Pool, r Round, now time.Time) (Pool, []Entry, RoundResult
 	for i, w := range r.Wagers {
 		field := fmt.Sprintf("wagers[%d].amount", i)
 		wn := wagerName(w.Wager)
-		if wn != WagerPlayer && !(wn == WagerDealer && r.Ruleset == "mbs-ssp-v4") {
+		// Only a ruleset with a dealer-hand jackpot wager takes one (SSP
+		// v4 3.5, ruling R22).
+		if wn != WagerPlayer && !(wn == WagerDealer && dealerJackpot) {
 			return Pool{}, nil, RoundResult{}, invalid(fmt.Sprintf("wagers[%d].wager", i), "only SSP v4 takes a dealer-hand jackpot wager (mbs-ssp-v4 3.5)")
 		}
-		if err := validateStake(r.Ruleset, s.Unit, w.Amount, field); err != nil {
+		if err := validateStake(desc, s.Unit, w.Amount, field); err != nil {
 			return Pool{}, nil, RoundResult{}, err
 		}
 		k := fmt.Sprintf("%d/%s", w.Seat, wn)
@@ -230,7 +236,9 @@ func (k Rules) Apply(p Pool, r Round, now time.Time) (Pool, []Entry, RoundResult
 				extra = append(extra, "ruling R5")
 				extra = append(extra, cite(r.Ruleset, cl.lowerFirst)...)
 			}
-			if r.Ruleset == "mbs-ssp-v4" && len(g) > 1 {
+			if dealerJackpot && len(g) > 1 {
+				// R22: every dealer-hand wager at the table wins a
+				// dealer-hand hit, and R5 shares the prize among them.
 				extra = append(extra, "ruling R22")
 			}
 			pos, err := c.payShared(g, metas, cl, extra...)

@@ -61,7 +61,7 @@ const (
 // hand out copies.
 var rulesets = [...]Ruleset{
 	{
-		ID: SSPv6, Game: GameStud, Name: "Megalink Singapore Stud Poker", Casino: "MBS",
+		ID: SSPv6, Game: GameStud, Name: "Megalink Singapore Stud Poker", Short: "SSP v6", Casino: "MBS",
 		Document: "mbs-megalink-singapore-stud-poker-v6.txt", Version: 6,
 		InForce: time.Date(2019, 8, 2, 0, 0, 0, 0, sgt), Currency: money.SGD,
 		Majors:         Majors{Rule: "3.15", OrderRule: "3.14"},
@@ -84,12 +84,13 @@ var rulesets = [...]Ruleset{
 			NoQualify: "3.10.2", NoQualifyBet: "3.10.2.1", NoQualifyAnte: "3.10.2.2",
 			Win: "3.10.3.1", Lose: "3.10.3.2", StandOff: "3.10.4",
 			ProgressivePaid: "3.10.3.3", NoQualifyProgressive: "3.10.2.3", ProgressiveExtra: "3.13",
+			JackpotRoyalShare: "3.15.1", JackpotStraightFlushShare: "3.15.2", JackpotLowerFirst: "3.15.3",
 			VoidCards: "5.1", DealerCount: "5.3", PlayerCount: "5.7", Absent: "5.11", NoAnte: "5.12.2",
 			UnderMin: "5.13", OverMax: "5.14", VoidCardsRound: "5.1.1",
 		},
 	},
 	{
-		ID: SSPv4, Game: GameStud, Name: "Singapore Stud Poker", Casino: "MBS",
+		ID: SSPv4, Game: GameStud, Name: "Singapore Stud Poker", Short: "SSP v4", Casino: "MBS",
 		Document: "mbs-singapore-stud-poker-v4.txt", Version: 4,
 		InForce: time.Date(2013, 5, 9, 0, 0, 0, 0, sgt), Currency: money.SGD,
 		// SSP v4 has no several-winners clauses (rulings R5, R7), no
@@ -141,10 +142,12 @@ var rulesets = [...]Ruleset{
 			// of one placed without: NoAnte is empty and settlement returns
 			// it citing 3.5 and ruling R12, noting the document is silent.
 			SideWagers: "3.5",
+			// 3.5: "one or more credits": any whole number of units (R22).
+			ProgressiveCredits: "3.5",
 		},
 	},
 	{
-		ID: TCPv6, Game: GameThreeCard, Name: "Megalink Three Card Poker", Casino: "MBS",
+		ID: TCPv6, Game: GameThreeCard, Name: "Megalink Three Card Poker", Short: "TCP v6", Casino: "MBS",
 		Document: "mbs-megalink-three-card-poker-v6.txt", Version: 6,
 		InForce: time.Date(2019, 8, 2, 0, 0, 0, 0, sgt), Currency: money.SGD,
 		Majors:         Majors{Rule: "3.18", OrderRule: "3.17"},
@@ -182,6 +185,7 @@ var rulesets = [...]Ruleset{
 			NoQualify: "3.11", NoQualifyBet: "3.11.1", NoQualifyAnte: "3.11.2",
 			Win: "3.12.1", Lose: "3.12.2", StandOff: "3.12.3",
 			ProgressivePaid: "3.13", ProgressiveExtra: "3.16",
+			JackpotStraightFlushShare: "3.18.1", JackpotLowerFirst: "3.18.2",
 			PairPlusFold: "3.9.1.1", PairPlusOnly: "3.9.3", PairPlusNoQualify: "3.11.4", PairPlusQualify: "3.12.5",
 			AnteBonusNoQualify: "3.11.3", AnteBonusQualify: "3.12.4",
 			VoidCards: "5.1", DealerCount: "5.3", PlayerCount: "5.7", Absent: "5.11", NoAnte: "5.12.2",
@@ -189,7 +193,7 @@ var rulesets = [...]Ruleset{
 		},
 	},
 	{
-		ID: THBv9, Game: GameHoldem, Name: "Megalink Texas Hold'em Bonus Progressive", Casino: "MBS",
+		ID: THBv9, Game: GameHoldem, Name: "Megalink Texas Hold'em Bonus Progressive", Short: "THB", Casino: "MBS",
 		Document: "mbs-megalink-texas-holdem-bonus-progressive-v9.txt", Version: 9,
 		InForce: time.Date(2023, 7, 4, 7, 0, 0, 0, sgt), Currency: money.SGD,
 		Majors:         Majors{Rule: "3.15", OrderRule: "3.14"},
@@ -237,12 +241,13 @@ var rulesets = [...]Ruleset{
 			Fold: "3.9.1", Continue: "3.9.2", Declined: "3.10.1",
 			Win: "3.10.2", Lose: "3.10.3", StandOff: "3.10.4",
 			ProgressivePaid: "4.2", ProgressiveExtra: "3.13", SideWagers: "3.5", ProgressiveUnit: "3.5.3",
+			JackpotStraightFlushShare: "3.15.1", JackpotLowerFirst: "3.15.2",
 			VoidCards: "5.1", DealerCount: "5.3", PlayerCount: "5.7", Absent: "5.11", NoAnte: "5.12.2",
 			UnderMin: "5.13", OverMax: "5.14", VoidCardsRound: "5.1.1",
 		},
 	},
 	{
-		ID: RWSCSPv2, Game: GameStud, Name: "Multi-Link Progressive Casino Stud Poker", Casino: "RWS",
+		ID: RWSCSPv2, Game: GameStud, Name: "Multi-Link Progressive Casino Stud Poker", Short: "RWS CSP", Casino: "RWS",
 		Document: "rws-multi-link-progressive-casino-stud-poker-v2.txt", Version: 2,
 		InForce: time.Date(2020, 6, 28, 8, 0, 0, 0, sgt), Currency: money.SGD,
 		Majors:    Majors{Sequential: true, Rule: "4.5.1", SettleWindow: true, OrderRule: "4.5.2"},
@@ -269,6 +274,8 @@ var rulesets = [...]Ruleset{
 			VoidCards:       "5.8.1", DealerCount: "5.8.7", PlayerCount: "5.15", Absent: "5.5", AbsentSettled: "5.6",
 			NoAnte: "5.4", UnderMin: "5.2.1", OverMax: "5.1.1", BetMultiple: "5.3", VoidReturned: "5.22",
 			ProgressiveUnit: "3.4",
+			// 1.13: "the jackpot is reset to a predetermined value".
+			JackpotReset: "1.13",
 		},
 	},
 }

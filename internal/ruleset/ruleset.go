@@ -177,15 +177,15 @@ func pct(percent int64) Pay {
 // category line to every category below / above it ("One Pair or Lower",
 // "Ante wins (Straight and higher)").
 type Entry struct {
-	Hand     string `json:"hand" doc:"A hand category (snake_case), \"win\" for any winning hand, or a THB hole-card bonus hand."`
-	Label    string `json:"label" doc:"The line as the document writes it."`
-	OrLower  bool   `json:"orLower,omitempty" doc:"The line covers this category and every lower one."`
-	OrHigher bool   `json:"orHigher,omitempty" doc:"The line covers this category and every higher one."`
+	Hand     string `json:"hand"`               // A hand category (snake_case), "win" for any winning hand, or a THB hole-card bonus hand.
+	Label    string `json:"label"`              // The line as the document writes it.
+	OrLower  bool   `json:"orLower,omitempty"`  // The line covers this category and every lower one.
+	OrHigher bool   `json:"orHigher,omitempty"` // The line covers this category and every higher one.
 	Pay      Pay    `json:"pay"`
 	// Multiplied marks the lines the THB progressive multiplier applies to
 	// (3.5.3.1, ruling R17): Straight to Four of a Kind.
-	Multiplied bool   `json:"multiplied,omitempty" doc:"The THB progressive multiplier (3.5.3.1) applies to this line."`
-	Rule       string `json:"rule" doc:"The rule number of the paytable."`
+	Multiplied bool   `json:"multiplied,omitempty"`
+	Rule       string `json:"rule"` // The rule number of the paytable.
 }
 
 // Category returns the entry's hand category, if its Hand is one.
@@ -264,12 +264,12 @@ func (p Paytable) Named(name string) (Entry, bool) {
 // Multiple is a continuation wager's required size as a multiple of another
 // wager (ruling R20).
 type Multiple struct {
-	Of    Wager `json:"of" doc:"The wager it is a multiple of."`
-	Times int64 `json:"times" doc:"How many times that wager."`
+	Of    Wager `json:"of"`    // The wager it is a multiple of.
+	Times int64 `json:"times"` // How many times that wager.
 	// Fixed: any other amount is refused as a malformed request (MBS). When
 	// false (RWS 5.3) another amount settles under Rule.
-	Fixed bool   `json:"fixed" doc:"true: any other amount is refused (MBS, ruling R20); false: another amount settles under rule (RWS 5.3)."`
-	Rule  string `json:"rule" doc:"The rule that sets the multiple, or that settles another amount."`
+	Fixed bool   `json:"fixed"`
+	Rule  string `json:"rule"` // The rule that sets the multiple, or that settles another amount.
 }
 
 // HandSource is which cards a hand is made of (the README table "What each
@@ -290,13 +290,13 @@ const (
 // WagerSpec is one wager a ruleset offers.
 type WagerSpec struct {
 	Name  Wager  `json:"name"`
-	Label string `json:"label" doc:"The wager as the document names it."`
-	Rule  string `json:"rule" doc:"The rule that defines the wager."`
+	Label string `json:"label"` // The wager as the document names it.
+	Rule  string `json:"rule"`  // The rule that defines the wager.
 	// Progressive marks a progressive jackpot wager.
 	Progressive bool `json:"progressive,omitempty"`
 	// PaidOn is set for a payment that is not a wager of its own (TCP's
 	// Ante Bonus, paid on the Ante): the wager whose stake it pays on.
-	PaidOn Wager `json:"paidOn,omitempty" doc:"Set for a payment made to another wager rather than a wager placed (TCP Ante Bonus)."`
+	PaidOn Wager `json:"paidOn,omitempty"`
 	// Optional continuation wagers may be skipped (THB Turn and River:
 	// "Check", 1.1.11, 1.1.15).
 	Optional bool `json:"optional,omitempty"`
@@ -314,8 +314,8 @@ type Qualifier struct {
 	// Kind: "ace_king" (a hand ranked at least Ace-King high,
 	// hand.QualifiesStud), "queen" (at least Queen high, hand.QualifiesTCP),
 	// "none" (THB: no qualification).
-	Kind  string `json:"kind" enum:"ace_king,queen,none"`
-	Label string `json:"label" doc:"The qualifier as the document words it."`
+	Kind  string `json:"kind"`
+	Label string `json:"label"` // The qualifier as the document words it.
 	Rule  string `json:"rule"`
 }
 
@@ -324,8 +324,8 @@ type Cap struct {
 	Wager Wager `json:"wager"`
 	// Kind "winnings_per_box": the winnings (not the stake) of the wager on
 	// one betting box are at most Amount (RWS 4.1.1, ruling R11).
-	Kind     string         `json:"kind" enum:"winnings_per_box"`
-	Amount   money.Amount   `json:"amount" doc:"The cap, in minor units of currency."`
+	Kind     string         `json:"kind"`
+	Amount   money.Amount   `json:"amount"` // The cap, in minor units of currency.
 	Currency money.Currency `json:"currency"`
 	Rule     string         `json:"rule"`
 }
@@ -334,9 +334,9 @@ type Cap struct {
 // (rules 4.3-4.5, ruling R13).
 type Selection struct {
 	// Name: "magic_card", "lucky_player" or "lucky_dealer".
-	Name  string `json:"name" enum:"magic_card,lucky_player,lucky_dealer"`
+	Name  string `json:"name"`
 	Label string `json:"label"`
-	Wager Wager  `json:"wager" doc:"The jackpot wager it pays on."`
+	Wager Wager  `json:"wager"` // The jackpot wager it pays on.
 	// Rule is the qualifying rule (4.3, 4.3.1, 4.4, 4.4.1); PayRule the
 	// paytable (4.5).
 	Rule    string `json:"rule"`
@@ -346,14 +346,14 @@ type Selection struct {
 
 // Hands says what each hand is made of.
 type Hands struct {
-	DealerCards    int        `json:"dealerCards" doc:"Cards to the dealer: 5 (stud), 3 (TCP), 2 hole cards (THB)."`
-	PlayerCards    int        `json:"playerCards" doc:"Cards to each player: 5, 3, or 2 hole cards."`
-	CommunityCards int        `json:"communityCards" doc:"Community cards: 0, 2 (TCP) or 5 (THB)."`
-	Main           HandSource `json:"main" doc:"The hand compared with the dealer's."`
-	Progressive    HandSource `json:"progressive" doc:"The player's progressive jackpot hand."`
+	DealerCards    int        `json:"dealerCards"`    // Cards to the dealer: 5 (stud), 3 (TCP), 2 hole cards (THB).
+	PlayerCards    int        `json:"playerCards"`    // Cards to each player: 5, 3, or 2 hole cards.
+	CommunityCards int        `json:"communityCards"` // Community cards: 0, 2 (TCP) or 5 (THB).
+	Main           HandSource `json:"main"`           // The hand compared with the dealer's.
+	Progressive    HandSource `json:"progressive"`    // The player's progressive jackpot hand.
 	// DealerProgressive is set in SSP v4 only: the dealer-hand jackpot.
 	DealerProgressive HandSource `json:"dealerProgressive,omitempty"`
-	Rule              string     `json:"rule" doc:"The rule that says how hands are made and ranked."`
+	Rule              string     `json:"rule"` // The rule that says how hands are made and ranked.
 }
 
 // Clauses are the rule numbers settlement cites for each clause of the
@@ -361,62 +361,81 @@ type Hands struct {
 // document has no such clause (settlement then cites the ruling it
 // applies, or refuses the request).
 type Clauses struct {
-	Ranking  string `json:"ranking" doc:"The order of hands."`
-	TieBreak string `json:"tieBreak" doc:"Hands of the same order: the tie-break clauses."`
+	Ranking  string `json:"ranking"`  // The order of hands.
+	TieBreak string `json:"tieBreak"` // Hands of the same order: the tie-break clauses.
 	// The tie-break sub-clauses, where the document numbers them (empty:
 	// TieBreak covers it).
-	TieSame         string `json:"tieSame,omitempty" doc:"Same order and same ranks: a stand-off."`
+	TieSame         string `json:"tieSame,omitempty"` // Same order and same ranks: a stand-off.
 	TieTwoPairs     string `json:"tieTwoPairs,omitempty"`
 	TieOnePair      string `json:"tieOnePair,omitempty"`
-	TieWheel        string `json:"tieWheel,omitempty" doc:"A straight with a six (TCP: a four) or higher beats the wheel."`
+	TieWheel        string `json:"tieWheel,omitempty"` // A straight with a six (TCP: a four) or higher beats the wheel.
 	TieFullHouse    string `json:"tieFullHouse,omitempty"`
-	TieSameStraight string `json:"tieSameStraight,omitempty" doc:"Straights of the same ranks: a stand-off."`
+	TieSameStraight string `json:"tieSameStraight,omitempty"` // Straights of the same ranks: a stand-off.
 	Fold            string `json:"fold"`
-	Continue        string `json:"continue" doc:"Placing the continuation wager."`
-	Declined        string `json:"declined,omitempty" doc:"A player declining the comparison."`
-	NoQualify       string `json:"noQualify,omitempty" doc:"The dealer does not qualify."`
-	NoQualifyBet    string `json:"noQualifyBet,omitempty" doc:"... the continuation wager returned (or not paid)."`
-	NoQualifyAnte   string `json:"noQualifyAnte,omitempty" doc:"... the Ante paid."`
-	Win             string `json:"win" doc:"The player's hand ranks higher."`
-	Lose            string `json:"lose" doc:"The player's hand ranks lower."`
-	StandOff        string `json:"standOff" doc:"The hands rank the same."`
-	ProgressivePaid string `json:"progressivePaid" doc:"The progressive wager paid by its paytable."`
+	Continue        string `json:"continue"`                // Placing the continuation wager.
+	Declined        string `json:"declined,omitempty"`      // A player declining the comparison.
+	NoQualify       string `json:"noQualify,omitempty"`     // The dealer does not qualify.
+	NoQualifyBet    string `json:"noQualifyBet,omitempty"`  // ... the continuation wager returned (or not paid).
+	NoQualifyAnte   string `json:"noQualifyAnte,omitempty"` // ... the Ante paid.
+	Win             string `json:"win"`                     // The player's hand ranks higher.
+	Lose            string `json:"lose"`                    // The player's hand ranks lower.
+	StandOff        string `json:"standOff"`                // The hands rank the same.
+	ProgressivePaid string `json:"progressivePaid"`         // The progressive wager paid by its paytable.
 	// NoQualifyProgressive is the progressive clause when the dealer does
 	// not qualify, where the document has one (SSP v6 3.10.2.3, v4 3.12.3).
 	NoQualifyProgressive string `json:"noQualifyProgressive,omitempty"`
-	ProgressiveExtra     string `json:"progressiveExtra,omitempty" doc:"A jackpot is paid in addition to the other wagers."`
-	VoidCards            string `json:"voidCards" doc:"A card that does not belong, extra or missing cards: the round is void."`
-	DealerCount          string `json:"dealerCount" doc:"A wrong number of cards to the dealer (or the community): the round is void."`
-	PlayerCount          string `json:"playerCount" doc:"A wrong number of cards to a player: the hand is removed and its wagers returned."`
-	Absent               string `json:"absent,omitempty" doc:"A player not present for a decision."`
-	AbsentSettled        string `json:"absentSettled,omitempty" doc:"A player absent with no decision left to make."`
-	NoAnte               string `json:"noAnte,omitempty" doc:"A progressive wager without its Ante: returned."`
+	ProgressiveExtra     string `json:"progressiveExtra,omitempty"` // A jackpot is paid in addition to the other wagers.
+	VoidCards            string `json:"voidCards"`                  // A card that does not belong, extra or missing cards: the round is void.
+	DealerCount          string `json:"dealerCount"`                // A wrong number of cards to the dealer (or the community): the round is void.
+	PlayerCount          string `json:"playerCount"`                // A wrong number of cards to a player: the hand is removed and its wagers returned.
+	Absent               string `json:"absent,omitempty"`           // A player not present for a decision.
+	AbsentSettled        string `json:"absentSettled,omitempty"`    // A player absent with no decision left to make.
+	NoAnte               string `json:"noAnte,omitempty"`           // A progressive wager without its Ante: returned.
 	// ProgressiveUnit is the clause that fixes the progressive wager's
 	// amount, where the document has one (RWS 3.4: "the prescribed
 	// Progressive Jackpot betting amount"; THB 3.5.3: 1-5 times the
 	// minimum). Empty where the document is silent (SSP v6, TCP v6):
 	// settlement cites ruling R22 alone.
-	ProgressiveUnit string `json:"progressiveUnit,omitempty" doc:"The clause that fixes the progressive wager's amount (the pool's unit, ruling R22)."`
-	UnderMin        string `json:"underMin,omitempty" doc:"A wager under the table minimum."`
-	OverMax         string `json:"overMax,omitempty" doc:"A wager over the table maximum."`
-	BetMultiple     string `json:"betMultiple,omitempty" doc:"A BET that is not twice the Ante (RWS 5.3)."`
+	ProgressiveUnit string `json:"progressiveUnit,omitempty"`
+	// ProgressiveCredits is the clause that lets a progressive wager be
+	// any whole number of credits, the pool's unit (SSP v4 3.5: "one or
+	// more credits", ruling R22); "" where a wager is one unit (or, with
+	// Ruleset.MaxProgressiveMultiplier, 1 to that many units: THB, R17).
+	ProgressiveCredits string `json:"progressiveCredits,omitempty"`
+	UnderMin           string `json:"underMin,omitempty"`    // A wager under the table minimum.
+	OverMax            string `json:"overMax,omitempty"`     // A wager over the table maximum.
+	BetMultiple        string `json:"betMultiple,omitempty"` // A BET that is not twice the Ante (RWS 5.3).
 	// VoidReturned is the clause that returns every wager of a void round,
 	// where the document has one (RWS 5.22). The MBS documents have none:
 	// their void clauses (5.1.1, 5.3, SSP v4 5.2) say only that the round
 	// is void, and ruling R12 returns the wagers.
-	VoidReturned string `json:"voidReturned,omitempty" doc:"Every wager of a void round is returned (RWS 5.22; the MBS documents have no such clause: ruling R12)."`
+	VoidReturned string `json:"voidReturned,omitempty"`
 	// VoidCardsRound is the sub-clause of VoidCards that voids the round
 	// (MBS 5.1.1 under 5.1), cited with it on a foreign or repeated card
 	// only: a wrong card count is voided by its own clause (DealerCount).
-	VoidCardsRound string `json:"voidCardsRound,omitempty" doc:"The sub-clause of voidCards that voids the round (MBS 5.1.1)."`
+	VoidCardsRound string `json:"voidCardsRound,omitempty"`
+	// The progressive jackpot's clauses for several major winners at one
+	// table (the sub-clauses of Majors.Rule): how several Royal Flush /
+	// Straight Flush winners share the prize (SSP v6 3.15.1, 3.15.2; TCP
+	// v6 and THB v9 number only the Straight Flush's: 3.18.1, 3.15.1), and
+	// lower-ranking hands paid before a Royal Flush of the same round (SSP
+	// v6 3.15.3, TCP v6 3.18.2, THB v9 3.15.2; ruling R5). "" where the
+	// document has none.
+	JackpotRoyalShare         string `json:"jackpotRoyalShare,omitempty"`
+	JackpotStraightFlushShare string `json:"jackpotStraightFlushShare,omitempty"`
+	JackpotLowerFirst         string `json:"jackpotLowerFirst,omitempty"`
+	// JackpotReset is the document's own clause that resets the jackpot to
+	// a predetermined value when it is won (RWS 1.13), cited with rulings
+	// R3 and R21; "" where the document has none (the MBS documents).
+	JackpotReset string `json:"jackpotReset,omitempty"`
 	// Side wagers.
-	SideWagers         string `json:"sideWagers,omitempty" doc:"Side and jackpot wagers are placed after the Ante (THB 3.5)."`
-	PairPlusFold       string `json:"pairPlusFold,omitempty" doc:"TCP: fold the Ante and play the Pair Plus."`
-	PairPlusOnly       string `json:"pairPlusOnly,omitempty" doc:"TCP: a Pair Plus only player."`
-	PairPlusNoQualify  string `json:"pairPlusNoQualify,omitempty" doc:"TCP: Pair Plus paid when the dealer does not qualify."`
-	PairPlusQualify    string `json:"pairPlusQualify,omitempty" doc:"TCP: Pair Plus paid when the dealer qualifies."`
-	AnteBonusNoQualify string `json:"anteBonusNoQualify,omitempty" doc:"TCP: Ante Bonus paid when the dealer does not qualify."`
-	AnteBonusQualify   string `json:"anteBonusQualify,omitempty" doc:"TCP: Ante Bonus paid when the dealer qualifies."`
+	SideWagers         string `json:"sideWagers,omitempty"`         // Side and jackpot wagers are placed after the Ante (THB 3.5).
+	PairPlusFold       string `json:"pairPlusFold,omitempty"`       // TCP: fold the Ante and play the Pair Plus.
+	PairPlusOnly       string `json:"pairPlusOnly,omitempty"`       // TCP: a Pair Plus only player.
+	PairPlusNoQualify  string `json:"pairPlusNoQualify,omitempty"`  // TCP: Pair Plus paid when the dealer does not qualify.
+	PairPlusQualify    string `json:"pairPlusQualify,omitempty"`    // TCP: Pair Plus paid when the dealer qualifies.
+	AnteBonusNoQualify string `json:"anteBonusNoQualify,omitempty"` // TCP: Ante Bonus paid when the dealer does not qualify.
+	AnteBonusQualify   string `json:"anteBonusQualify,omitempty"`   // TCP: Ante Bonus paid when the dealer qualifies.
 }
 
 // Majors says how a ruleset's major progressive prizes (the pool
@@ -428,19 +447,19 @@ type Majors struct {
 	// previous payout and reset left it (RWS 4.5.1, ruling R6). false: they
 	// share the prize, lower-ranking hits first (MBS SSP v6 3.15, TCP v6
 	// 3.18, THB v9 3.15, ruling R5).
-	Sequential bool `json:"sequential" doc:"true: several major winners at one table are paid one after the other in dealing order (RWS 4.5.1, ruling R6); false: they share the prize (MBS, ruling R5)."`
+	Sequential bool `json:"sequential"`
 	// Rule is the document's clause for several winners at one table (""
 	// where it has none: SSP v4, where ruling R5 alone applies).
-	Rule string `json:"rule,omitempty" doc:"The clause for several major winners at one table, where the document has one."`
+	Rule string `json:"rule,omitempty"`
 	// SettleWindow: major hits across tables are paid in the order the
 	// hands were dealt, so a major hit is held pending for the pool's settle
 	// window (a pool setting) before it is paid (RWS 4.5.2, ruling R7).
 	// false: hits are paid in the order the system commits them and the
 	// dealt-at time is recorded for audit (MBS 3.14, TCP v6 3.17, ruling R7).
-	SettleWindow bool `json:"settleWindow" doc:"true: major hits across tables are paid in dealt order and held for the pool's settle window (RWS 4.5.2, ruling R7); false: paid in commit order (MBS 3.14, ruling R7)."`
+	SettleWindow bool `json:"settleWindow"`
 	// OrderRule is the document's clause for winners across tables (""
 	// where it has none: SSP v4, where ruling R7 alone applies).
-	OrderRule string `json:"orderRule,omitempty" doc:"The clause for major winners across tables, where the document has one."`
+	OrderRule string `json:"orderRule,omitempty"`
 }
 
 // Decisions says what a document makes of a player who does not decide.
@@ -449,13 +468,13 @@ type Decisions struct {
 	// is counted when its cards are supplied (RWS 4.3, ruling R8). false:
 	// it is deemed to lose to the dealer and has no jackpot combination
 	// (MBS 3.10.1, 3.10.2, rulings R8 and R19).
-	DeclinedFolds bool `json:"declinedFolds" doc:"true: a hand not exposed is deemed folded (RWS 4.3, ruling R8); false: it loses every wager its cards decide (MBS 3.10.1, rulings R8, R19)."`
+	DeclinedFolds bool `json:"declinedFolds"`
 	// AbsentFolds: a player absent with the continuation decision pending
 	// is deemed to have folded (RWS 5.5). false: where Clauses.Absent is
 	// set the hand is invalid and its Ante and progressive returned (MBS
 	// 5.11); where it is not (SSP v4) settlement refuses the hand until
 	// the manager decides (ruling R25).
-	AbsentFolds bool `json:"absentFolds" doc:"true: a player absent at the continuation decision is deemed folded (RWS 5.5); false: the hand is invalid and its wagers returned (MBS 5.11), or refused where the document has no clause (ruling R25)."`
+	AbsentFolds bool `json:"absentFolds"`
 }
 
 // Section5 names the section 5 (irregularities) a document has: the
@@ -480,34 +499,36 @@ const (
 type Irregularities struct {
 	// Section5 is the catalogue of event kinds the document's section 5
 	// has.
-	Section5 Section5 `json:"section5" enum:"mbs_megalink,mbs_ssp_v4,rws_csp" doc:"Which section 5 the document has: the catalogue of irregularities decided for it."`
+	Section5 Section5 `json:"section5"`
 	// ReferTo is who decides what the rules do not cover.
-	ReferTo string `json:"referTo" doc:"Who decides an irregularity the rules do not cover."`
+	ReferTo string `json:"referTo"`
 	// ReferClause is the clause that refers it (MBS 6.1, RWS 5.24); empty
 	// where the document has none (SSP v4).
-	ReferClause string `json:"referClause,omitempty" doc:"The clause that refers what the rules do not cover (MBS 6.1, RWS 5.24)."`
+	ReferClause string `json:"referClause,omitempty"`
 	// ReferRuling is the ruling that refers it where the document has no
 	// such clause (SSP v4: ruling R25).
-	ReferRuling string `json:"referRuling,omitempty" doc:"The ruling that refers what the rules do not cover where the document has no clause (SSP v4: R25)."`
+	ReferRuling string `json:"referRuling,omitempty"`
 	// BurntCard is the clause for a burnt card not discarded, where the
 	// game burns one (RWS 1.4, 3.10, 5.9); empty otherwise.
-	BurntCard string `json:"burntCard,omitempty" doc:"The clause for a burnt card not discarded, where the game burns one (RWS 5.9)."`
+	BurntCard string `json:"burntCard,omitempty"`
 	// BoxMaximum: the table maximum is on the total bets of a betting box
 	// (RWS 5.1); false: on each wager (MBS 5.14).
-	BoxMaximum bool `json:"boxMaximum" doc:"true: the table maximum is on the box's total bets (RWS 5.1); false: on each wager (MBS 5.14)."`
+	BoxMaximum bool `json:"boxMaximum"`
 	// PlayerCountVoids: a wrong number of cards to one player voids the
 	// round (SSP v4 5.2, ruling R12); false: the hand is removed and its
 	// wagers returned (MBS 5.7, RWS 5.15).
-	PlayerCountVoids bool `json:"playerCountVoids" doc:"true: a wrong card count to one player voids the round (SSP v4 5.2, ruling R12); false: that hand is removed and its wagers returned."`
+	PlayerCountVoids bool `json:"playerCountVoids"`
 }
 
 // Ruleset is one version of one casino's rule document, as data.
 type Ruleset struct {
-	ID       ID     `json:"id"`
-	Game     Game   `json:"game"`
-	Name     string `json:"name" doc:"The game's name as the document titles it."`
-	Casino   string `json:"casino" enum:"MBS,RWS"`
-	Document string `json:"document" doc:"The document's file name in shared/rules."`
+	ID   ID     `json:"id"`
+	Game Game   `json:"game"`
+	Name string `json:"name"` // The game's name as the document titles it.
+	// Short is the game's name as messages write it ("SSP v4", "THB").
+	Short    string `json:"short"`
+	Casino   string `json:"casino"`   // One of: MBS, RWS.
+	Document string `json:"document"` // The document's file name in shared/rules.
 	Version  int    `json:"version"`
 	// InForce is when the document took effect, Singapore time.
 	InForce time.Time `json:"inForce"`

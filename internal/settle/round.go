@@ -48,18 +48,19 @@ import (
 
 // Round is one dealt round and its wagers: the request of
 // POST /v1/rounds/settle. Cards are written as card.ParseList reads them
-// ("As Kd 10h", any case, separated by spaces or commas).
+// ("As Kd 10h", any case, separated by spaces or commas). The API's
+// schema and bounds are httpapi.SettleRequest's, which maps to a Round.
 type Round struct {
-	Ruleset  string `json:"ruleset" enum:"mbs-megalink-ssp-v6,mbs-ssp-v4,mbs-megalink-tcp-v6,mbs-megalink-thb-v9,rws-mlp-csp-v2" doc:"The ruleset id."`
-	RoundID  string `json:"roundId" maxLength:"128" doc:"The table's id of the round, echoed back."`
-	Currency string `json:"currency,omitempty" maxLength:"3" doc:"ISO 4217 code of every amount; default SGD. Rulesets with fixed prizes or caps in SGD accept SGD only."`
+	Ruleset  string `json:"ruleset"`            // The ruleset id. One of: mbs-megalink-ssp-v6, mbs-ssp-v4, mbs-megalink-tcp-v6, mbs-megalink-thb-v9, rws-mlp-csp-v2.
+	RoundID  string `json:"roundId"`            // The table's id of the round, echoed back.
+	Currency string `json:"currency,omitempty"` // ISO 4217 code of every amount; default SGD. Rulesets with fixed prizes or caps in SGD accept SGD only.
 	// Dealer is the dealer's cards: 5 in the stud games, 3 in TCP, the 2
 	// hole cards in THB.
-	Dealer string `json:"dealer" maxLength:"200" doc:"The dealer's cards: 5 (stud games), 3 (TCP), the 2 hole cards (THB)."`
+	Dealer string `json:"dealer"`
 	// Community is TCP's 2 community cards or THB's 5; empty elsewhere.
-	Community string `json:"community,omitempty" maxLength:"200" doc:"TCP: the 2 community cards; THB: the 5 community cards; absent in the stud games."`
+	Community string `json:"community,omitempty"`
 	// Limits are the table's limits per wager name, in minor units.
-	Limits map[string]Limit `json:"limits,omitempty" doc:"Table limits per wager name (ante, bet, ...), in minor units (ruling R11). Not for progressive: its amount is the pool's unit (progressiveUnit, ruling R22)."`
+	Limits map[string]Limit `json:"limits,omitempty"`
 	// ProgressiveUnit is the progressive pool's unit in minor units: the
 	// one amount a progressive wager may be (ruling R22; RWS 3.3-3.4 "the
 	// prescribed Progressive Jackpot betting amount"), and in THB the
@@ -68,50 +69,50 @@ type Round struct {
 	// required whenever a progressive wager is placed in SSP v6, TCP v6,
 	// THB v9 or RWS CSP; mbs-ssp-v4's jackpot wagers are credits paid at
 	// odds (3.5, 4.2) and take no unit.
-	ProgressiveUnit money.Amount `json:"progressiveUnit,omitempty" minimum:"0" doc:"The progressive pool's unit, minor units: required with a progressive wager in every ruleset but mbs-ssp-v4. A progressive wager must equal it (ruling R22; rws-mlp-csp-v2 3.4); in mbs-megalink-thb-v9 it is 1-5 times it (3.5.3, ruling R17)."`
-	Positions       []Position   `json:"positions" maxItems:"7" doc:"The playing positions with a wager, at most 7."`
+	ProgressiveUnit money.Amount `json:"progressiveUnit,omitempty"`
+	Positions       []Position   `json:"positions"` // The playing positions with a wager, at most 7.
 	// MagicCard, LuckyPlayerSeat and LuckyDealer are SSP v4's system
 	// selections (ruling R13); required there when a jackpot wager is
 	// placed, refused elsewhere.
-	MagicCard       string `json:"magicCard,omitempty" maxLength:"8" doc:"mbs-ssp-v4 only: the system-selected Magic Card (4.3)."`
-	LuckyPlayerSeat int    `json:"luckyPlayerSeat,omitempty" minimum:"0" maximum:"7" doc:"mbs-ssp-v4 only: the seat selected as Lucky Player (4.4)."`
-	LuckyDealer     *bool  `json:"luckyDealer,omitempty" doc:"mbs-ssp-v4 only: whether this table's dealer is the Lucky Dealer (4.4.1)."`
+	MagicCard       string `json:"magicCard,omitempty"`
+	LuckyPlayerSeat int    `json:"luckyPlayerSeat,omitempty"` // mbs-ssp-v4 only: the seat selected as Lucky Player (4.4).
+	LuckyDealer     *bool  `json:"luckyDealer,omitempty"`     // mbs-ssp-v4 only: whether this table's dealer is the Lucky Dealer (4.4.1).
 }
 
 // Limit is a table's minimum and maximum for one wager, in minor units.
 // A zero Max means no maximum.
 type Limit struct {
-	Min money.Amount `json:"min" minimum:"0" doc:"The table minimum, minor units."`
-	Max money.Amount `json:"max,omitempty" minimum:"0" doc:"The table maximum, minor units (0 or absent: none)."`
+	Min money.Amount `json:"min"`           // The table minimum, minor units.
+	Max money.Amount `json:"max,omitempty"` // The table maximum, minor units (0 or absent: none).
 }
 
 // Position is one playing position (betting box) and its wagers.
 type Position struct {
 	// Seat is 1-7, in dealing order from the dealer's left.
-	Seat int `json:"seat" minimum:"1" maximum:"7" doc:"1-7, dealing order from the dealer's left."`
+	Seat int `json:"seat"`
 	// Cards are the player's 5, 3 or 2 hole cards. They may be left out
 	// only for a hand that was not exposed, one folded with no wager its
 	// cards still decide (a jackpot, TCP Pair Plus), or an MBS hand made
 	// invalid by its player's absence (5.11), unless a THB Bonus is placed.
-	Cards string `json:"cards,omitempty" maxLength:"200" doc:"The player's cards: 5 (stud), 3 (TCP), the 2 hole cards (THB). May be empty only when exposed is false, for a folded hand with no jackpot or Pair Plus wager, or for an MBS player absent at the Bet/Play/Flop decision (5.11; not with a THB bonus)."`
+	Cards string `json:"cards,omitempty"`
 	// Wagers maps a wager name to its amount in minor units. A zero amount
 	// is no wager. A THB check is a missing turn or river.
-	Wagers map[string]money.Amount `json:"wagers" doc:"Wager name to amount in minor units: ante, bet, play, pairPlus, bonus, flop, turn, river, progressive (mbs-ssp-v4: progressivePlayer, progressiveDealer). A THB check is a missing turn/river; 0 is no wager."`
+	Wagers map[string]money.Amount `json:"wagers"`
 	// Folded makes a fold explicit (ruling R20: an Ante without a
 	// continuation wager has folded anyway). It needs an Ante: a hand
 	// without one has nothing to fold.
-	Folded bool `json:"folded,omitempty" doc:"The player folded (ruling R20: an Ante with no continuation wager has folded anyway)."`
+	Folded bool `json:"folded,omitempty"`
 	// Exposed is false when the player declined the comparison (ruling
 	// R8, R19); nil means true.
-	Exposed *bool `json:"exposed,omitempty" doc:"false: the player declined the comparison by not exposing the hand (ruling R8). Default true."`
+	Exposed *bool `json:"exposed,omitempty"`
 	// Absent: the player was not present for a decision (MBS 5.11, RWS
 	// 5.5).
-	Absent bool `json:"absent,omitempty" doc:"The player was not present to make a decision (MBS 5.11, RWS 5.5/5.6)."`
+	Absent bool `json:"absent,omitempty"`
 	// ProgressiveMultiplier is THB's 1-5 times the minimum progressive
 	// wager, the pool's unit (3.5.3, 3.5.3.1, ruling R17). 0: the stake
 	// over the unit, which must then be a whole 1 to 5. Given, it must
 	// agree with the stake, and a progressive wager must be placed.
-	ProgressiveMultiplier int `json:"progressiveMultiplier,omitempty" minimum:"0" maximum:"5" doc:"mbs-megalink-thb-v9 only, with a progressive wager: it is 1-5 times the minimum, progressiveUnit (3.5.3.1, ruling R17). Must equal progressive / progressiveUnit; absent: that quotient, which must be a whole 1 to 5."`
+	ProgressiveMultiplier int `json:"progressiveMultiplier,omitempty"`
 }
 
 // IsExposed reports whether the hand was exposed (the default).

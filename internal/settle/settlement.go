@@ -40,26 +40,26 @@ type Settlement struct {
 	RoundID  string         `json:"roundId"`
 	Currency money.Currency `json:"currency"`
 	// Void: the round is void and every wager returned (ruling R12).
-	Void bool `json:"void" doc:"The round is void: every wager returned (ruling R12)."`
+	Void bool `json:"void"`
 	// Dealer is nil when the dealer's cards cannot make a hand (a void round).
 	Dealer         *DealerHand      `json:"dealer,omitempty"`
-	Community      string           `json:"community,omitempty" doc:"The community cards, canonical form."`
+	Community      string           `json:"community,omitempty"` // The community cards, canonical form.
 	Positions      []PositionResult `json:"positions"`
-	Irregularities []Irregularity   `json:"irregularities" doc:"What the cards and wagers showed that the rules treat as irregular."`
+	Irregularities []Irregularity   `json:"irregularities"` // What the cards and wagers showed that the rules treat as irregular.
 	Totals         Totals           `json:"totals"`
 }
 
 // Hand is an evaluated hand.
 type Hand struct {
-	Cards    string `json:"cards" doc:"The cards given, canonical form."`
-	Category string `json:"category" doc:"royal_flush ... high_card."`
-	Best     string `json:"best" doc:"The five (or three) cards that make the hand, highest rank first."`
+	Cards    string `json:"cards"`    // The cards given, canonical form.
+	Category string `json:"category"` // royal_flush ... high_card.
+	Best     string `json:"best"`     // The five (or three) cards that make the hand, highest rank first.
 }
 
 // DealerHand is the dealer's hand and whether it qualifies.
 type DealerHand struct {
 	Hand
-	Qualifies bool `json:"qualifies" doc:"Whether the dealer's hand qualifies (always true in THB, which has no qualifier)."`
+	Qualifies bool `json:"qualifies"` // Whether the dealer's hand qualifies (always true in THB, which has no qualifier).
 	// Progressive is the dealer's jackpot hand (SSP v4 dealer-hand wager).
 	Progressive *Hand    `json:"progressive,omitempty"`
 	Rules       []string `json:"rules"`
@@ -74,28 +74,28 @@ type PositionResult struct {
 	// Progressive is the player's jackpot hand (TCP: 3 + 2 community;
 	// THB: hole + flop), when it differs from Hand.
 	Progressive *Hand   `json:"progressive,omitempty"`
-	Outcome     Outcome `json:"outcome" enum:"win,lose,stand_off,dealer_no_hand,folded,declined,absent,removed,void,no_contest"`
+	Outcome     Outcome `json:"outcome"` // One of: win, lose, stand_off, dealer_no_hand, folded, declined, absent, removed, void, no_contest.
 	Lines       []Line  `json:"lines"`
 	// Jackpot is every jackpot prize the position qualifies for (ruling
 	// R14: evaluated from the cards).
 	Jackpot []Eligibility `json:"jackpot"`
 	Staked  money.Amount  `json:"staked"`
-	Net     money.Amount  `json:"net" doc:"The player's net over the position's lines."`
+	Net     money.Amount  `json:"net"` // The player's net over the position's lines.
 }
 
 // Line is the settlement of one wager (or one part of it).
 type Line struct {
 	Wager    ruleset.Wager `json:"wager"`
-	Stake    money.Amount  `json:"stake" doc:"The amount this line settles, minor units."`
-	Result   Result        `json:"result" enum:"win,lose,push,returned,void"`
-	Returned money.Amount  `json:"returned" doc:"What goes back to the player in all, stake included."`
-	Net      money.Amount  `json:"net" doc:"returned - stake."`
-	Odds     string        `json:"odds,omitempty" doc:"The price applied, as the document writes it (\"4 to 1\", \"40 for 1\", \"SGD 2000.00\", \"100% of the pool\")."`
-	Rules    []string      `json:"rules" doc:"The rules and rulings applied, e.g. \"mbs-megalink-ssp-v6 3.10.2.1\"."`
-	Flags    []string      `json:"flags,omitempty" doc:"under_minimum, capped, pool_prize."`
+	Stake    money.Amount  `json:"stake"`           // The amount this line settles, minor units.
+	Result   Result        `json:"result"`          // One of: win, lose, push, returned, void.
+	Returned money.Amount  `json:"returned"`        // What goes back to the player in all, stake included.
+	Net      money.Amount  `json:"net"`             // returned - stake.
+	Odds     string        `json:"odds,omitempty"`  // The price applied, as the document writes it ("4 to 1", "40 for 1", "SGD 2000.00", "100% of the pool").
+	Rules    []string      `json:"rules"`           // The rules and rulings applied, e.g. "mbs-megalink-ssp-v6 3.10.2.1".
+	Flags    []string      `json:"flags,omitempty"` // under_minimum, capped, pool_prize.
 	// Note says what the rules leave open on this line, e.g. that the
 	// document is silent and which ruling decided it.
-	Note string `json:"note,omitempty" doc:"What the rules leave open on this line (e.g. \"document silent\") and how it was decided."`
+	Note string `json:"note,omitempty"`
 }
 
 // PaidBy says who funds a prize (ruling R3).
@@ -112,15 +112,15 @@ type Eligibility struct {
 	Wager ruleset.Wager `json:"wager"`
 	// Kind: "hand" (a paytable hand), "magic_card", "lucky_player",
 	// "lucky_dealer" (SSP v4).
-	Kind     string `json:"kind" enum:"hand,magic_card,lucky_player,lucky_dealer"`
-	Category string `json:"category,omitempty" doc:"The hand category, for kind hand."`
+	Kind     string `json:"kind"`
+	Category string `json:"category,omitempty"` // The hand category, for kind hand.
 	// Prize is the price: basis points of the pool, a fixed amount, or odds.
 	Prize ruleset.Pay `json:"prize"`
 	// Multiplier is THB's progressive multiplier (1-5) as applied: 1 for
 	// the percentage lines, which it does not touch (ruling R17).
 	Multiplier int          `json:"multiplier"`
-	Stake      money.Amount `json:"stake" doc:"The jackpot wager's stake."`
-	PaidBy     PaidBy       `json:"paidBy" enum:"house,pool"`
+	Stake      money.Amount `json:"stake"`  // The jackpot wager's stake.
+	PaidBy     PaidBy       `json:"paidBy"` // One of: house, pool.
 	Rules      []string     `json:"rules"`
 }
 
