@@ -2,16 +2,10 @@ package httpapi_test
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
-	"fmt"
 	"io"
-	"io/fs"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -23,28 +17,6 @@ import (
 	"github.com/tablesettle/tablesettle/internal/httpapi/authtest"
 	"github.com/tablesettle/tablesettle/internal/pools"
 )
-
-// DirDigest is a digest of every file under dir: what a file store holds.
-func dirDigest(t *testing.T, dir string) string {
-	t.Helper()
-	h := sha256.New()
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(h, "%s %d\n", p, len(b))
-		h.Write(b)
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return hex.EncodeToString(h.Sum(nil))
-}
 
 // localServer is `serve` with a principals file holding the matrix's
 // callers: the bearer token of each caller by name.
@@ -139,7 +111,7 @@ func TestAccessMatrixLocal(t *testing.T) {
 			h.Set("Authorization", "Bearer "+tok)
 		}
 		return send(t, srv, op.Method, path, op.Body, h)
-	}, func() string { return dirDigest(t, dir) })
+	}, func() string { return authtest.DirDigest(t, dir) })
 }
 
 // Bad credentials are 401 with a WWW-Authenticate naming the error, on
@@ -192,7 +164,7 @@ func TestTableBinding(t *testing.T) {
 	if a.Status != http.StatusCreated {
 		t.Fatalf("create: %d %s", a.Status, a.Body)
 	}
-	before := dirDigest(t, dir)
+	before := authtest.DirDigest(t, dir)
 	body := bytes.Replace(round.Body, []byte(`"table":"T12"`), []byte(`"table":"T99"`), 1)
 	path := "/v1/pools/" + authtest.PoolIDOf(ops) + "/rounds"
 	a = send(t, srv, "POST", path, body, http.Header{"Authorization": {"Bearer " + tokens["table"]}, "Idempotency-Key": {"k1"}})
@@ -204,7 +176,7 @@ func TestTableBinding(t *testing.T) {
 			t.Errorf("403 lacks %s: %s", want, a.Body)
 		}
 	}
-	if dirDigest(t, dir) != before {
+	if authtest.DirDigest(t, dir) != before {
 		t.Error("a refused round changed the store")
 	}
 	a = send(t, srv, "POST", path, round.Body, http.Header{"Authorization": {"Bearer " + tokens["table"]}, "Idempotency-Key": {"k2"}})

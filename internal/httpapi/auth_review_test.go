@@ -28,7 +28,7 @@ func TestPathTricksReachNothingElse(t *testing.T) {
 			}
 		}
 	}
-	before := dirDigest(t, dir)
+	before := authtest.DirDigest(t, dir)
 	P := "/v1/pools/" + pool
 	for _, tc := range []struct {
 		name, caller, method, path string
@@ -69,7 +69,7 @@ func TestPathTricksReachNothingElse(t *testing.T) {
 			}
 		})
 	}
-	if dirDigest(t, dir) != before {
+	if authtest.DirDigest(t, dir) != before {
 		t.Error("a path trick changed the store")
 	}
 }
@@ -98,7 +98,7 @@ func TestTableBindingSpellings(t *testing.T) {
 		t.Fatalf("the round example is not for T12: %s", round.Body)
 	}
 	path := "/v1/pools/" + authtest.PoolIDOf(ops) + "/rounds"
-	before := dirDigest(t, dir)
+	before := authtest.DirDigest(t, dir)
 	for _, tc := range []struct {
 		name, table string // replaces "table":"T12"
 		want        []int
@@ -132,7 +132,7 @@ func TestTableBindingSpellings(t *testing.T) {
 			}
 		})
 	}
-	if dirDigest(t, dir) != before {
+	if authtest.DirDigest(t, dir) != before {
 		t.Fatal("a refused spelling changed the store")
 	}
 	body := bytes.Replace(round.Body, []byte(`"table":"T12"`), []byte(`"table":"T\u00312"`), 1)

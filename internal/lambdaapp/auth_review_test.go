@@ -58,7 +58,7 @@ func newReviewStack(t *testing.T, group ...httpapi.Group) reviewStack {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := reviewStack{h: Adapt(h, deps.Logger), ops: ops, state: func() string { return dirDigest(t, dir) }}
+	s := reviewStack{h: Adapt(h, deps.Logger), ops: ops, state: func() string { return authtest.DirDigest(t, dir) }}
 	if len(group) == 0 {
 		s.pool = authtest.PoolIDOf(ops)
 		create := ops[0]

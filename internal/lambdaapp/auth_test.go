@@ -2,16 +2,11 @@ package lambdaapp
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
-	"io/fs"
 	"log/slog"
 	"net/http"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -112,28 +107,7 @@ func TestAccessMatrixLambda(t *testing.T) {
 			h.Set(k, v)
 		}
 		return authtest.Answer{Status: resp.StatusCode, Header: h, Body: []byte(resp.Body)}
-	}, func() string { return dirDigest(t, dir) })
-}
-
-func dirDigest(t *testing.T, dir string) string {
-	t.Helper()
-	h := sha256.New()
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(h, "%s %d\n", p, len(b))
-		h.Write(b)
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return hex.EncodeToString(h.Sum(nil))
+	}, func() string { return authtest.DirDigest(t, dir) })
 }
 
 // A mapping that does not parse refuses every request with 503 rather
