@@ -103,6 +103,11 @@ func TestConsoleByKeyboard(t *testing.T) {
 	do(t, ctx, chromedp.KeyEvent(" "))
 	waitText(t, ctx, `#pending tbody`, "No pending hit.")
 	waitText(t, ctx, `#ledger tbody`, "browser-supervisor")
+	// The confirmed row is gone; the focus went to its card's heading, not
+	// back to the top of the page.
+	if f := focus(t, ctx, `#pending-h`); !f.Matches || !f.Visible {
+		t.Errorf("after the confirm the focus is on %s (outline %s), want a visible focus on the pending hits' heading", f.Desc, f.Outline)
+	}
 	shot(t, ctx, "kbd-3-confirmed")
 
 	// The API holds it confirmed by the supervisor.
