@@ -22,9 +22,13 @@ test: fmt-check vet test-infra test-load lint-spec
 
 ## test-browser: the floor pages in a real headless Chromium (chromedp),
 ## against the local server; installs Debian's chromium where missing.
-## Screenshots of each step land in test/browser/screenshots/.
+## Screenshots of each step land in test/browser/screenshots/. The
+## accessibility test injects axe-core (pinned in test/browser/package.json,
+## installed by npm ci into test/browser/node_modules, which git ignores)
+## from disk into each page.
 test-browser: chromium
-	cd test/browser && BROWSER_REQUIRED=1 $(GO) test -count=1 ./...
+	cd test/browser && npm ci --no-audit --no-fund --loglevel=error && \
+	  BROWSER_REQUIRED=1 $(GO) test -count=1 ./...
 
 ## chromium: Debian's chromium package (apt), installed when missing
 chromium:

@@ -90,8 +90,16 @@
   // click or a retried request is applied once (the API's rule).
   const idem = () => ({ "Idempotency-Key": "console-" + (crypto.randomUUID ? crypto.randomUUID() : String(Date.now()) + Math.random()) });
 
-  // After an action: the pool, and every list the roles show.
-  async function done(out) { if (out !== undefined) await openPool(state.poolId); }
+  // After an action: the pool, and every list the roles show. The row whose
+  // button was pressed is gone then; the focus, lost with it, goes to the
+  // heading of its card, so a keyboard user carries on from there rather
+  // than from the top of the page.
+  async function done(out, heading) {
+    if (out === undefined) return;
+    await openPool(state.poolId);
+    const a = document.activeElement;
+    if (heading && (!a || a === document.body || !a.isConnected)) $(heading).focus();
+  }
 
   // ---- pending hits (supervisor): verify the cards, then confirm or void
   async function loadPending() {
@@ -105,12 +113,12 @@
         TS.el("td", { class: "num" }, money(h.amount)), TS.el("td", {}, when(h.committedAt)),
         TS.el("td", {},
           TS.el("button", { type: "button", class: "primary", "data-action": "confirm",
-            onclick: async () => done(await act(() => TS.call("POST", poolPath("/hits/" + h.seq + "/confirm"), undefined, idem()))) }, "Confirm"),
+            onclick: async () => done(await act(() => TS.call("POST", poolPath("/hits/" + h.seq + "/confirm"), undefined, idem())), "pending-h") }, "Confirm"),
           " ", reason, " ",
           TS.el("button", { type: "button", class: "danger", "data-action": "void",
             onclick: async () => {
               if (!reason.value.trim()) { showProblem("A void needs its reason: what the cards really were."); reason.focus(); return; }
-              done(await act(() => TS.call("POST", poolPath("/hits/" + h.seq + "/void"), { reason: reason.value.trim() }, idem())));
+              done(await act(() => TS.call("POST", poolPath("/hits/" + h.seq + "/void"), { reason: reason.value.trim() }, idem())), "pending-h");
             } }, "Void")));
     });
     $("pending").querySelector("tbody").replaceChildren(...(rows.length ? rows : [TS.el("tr", {}, TS.el("td", { colspan: 9, class: "muted" }, "No pending hit."))]));
@@ -125,7 +133,7 @@
       TS.el("td", { class: "num" }, money(h.amount)),
       TS.el("td", {}, h.confirmedBy ? h.confirmedBy.id + " · " + when(h.confirmedAt) : ""),
       TS.el("td", {}, TS.el("button", { type: "button", class: "primary", "data-action": "paid",
-        onclick: async () => done(await act(() => TS.call("POST", poolPath("/hits/" + h.seq + "/paid"), undefined, idem()))) }, "Mark paid"))));
+        onclick: async () => done(await act(() => TS.call("POST", poolPath("/hits/" + h.seq + "/paid"), undefined, idem())), "pay-h") }, "Mark paid"))));
     $("topay").querySelector("tbody").replaceChildren(...(rows.length ? rows : [TS.el("tr", {}, TS.el("td", { colspan: 6, class: "muted" }, "Nothing to pay."))]));
   }
 
@@ -139,7 +147,7 @@
       TS.el("td", {}, p.proposedBy ? p.proposedBy.id + " (" + p.proposedBy.role + ")" : ""),
       TS.el("td", {}, when(p.expiresAt)),
       TS.el("td", {}, TS.el("button", { type: "button", class: "primary", "data-action": "approve",
-        onclick: async () => done(await act(() => TS.call("POST", poolPath("/proposals/" + encodeURIComponent(p.id) + "/approve"), undefined, idem()))) }, "Approve"))));
+        onclick: async () => done(await act(() => TS.call("POST", poolPath("/proposals/" + encodeURIComponent(p.id) + "/approve"), undefined, idem())), "proposals-h") }, "Approve"))));
     $("proposals").querySelector("tbody").replaceChildren(...(rows.length ? rows : [TS.el("tr", {}, TS.el("td", { colspan: 6, class: "muted" }, "Nothing waits for a second signature."))]));
   }
 
