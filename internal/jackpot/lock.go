@@ -149,31 +149,28 @@ func requireActor(a Actor) error {
 // Confirm records a supervisor's verification of a pending hit: the cage
 // may then pay it. It moves no meter.
 func Confirm(p Pool, seq int64, by Actor, now time.Time) (Pool, []Entry, LockedHit, error) {
-	if err := requireActor(by); err != nil {
-		return Pool{}, nil, LockedHit{}, err
-	}
-	q := p.clone()
-	i, err := q.locked(seq)
-	if err != nil {
-		return Pool{}, nil, LockedHit{}, err
-	}
-	h := &q.Locked[i]
-	if h.State != StatePending {
-		return Pool{}, nil, LockedHit{}, stateConflict(*h, StatePending)
-	}
-	c := &change{pool: &q, now: now}
-	c.post(Entry{Kind: KindHitConfirmed, Table: h.Table, Round: h.Round, Seat: h.Seat, Category: h.Category, HitSeq: h.Seq, Actor: &by,
-		Rules: append([]string(nil), h.Rules...), Note: "verified by a supervisor: the cage may pay it"})
-	t := now
-	h.State, h.ConfirmedBy, h.ConfirmedAt = StateConfirmed, &by, &t
-	out := *h
-	c.finish()
-	return q, c.entries, out, nil
+	return advance(p, seq, by, now, StatePending, KindHitConfirmed, false,
+		func(LockedHit) string { return "verified by a supervisor: the cage may pay it" },
+		func(h *LockedHit, by *Actor, at *time.Time) {
+			h.State, h.ConfirmedBy, h.ConfirmedAt = StateConfirmed, by, at
+		})
 }
 
 // MarkPaid records that the cage paid a confirmed hit. It moves no meter
-// (the hit's amount left the meters when it was committed).
+// (the hit's amount left the meters when it was committed); the paid hit
+// leaves the lock.
 func MarkPaid(p Pool, seq int64, by Actor, now time.Time) (Pool, []Entry, LockedHit, error) {
+	return advance(p, seq, by, now, StateConfirmed, KindHitPaid, true,
+		func(h LockedHit) string { return fmt.Sprintf("paid by the cage: %d", h.Amount) },
+		func(h *LockedHit, by *Actor, at *time.Time) { h.State, h.PaidBy, h.PaidAt = StatePaid, by, at })
+}
+
+// advance moves a locked hit on from state from, recording an entry of
+// kind that moves no meter and cites the rules the hit's prize applied;
+// mark sets the hit's new state and who and when. prune drops the hits
+// that have left the lock.
+func advance(p Pool, seq int64, by Actor, now time.Time, from string, kind Kind, prune bool,
+	note func(LockedHit) string, mark func(h *LockedHit, by *Actor, at *time.Time)) (Pool, []Entry, LockedHit, error) {
 	if err := requireActor(by); err != nil {
 		return Pool{}, nil, LockedHit{}, err
 	}
@@ -183,16 +180,18 @@ func MarkPaid(p Pool, seq int64, by Actor, now time.Time) (Pool, []Entry, Locked
 		return Pool{}, nil, LockedHit{}, err
 	}
 	h := &q.Locked[i]
-	if h.State != StateConfirmed {
-		return Pool{}, nil, LockedHit{}, stateConflict(*h, StateConfirmed)
+	if h.State != from {
+		return Pool{}, nil, LockedHit{}, stateConflict(*h, from)
 	}
 	c := &change{pool: &q, now: now}
-	c.post(Entry{Kind: KindHitPaid, Table: h.Table, Round: h.Round, Seat: h.Seat, Category: h.Category, HitSeq: h.Seq, Paid: 0, Actor: &by,
-		Rules: append([]string(nil), h.Rules...), Note: fmt.Sprintf("paid by the cage: %d", h.Amount)})
+	c.post(Entry{Kind: kind, Table: h.Table, Round: h.Round, Seat: h.Seat, Category: h.Category, HitSeq: h.Seq, Actor: &by,
+		Rules: append([]string(nil), h.Rules...), Note: note(*h)})
 	t := now
-	h.State, h.PaidBy, h.PaidAt = StatePaid, &by, &t
+	mark(h, &by, &t)
 	out := *h
-	c.prune()
+	if prune {
+		c.prune()
+	}
 	c.finish()
 	return q, c.entries, out, nil
 }

@@ -217,17 +217,7 @@ func testDualControlExpiryAndWithdraw(t *testing.T, st pools.Store) {
 func testDualControlVoid(t *testing.T, st pools.Store) {
 	ctx := context.Background()
 	svc := service(st, NewClock(T0))
-	for _, id := range []string{"p", "twin"} {
-		if _, _, err := svc.Create(ctx, id, LockedSettings(), Admin); err != nil {
-			t.Fatal(err)
-		}
-	}
-	res := apply(t, svc, "p", lockRound("T1", "r1", true))
-	apply(t, svc, "twin", lockRound("T1", "r1", false))
-	for i := 2; i <= 4; i++ {
-		apply(t, svc, "p", lockRound("T1", fmt.Sprint("r", i), false))
-		apply(t, svc, "twin", lockRound("T1", fmt.Sprint("r", i), false))
-	}
+	res := royalThenThreeRounds(t, ctx, svc)
 	seq := res.Payouts[0].Seq
 	void := jackpot.Change{Kind: jackpot.ProposeVoid, Void: &jackpot.VoidHit{Seq: seq, Reason: "the 10 of spades was a 10 of clubs"}}
 	if _, _, _, err := svc.Propose(ctx, "p", void, Admin, "v-0"); fault.KindOf(err) != fault.Forbidden {

@@ -151,17 +151,7 @@ func testLockConfirmed(t *testing.T, st pools.Store) {
 func testLockVoidAfterRounds(t *testing.T, st pools.Store) {
 	ctx := context.Background()
 	svc := service(st, NewClock(T0))
-	for _, id := range []string{"p", "twin"} {
-		if _, _, err := svc.Create(ctx, id, LockedSettings(), Admin); err != nil {
-			t.Fatal(err)
-		}
-	}
-	res := apply(t, svc, "p", lockRound("T1", "r1", true))
-	apply(t, svc, "twin", lockRound("T1", "r1", false))
-	for i := 2; i <= 4; i++ {
-		apply(t, svc, "p", lockRound("T1", fmt.Sprint("r", i), false))
-		apply(t, svc, "twin", lockRound("T1", fmt.Sprint("r", i), false))
-	}
+	res := royalThenThreeRounds(t, ctx, svc)
 	if m := meters(t, svc, "p"); m.Displayed != 10_000_780 || m.Reserve != 233 {
 		t.Fatalf("before the void: %+v", m)
 	}
@@ -390,4 +380,23 @@ func testLockHeldRWS(t *testing.T, st pools.Store) {
 		t.Fatalf("after the void: %+v", p.Meters)
 	}
 	MustReconcile(t, svc, "rws")
+}
+
+// royalThenThreeRounds opens pool "p" under the lock and its twin "twin",
+// applies round r1 (a pending Royal at "p", the same round without it at
+// the twin) and three more rounds to both, and returns r1's result at "p".
+func royalThenThreeRounds(t *testing.T, ctx context.Context, svc *pools.Service) jackpot.RoundResult {
+	t.Helper()
+	for _, id := range []string{"p", "twin"} {
+		if _, _, err := svc.Create(ctx, id, LockedSettings(), Admin); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res := apply(t, svc, "p", lockRound("T1", "r1", true))
+	apply(t, svc, "twin", lockRound("T1", "r1", false))
+	for i := 2; i <= 4; i++ {
+		apply(t, svc, "p", lockRound("T1", fmt.Sprint("r", i), false))
+		apply(t, svc, "twin", lockRound("T1", fmt.Sprint("r", i), false))
+	}
+	return res
 }
