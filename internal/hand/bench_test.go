@@ -84,6 +84,25 @@ func BenchmarkEval7(b *testing.B) {
 	sink = s
 }
 
+// BenchmarkEval7All is BenchmarkEval7's hands through the bulk form: the
+// same hands, in the same order, 1<<16 to a call (fewer in the last call
+// when b.N is not a multiple).
+func BenchmarkEval7All(b *testing.B) {
+	_, h7 := benchDeal()
+	out := make([]Value, benchHands)
+	c0 := start(b)
+	for n := b.N; n > 0; n -= benchHands {
+		m := min(n, benchHands)
+		Eval7All(h7[:m], out[:m])
+	}
+	report(b, c0)
+	var s Value
+	for _, v := range out {
+		s += v
+	}
+	sink = s
+}
+
 func BenchmarkEval6(b *testing.B) {
 	_, h7 := benchDeal()
 	var s Value

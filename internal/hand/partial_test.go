@@ -54,3 +54,40 @@ func TestPartialAgreesWithEval(t *testing.T) {
 		}
 	}
 }
+
+// Eval7All equals Eval7 hand by hand for every length from 0 to 9 (steps
+// of four and a tail), with a flush in each position of a step; it panics
+// when out is shorter than hands, and leaves out beyond len(hands) alone.
+// (TestAllSevenCardHands also runs every seven-card hand through it.)
+func TestEval7AllLengths(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 17))
+	flush := [7]card.Card(card.MustParseList("Ah 9h 7h 4h 2h Kc Qd"))
+	for n := range 10 {
+		for lane := range max(n, 1) {
+			hands := make([][7]card.Card, n)
+			for i := range hands {
+				hands[i] = [7]card.Card(deal(rng, 7))
+			}
+			if n > 0 {
+				hands[lane] = flush
+			}
+			out := make([]Value, n+1)
+			out[n] = 12345
+			Eval7All(hands, out)
+			for i, h := range hands {
+				if want := Eval7(h[0], h[1], h[2], h[3], h[4], h[5], h[6]); out[i] != want {
+					t.Fatalf("n=%d, hand %d %s: Eval7All %d, Eval7 %d", n, i, card.Format(h[:]), out[i], want)
+				}
+			}
+			if out[n] != 12345 {
+				t.Fatalf("n=%d: Eval7All wrote past len(hands)", n)
+			}
+		}
+	}
+	defer func() {
+		if recover() == nil {
+			t.Fatal("Eval7All with a short out did not panic")
+		}
+	}()
+	Eval7All(make([][7]card.Card, 5), make([]Value, 4))
+}
