@@ -26,6 +26,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/tablesettle/tablesettle/internal/principal"
 )
@@ -305,4 +306,84 @@ func Bootstrap(path string) (map[principal.Role]string, error) {
 		return nil, err
 	}
 	return tokens, nil
+}
+
+// File authenticates bearer tokens against the principals file at a path,
+// and reads the file again whenever it has changed (a stat per lookup: its
+// inode, size, modification time, mode or owner), so that a principal
+// added or removed, by principals add or remove or by hand, counts from the
+// next request with no restart: a removed principal's token stops working
+// at once. A changed file that cannot be read or is refused (ReadFile's
+// checks) refuses every token as an error that is not ErrBadToken (the
+// server answers 503 and logs why) until it is fixed: never the previous
+// set, which may hold the principal being removed.
+type File struct {
+	path string
+
+	mu     sync.Mutex
+	fi     os.FileInfo // the file as last read (or refused); nil: not there
+	tokens *Tokens     // nil while the file is refused
+	err    error       // why it is refused
+}
+
+// OpenFile reads the principals file at path; it must exist and be valid.
+func OpenFile(path string) (*File, error) {
+	f := &File{path: path}
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	f.load(fi)
+	if f.err != nil {
+		return nil, f.err
+	}
+	return f, nil
+}
+
+// load reads the file, whose stat is fi, and keeps its tokens or why it
+// was refused.
+func (f *File) load(fi os.FileInfo) {
+	f.fi = fi
+	entries, err := ReadFile(f.path)
+	if err != nil {
+		f.tokens, f.err = nil, err
+		return
+	}
+	f.tokens, f.err = NewTokens(entries), nil
+}
+
+// Lookup returns the principal holding token in the file as it is now.
+func (f *File) Lookup(token string) (*principal.Principal, error) {
+	fi, statErr := os.Stat(f.path)
+	f.mu.Lock()
+	switch {
+	case statErr != nil:
+		f.fi, f.tokens, f.err = nil, nil, statErr
+	case f.fi == nil || changed(f.fi, fi):
+		f.load(fi)
+	}
+	tokens, err := f.tokens, f.err
+	f.mu.Unlock()
+	if err != nil {
+		return nil, fmt.Errorf("principals file refused, so no token can be checked: %w", err)
+	}
+	return tokens.Lookup(token)
+}
+
+// changed reports whether the file's stat differs in anything ReadFile
+// depends on. A rewrite by WriteFile is a rename: a new inode.
+func changed(a, b os.FileInfo) bool {
+	ua, _ := foreignOwner(a)
+	ub, _ := foreignOwner(b)
+	return !os.SameFile(a, b) || a.Size() != b.Size() || !a.ModTime().Equal(b.ModTime()) || a.Mode() != b.Mode() || ua != ub
+}
+
+// Remove drops the principal id from entries; it is an error if there is
+// none.
+func Remove(entries []Entry, id string) ([]Entry, error) {
+	i := slices.IndexFunc(entries, func(e Entry) bool { return e.ID == id })
+	if i < 0 {
+		return nil, fmt.Errorf("no principal %q", id)
+	}
+	return slices.Delete(slices.Clone(entries), i, i+1), nil
 }

@@ -97,8 +97,13 @@ func requireTable(ctx context.Context, table, field string) error {
 }
 
 // BearerTokens authenticates "Authorization: Bearer <token>" against a
-// principals file (the local server).
-type BearerTokens struct{ Tokens *auth.Tokens }
+// principals file (the local server): Tokens is an auth.File, which follows
+// the file as it changes, or fixed auth.Tokens.
+type BearerTokens struct {
+	Tokens interface {
+		Lookup(token string) (*principal.Principal, error)
+	}
+}
 
 // Challenge implements Authenticator.
 func (BearerTokens) Challenge() string { return `Bearer realm="tablesettle"` }
