@@ -71,25 +71,27 @@ bench: bench-pools
 	$(GO) test -run '^$$' -bench . -benchmem -cpu 1 ./internal/... ./test/coldstart
 	@$(MAKE) --no-print-directory bench-peer
 
-## bench-peer: the 7-card evaluator's rate over OMPEval's (a C++ peer, built
-## by ../shared/bench/ompeval/run.sh when that is present; skipped otherwise),
-## both timing random 7-card hands dealt in advance in evaluations per CPU
-## second, alternated $(PEER_ROUNDS) times under nice (the machine is shared:
-## read the range). Eval7 is the 7-argument call; Eval7All the bulk form
-## over the same hands; Partial7 adds the cards to a hand.Partial as
-## OMPEval's own loop adds them to a Hand.
+## bench-peer: the evaluators' rates over OMPEval's 7-card rate (a C++ peer,
+## built by ../shared/bench/ompeval/run.sh when that is present; skipped
+## otherwise), all timing random hands dealt in advance in evaluations per
+## CPU second, alternated $(PEER_ROUNDS) times under nice (the machine is
+## shared: read the range). Eval7 is the 7-argument call; Eval7All the bulk
+## form over the same hands; Partial7 adds the cards to a hand.Partial as
+## OMPEval's own loop adds them to a Hand; then the 5-, 6- and 3-card
+## evaluators, called per hand and in bulk.
 PEER        ?= ../shared/bench/ompeval/run.sh
 PEER_ROUNDS ?= 3
 bench-peer:
 	@if [ ! -x "$(PEER)" ]; then echo "bench-peer: $(PEER) not present: the comparison with OMPEval is skipped"; exit 0; fi; \
 	mkdir -p bin && $(GO) test -c -o bin/hand.test ./internal/hand || exit 1; \
 	for i in $$(seq $(PEER_ROUNDS)); do \
-	  ours=$$(nice bin/hand.test -test.run '^$$' -test.bench '^Benchmark(Eval7|Eval7All|Partial7)$$' -test.cpu 1 -test.benchtime 0.5s | \
+	  ours=$$(nice bin/hand.test -test.run '^$$' -test.bench '^Benchmark(Eval[3567]|Eval[567]All|Partial7)$$' -test.cpu 1 -test.benchtime 0.5s | \
 	    awk '{for (i = 2; i <= NF; i++) if ($$i == "evals/cpu-s") printf "%s=%s ", $$1, $$(i-1)}'); \
 	  peer=$$(nice $(PEER) | awk '{for (i = 2; i <= NF; i++) if ($$i == "M") print $$(i-1) * 1e6}'); \
-	  echo "$$ours" | awk -v p="$$peer" -v r="$$i" '{for (i = 1; i <= NF; i++) { split($$i, kv, "="); sub(/^Benchmark/, "", kv[1]); sub(/-[0-9]+$$/, "", kv[1]); v[kv[1]] = kv[2] } \
-	    printf "round %d: OMPEval %.0f M/cpu-s; Eval7 %.0f M (%.2fx), Eval7All %.0f M (%.2fx), Partial7 %.0f M (%.2fx)\n", r, p/1e6, \
-	      v["Eval7"]/1e6, v["Eval7"]/p, v["Eval7All"]/1e6, v["Eval7All"]/p, v["Partial7"]/1e6, v["Partial7"]/p}'; \
+	  echo "$$ours" | awk -v p="$$peer" -v r="$$i" 'function x(n) { return sprintf("%s %.0f M (%.2fx)", n, v[n]/1e6, v[n]/p) } \
+	    {for (i = 1; i <= NF; i++) { split($$i, kv, "="); sub(/^Benchmark/, "", kv[1]); sub(/-[0-9]+$$/, "", kv[1]); v[kv[1]] = kv[2] } \
+	    printf "round %d: OMPEval %.0f M/cpu-s; %s, %s, %s\n         %s, %s; %s, %s; %s\n", r, p/1e6, \
+	      x("Eval7"), x("Eval7All"), x("Partial7"), x("Eval5"), x("Eval5All"), x("Eval6"), x("Eval6All"), x("Eval3")}'; \
 	done
 
 ## build: dist/<function>/bootstrap for each Lambda function: provided.al2023

@@ -84,16 +84,35 @@ func BenchmarkEval7(b *testing.B) {
 	sink = s
 }
 
-// BenchmarkEval7All is BenchmarkEval7's hands through the bulk form: the
+// BenchmarkEval5All, BenchmarkEval6All and BenchmarkEval7All are
+// BenchmarkEval5's, Eval6's and Eval7's hands through the bulk forms: the
 // same hands, in the same order, 1<<16 to a call (fewer in the last call
 // when b.N is not a multiple).
+func BenchmarkEval5All(b *testing.B) {
+	h5, _ := benchDeal()
+	benchAll(b, h5, Eval5All)
+}
+
+func BenchmarkEval6All(b *testing.B) {
+	_, h7 := benchDeal()
+	h6 := make([][6]card.Card, len(h7))
+	for i, h := range h7 {
+		h6[i] = [6]card.Card(h[:6])
+	}
+	benchAll(b, h6, Eval6All)
+}
+
 func BenchmarkEval7All(b *testing.B) {
 	_, h7 := benchDeal()
-	out := make([]Value, benchHands)
+	benchAll(b, h7, Eval7All)
+}
+
+func benchAll[H any](b *testing.B, hands []H, all func([]H, []Value)) {
+	out := make([]Value, len(hands))
 	c0 := start(b)
-	for n := b.N; n > 0; n -= benchHands {
-		m := min(n, benchHands)
-		Eval7All(h7[:m], out[:m])
+	for n := b.N; n > 0; n -= len(hands) {
+		m := min(n, len(hands))
+		all(hands[:m], out[:m])
 	}
 	report(b, c0)
 	var s Value

@@ -27,11 +27,13 @@ var fiveCardTotals = map[Category]struct{ hands, classes int }{
 // Every one of the 2,598,960 five-card hands: the table-driven Eval5 gives
 // the reference evaluator's class, the category counts and the distinct
 // classes per category are the known totals (rule 3.11's ten orders of
-// hands), and every class 1-7462 occurs.
+// hands), every class 1-7462 occurs, and Eval5All ranks every hand as
+// Eval5 (bulkCheck).
 func TestAllFiveCardHands(t *testing.T) {
 	hands := map[Category]int{}
 	seen := make([]bool, NumClasses+1)
 	total := 0
+	bulk := newBulkCheck(t, "Eval5All", Eval5All)
 	for a := card.Card(0); a < 52; a++ {
 		for b := a + 1; b < 52; b++ {
 			for c := b + 1; c < 52; c++ {
@@ -48,11 +50,13 @@ func TestAllFiveCardHands(t *testing.T) {
 						hands[v.Category()]++
 						seen[v] = true
 						total++
+						bulk.add([5]card.Card{a, b, c, d, e}, v)
 					}
 				}
 			}
 		}
 	}
+	bulk.flush()
 	if total != 2598960 {
 		t.Fatalf("%d hands", total)
 	}
@@ -122,21 +126,27 @@ func best5of(h []card.Card) Value {
 // THB v9 3.10: a seeded sample of six- and seven-card hands, each ranked as
 // the best of its five-card subsets: by the fast Eval5 (checked exhaustively
 // above) for two million hands, and by the reference evaluator for a
-// hundred thousand. Best returns five of the given cards that make the hand.
+// hundred thousand. Best returns five of the given cards that make the hand,
+// and Eval6All and Eval7All rank every hand as Eval6 and Eval7 (bulkCheck).
 func TestSevenCardSample(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 7))
 	n := 2_000_000
 	if testing.Short() {
 		n = 200_000
 	}
+	bulk6, bulk7 := newBulkCheck(t, "Eval6All", Eval6All), newBulkCheck(t, "Eval7All", Eval7All)
+	defer bulk6.flush()
+	defer bulk7.flush()
 	for i := 0; i < n; i++ {
 		k := 6 + i%2
 		h := deal(rng, k)
 		var v Value
 		if k == 7 {
 			v = Eval7(h[0], h[1], h[2], h[3], h[4], h[5], h[6])
+			bulk7.add([7]card.Card(h), v)
 		} else {
 			v = Eval6(h[0], h[1], h[2], h[3], h[4], h[5])
+			bulk6.add([6]card.Card(h), v)
 		}
 		if want := best5of(h); v != want {
 			t.Fatalf("%s: %d, best of fives %d", card.Format(h), v, want)
@@ -174,8 +184,7 @@ var sevenCardTotals = map[Category]int{
 
 // Every one of the 133,784,560 seven-card hands (THB v9 3.10): the category
 // counts are the known totals and 4824 distinct classes occur, and
-// Eval7All ranks each exactly as Eval7 (in batches of 4,093, so that a hand
-// falls in every position of a four-hand step, and in a tail). With
+// Eval7All ranks each exactly as Eval7 (bulkCheck). With
 // HAND_EXHAUSTIVE=1 (`make test-exhaustive`, about a minute on one core)
 // each hand is also checked to equal the best of its 21 five-card subsets;
 // without it the check runs on every 1024th hand, and -short skips the test.
@@ -192,17 +201,7 @@ func TestAllSevenCardHands(t *testing.T) {
 	var perClass [NumClasses + 1]int
 	var h [7]card.Card
 	total := 0
-	const batch = 4093
-	hands, each, all := make([][7]card.Card, 0, batch), make([]Value, 0, batch), make([]Value, batch)
-	flushBatch := func() {
-		Eval7All(hands, all)
-		for i, v := range each {
-			if all[i] != v {
-				t.Fatalf("%s: Eval7All %d, Eval7 %d", card.Format(hands[i][:]), all[i], v)
-			}
-		}
-		hands, each = hands[:0], each[:0]
-	}
+	bulk := newBulkCheck(t, "Eval7All", Eval7All)
 	for h[0] = 0; h[0] < 52; h[0]++ {
 		for h[1] = h[0] + 1; h[1] < 52; h[1]++ {
 			for h[2] = h[1] + 1; h[2] < 52; h[2]++ {
@@ -218,10 +217,7 @@ func TestAllSevenCardHands(t *testing.T) {
 								}
 								perClass[v]++
 								total++
-								hands, each = append(hands, h), append(each, v)
-								if len(hands) == batch {
-									flushBatch()
-								}
+								bulk.add(h, v)
 							}
 						}
 					}
@@ -229,7 +225,7 @@ func TestAllSevenCardHands(t *testing.T) {
 			}
 		}
 	}
-	flushBatch()
+	bulk.flush()
 	if total != 133784560 {
 		t.Fatalf("%d hands", total)
 	}
@@ -349,4 +345,41 @@ func TestAllThreeCardHands(t *testing.T) {
 			t.Errorf("%s: %d hands in %d classes, want %d in %d", cat, hands[cat], len(classes[cat]), want.hands, want.classes)
 		}
 	}
+}
+
+// bulkCheck checks a bulk evaluator (Eval5All, Eval6All, Eval7All) against
+// the values its one-hand form gave: hands are collected in batches of
+// 4,093, so that each lands in every position of a four-hand step over the
+// run, and each batch ends in a tail of one.
+type bulkCheck[H any] struct {
+	t     *testing.T
+	name  string
+	all   func([]H, []Value)
+	hands []H
+	want  []Value
+	out   []Value
+}
+
+const bulkBatch = 4093
+
+func newBulkCheck[H any](t *testing.T, name string, all func([]H, []Value)) *bulkCheck[H] {
+	return &bulkCheck[H]{t: t, name: name, all: all, out: make([]Value, bulkBatch)}
+}
+
+func (b *bulkCheck[H]) add(h H, want Value) {
+	b.hands, b.want = append(b.hands, h), append(b.want, want)
+	if len(b.hands) == bulkBatch {
+		b.flush()
+	}
+}
+
+func (b *bulkCheck[H]) flush() {
+	b.t.Helper()
+	b.all(b.hands, b.out)
+	for i, v := range b.want {
+		if b.out[i] != v {
+			b.t.Fatalf("%v: %s %d, one hand at a time %d", b.hands[i], b.name, b.out[i], v)
+		}
+	}
+	b.hands, b.want = b.hands[:0], b.want[:0]
 }

@@ -46,23 +46,27 @@ func FuzzEval(f *testing.F) {
 		for _, c := range h {
 			s = s.Add(c)
 		}
+		out := make([]Value, 5) // the bulk form, in a step of four and in the tail
 		switch len(h) {
 		case 5:
 			got = Eval5(h[0], h[1], h[2], h[3], h[4])
+			x := [5]card.Card(h)
+			Eval5All([][5]card.Card{x, x, x, x, x}, out)
 		case 6:
 			got = Eval6(h[0], h[1], h[2], h[3], h[4], h[5])
+			x := [6]card.Card(h)
+			Eval6All([][6]card.Card{x, x, x, x, x}, out)
 		case 7:
 			got = Eval7(h[0], h[1], h[2], h[3], h[4], h[5], h[6])
 			if r := Eval7(h[6], h[5], h[4], h[3], h[2], h[1], h[0]); r != got {
 				t.Fatalf("%s: order changes the value: %d vs %d", card.Format(h), got, r)
 			}
-			// The bulk form, in a step of four and in the tail.
-			hs, out := [][7]card.Card{[7]card.Card(h), [7]card.Card(h), [7]card.Card(h), [7]card.Card(h), [7]card.Card(h)}, make([]Value, 5)
-			Eval7All(hs, out)
-			for i := range out {
-				if out[i] != got {
-					t.Fatalf("%s: Eval7 %d, Eval7All %v", card.Format(h), got, out)
-				}
+			x := [7]card.Card(h)
+			Eval7All([][7]card.Card{x, x, x, x, x}, out)
+		}
+		for _, v := range out {
+			if v != got {
+				t.Fatalf("%s: one hand %d, bulk %v", card.Format(h), got, out)
 			}
 		}
 		if got != want || EvalMask(s) != want {
@@ -125,5 +129,8 @@ func FuzzEvalNeverPanics(f *testing.F) {
 		Eval6(c[0], c[1], c[2], c[3], c[4], c[5])
 		Eval7(c[0], c[1], c[2], c[3], c[4], c[5], c[6])
 		Eval7All([][7]card.Card{c, c, c, c, c}, make([]Value, 5))
+		c5, c6 := [5]card.Card(c[:5]), [6]card.Card(c[:6])
+		Eval5All([][5]card.Card{c5, c5, c5, c5, c5}, make([]Value, 5))
+		Eval6All([][6]card.Card{c6, c6, c6, c6, c6}, make([]Value, 5))
 	})
 }

@@ -55,39 +55,55 @@ func TestPartialAgreesWithEval(t *testing.T) {
 	}
 }
 
-// Eval7All equals Eval7 hand by hand for every length from 0 to 9 (steps
-// of four and a tail), with a flush in each position of a step; it panics
-// when out is shorter than hands, and leaves out beyond len(hands) alone.
-// (TestAllSevenCardHands also runs every seven-card hand through it.)
-func TestEval7AllLengths(t *testing.T) {
+// Eval5All, Eval6All and Eval7All equal Eval5, Eval6 and Eval7 hand by
+// hand for every length from 0 to 9 (steps of four and a tail), with a
+// flush in each position of a step; they panic when out is shorter than
+// hands, and leave out beyond len(hands) alone. (The exhaustive and sample
+// tests also run every hand they rank through them: bulkCheck.)
+func TestEvalAllLengths(t *testing.T) {
+	flush := card.MustParseList("Ah 9h 7h 4h 2h Kc Qd")
+	t.Run("5", func(t *testing.T) {
+		checkAllLengths(t, [5]card.Card(flush), func(h []card.Card) [5]card.Card { return [5]card.Card(h) },
+			func(h [5]card.Card) Value { return Eval5(h[0], h[1], h[2], h[3], h[4]) }, Eval5All)
+	})
+	t.Run("6", func(t *testing.T) {
+		checkAllLengths(t, [6]card.Card(flush), func(h []card.Card) [6]card.Card { return [6]card.Card(h) },
+			func(h [6]card.Card) Value { return Eval6(h[0], h[1], h[2], h[3], h[4], h[5]) }, Eval6All)
+	})
+	t.Run("7", func(t *testing.T) {
+		checkAllLengths(t, [7]card.Card(flush), func(h []card.Card) [7]card.Card { return [7]card.Card(h) },
+			func(h [7]card.Card) Value { return Eval7(h[0], h[1], h[2], h[3], h[4], h[5], h[6]) }, Eval7All)
+	})
+}
+
+func checkAllLengths[H any](t *testing.T, flush H, conv func([]card.Card) H, one func(H) Value, all func([]H, []Value)) {
 	rng := rand.New(rand.NewPCG(7, 17))
-	flush := [7]card.Card(card.MustParseList("Ah 9h 7h 4h 2h Kc Qd"))
 	for n := range 10 {
 		for lane := range max(n, 1) {
-			hands := make([][7]card.Card, n)
+			hands := make([]H, n)
 			for i := range hands {
-				hands[i] = [7]card.Card(deal(rng, 7))
+				hands[i] = conv(deal(rng, 7)) // its first 5, 6 or 7
 			}
 			if n > 0 {
 				hands[lane] = flush
 			}
 			out := make([]Value, n+1)
 			out[n] = 12345
-			Eval7All(hands, out)
+			all(hands, out)
 			for i, h := range hands {
-				if want := Eval7(h[0], h[1], h[2], h[3], h[4], h[5], h[6]); out[i] != want {
-					t.Fatalf("n=%d, hand %d %s: Eval7All %d, Eval7 %d", n, i, card.Format(h[:]), out[i], want)
+				if want := one(h); out[i] != want {
+					t.Fatalf("n=%d, hand %d %v: bulk %d, one at a time %d", n, i, h, out[i], want)
 				}
 			}
 			if out[n] != 12345 {
-				t.Fatalf("n=%d: Eval7All wrote past len(hands)", n)
+				t.Fatalf("n=%d: wrote past len(hands)", n)
 			}
 		}
 	}
 	defer func() {
 		if recover() == nil {
-			t.Fatal("Eval7All with a short out did not panic")
+			t.Fatal("a short out did not panic")
 		}
 	}()
-	Eval7All(make([][7]card.Card, 5), make([]Value, 4))
+	all(make([]H, 5), make([]Value, 4))
 }
