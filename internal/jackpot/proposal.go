@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/tablesettle/tablesettle/internal/fault"
+	"github.com/tablesettle/tablesettle/internal/principal"
 )
 
 // Dual control (issue 16). A meter adjustment, a settings change, a
@@ -182,6 +183,10 @@ func CheckApproval(pr Proposal, by Actor, now time.Time) error {
 	if by.ID == pr.ProposedBy.ID {
 		return &fault.Error{Kind: fault.Forbidden, Detail: fmt.Sprintf("proposal %d was proposed by %s: dual control needs a second principal to approve it", pr.ID, by.ID),
 			Fields: []fault.Problem{{Field: "path.proposal", Message: "one's own proposal cannot be approved", Value: pr.ID}}}
+	}
+	if principal.SamePerson(by.ID, pr.ProposedBy.ID) {
+		return &fault.Error{Kind: fault.Forbidden, Detail: fmt.Sprintf("proposal %d was proposed by %s, and %s is the same person's session (the same session name) in another role: dual control needs a second person to approve it", pr.ID, pr.ProposedBy.ID, by.ID),
+			Fields: []fault.Problem{{Field: "path.proposal", Message: "one's own proposal cannot be approved, in any role", Value: pr.ID}}}
 	}
 	if pr.Expired(now) {
 		return &fault.Error{Kind: fault.Conflict, Detail: fmt.Sprintf("proposal %d expired at %s: it can no longer be approved; propose it again", pr.ID, pr.ExpiresAt.Format(time.RFC3339)),

@@ -10,6 +10,7 @@ package principal
 import (
 	"context"
 	"slices"
+	"strings"
 
 	"github.com/tablesettle/tablesettle/internal/fault"
 )
@@ -74,4 +75,38 @@ func Require(ctx context.Context) (*Principal, error) {
 func FromContext(ctx context.Context) (*Principal, bool) {
 	p, ok := ctx.Value(ctxKey{}).(*Principal)
 	return p, ok && p != nil
+}
+
+// SamePerson reports whether principal ids a and b name one person: the
+// same id, or two IAM role sessions of one account with the same session
+// name (arn:aws:sts::ACCOUNT:assumed-role/ROLE/SESSION), which is how the
+// stack's principals sign: alice's session of the admin role and her
+// session of the controller role are two principals, one person. Dual
+// control refuses such a pair. (The session name is the caller's choice:
+// the README says how to make it the person's.)
+func SamePerson(a, b string) bool {
+	if a == b {
+		return a != ""
+	}
+	sa, oka := roleSession(a)
+	sb, okb := roleSession(b)
+	return oka && okb && sa == sb
+}
+
+// roleSession returns "partition:account:session" of an assumed-role
+// session ARN.
+func roleSession(arn string) (string, bool) {
+	parts := strings.SplitN(arn, ":", 6)
+	if len(parts) != 6 || parts[0] != "arn" || parts[2] != "sts" || parts[4] == "" {
+		return "", false
+	}
+	role, ok := strings.CutPrefix(parts[5], "assumed-role/")
+	if !ok {
+		return "", false
+	}
+	segs := strings.Split(role, "/")
+	if len(segs) != 2 || segs[0] == "" || segs[1] == "" {
+		return "", false
+	}
+	return parts[1] + ":" + parts[4] + ":" + segs[1], true
 }

@@ -44,3 +44,38 @@ func TestHasAndBoundTo(t *testing.T) {
 		})
 	}
 }
+
+// SamePerson: one id, or one account's role sessions with one session
+// name (the stack's principals), are one person; anything else is two.
+func TestSamePerson(t *testing.T) {
+	const (
+		aliceAdmin = "arn:aws:sts::123456789012:assumed-role/tablesettle-prod-RoleAdmin-1A/alice"
+		aliceCtl   = "arn:aws:sts::123456789012:assumed-role/tablesettle-prod-RoleController-2B/alice"
+		bobCtl     = "arn:aws:sts::123456789012:assumed-role/tablesettle-prod-RoleController-2B/bob"
+		aliceOther = "arn:aws:sts::210987654321:assumed-role/tablesettle-prod-RoleController-2B/alice"
+		aliceCN    = "arn:aws-cn:sts::123456789012:assumed-role/tablesettle-prod-RoleController-2B/alice"
+		aliceUser  = "arn:aws:iam::123456789012:user/alice"
+	)
+	for _, tc := range []struct {
+		a, b string
+		want bool
+	}{
+		{"adm-1", "adm-1", true},
+		{"adm-1", "ctl-1", false},
+		{"", "", false},
+		{aliceAdmin, aliceAdmin, true},
+		{aliceAdmin, aliceCtl, true},    // alice in two roles
+		{aliceCtl, aliceAdmin, true},    // either way round
+		{aliceAdmin, bobCtl, false},     // two people
+		{aliceAdmin, aliceOther, false}, // another account's alice
+		{aliceAdmin, aliceCN, false},    // another partition
+		{aliceAdmin, aliceUser, false},  // an IAM user is not a session
+		{aliceAdmin, "alice", false},
+		{"arn:aws:sts::123456789012:assumed-role/R/", "arn:aws:sts::123456789012:assumed-role/S/", false},
+		{"arn:aws:sts::123456789012:assumed-role/R/a/b", "arn:aws:sts::123456789012:assumed-role/S/a/b", false},
+	} {
+		if got := SamePerson(tc.a, tc.b); got != tc.want {
+			t.Errorf("SamePerson(%q, %q) = %v, want %v", tc.a, tc.b, got, tc.want)
+		}
+	}
+}

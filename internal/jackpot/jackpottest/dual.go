@@ -288,3 +288,43 @@ func testDualControlCorrection(t *testing.T, st pools.Store) {
 	}
 	MustReconcile(t, svc, "p")
 }
+
+// testDualControlOnePersonTwoRoles: in the stack a principal is an IAM
+// role session, so one person holding the admin and the controller roles
+// signs as two principals, arn:...:assumed-role/<admin role>/alice and
+// .../<controller role>/alice. Dual control counts people: alice's
+// controller session cannot approve alice's proposal, through the
+// proposal or both signatures at once (403, nothing moves); bob's can,
+// and the reserve is exactly 50,000 more.
+func testDualControlOnePersonTwoRoles(t *testing.T, st pools.Store) {
+	ctx := context.Background()
+	svc := service(st, NewClock(T0))
+	const acct = "arn:aws:sts::123456789012:assumed-role/"
+	aliceAdmin := jackpot.Actor{ID: acct + "tablesettle-prod-RoleAdmin-1A/alice", Role: "admin"}
+	aliceCtl := jackpot.Actor{ID: acct + "tablesettle-prod-RoleController-2B/alice", Role: "controller"}
+	bobCtl := jackpot.Actor{ID: acct + "tablesettle-prod-RoleController-2B/bob", Role: "controller"}
+	if _, _, err := svc.Create(ctx, "p", MBSSettings(), aliceAdmin); err != nil {
+		t.Fatal(err)
+	}
+	adj := jackpot.Adjustment{Meter: "reserve", Amount: 50_000, Reason: "reserve top-up approved by finance"}
+	_, pr, _, err := svc.Propose(ctx, "p", jackpot.Change{Kind: jackpot.ProposeAdjustment, Adjustment: &adj}, aliceAdmin, "prop-1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := svc.Approve(ctx, "p", pr.ID, aliceCtl, "ok-alice"); fault.KindOf(err) != fault.Forbidden {
+		t.Fatalf("alice's controller session approves alice's proposal: %v, want Forbidden", err)
+	}
+	if _, _, err := svc.Adjust(ctx, "p", adj, aliceAdmin, aliceCtl, "direct-alice"); fault.KindOf(err) != fault.Forbidden {
+		t.Fatalf("alice signs twice at once: %v, want Forbidden", err)
+	}
+	if m := meters(t, svc, "p"); m.Reserve != 0 {
+		t.Fatalf("a refused approval moved the reserve: %d", m.Reserve)
+	}
+	res, _, err := svc.Approve(ctx, "p", pr.ID, bobCtl, "ok-bob")
+	if err != nil || res.Pool.Meters.Reserve != 50_000 {
+		t.Fatalf("bob approves: %+v %v", res.Pool.Meters, err)
+	}
+	es, _ := allEntries(ctx, st, "p")
+	signedBy(t, es[len(es)-1], aliceAdmin, bobCtl, pr.ID)
+	MustReconcile(t, svc, "p")
+}

@@ -115,6 +115,7 @@ func Run(t *testing.T, open Opener, scale Scale) {
 	t.Run("Lock_TwoTablesVoidedInEitherOrder", func(t *testing.T) { testLockTwoTables(t, open(t)) })
 	t.Run("Lock_ConcurrentWritersWithConfirmsAndVoids", func(t *testing.T) { testLockConcurrent(t, open(t), scale) })
 	t.Run("Dual_AdjustmentApprovedBySecondPrincipal", func(t *testing.T) { testDualControlAdjustment(t, open(t)) })
+	t.Run("Dual_OnePersonTwoRoleSessions", func(t *testing.T) { testDualControlOnePersonTwoRoles(t, open(t)) })
 	t.Run("Dual_ExpiryAndWithdraw", func(t *testing.T) { testDualControlExpiryAndWithdraw(t, open(t)) })
 	t.Run("Dual_VoidOfPendingRoyal_R28", func(t *testing.T) { testDualControlVoid(t, open(t)) })
 	t.Run("Dual_CorrectionVoidsRound_R28", func(t *testing.T) { testDualControlCorrection(t, open(t)) })
