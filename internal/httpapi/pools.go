@@ -408,6 +408,8 @@ func poolError(ctx context.Context, err error, loc string) error {
 			// A refusal about the pool itself (a meter that would
 			// overflow): the pool the path names.
 			f.Field = "path.id"
+		case f.Field == jackpot.FieldHit:
+			f.Field = "path.seq" // the hit the path names
 		case strings.HasPrefix(f.Field, "header."), strings.HasPrefix(f.Field, "path."), strings.HasPrefix(f.Field, "query."):
 		case f.Field == "":
 			f.Field = strings.TrimSuffix(loc, ".")

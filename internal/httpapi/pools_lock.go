@@ -128,7 +128,7 @@ func registerLock(api huma.API, svc *pools.Service, tags []string) {
 		}}, false)
 	reg(op{id: "pay-hit", path: "paid", what: "pays a hit", roles: []principal.Role{principal.Cage},
 		summary: "Mark a confirmed hit paid (cage)",
-		desc:    "Records that the cage paid a confirmed hit; the hit leaves the lock. Moves no meter (the amount left the pool when the hit was committed). 401 without authentication, 403 without the cage role, 409 when the hit is not confirmed.",
+		desc:    "Records that the cage paid a confirmed hit; the hit leaves the lock. Moves no meter (the amount left the pool when the hit was committed). 401 without authentication, 403 without the cage role or for the person who confirmed the hit (in any role: the verifier does not pay), 409 when the hit is not confirmed.",
 		call: func(ctx context.Context, in *lockInput, a jackpot.Actor, _ string) (jackpot.Pool, jackpot.LockedHit, bool, error) {
 			return svc.MarkPaid(ctx, in.ID, in.Seq, a, in.IdempotencyKey)
 		}}, false)

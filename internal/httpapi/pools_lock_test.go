@@ -119,8 +119,14 @@ func TestPoolLockHTTP(t *testing.T) {
 		t.Fatalf("confirm replay: %d %s", resp.Code, resp.Body)
 	}
 	if resp := api.Post(fmt.Sprintf("/v1/pools/megalink/hits/%d/void", seq), "Idempotency-Key: v1", "X-Test-Principal: sup:ann/supervisor",
-		strings.NewReader(`{"reason":"late"}`)); resp.Code != http.StatusConflict {
-		t.Fatalf("a confirmed hit is not voided: %d %s", resp.Code, resp.Body)
+		strings.NewReader(`{"reason":"late"}`)); resp.Code != http.StatusConflict || !strings.Contains(resp.Body.String(), `"location":"path.seq"`) {
+		t.Fatalf("a confirmed hit is not voided (409 naming path.seq, the hit): %d %s", resp.Code, resp.Body)
+	}
+	// The supervisor who confirmed it, acting as cage, may not pay it: 403
+	// naming the hit in the path.
+	if resp := api.Post(fmt.Sprintf("/v1/pools/megalink/hits/%d/paid", seq), "Idempotency-Key: p0", "X-Test-Principal: sup:ann/cage"); resp.Code != http.StatusForbidden ||
+		!strings.Contains(resp.Body.String(), `"location":"path.seq"`) || !strings.Contains(resp.Body.String(), "confirmed by sup:ann") {
+		t.Fatalf("the confirmer pays: %d %s", resp.Code, resp.Body)
 	}
 	resp = api.Post(fmt.Sprintf("/v1/pools/megalink/hits/%d/paid", seq), "Idempotency-Key: p1", "X-Test-Principal: cage:bo/cage")
 	if resp.Code != http.StatusOK || !strings.Contains(resp.Body.String(), `"paidBy":{"id":"cage:bo","role":"cage"}`) || !strings.Contains(resp.Body.String(), `"locked":[]`) {

@@ -170,7 +170,7 @@ func registerProposing(api huma.API, svc *pools.Service, tags []string) {
 		OperationID: "approve-proposal", Method: http.MethodPost, Path: "/v1/pools/{id}/proposals/{proposal}/approve",
 		Summary: "Approve a proposal (controller, not the proposer)",
 		Description: "The second signature: applies the proposed change exactly once, in one commit, every ledger entry naming the proposer (actor) and the approver (approvedBy). " +
-			"403 for the proposer itself (even when it holds the controller role) or without the controller role; 409 for a proposal already approved, withdrawn or expired (the detail says which, by whom and when), or a change that no longer applies to the pool; 404 for an unknown one. " +
+			"403 for the proposer itself (even when it holds the controller role, or signs as its own IAM session of the controller role) or without the controller role; 409 for a proposal already approved, withdrawn or expired (the detail says which, by whom and when), or a change that no longer applies to the pool; 404 for an unknown one. " +
 			"Exactly once under its required Idempotency-Key: the same key again returns the first answer (Idempotent-Replayed: true).",
 		Tags: tags,
 	}, func(ctx context.Context, in *proposalInput) (*approvalOutput, error) {

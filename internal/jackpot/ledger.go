@@ -156,6 +156,11 @@ func overflowError(err error) error {
 // field of the body): internal/httpapi names it as the request's pool id.
 const FieldPool = "pool"
 
+// FieldHit names the hit a lock operation (confirm, pay, void) was asked
+// for, by its sequence number: the HTTP layer places it at the path's
+// {seq}.
+const FieldHit = "seq"
+
 // addChecked adds v to *dst, or reports the meter that would overflow.
 func addChecked[T ~int64](name string, dst *T, v T) error {
 	s, err := money.Add(money.Amount(*dst), money.Amount(v))

@@ -6,6 +6,7 @@ import (
 
 	"github.com/tablesettle/tablesettle/internal/fault"
 	"github.com/tablesettle/tablesettle/internal/money"
+	"github.com/tablesettle/tablesettle/internal/principal"
 )
 
 // The jackpot lock (issue 13). A hit that needs verification is committed
@@ -131,12 +132,12 @@ func (p *Pool) locked(seq int64) (int, error) {
 		}
 	}
 	return 0, &fault.Error{Kind: fault.NotFound, Detail: fmt.Sprintf("pool %s has no pending or confirmed hit %d", p.ID, seq),
-		Fields: []fault.Problem{{Field: "seq", Message: "no such hit under the lock", Value: seq}}}
+		Fields: []fault.Problem{{Field: FieldHit, Message: "no such hit under the lock", Value: seq}}}
 }
 
 func stateConflict(h LockedHit, want string) error {
 	return &fault.Error{Kind: fault.Conflict, Detail: fmt.Sprintf("hit %d is %s: only a %s hit can be %s", h.Seq, h.State, want, map[string]string{StatePending: "confirmed or voided", StateConfirmed: "paid"}[want]),
-		Fields: []fault.Problem{{Field: "seq", Message: "hit is " + h.State, Value: h.Seq}}}
+		Fields: []fault.Problem{{Field: FieldHit, Message: "hit is " + h.State, Value: h.Seq}}}
 }
 
 func requireActor(a Actor) error {
@@ -158,8 +159,16 @@ func Confirm(p Pool, seq int64, by Actor, now time.Time) (Pool, []Entry, LockedH
 
 // MarkPaid records that the cage paid a confirmed hit. It moves no meter
 // (the hit's amount left the meters when it was committed); the paid hit
-// leaves the lock.
+// leaves the lock. Whoever confirmed the hit does not pay it, in any role
+// (principal.SamePerson): a hit its payer verified was not verified.
 func MarkPaid(p Pool, seq int64, by Actor, now time.Time) (Pool, []Entry, LockedHit, error) {
+	if i, err := p.locked(seq); err == nil {
+		if h := p.Locked[i]; h.State == StateConfirmed && h.ConfirmedBy != nil && principal.SamePerson(by.ID, h.ConfirmedBy.ID) {
+			return Pool{}, nil, LockedHit{}, &fault.Error{Kind: fault.Forbidden,
+				Detail: fmt.Sprintf("hit %d was confirmed by %s: the person who verified a hit does not pay it; another cage principal marks it paid", h.Seq, h.ConfirmedBy.ID),
+				Fields: []fault.Problem{{Field: FieldHit, Message: "confirmed by the same person", Value: h.Seq}}}
+		}
+	}
 	return advance(p, seq, by, now, StateConfirmed, KindHitPaid, true,
 		func(h LockedHit) string { return fmt.Sprintf("paid by the cage: %d", h.Amount) },
 		func(h *LockedHit, by *Actor, at *time.Time) { h.State, h.PaidBy, h.PaidAt = StatePaid, by, at })
@@ -231,7 +240,7 @@ func Void(p Pool, seq int64, reason string, by Actor, now time.Time, resetEntry 
 			if o.Seq == g && o.Seq != h.Seq && o.State != StateVoided {
 				return Pool{}, nil, LockedHit{}, &fault.Error{Kind: fault.Conflict, Rules: []string{"ruling R5", "ruling R28"},
 					Detail: fmt.Sprintf("hit %d shared its prize with hit %d (ruling R5): a void of one share alone would leave the meters as if neither the void nor the sharing were right; correct round %s of table %s instead (ruling R28)", h.Seq, o.Seq, h.Round, h.Table),
-					Fields: []fault.Problem{{Field: "seq", Message: "the hit shared its prize: correct its round instead", Value: h.Seq}}}
+					Fields: []fault.Problem{{Field: FieldHit, Message: "the hit shared its prize: correct its round instead", Value: h.Seq}}}
 			}
 		}
 	}
@@ -268,7 +277,7 @@ func Void(p Pool, seq int64, reason string, by Actor, now time.Time, resetEntry 
 	if m := q.Meters; m.Displayed < 0 {
 		return Pool{}, nil, LockedHit{}, &fault.Error{Kind: fault.Conflict,
 			Detail: fmt.Sprintf("voiding hit %d would take the displayed meter to %d: the pool was adjusted since; adjust it first", h.Seq, m.Displayed),
-			Fields: []fault.Problem{{Field: "seq", Message: "the displayed meter cannot go below zero", Value: h.Seq}}}
+			Fields: []fault.Problem{{Field: FieldHit, Message: "the displayed meter cannot go below zero", Value: h.Seq}}}
 	}
 	c.prune()
 	c.finish()

@@ -100,6 +100,15 @@ func testLockConfirmed(t *testing.T, st pools.Store) {
 	if _, _, _, err := svc.Confirm(ctx, "p", h.Seq, Supervisor, "confirm-2"); fault.KindOf(err) != fault.Conflict {
 		t.Fatalf("confirming twice: %v", err)
 	}
+	// Whoever verified the hit does not pay it: the supervisor's own id
+	// acting as cage (one principal holding both roles) is refused (403)
+	// and writes nothing (testLockConfirmerDoesNotPay: IAM sessions).
+	if _, _, _, err := svc.MarkPaid(ctx, "p", h.Seq, jackpot.Actor{ID: Supervisor.ID, Role: "cage"}, "pay-by-sup"); fault.KindOf(err) != fault.Forbidden {
+		t.Fatalf("the confirmer pays its own confirmed hit: %v, want Forbidden", err)
+	}
+	if es, _ := allEntries(ctx, st, "p"); es[len(es)-1].Kind != jackpot.KindHitConfirmed {
+		t.Fatalf("a refused payment wrote %s", es[len(es)-1].Kind)
+	}
 	p, paid, _, err := svc.MarkPaid(ctx, "p", h.Seq, Cage, "pay-1")
 	if err != nil || paid.State != jackpot.StatePaid || paid.PaidBy == nil || *paid.PaidBy != Cage {
 		t.Fatalf("paid: %+v %v", paid, err)
@@ -399,4 +408,48 @@ func royalThenThreeRounds(t *testing.T, ctx context.Context, svc *pools.Service)
 		apply(t, svc, "twin", lockRound("T1", fmt.Sprint("r", i), false))
 	}
 	return res
+}
+
+// testLockConfirmerDoesNotPay: in the stack, ann's supervisor session
+// confirms a pending Royal (10,000,259); ann's session of the cage role
+// (another principal, the same person) may not mark it paid (403, nothing
+// written, the hit still confirmed); bo's cage session does, and the hit
+// leaves the lock with the meters as any paid Royal leaves them.
+func testLockConfirmerDoesNotPay(t *testing.T, st pools.Store) {
+	ctx := context.Background()
+	svc := service(st, NewClock(T0))
+	const acct = "arn:aws:sts::123456789012:assumed-role/"
+	annSup := jackpot.Actor{ID: acct + "tablesettle-prod-RoleSupervisor-3C/ann", Role: "supervisor"}
+	annCage := jackpot.Actor{ID: acct + "tablesettle-prod-RoleCage-4D/ann", Role: "cage"}
+	boCage := jackpot.Actor{ID: acct + "tablesettle-prod-RoleCage-4D/bo", Role: "cage"}
+	if _, _, err := svc.Create(ctx, "p", LockedSettings(), Admin); err != nil {
+		t.Fatal(err)
+	}
+	res := apply(t, svc, "p", lockRound("T1", "r1", true))
+	if len(res.Payouts) != 1 || res.Payouts[0].Amount != 10_000_259 {
+		t.Fatalf("the pending Royal: %+v", res.Payouts)
+	}
+	hits, _ := svc.LockedHits(ctx, "p", "")
+	seq := hits[0].Seq
+	if _, _, _, err := svc.Confirm(ctx, "p", seq, annSup, "confirm-ann"); err != nil {
+		t.Fatal(err)
+	}
+	before, _ := allEntries(ctx, st, "p")
+	if _, _, _, err := svc.MarkPaid(ctx, "p", seq, annCage, "pay-ann"); fault.KindOf(err) != fault.Forbidden {
+		t.Fatalf("ann pays the hit ann confirmed: %v, want Forbidden", err)
+	}
+	if after, _ := allEntries(ctx, st, "p"); len(after) != len(before) {
+		t.Fatalf("a refused payment wrote %d entries", len(after)-len(before))
+	}
+	if still, _ := svc.LockedHits(ctx, "p", ""); len(still) != 1 || still[0].State != jackpot.StateConfirmed {
+		t.Fatalf("after the refusal: %+v", still)
+	}
+	p, paid, _, err := svc.MarkPaid(ctx, "p", seq, boCage, "pay-bo")
+	if err != nil || paid.State != jackpot.StatePaid || *paid.PaidBy != boCage || *paid.ConfirmedBy != annSup {
+		t.Fatalf("bo pays: %+v %v", paid, err)
+	}
+	if m := p.Meters; m.Displayed != 10_000_000 || m.Hits["royal_flush"].Paid != 10_000_259 || m.Resets != 1 {
+		t.Fatalf("after the paid Royal: %+v", m)
+	}
+	MustReconcile(t, svc, "p")
 }

@@ -27,22 +27,30 @@ func tableCtx() context.Context {
 
 // everyMoveSigned fails unless every ledger entry of pool id that moves
 // money (a meter, the house's funding, a payment) names its actor, and
-// every entry of an approved proposal names its approver too (issue 16
-// items 2 and 3).
+// every entry of an approved proposal names its approver too, another
+// person (issue 16 items 2 and 3; principal.SamePerson), and every paid
+// hit was paid by another person than confirmed it.
 func everyMoveSigned(t *testing.T, st pools.Store, id string) {
 	t.Helper()
 	es, err := allEntries(context.Background(), st, id)
 	if err != nil {
 		t.Fatal(err)
 	}
+	confirmedBy := map[int64]string{}
 	for _, e := range es {
 		moves := e.Displayed != 0 || e.Reserve != 0 || e.Overflow != 0 || e.HouseFunded != 0 || e.Paid != 0 || e.Recovered != 0
 		if moves && (e.Actor == nil || e.Actor.ID == "" || e.Actor.Role == "") {
 			t.Fatalf("entry %d (%s) moves money and names no actor: %+v", e.Seq, e.Kind, e)
 		}
 		if e.Proposal != 0 && e.Kind != jackpot.KindProposal && e.Kind != jackpot.KindProposalExpired && e.Kind != jackpot.KindProposalWithdrawn &&
-			(e.ApprovedBy == nil || e.ApprovedBy.ID == "" || e.ApprovedBy.ID == e.Actor.ID) {
-			t.Fatalf("entry %d (%s) of proposal %d names no second principal: %+v", e.Seq, e.Kind, e.Proposal, e.ApprovedBy)
+			(e.ApprovedBy == nil || e.ApprovedBy.ID == "" || principal.SamePerson(e.ApprovedBy.ID, e.Actor.ID)) {
+			t.Fatalf("entry %d (%s) of proposal %d names no second person: %+v", e.Seq, e.Kind, e.Proposal, e.ApprovedBy)
+		}
+		if e.Kind == jackpot.KindHitConfirmed && e.Actor != nil {
+			confirmedBy[e.HitSeq] = e.Actor.ID
+		}
+		if e.Kind == jackpot.KindHitPaid && e.Actor != nil && principal.SamePerson(confirmedBy[e.HitSeq], e.Actor.ID) {
+			t.Fatalf("entry %d pays hit %d, confirmed by the same person %s", e.Seq, e.HitSeq, e.Actor.ID)
 		}
 	}
 }

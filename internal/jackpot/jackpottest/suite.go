@@ -110,6 +110,7 @@ func Run(t *testing.T, open Opener, scale Scale) {
 	t.Run("Correct_HeldRWSHitWithdrawn_R28_R7", func(t *testing.T) { testCorrectHeldRWS(t, open(t)) })
 	t.Run("Correct_VoidWithItsRule_R28", func(t *testing.T) { testVoidRound(t, open(t)) })
 	t.Run("Lock_PendingRoyalConfirmedAndPaid", func(t *testing.T) { testLockConfirmed(t, open(t)) })
+	t.Run("Lock_ConfirmerDoesNotPay", func(t *testing.T) { testLockConfirmerDoesNotPay(t, open(t)) })
 	t.Run("Lock_PendingRoyalVoidedAfterThreeRounds_R28", func(t *testing.T) { testLockVoidAfterRounds(t, open(t)) })
 	t.Run("Lock_RWSHeldHitEntersAfterItsWindow_R7", func(t *testing.T) { testLockHeldRWS(t, open(t)) })
 	t.Run("Lock_TwoTablesVoidedInEitherOrder", func(t *testing.T) { testLockTwoTables(t, open(t)) })
