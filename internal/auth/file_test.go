@@ -2,6 +2,7 @@ package auth
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -99,3 +100,59 @@ func TestFileFollowsChanges(t *testing.T) {
 }
 
 var errRefused = errors.New("refused")
+
+// While principals are added and removed (atomic renames), lookups running
+// at the same time see the file before or after each change, never half of
+// it: a token kept throughout always authenticates, and no lookup fails
+// for any other reason than a token not (or no longer) in the file.
+func TestFileLookupsDuringRewrites(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "principals.json")
+	var keep string
+	if err := Update(path, func(es []Entry) ([]Entry, error) {
+		var err error
+		es, keep, err = Add(es, "cage-keep", []principal.Role{principal.Cage}, nil)
+		return es, err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	f, err := OpenFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	errs := make(chan error, 4)
+	for range 4 {
+		go func() {
+			for {
+				select {
+				case <-done:
+					errs <- nil
+					return
+				default:
+				}
+				if p, err := f.Lookup(keep); err != nil || p.ID != "cage-keep" {
+					errs <- fmt.Errorf("mid-rewrite lookup: %+v %v", p, err)
+					return
+				}
+			}
+		}()
+	}
+	for i := range 100 {
+		id := fmt.Sprintf("temp-%d", i)
+		if err := Update(path, func(es []Entry) ([]Entry, error) {
+			es, _, err := Add(es, id, []principal.Role{principal.Supervisor}, nil)
+			return es, err
+		}); err != nil {
+			t.Fatal(err)
+		}
+		if err := Update(path, func(es []Entry) ([]Entry, error) { return Remove(es, id) }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	close(done)
+	for range 4 {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+}
