@@ -17,19 +17,8 @@ import (
 // unsafe refuses every token until it is fixed, rather than keep the set
 // it held before (which may hold the principal being removed).
 func TestFileFollowsChanges(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "principals.json")
-	var cageTok, adminTok string
-	if err := Update(path, func(es []Entry) ([]Entry, error) {
-		var err error
-		es, cageTok, err = Add(es, "cage-1", []principal.Role{principal.Cage}, nil)
-		return es, err
-	}); err != nil {
-		t.Fatal(err)
-	}
-	f, err := OpenFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	path, cageTok, f := principalsFile(t, "cage-1")
+	var adminTok string
 	expect := func(step, tok, id string, wantErr error) {
 		t.Helper()
 		p, err := f.Lookup(tok)
@@ -106,19 +95,7 @@ var errRefused = errors.New("refused")
 // it: a token kept throughout always authenticates, and no lookup fails
 // for any other reason than a token not (or no longer) in the file.
 func TestFileLookupsDuringRewrites(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "principals.json")
-	var keep string
-	if err := Update(path, func(es []Entry) ([]Entry, error) {
-		var err error
-		es, keep, err = Add(es, "cage-keep", []principal.Role{principal.Cage}, nil)
-		return es, err
-	}); err != nil {
-		t.Fatal(err)
-	}
-	f, err := OpenFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	path, keep, f := principalsFile(t, "cage-keep")
 	done := make(chan struct{})
 	errs := make(chan error, 4)
 	for range 4 {
@@ -155,4 +132,24 @@ func TestFileLookupsDuringRewrites(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+}
+
+// principalsFile makes a principals file holding one cage principal, id,
+// and returns its path, the principal's token and the File following it.
+func principalsFile(t *testing.T, id string) (string, string, *File) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "principals.json")
+	var tok string
+	if err := Update(path, func(es []Entry) ([]Entry, error) {
+		var err error
+		es, tok, err = Add(es, id, []principal.Role{principal.Cage}, nil)
+		return es, err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	f, err := OpenFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return path, tok, f
 }

@@ -3,6 +3,7 @@ package jackpottest
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -299,10 +300,7 @@ func testDualControlCorrection(t *testing.T, st pools.Store) {
 func testDualControlOnePersonTwoRoles(t *testing.T, st pools.Store) {
 	ctx := context.Background()
 	svc := service(st, NewClock(T0))
-	const acct = "arn:aws:sts::123456789012:assumed-role/"
-	aliceAdmin := jackpot.Actor{ID: acct + "tablesettle-prod-RoleAdmin-1A/alice", Role: "admin"}
-	aliceCtl := jackpot.Actor{ID: acct + "tablesettle-prod-RoleController-2B/alice", Role: "controller"}
-	bobCtl := jackpot.Actor{ID: acct + "tablesettle-prod-RoleController-2B/bob", Role: "controller"}
+	aliceAdmin, aliceCtl, bobCtl := session("admin", "alice"), session("controller", "alice"), session("controller", "bob")
 	if _, _, err := svc.Create(ctx, "p", MBSSettings(), aliceAdmin); err != nil {
 		t.Fatal(err)
 	}
@@ -327,4 +325,10 @@ func testDualControlOnePersonTwoRoles(t *testing.T, st pools.Store) {
 	es, _ := allEntries(ctx, st, "p")
 	signedBy(t, es[len(es)-1], aliceAdmin, bobCtl, pr.ID)
 	MustReconcile(t, svc, "p")
+}
+
+// session is person's IAM session of the stack's role for role, acting as
+// it: arn:aws:sts::ACCOUNT:assumed-role/<role's IAM role>/<person>.
+func session(role, person string) jackpot.Actor {
+	return jackpot.Actor{ID: "arn:aws:sts::123456789012:assumed-role/tablesettle-prod-Role" + strings.ToUpper(role[:1]) + role[1:] + "-1A/" + person, Role: role}
 }

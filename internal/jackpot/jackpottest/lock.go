@@ -418,10 +418,7 @@ func royalThenThreeRounds(t *testing.T, ctx context.Context, svc *pools.Service)
 func testLockConfirmerDoesNotPay(t *testing.T, st pools.Store) {
 	ctx := context.Background()
 	svc := service(st, NewClock(T0))
-	const acct = "arn:aws:sts::123456789012:assumed-role/"
-	annSup := jackpot.Actor{ID: acct + "tablesettle-prod-RoleSupervisor-3C/ann", Role: "supervisor"}
-	annCage := jackpot.Actor{ID: acct + "tablesettle-prod-RoleCage-4D/ann", Role: "cage"}
-	boCage := jackpot.Actor{ID: acct + "tablesettle-prod-RoleCage-4D/bo", Role: "cage"}
+	annSup, annCage, boCage := session("supervisor", "ann"), session("cage", "ann"), session("cage", "bo")
 	if _, _, err := svc.Create(ctx, "p", LockedSettings(), Admin); err != nil {
 		t.Fatal(err)
 	}
