@@ -185,7 +185,7 @@ func CheckApproval(pr Proposal, by Actor, now time.Time) error {
 			Fields: []fault.Problem{{Field: "path.proposal", Message: "one's own proposal cannot be approved", Value: pr.ID}}}
 	}
 	if principal.SamePerson(by.ID, pr.ProposedBy.ID) {
-		return &fault.Error{Kind: fault.Forbidden, Detail: fmt.Sprintf("proposal %d was proposed by %s, and %s is the same person's session (the same session name) in another role: dual control needs a second person to approve it", pr.ID, pr.ProposedBy.ID, by.ID),
+		return &fault.Error{Kind: fault.Forbidden, Detail: fmt.Sprintf("proposal %d was proposed by %s, and %s is the same person (the same IAM session or user name) in another role: dual control needs a second person to approve it", pr.ID, pr.ProposedBy.ID, by.ID),
 			Fields: []fault.Problem{{Field: "path.proposal", Message: "one's own proposal cannot be approved, in any role", Value: pr.ID}}}
 	}
 	if pr.Expired(now) {

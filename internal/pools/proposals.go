@@ -65,7 +65,7 @@ func cosigned(by, approvedBy jackpot.Actor) error {
 		return forbidden("", nil, "dual control: %s proposes the change and cannot approve it too", by.ID)
 	}
 	if principal.SamePerson(approvedBy.ID, by.ID) {
-		return forbidden("", nil, "dual control: %s and %s are one person's sessions (the same session name) in two roles; a second person approves", by.ID, approvedBy.ID)
+		return forbidden("", nil, "dual control: %s and %s are one person (the same IAM session or user name) in two roles; a second person approves", by.ID, approvedBy.ID)
 	}
 	return nil
 }

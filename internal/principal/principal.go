@@ -78,35 +78,42 @@ func FromContext(ctx context.Context) (*Principal, bool) {
 }
 
 // SamePerson reports whether principal ids a and b name one person: the
-// same id, or two IAM role sessions of one account with the same session
-// name (arn:aws:sts::ACCOUNT:assumed-role/ROLE/SESSION), which is how the
-// stack's principals sign: alice's session of the admin role and her
-// session of the controller role are two principals, one person. Dual
-// control refuses such a pair. (The session name is the caller's choice:
-// the README says how to make it the person's.)
+// same id, or two IAM identities of one account with the same name, where
+// the name of a role session (arn:aws:sts::ACCOUNT:assumed-role/ROLE/NAME)
+// is its session name and that of an IAM user (arn:aws:iam::ACCOUNT:user/
+// PATH/NAME) its user name. That is how the stack's principals sign:
+// alice's session of the admin role and her session of the controller role
+// are two principals, one person. Dual control refuses such a pair; a pair
+// it wrongly takes for one person only means another person approves.
+// (The session name is the caller's choice: the README says how to make it
+// the person's.)
 func SamePerson(a, b string) bool {
 	if a == b {
 		return a != ""
 	}
-	sa, oka := roleSession(a)
-	sb, okb := roleSession(b)
-	return oka && okb && sa == sb
+	pa, oka := iamPerson(a)
+	pb, okb := iamPerson(b)
+	return oka && okb && pa == pb
 }
 
-// roleSession returns "partition:account:session" of an assumed-role
-// session ARN.
-func roleSession(arn string) (string, bool) {
+// iamPerson returns "partition:account:name" of a role session's or an IAM
+// user's ARN.
+func iamPerson(arn string) (string, bool) {
 	parts := strings.SplitN(arn, ":", 6)
-	if len(parts) != 6 || parts[0] != "arn" || parts[2] != "sts" || parts[4] == "" {
+	if len(parts) != 6 || parts[0] != "arn" || parts[1] == "" || parts[4] == "" {
 		return "", false
 	}
-	role, ok := strings.CutPrefix(parts[5], "assumed-role/")
-	if !ok {
+	kind, rest, _ := strings.Cut(parts[5], "/")
+	segs := strings.Split(rest, "/")
+	var name string
+	switch {
+	case parts[2] == "sts" && kind == "assumed-role" && len(segs) == 2 && segs[0] != "":
+		name = segs[1]
+	case parts[2] == "iam" && kind == "user":
+		name = segs[len(segs)-1]
+	}
+	if name == "" {
 		return "", false
 	}
-	segs := strings.Split(role, "/")
-	if len(segs) != 2 || segs[0] == "" || segs[1] == "" {
-		return "", false
-	}
-	return parts[1] + ":" + parts[4] + ":" + segs[1], true
+	return parts[1] + ":" + parts[4] + ":" + name, true
 }

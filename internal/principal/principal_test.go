@@ -45,7 +45,7 @@ func TestHasAndBoundTo(t *testing.T) {
 	}
 }
 
-// SamePerson: one id, or one account's role sessions with one session
+// SamePerson: one id, or one account's role sessions and IAM users of one
 // name (the stack's principals), are one person; anything else is two.
 func TestSamePerson(t *testing.T) {
 	const (
@@ -69,7 +69,10 @@ func TestSamePerson(t *testing.T) {
 		{aliceAdmin, bobCtl, false},     // two people
 		{aliceAdmin, aliceOther, false}, // another account's alice
 		{aliceAdmin, aliceCN, false},    // another partition
-		{aliceAdmin, aliceUser, false},  // an IAM user is not a session
+		{aliceAdmin, aliceUser, true},   // the IAM user alice and a session named alice
+		{aliceUser, "arn:aws:iam::123456789012:user/ops/alice", true},
+		{aliceUser, "arn:aws:iam::123456789012:role/alice", false}, // a role is no one
+		{aliceUser, "arn:aws:iam::123456789012:user/", false},
 		{aliceAdmin, "alice", false},
 		{"arn:aws:sts::123456789012:assumed-role/R/", "arn:aws:sts::123456789012:assumed-role/S/", false},
 		{"arn:aws:sts::123456789012:assumed-role/R/a/b", "arn:aws:sts::123456789012:assumed-role/S/a/b", false},
