@@ -180,13 +180,14 @@ func CheckApproval(pr Proposal, by Actor, now time.Time) error {
 	if err := requireActor(by); err != nil {
 		return err
 	}
-	if by.ID == pr.ProposedBy.ID {
-		return &fault.Error{Kind: fault.Forbidden, Detail: fmt.Sprintf("proposal %d was proposed by %s: dual control needs a second principal to approve it", pr.ID, by.ID),
-			Fields: []fault.Problem{{Field: "path.proposal", Message: "one's own proposal cannot be approved", Value: pr.ID}}}
-	}
 	if principal.SamePerson(by.ID, pr.ProposedBy.ID) {
-		return &fault.Error{Kind: fault.Forbidden, Detail: fmt.Sprintf("proposal %d was proposed by %s, and %s is the same person (the same IAM session or user name) in another role: dual control needs a second person to approve it", pr.ID, pr.ProposedBy.ID, by.ID),
-			Fields: []fault.Problem{{Field: "path.proposal", Message: "one's own proposal cannot be approved, in any role", Value: pr.ID}}}
+		detail := fmt.Sprintf("proposal %d was proposed by %s: dual control needs a second principal to approve it", pr.ID, by.ID)
+		msg := "one's own proposal cannot be approved"
+		if by.ID != pr.ProposedBy.ID {
+			detail = fmt.Sprintf("proposal %d was proposed by %s, and %s is the same person (the same IAM session or user name) in another role: dual control needs a second person to approve it", pr.ID, pr.ProposedBy.ID, by.ID)
+			msg = "one's own proposal cannot be approved, in any role"
+		}
+		return &fault.Error{Kind: fault.Forbidden, Detail: detail, Fields: []fault.Problem{{Field: "path.proposal", Message: msg, Value: pr.ID}}}
 	}
 	if pr.Expired(now) {
 		return &fault.Error{Kind: fault.Conflict, Detail: fmt.Sprintf("proposal %d expired at %s: it can no longer be approved; propose it again", pr.ID, pr.ExpiresAt.Format(time.RFC3339)),

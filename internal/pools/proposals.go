@@ -61,10 +61,10 @@ func cosigned(by, approvedBy jackpot.Actor) error {
 	if approvedBy.Role != string(Approver) {
 		return forbidden("", nil, "dual control: a change is approved by a principal acting as %s; %s acts as %q", Approver, approvedBy.ID, approvedBy.Role)
 	}
-	if approvedBy.ID == by.ID {
-		return forbidden("", nil, "dual control: %s proposes the change and cannot approve it too", by.ID)
-	}
 	if principal.SamePerson(approvedBy.ID, by.ID) {
+		if approvedBy.ID == by.ID {
+			return forbidden("", nil, "dual control: %s proposes the change and cannot approve it too", by.ID)
+		}
 		return forbidden("", nil, "dual control: %s and %s are one person (the same IAM session or user name) in two roles; a second person approves", by.ID, approvedBy.ID)
 	}
 	return nil
