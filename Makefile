@@ -140,7 +140,7 @@ synth: build
 	  CDK_CONTEXT_JSON='{"stage":"$(STAGE)","distDir":"$(CURDIR)/dist"}' $(GO) run .
 	@echo "template: $(CDK_OUT)/tablesettle-$(STAGE).template.json"
 
-## deploy: deploy stage $(STAGE) with the pinned CDK CLI (needs AWS credentials; see README)
+## deploy: deploy stage $(STAGE) with the pinned CDK CLI (needs AWS credentials; see docs/deploy.md)
 deploy: build infra/node_modules/.bin/cdk
 	cd infra && npx cdk deploy -c stage=$(STAGE) -c distDir=$(CURDIR)/dist $(CDK_ARGS)
 

@@ -95,7 +95,8 @@ type Route struct {
 	Function string
 	// Rate and Burst are the route's throttle (requests per second,
 	// steady and burst) before API Gateway answers 429: what the route
-	// costs and what the floor needs of it (README "Limits").
+	// costs and what the floor needs of it (docs/security.md, "Limits per
+	// caller").
 	Rate, Burst float64
 }
 
@@ -167,7 +168,7 @@ type StageConfig struct {
 	// analyses) at that many concurrent executions. 0: uncapped.
 	AnalysisConcurrency float64
 	// Tables are the table ids of the stage's table principals: one IAM
-	// role each, bound to that table (README "Adding a table").
+	// role each, bound to that table (docs/security.md, "Adding a table").
 	Tables []string
 	// LogRetention is how long function logs are kept.
 	LogRetention awslogs.RetentionDays

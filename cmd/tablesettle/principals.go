@@ -27,7 +27,7 @@ const defaultPrincipals = "principals.json"
 // does not exist it is made, with a fresh token per role, and the path and
 // tokens are written to out once (only their hashes are kept). A file
 // named explicitly must exist. Stateless operations stay open without
-// credentials (README "Security").
+// credentials (docs/security.md).
 func localAccess(path, data string, out io.Writer) (*httpapi.Access, error) {
 	explicit := path != ""
 	if !explicit {

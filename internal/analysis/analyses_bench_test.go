@@ -8,7 +8,7 @@ import (
 )
 
 // One benchmark per paytable analysis, from a cold engine each time (as a
-// `make analysis` run or a what-if request pays): the README's before and
+// `make analysis` run or a what-if request pays): docs/analysis.md's before and
 // after figures. THB's main game is timed on one flop class of 1,755
 // (BenchmarkAnalysisTHBMainFlop; `make analysis` times the whole).
 

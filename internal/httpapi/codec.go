@@ -11,7 +11,7 @@ import (
 
 // jsonFormat is the one JSON codec of every operation, request and
 // response (huma.Config.Formats): github.com/goccy/go-json, chosen by
-// measurement (BenchmarkLoopbackVsEcho; README, Performance), which writes
+// measurement (BenchmarkLoopbackVsEcho; docs/decisions/json-codec.md), which writes
 // the same bytes as encoding/json for every answer (the golden test in
 // internal/lambdaapp). Every body it reads has passed checkJSON (the
 // middleware), so it reads a document that any decoder reads the same way;

@@ -12,5 +12,6 @@ const (
 	RWSMLPCSPv2      = string(ruleset.RWSCSPv2)
 )
 
-// IDs are the standard ruleset ids, in the README's order.
+// IDs are the standard ruleset ids, in the order of the rulesets table of
+// ../shared/rules/README.md.
 var IDs = []string{MBSMegalinkSSPv6, MBSSSPv4, MBSMegalinkTCPv6, MBSMegalinkTHBv9, RWSMLPCSPv2}

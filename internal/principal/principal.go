@@ -85,8 +85,8 @@ func FromContext(ctx context.Context) (*Principal, bool) {
 // alice's session of the admin role and her session of the controller role
 // are two principals, one person. Dual control refuses such a pair; a pair
 // it wrongly takes for one person only means another person approves.
-// (The session name is the caller's choice: the README says how to make it
-// the person's.)
+// (The session name is the caller's choice: docs/security.md says how to
+// make it the person's.)
 func SamePerson(a, b string) bool {
 	if a == b {
 		return a != ""

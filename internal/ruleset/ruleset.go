@@ -272,8 +272,8 @@ type Multiple struct {
 	Rule  string `json:"rule"` // The rule that sets the multiple, or that settles another amount.
 }
 
-// HandSource is which cards a hand is made of (the README table "What each
-// hand is made of").
+// HandSource is which cards a hand is made of (the table "What each hand
+// is made of" of ../shared/rules/README.md).
 type HandSource string
 
 // The hand sources.

@@ -48,7 +48,8 @@ func TestAllFiveRulesets(t *testing.T) {
 	}
 }
 
-// The in-force dates of the README table, Singapore time.
+// The in-force dates of the rulesets table of ../shared/rules/README.md,
+// Singapore time.
 func TestInForce(t *testing.T) {
 	cases := map[ID]string{
 		SSPv6:    "2019-08-02T00:00:00+08:00",

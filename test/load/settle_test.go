@@ -136,7 +136,7 @@ func TestSettleAttackChecksAnswers(t *testing.T) {
 
 // The work one settle invocation does besides HTTP: decode the round,
 // settle it, encode the answer. Its ns/op is the compute the cost estimate
-// in the README starts from; BenchmarkRoundJSONOnly (decode + encode, no
+// in docs/performance.md starts from; BenchmarkRoundJSONOnly (decode + encode, no
 // settlement) is the baseline of the same run.
 func BenchmarkSettleRoundJSON(b *testing.B) {
 	bodies := benchBodies(b)
