@@ -100,18 +100,33 @@ func (k Rules) Correct(p Pool, ledger []Entry, original string, corr Correction,
 		switch {
 		case e.Kind == KindContribution && mine(e) && e.Commit == original:
 			r := reverseContribution(&q, e)
-			// What the contribution credited may have been spent since (the
-			// reserve on a reset): the house tops the meter up first, so
-			// the refund never takes a meter below zero.
-			top := Entry{Kind: KindHouseTopUp, Table: e.Table, Round: e.Round,
-				Note: "the house funds what the contribution taken back credited and was spent since"}
-			if short := -r.Reserve - q.Meters.Reserve; short > 0 {
-				top.Reserve = short
+			// Each part of the refund leaves the meter the original
+			// credited (R28). What the original credited to the overflow
+			// or the reserve may have been spent since on a reset (R21):
+			// the part still there is what the meter never fell below
+			// since, and the house tops the meter up by the rest first, as
+			// the reset would have taken it from the house had the round
+			// never been. The displayed meter is topped up only where the
+			// refund would take it below zero. So the refund never takes a
+			// meter below zero.
+			skip := reversedPairs(ledger)
+			for _, s := range res.Reversed {
+				skip[s] = true
 			}
+			top := Entry{Kind: KindHouseTopUp, Table: e.Table, Round: e.Round, Rules: []string{"ruling R21"},
+				Note: "the house funds what the contribution taken back credited and was spent since"}
+			if e.Overflow > 0 {
+				part, still := stillCredited(ledger, i, q.Meters.Overflow, q.Meters.CarryDisplayed, skip, overflowMeter)
+				part = min(max(part, 0), r.Contributed*-1)
+				r.Displayed, r.Overflow = r.Contributed+part, -part
+				top.Overflow = part - min(part, still)
+			}
+			_, still := stillCredited(ledger, i, q.Meters.Reserve, q.Meters.CarryReserve, skip, reserveMeter)
+			top.Reserve = -r.Reserve - min(-r.Reserve, still)
 			if short := -r.Displayed - q.Meters.Displayed; short > 0 {
 				top.Displayed = short
 			}
-			if n := top.Reserve + top.Displayed; n > 0 {
+			if n := top.Reserve + top.Displayed + top.Overflow; n > 0 {
 				top.HouseFunded, top.Funding = n, []Funding{{Source: SourceHouse, Amount: n}}
 				post(top)
 			}
@@ -179,16 +194,99 @@ func reverseContribution(p *Pool, e Entry) Entry {
 	}
 	cd, dcd := credit(p.Meters.CarryDisplayed, e.RateSum)
 	cr, dcr := credit(p.Meters.CarryReserve, e.RateSumReserve)
-	// What is taken back comes from the overflow first, up to what the
-	// original credited there, then the displayed meter.
-	fromOverflow := min(-cd, e.Overflow, p.Meters.Overflow)
-	fromOverflow = max(fromOverflow, 0)
+	// What is taken back leaves the displayed meter here; Correct moves
+	// the overflow's part to the overflow (R28).
 	r := Entry{Kind: KindContribution, Table: e.Table, Round: e.Round, DealtAt: e.DealtAt,
-		Displayed: cd + fromOverflow, Overflow: -fromOverflow, Reserve: cr, CarryDisplayed: dcd, CarryReserve: dcr,
+		Displayed: cd, Reserve: cr, CarryDisplayed: dcd, CarryReserve: dcr,
 		Wagers: -e.Wagers, WagerAmount: -e.WagerAmount, RateSum: -e.RateSum, RateSumReserve: -e.RateSumReserve,
 		Contributed: cd, ContributedReserve: cr, HitSeq: e.Seq, Rules: e.Rules,
 		Note: "the original round's contribution taken back"}
 	return r
+}
+
+// meterOf reads, from a ledger entry, one meter's delta, its carry's
+// delta, its rate sum, and whether a contribution's credit reached it.
+type meterOf struct {
+	delta   func(Entry) money.Amount
+	carry   func(Entry) int64
+	rateSum func(Entry) int64
+	credit  func(Entry) money.Amount
+	reached func(Entry) bool
+}
+
+var (
+	overflowMeter = meterOf{func(e Entry) money.Amount { return e.Overflow }, func(e Entry) int64 { return e.CarryDisplayed },
+		func(e Entry) int64 { return e.RateSum }, func(e Entry) money.Amount { return e.Contributed }, func(e Entry) bool { return e.Overflow > 0 }}
+	reserveMeter = meterOf{func(e Entry) money.Amount { return e.Reserve }, func(e Entry) int64 { return e.CarryReserve },
+		func(e Entry) int64 { return e.RateSumReserve }, func(e Entry) money.Amount { return e.ContributedReserve }, func(e Entry) bool { return true }}
+)
+
+// stillCredited follows, from the contribution ledger[i] to now, how much
+// more a meter (the overflow or the reserve) holds than it would had the
+// contribution never been (the pool's twin): what it credited, plus the
+// cents the later contributions credited more or less from carries that
+// differ by its fraction, less what a later draw (a reset, R21) took of
+// it: a draw leaves the twin at zero before the pool, so the difference
+// after a draw is at most the meter's balance. It returns the refund's
+// part for the meter (the whole difference before draws) and the part
+// still there (the difference now). now and carry are the meter and its
+// carry as they stand; entries named in skip are left out (reversed
+// exactly by another entry, so together they moved nothing).
+func stillCredited(ledger []Entry, i int, now money.Amount, carry int64, skip map[int64]bool, m meterOf) (part, still money.Amount) {
+	bal := now
+	for j := len(ledger) - 1; j > i; j-- {
+		carry -= m.carry(ledger[j])
+		if !skip[ledger[j].Seq] {
+			bal -= m.delta(ledger[j])
+		}
+	}
+	e := ledger[i]
+	twinCarry := carry - m.carry(e) // the carry before the contribution: the twin's after it
+	part = m.delta(e)
+	still = part
+	for j := i + 1; j < len(ledger); j++ {
+		x := ledger[j]
+		if skip[x.Seq] {
+			continue
+		}
+		d := m.delta(x)
+		bal += d
+		if x.Kind == KindContribution {
+			t := twinCarry + m.rateSum(x)
+			q := t / 10000
+			if t%10000 < 0 {
+				q--
+			}
+			twinCarry = t - q*10000
+			if m.reached(x) {
+				diff := m.credit(x) - money.Amount(q)
+				part += diff
+				still += diff
+			}
+			continue
+		}
+		if d < 0 {
+			still = min(still, bal)
+		}
+	}
+	return part, max(still, 0)
+}
+
+// reversedPairs names the entries of ledger that a later entry reversed
+// exactly (a reset and its reset_void, a hit and its hit_void or
+// house_recovery), with the reversals: together they moved no meter, so
+// the lowest a meter stood is read without them.
+func reversedPairs(ledger []Entry) map[int64]bool {
+	skip := map[int64]bool{}
+	for _, e := range ledger {
+		switch e.Kind {
+		case KindResetVoid:
+			skip[e.Seq], skip[e.ResetSeq] = true, true
+		case KindHitVoid, KindHouseRecovery:
+			skip[e.Seq], skip[e.HitSeq] = true, true
+		}
+	}
+	return skip
 }
 
 // reverseHit takes back hit e: to its sources when it is pending or
