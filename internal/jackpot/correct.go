@@ -18,6 +18,11 @@ import (
 // from the pool a second time: the house funds its return to the meters
 // and records the amount as a house recovery, to claim from the winner.
 
+// RulingR29 governs the undoing of a hit (a void, or a correction of its
+// round): that hit's own entries are reversed, and the hits applied after
+// it keep the amounts they were paid or fixed while pending.
+const RulingR29 = "ruling R29"
+
 // Correction is a request to correct a round.
 type Correction struct {
 	Table string `json:"table"`
@@ -43,6 +48,10 @@ type CorrectionResult struct {
 	HouseRecovery money.Amount `json:"houseRecovery"`
 	// Result is the corrected round's answer (absent for a void).
 	Result *RoundResult `json:"result,omitempty"`
+	// Rules are what the correction applied: ruling R28, the rules the
+	// request cited, and ruling R29 when it took back a hit (the hits
+	// applied after it keep their amounts).
+	Rules []string `json:"rules"`
 	// Difference is the net movement of the meters.
 	Difference MeterView `json:"difference"`
 	Meters     MeterView `json:"meters"`
@@ -158,6 +167,12 @@ func (k Rules) Correct(p Pool, ledger []Entry, original string, corr Correction,
 	if m := q.Meters; m.Displayed < 0 || m.Reserve < 0 || m.Overflow < 0 {
 		return fail(&fault.Error{Kind: fault.Conflict, Detail: "the correction would take a meter below zero: the pool was adjusted since; adjust it first",
 			Fields: []fault.Problem{{Field: "round", Message: "a meter cannot go below zero"}}})
+	}
+	res.Rules = rules
+	for _, e := range c.entries {
+		if e.Kind == KindHitVoid || e.Kind == KindHouseRecovery || e.Kind == KindResetVoid {
+			res.Rules = dedup(append(append([]string(nil), rules...), RulingR29))
+		}
 	}
 	entries := c.entries
 	if corr.Corrected == nil {
@@ -298,7 +313,7 @@ func reverseHit(c *change, p *Pool, e Entry, post func(Entry) Entry) money.Amoun
 			continue
 		}
 		v := Entry{Kind: KindHitVoid, Table: e.Table, Round: e.Round, Seat: e.Seat, Category: e.Category, HitSeq: e.Seq, Paid: e.Paid,
-			Funding: append([]Funding(nil), e.Funding...), Note: "the hit is taken back before it was paid: its amount returns to its sources"}
+			Funding: append([]Funding(nil), e.Funding...), Rules: []string{RulingR29}, Note: "the hit is taken back before it was paid: its amount returns to its sources"}
 		v.returnFunding(e.Funding)
 		post(v)
 		p.Locked[i].State = StateVoided
@@ -309,7 +324,7 @@ func reverseHit(c *change, p *Pool, e Entry, post func(Entry) Entry) money.Amoun
 	// them, funded by the house, which recovers the whole prize from the
 	// winner.
 	r := Entry{Kind: KindHouseRecovery, Table: e.Table, Round: e.Round, Seat: e.Seat, Category: e.Category, HitSeq: e.Seq,
-		Paid: e.Paid, Recovered: e.Paid, Note: "the hit was already paid: the house returns what the meters funded and recovers the prize from the winner"}
+		Paid: e.Paid, Recovered: e.Paid, Rules: []string{RulingR29}, Note: "the hit was already paid: the house returns what the meters funded and recovers the prize from the winner"}
 	var back money.Amount
 	for _, f := range e.Funding {
 		switch f.Source {
@@ -366,7 +381,7 @@ func resetAfter(ledger []Entry, i int) *Entry {
 // and returns to the sources that funded it.
 func reverseReset(reset Entry, hit int64) Entry {
 	r := Entry{Kind: KindResetVoid, HitSeq: hit, ResetSeq: reset.Seq, Displayed: -reset.Displayed,
-		Funding: append([]Funding(nil), reset.Funding...), Rules: []string{"ruling R3", "ruling R21"},
+		Funding: append([]Funding(nil), reset.Funding...), Rules: []string{"ruling R3", "ruling R21", RulingR29},
 		Note: "the reset of the hit taken back is reversed: its funding returns to its sources"}
 	r.returnFunding(reset.Funding)
 	return r
