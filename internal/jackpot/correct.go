@@ -50,8 +50,9 @@ type CorrectionResult struct {
 	Result *RoundResult `json:"result,omitempty"`
 	// Rules are what the correction applied: ruling R28, the rules the
 	// request cited, and ruling R29 when it took back a hit (the hits
-	// applied after it keep their amounts).
-	Rules []string `json:"rules"`
+	// applied after it keep their amounts). Absent from answers stored
+	// before it was recorded.
+	Rules []string `json:"rules,omitempty"`
 	// Difference is the net movement of the meters.
 	Difference MeterView `json:"difference"`
 	Meters     MeterView `json:"meters"`
