@@ -113,12 +113,12 @@ func (k Rules) Correct(p Pool, ledger []Entry, original string, corr Correction,
 			// Each part of the refund leaves the meter the original
 			// credited (R28). What the original credited to the overflow
 			// or the reserve may have been spent since on a reset (R21):
-			// the part still there is what the meter never fell below
-			// since, and the house tops the meter up by the rest first, as
-			// the reset would have taken it from the house had the round
-			// never been. The displayed meter is topped up only where the
-			// refund would take it below zero. So the refund never takes a
-			// meter below zero.
+			// the house tops the meter up first (house_top_up) so that the
+			// refund leaves it as it would stand had the round never been
+			// (its twin), as the reset would then have taken that part
+			// from the house. The displayed meter is topped up only where
+			// the refund would take it below zero. So the refund never
+			// takes a meter below zero.
 			skip := reversedPairs(ledger)
 			for _, s := range res.Reversed {
 				skip[s] = true
@@ -126,13 +126,13 @@ func (k Rules) Correct(p Pool, ledger []Entry, original string, corr Correction,
 			top := Entry{Kind: KindHouseTopUp, Table: e.Table, Round: e.Round, Rules: []string{"ruling R21"},
 				Note: "the house funds what the contribution taken back credited and was spent since"}
 			if e.Overflow > 0 {
-				part, still := stillCredited(ledger, i, q.Meters.Overflow, q.Meters.CarryDisplayed, skip, overflowMeter)
-				part = min(max(part, 0), r.Contributed*-1)
+				part := min(max(e.Overflow-r.Contributed-e.Contributed, 0), -r.Contributed)
 				r.Displayed, r.Overflow = r.Contributed+part, -part
-				top.Overflow = part - min(part, still)
+				twin := twinMeter(ledger, i, q.Meters.Overflow, q.Meters.CarryDisplayed, skip, overflowMeter)
+				top.Overflow = max(twin-(q.Meters.Overflow-part), 0)
 			}
-			_, still := stillCredited(ledger, i, q.Meters.Reserve, q.Meters.CarryReserve, skip, reserveMeter)
-			top.Reserve = -r.Reserve - min(-r.Reserve, still)
+			twin := twinMeter(ledger, i, q.Meters.Reserve, q.Meters.CarryReserve, skip, reserveMeter)
+			top.Reserve = max(twin-(q.Meters.Reserve+r.Reserve), 0)
 			if short := -r.Displayed - q.Meters.Displayed; short > 0 {
 				top.Displayed = short
 			}
@@ -228,46 +228,98 @@ type meterOf struct {
 	rateSum func(Entry) int64
 	credit  func(Entry) money.Amount
 	reached func(Entry) bool
+	// first: the meter funds resets first (the overflow, R21).
+	first bool
 }
 
 var (
 	overflowMeter = meterOf{func(e Entry) money.Amount { return e.Overflow }, func(e Entry) int64 { return e.CarryDisplayed },
-		func(e Entry) int64 { return e.RateSum }, func(e Entry) money.Amount { return e.Contributed }, func(e Entry) bool { return e.Overflow > 0 }}
+		func(e Entry) int64 { return e.RateSum }, func(e Entry) money.Amount { return e.Contributed }, func(e Entry) bool { return e.Overflow != 0 }, true}
 	reserveMeter = meterOf{func(e Entry) money.Amount { return e.Reserve }, func(e Entry) int64 { return e.CarryReserve },
-		func(e Entry) int64 { return e.RateSumReserve }, func(e Entry) money.Amount { return e.ContributedReserve }, func(e Entry) bool { return true }}
+		func(e Entry) int64 { return e.RateSumReserve }, func(e Entry) money.Amount { return e.ContributedReserve }, func(e Entry) bool { return true }, false}
 )
 
-// stillCredited follows, from the contribution ledger[i] to now, how much
-// more a meter (the overflow or the reserve) holds than it would had the
-// contribution never been (the pool's twin): what it credited, plus the
-// cents the later contributions credited more or less from carries that
-// differ by its fraction, less what a later draw (a reset, R21) took of
-// it: a draw leaves the twin at zero before the pool, so the difference
-// after a draw is at most the meter's balance. It returns the refund's
-// part for the meter (the whole difference before draws) and the part
-// still there (the difference now). now and carry are the meter and its
-// carry as they stand; entries named in skip are left out (reversed
-// exactly by another entry, so together they moved nothing).
-func stillCredited(ledger []Entry, i int, now money.Amount, carry int64, skip map[int64]bool, m meterOf) (part, still money.Amount) {
+// CorrectionReach is the sequence number after which Correct needs the
+// ledger, read from after: the ledger from after on reaches back to every
+// contribution whose refund it holds, since the twin of a correction is
+// the pool without those rounds either (twinMeter). It returns after when
+// the ledger read from there is enough; else the caller reads again from
+// the answer.
+func CorrectionReach(ledger []Entry, after int64) int64 {
+	reach := after
+	for _, x := range ledger {
+		if isRefund(x) && x.HitSeq-1 < reach {
+			reach = x.HitSeq - 1
+		}
+	}
+	return max(reach, 0)
+}
+
+// isRefund reports whether x takes back a contribution (a correction's,
+// ruling R28): it cites the contribution it reverses.
+func isRefund(x Entry) bool {
+	return x.Kind == KindContribution && x.Corrects != "" && x.Wagers < 0 && x.HitSeq > 0
+}
+
+// twinMeter is what a meter (the overflow or the reserve) would hold now
+// in the pool's twin: the pool that never saw the contribution ledger[i],
+// nor the contributions of the rounds taken back since. It replays the
+// ledger on the meter without them, from the first of them: each
+// contribution credits what the twin's carries make of its rate sum (the
+// credits are the whole units of the running sum of wagers x rate), a
+// reset or a shared prize's extra reset parts draw from the twin meter what
+// it holds of what they needed of it (the house funding the rest, R21),
+// and every other movement is the same. now and carry are the meter and its
+// carry as they stand; entries named in skip are left out (reversed exactly
+// by another entry, so together they moved nothing). The ledger must reach
+// back to every contribution whose refund it holds (CorrectionReach).
+func twinMeter(ledger []Entry, i int, now money.Amount, carry int64, skip map[int64]bool, m meterOf) money.Amount {
+	e := ledger[i]
+	// The rounds taken back since: their contributions, refunds and
+	// top-ups are not the twin's.
+	out := map[int64]bool{e.Seq: true}
+	type key struct{ corrects, table, round string }
+	undone := map[key]bool{}
+	start := i
+	at := map[int64]int{}
+	for j, x := range ledger {
+		at[x.Seq] = j
+	}
+	// Every round taken back after the replay's start is left out, from
+	// its contribution on: the replay starts at the first of them.
+	for moved := true; moved; {
+		moved = false
+		for _, x := range ledger[start:] {
+			if !isRefund(x) || out[x.Seq] {
+				continue
+			}
+			out[x.Seq], out[x.HitSeq] = true, true
+			undone[key{x.Corrects, x.Table, x.Round}] = true
+			if k, ok := at[x.HitSeq]; ok && k < start {
+				start, moved = k, true
+			}
+		}
+	}
+	for _, x := range ledger {
+		if x.Kind == KindHouseTopUp && undone[key{x.Corrects, x.Table, x.Round}] {
+			out[x.Seq] = true
+		}
+	}
 	bal := now
-	for j := len(ledger) - 1; j > i; j-- {
+	for j := len(ledger) - 1; j >= start; j-- {
 		carry -= m.carry(ledger[j])
 		if !skip[ledger[j].Seq] {
 			bal -= m.delta(ledger[j])
 		}
 	}
-	e := ledger[i]
-	twinCarry := carry - m.carry(e) // the carry before the contribution: the twin's after it
-	part = m.delta(e)
-	still = part
-	for j := i + 1; j < len(ledger); j++ {
-		x := ledger[j]
-		if skip[x.Seq] {
+	twin, twinCarry := bal, carry // as they stood before the first
+	for _, x := range ledger[start:] {
+		if skip[x.Seq] || out[x.Seq] {
 			continue
 		}
 		d := m.delta(x)
-		bal += d
-		if x.Kind == KindContribution {
+		switch {
+		case x.Kind == KindContribution:
 			t := twinCarry + m.rateSum(x)
 			q := t / 10000
 			if t%10000 < 0 {
@@ -275,17 +327,26 @@ func stillCredited(ledger []Entry, i int, now money.Amount, carry int64, skip ma
 			}
 			twinCarry = t - q*10000
 			if m.reached(x) {
-				diff := m.credit(x) - money.Amount(q)
-				part += diff
-				still += diff
+				twin += d + money.Amount(q) - m.credit(x)
+			} else {
+				twin += d
 			}
-			continue
-		}
-		if d < 0 {
-			still = min(still, bal)
+		case d < 0 && (x.Kind == KindReset || x.Kind == KindHit):
+			// What the reset (or the extra reset parts of a shared
+			// prize, R5) needed from this meter on: the overflow first,
+			// then the reserve, then the house (R21).
+			var need money.Amount
+			for _, f := range x.Funding {
+				if f.Source != SourcePool && (m.first || f.Source != SourceOverflow) {
+					need += f.Amount
+				}
+			}
+			twin -= min(need, max(twin, 0))
+		default:
+			twin += d
 		}
 	}
-	return part, max(still, 0)
+	return twin
 }
 
 // reversedPairs names the entries of ledger that a later entry reversed

@@ -3,6 +3,7 @@ package jackpottest
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/tablesettle/tablesettle/internal/jackpot"
@@ -286,4 +287,71 @@ func testReconcileAcrossRateChange(t *testing.T, st pools.Store) {
 		t.Fatalf("after R3: %+v", m)
 	}
 	MustReconcile(t, svc, "p")
+}
+
+// testCorrectionsTwinRandom: issue 21, rulings R21 and R28, on seeded
+// random scripts: rounds of 1-4 unit wagers, some to be voided or
+// corrected later, Royals, and the voids and corrections themselves in any
+// order. After every step the pool equals, to the cent, the independent
+// model of a pool that never saw the rounds taken back and saw each
+// corrected round when it was corrected.
+func testCorrectionsTwinRandom(t *testing.T, st pools.Store) {
+	ctx := context.Background()
+	rng := rand.New(rand.NewPCG(21, 28))
+	for script := range 10 {
+		svc := service(st, NewClock(T0))
+		id := fmt.Sprint("rnd", script)
+		if _, _, err := svc.Create(ctx, id, CeilingSettings(), Admin); err != nil {
+			t.Fatal(err)
+		}
+		md := newModel(CeilingSettings())
+		var later []string // rounds applied to the pool only, to undo
+		var log []string
+		for step := range 18 {
+			name := fmt.Sprintf("s%d", step)
+			switch k := rng.IntN(10); {
+			case k < 3 && len(later) > 0: // undo a round
+				i := rng.IntN(len(later))
+				r := later[i]
+				later = append(later[:i], later[i+1:]...)
+				corr := jackpot.Correction{Table: "T1", Round: r, Reason: "void", Rules: []string{"mbs-megalink-ssp-v6 5.4"}}
+				n := rng.IntN(3)
+				if n > 0 {
+					c := RoundOf(ssp, "T1", r, T0, 500, seats(n))
+					corr.Corrected, corr.Reason, corr.Rules = &c, "fewer wagers", []string{"mbs-megalink-ssp-v6 5.12.2"}
+					md.round(n, false)
+				}
+				if _, _, err := svc.Correct(ctx, id, corr, Supervisor, Controller, "k-"+name); err != nil {
+					t.Fatalf("script %d %v: correct %s: %v", script, log, r, err)
+				}
+				log = append(log, fmt.Sprintf("undo %s to %d", r, n))
+			case k < 5: // a round to undo later
+				n := 1 + rng.IntN(4)
+				apply(t, svc, id, RoundOf(ssp, "T1", name, T0, 500, seats(n)))
+				later = append(later, name)
+				log = append(log, fmt.Sprintf("%s(%d, later)", name, n))
+			case k < 7: // a Royal
+				n := 1 + rng.IntN(4)
+				apply(t, svc, id, royalRound("T2", name, n))
+				md.round(n, true)
+				log = append(log, fmt.Sprintf("%s(%d, Royal)", name, n))
+			default:
+				n := 1 + rng.IntN(4)
+				apply(t, svc, id, RoundOf(ssp, "T2", name, T0, 500, seats(n)))
+				md.round(n, false)
+				log = append(log, fmt.Sprintf("%s(%d)", name, n))
+			}
+			if len(later) == 0 {
+				// The pool has nothing left to undo: it is the model's.
+				md.same(t, fmt.Sprintf("script %d after %v", script, log), meters(t, svc, id))
+			}
+		}
+		for i, r := range later {
+			if _, _, err := svc.Correct(ctx, id, jackpot.Correction{Table: "T1", Round: r, Reason: "void", Rules: []string{"mbs-megalink-ssp-v6 5.4"}}, Supervisor, Controller, fmt.Sprint("end-", i)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		md.same(t, fmt.Sprintf("script %d after %v and the last voids", script, log), meters(t, svc, id))
+		MustReconcile(t, svc, id)
+	}
 }
