@@ -1,6 +1,6 @@
 // Package rules holds what the service cites: the five casino rule documents
 // (the .txt files of this directory, unchanged) and the product's rulings
-// R1-R28 (RULINGS.md), embedded in every binary so that a citation such as
+// R1-R29 (RULINGS.md), embedded in every binary so that a citation such as
 // "mbs-megalink-tcp-v6 3.11.2" or "ruling R12" resolves for a client
 // without anything outside the repository.
 package rules

@@ -6,12 +6,12 @@ import (
 	"testing"
 )
 
-// Every ruling the service cites, R1-R28, is published, in order, with a
+// Every ruling the service cites, R1-R29, is published, in order, with a
 // title and a text.
-func TestRulingsR1ToR28(t *testing.T) {
+func TestRulingsR1ToR29(t *testing.T) {
 	all := Rulings()
-	if len(all) != 28 {
-		t.Fatalf("%d rulings, want 28", len(all))
+	if len(all) != 29 {
+		t.Fatalf("%d rulings, want 29", len(all))
 	}
 	for i, r := range all {
 		if want := fmt.Sprintf("R%d", i+1); r.ID != want {
@@ -28,8 +28,8 @@ func TestRulingByID(t *testing.T) {
 		id, want string
 		ok       bool
 	}{
-		{"R12", "R12", true}, {"r12", "R12", true}, {"12", "R12", true}, {"R28", "R28", true},
-		{"R0", "", false}, {"R29", "", false}, {"R", "", false}, {"x", "", false},
+		{"R12", "R12", true}, {"r12", "R12", true}, {"12", "R12", true}, {"R28", "R28", true}, {"R29", "R29", true},
+		{"R0", "", false}, {"R30", "", false}, {"R", "", false}, {"x", "", false},
 	} {
 		t.Run(tc.id, func(t *testing.T) {
 			r, ok := RulingByID(tc.id)
@@ -53,7 +53,8 @@ func TestResolve(t *testing.T) {
 		{"mbs-ssp-v4 5.2", ""},
 		{"ruling R12", "The same card appearing twice"},
 		{"ruling R5", "split (pool + (n-1) x reset)"},
-		{"ruling R29", ""},
+		{"ruling R29", "only that hit's own entries are reversed"},
+		{"ruling R30", ""},
 		{"mbs-megalink-tcp-v6 9.99", ""},
 		{"nope 3.1", ""},
 		{"R12", ""},

@@ -134,3 +134,43 @@ func TestDecideIrregularityReport_R28(t *testing.T) {
 		t.Errorf("status %d locations %v", code, locations(out))
 	}
 }
+
+// Issue 21 item 3, as a table reports it: an MBS progressive wager "over
+// the maximum" (5.14) or "under the minimum" (5.13) is refused, 422 naming
+// body.facts.wager and citing ruling R22 (THB v9 also 3.5.3.1 and ruling
+// R17), alone or as an additional event of a report (ruling R28); an RWS
+// 5.1 box total the attached round does not show is refused naming
+// body.facts.boxTotal.
+func TestIrregularityFactsAgainstR22AndTheRound(t *testing.T) {
+	for _, c := range []struct {
+		name, body string
+		loc        string
+		rules      []string
+	}{
+		{"SSPv6 5.14 progressive over the maximum", `{"ruleset":"mbs-megalink-ssp-v6","kind":"wager_over_maximum","facts":{"seat":1,"wager":"progressive","maximum":400}}`,
+			"body.facts.wager", []string{"ruling R22"}},
+		{"THBv9 5.13 progressive under the minimum", `{"ruleset":"mbs-megalink-thb-v9","kind":"wager_under_minimum","facts":{"seat":1,"wager":"progressive","minimum":1000,"previouslyUnderMinimum":false}}`,
+			"body.facts.wager", []string{"mbs-megalink-thb-v9 3.5.3.1", "ruling R17", "ruling R22"}},
+		{"TCPv6 as an additional event (R28)", `{"ruleset":"mbs-megalink-tcp-v6","kind":"foreign_card","additional":[{"kind":"wager_over_maximum","facts":{"seat":1,"wager":"progressive","maximum":400}}],
+		  "round":{"positions":[{"seat":1,"wagers":{"ante":1000,"play":1000,"progressive":500}}]}}`,
+			"body.additional[0].facts.wager", []string{"ruling R22"}},
+		{"RWS 5.1 box total below the round's", `{"ruleset":"rws-mlp-csp-v2","kind":"wager_over_maximum","facts":{"seat":2,"wager":"ante","maximum":50000,"boxTotal":55000,"noticedBeforeClose":true},
+		  "round":{"positions":[{"seat":2,"wagers":{"ante":40000,"progressive":20000}}]}}`,
+			"body.facts.boxTotal", nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			code, out := doIrregular(t, http.MethodPost, "/v1/irregularities", c.body)
+			if code != http.StatusUnprocessableEntity || !slices.Equal(locations(out), []string{c.loc}) {
+				t.Fatalf("status %d locations %v: %v", code, locations(out), out)
+			}
+			var rules []string
+			cited, _ := out["rules"].([]any)
+			for _, r := range cited {
+				rules = append(rules, r.(string))
+			}
+			if c.rules != nil && !slices.Equal(rules, c.rules) {
+				t.Errorf("rules %v, want %v", rules, c.rules)
+			}
+		})
+	}
+}

@@ -3,6 +3,7 @@ package httpapi
 import (
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 
@@ -215,5 +216,51 @@ func TestPoolCorrectionNamesTheCorrectedField(t *testing.T) {
 	resp := api.Post("/v1/pools/megalink/rounds/T12/R1/correction", "Idempotency-Key: k", "X-Test-Principal: sup:ann/supervisor", strings.NewReader(body))
 	if resp.Code != http.StatusUnprocessableEntity || !strings.Contains(resp.Body.String(), `"location":"body.corrected.positions[0].cards"`) {
 		t.Fatalf("%d %s", resp.Code, resp.Body)
+	}
+}
+
+// TestCorrectionAfterTheResetSpentTheOverflowHTTP: issue 21 item 1, the
+// issue's scenario as a new user runs it (rulings R21, R28, R29). Pool P
+// (ceiling = reset = 1,000,000): R1 sends 86 to the overflow and 25 to
+// the reserve; R2's Royal is paid 1,000,000 and its reset funded by the
+// overflow's 173, the reserve's 51 and the house's 999,776. The void of
+// R1, proposed by a supervisor and approved by a controller, leaves the
+// displayed meter at 1,000,000 and the house at 1,999,889 (it tops up
+// the overflow by 87 and the reserve by 26), as a pool that never saw R1;
+// the answer cites ruling R28 and the rule; reconcile is ok.
+func TestCorrectionAfterTheResetSpentTheOverflowHTTP(t *testing.T) {
+	api := lockAPI(t)
+	create := `{"id":"P","currency":"SGD","rulesets":["mbs-megalink-ssp-v6"],"unit":500,"contributionBp":1733,"reserveBp":517,"reset":1000000,"ceiling":1000000}`
+	if resp := api.Post("/v1/pools", strings.NewReader(create)); resp.Code != http.StatusCreated {
+		t.Fatalf("create: %d %s", resp.Code, resp.Body)
+	}
+	round := func(table, id, cards string) string {
+		return `{"ruleset":"mbs-megalink-ssp-v6","table":"` + table + `","roundId":"` + id + `","dealtAt":"2026-03-01T20:00:00Z","dealer":"2d 3d 5h 8c 9c",
+		  "progressiveUnit":500,"positions":[{"seat":1,"cards":"` + cards + `","wagers":{"ante":1000,"bet":2000,"progressive":500}}]}`
+	}
+	for _, r := range []string{round("T1", "R1", "Kc Kh 7d 6c 4h"), round("T2", "R2", "As Ks Qs Js Ts")} {
+		if resp := api.Post("/v1/pools/P/rounds", strings.NewReader(r)); resp.Code != http.StatusOK {
+			t.Fatalf("round: %d %s", resp.Code, resp.Body)
+		}
+	}
+	void := `{"rules":["mbs-megalink-ssp-v6 5.4"],"reason":"two cards exposed in the deal"}`
+	resp := api.Post("/v1/pools/P/rounds/T1/R1/correction", "Idempotency-Key: k", "X-Test-Principal: sup:ann/supervisor", strings.NewReader(void))
+	prop := decodeBody[ProposalAnswer](t, resp.Body.Bytes())
+	if resp.Code != http.StatusAccepted {
+		t.Fatalf("proposed: %d %s", resp.Code, resp.Body)
+	}
+	resp = api.Post(fmt.Sprintf("/v1/pools/P/proposals/%d/approve", prop.Proposal.ID), "Idempotency-Key: a", "X-Test-Principal: ctl:cy/controller")
+	res := decodeBody[ApprovalAnswer](t, resp.Body.Bytes())
+	if resp.Code != http.StatusOK || res.Correction == nil {
+		t.Fatalf("approve: %d %s", resp.Code, resp.Body)
+	}
+	m := res.Pool.Meters
+	if m.Displayed != 1_000_000 || m.Overflow != 0 || m.Reserve != 0 || m.HouseFunded != 1_999_889 ||
+		res.Correction.Difference.Displayed != 0 || !slices.Equal(res.Correction.Rules, []string{"ruling R28", "mbs-megalink-ssp-v6 5.4"}) {
+		t.Fatalf("after the void: %+v %+v", m, res.Correction)
+	}
+	resp = api.Get("/v1/pools/P/reconcile", "X-Test-Principal: ctl:cy/controller")
+	if resp.Code != http.StatusOK || !strings.Contains(resp.Body.String(), `"ok":true`) {
+		t.Fatalf("reconcile: %d %s", resp.Code, resp.Body)
 	}
 }

@@ -54,7 +54,7 @@ type RuleDocumentText struct {
 type rulingsOutput struct{ Body RulingList }
 
 type rulingInput struct {
-	ID string `path:"id" maxLength:"8" example:"R12" doc:"A ruling number: R1 to R28 (r12 and 12 also work)."`
+	ID string `path:"id" maxLength:"8" example:"R12" doc:"A ruling number: R1 to R29 (r12 and 12 also work)."`
 }
 
 type rulingOutput struct{ Body Ruling }
@@ -97,7 +97,7 @@ func registerRulings(api huma.API) {
 		Method:      http.MethodGet,
 		Path:        "/v1/rulings",
 		Summary:     "List the product's rulings",
-		Description: "The rulings R1-R28: the product's decisions where a rule document is silent or ambiguous. " +
+		Description: "The rulings R1-R29: the product's decisions where a rule document is silent or ambiguous. " +
 			"An answer that cites `ruling R12` is explained by R12 here.",
 		Tags: []string{"Rules"},
 	}, func(ctx context.Context, _ *struct{}) (*rulingsOutput, error) {

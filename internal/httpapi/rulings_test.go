@@ -19,10 +19,11 @@ func TestRulingsAndClausesResolve(t *testing.T) {
 		status int
 		want   string // a part of the body
 	}{
-		{"/v1/rulings", 200, `"cite":"ruling R28"`},
+		{"/v1/rulings", 200, `"cite":"ruling R29"`},
+		{"/v1/rulings/R29", 200, `"title":"Undoing one hit among majors paid one after another (R6, R7)"`},
 		{"/v1/rulings/R12", 200, `"title":"Irregularities the cards show"`},
 		{"/v1/rulings/r5", 200, `"id":"R5"`},
-		{"/v1/rulings/R29", 404, `"location":"path.id"`},
+		{"/v1/rulings/R30", 404, `"location":"path.id"`},
 		{"/v1/rulesets/mbs-megalink-tcp-v6/clauses/3.11.2", 200, `All \"Ante\" wagers shall be paid in accordance with the Pay Table stipulated in Rule 4.1.`},
 		{"/v1/rulesets/mbs-megalink-tcp-v6/clauses/3.11", 200, `"cite":"mbs-megalink-tcp-v6 3.11.4"`},
 		{"/v1/rulesets/mbs-megalink-tcp-v6/clauses/9.9", 404, `"location":"path.clause"`},
@@ -38,8 +39,8 @@ func TestRulingsAndClausesResolve(t *testing.T) {
 		})
 	}
 	var list RulingList
-	if err := json.Unmarshal(do(t, h, "GET", "/v1/rulings", "", nil).Body.Bytes(), &list); err != nil || len(list.Rulings) != 28 {
-		t.Fatalf("GET /v1/rulings: %d rulings, %v; want 28", len(list.Rulings), err)
+	if err := json.Unmarshal(do(t, h, "GET", "/v1/rulings", "", nil).Body.Bytes(), &list); err != nil || len(list.Rulings) != 29 {
+		t.Fatalf("GET /v1/rulings: %d rulings, %v; want 29", len(list.Rulings), err)
 	}
 }
 

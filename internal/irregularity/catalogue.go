@@ -1,6 +1,7 @@
 package irregularity
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 
@@ -181,6 +182,45 @@ func factReconstructable(doc string) Fact {
 func factWithdrawn() Fact {
 	return Fact{Name: "withdrawnSeats", Type: Seats,
 		Doc: "the seats whose players took the option to withdraw (optional: without it the outcome lists the options and leaves their wagers pending)"}
+}
+
+// progressiveFixed adds to the named kinds (each names a wager and a
+// table limit on it: a maximum or a minimum) the contradiction of ruling
+// R22: a progressive wager is the pool's unit (THB: 1 to 5 units, ruling
+// R17; SSP v4: credits), fixed by the pool and not by the table's limits,
+// so it is never over the maximum or under the minimum; a report that
+// names it is refused naming facts.wager.
+func (r *Ruleset) progressiveFixed(kinds ...string) {
+	d := r.Description
+	if d == nil {
+		return
+	}
+	rules, what := []string{"ruling R22"}, "the pool's unit"
+	switch {
+	case d.Clauses.ProgressiveCredits != "":
+		rules, what = []string{r.Cite(d.Clauses.ProgressiveCredits), "ruling R22"}, "a whole number of credits of the pool's unit"
+	case d.MaxProgressiveMultiplier > 1:
+		rules, what = []string{r.Cite(d.MultiplierRule), "ruling R17", "ruling R22"}, fmt.Sprintf("1 to %d times the pool's unit", d.MaxProgressiveMultiplier)
+	case d.Clauses.ProgressiveUnit != "":
+		rules = []string{r.Cite(d.Clauses.ProgressiveUnit), "ruling R22"}
+	}
+	for i := range r.Kinds {
+		k := &r.Kinds[i]
+		if !slices.Contains(kinds, k.Name) || !slices.ContainsFunc(k.Facts, func(f Fact) bool { return f.Name == "wager" }) {
+			continue
+		}
+		limit := "under the table minimum"
+		if slices.ContainsFunc(k.Facts, func(f Fact) bool { return f.Name == "maximum" }) {
+			limit = "over the table maximum"
+		}
+		for _, w := range d.Wagers {
+			if !w.Progressive || w.PaidOn != "" {
+				continue
+			}
+			k.Contradictions = append(k.Contradictions, Contradiction{When: []Cond{Eq("wager", string(w.Name))}, Facts: []string{"wager"}, Rules: rules,
+				Message: fmt.Sprintf("a %s wager is %s (%s): the pool fixes it, not the table's limits, so it is never %s", w.Name, what, strings.Join(rules, ", "), limit)})
+		}
+	}
 }
 
 func factWager(wagers []string) Fact {

@@ -56,7 +56,13 @@ func Decide(rs *Ruleset, kind string, raw map[string]any, round *Round) (Outcome
 	}
 	facts, probs := parseFacts(k, raw)
 	if len(probs) > 0 {
-		return Outcome{}, refused("the facts of the irregularity are missing, mistyped or contradict each other", probs...)
+		var rules []string
+		for _, c := range k.Contradictions {
+			if all(c.When, facts) {
+				rules = append(rules, c.Rules...)
+			}
+		}
+		return Outcome{}, refused("the facts of the irregularity are missing, mistyped or contradict each other", probs...).Cite(slices.Compact(rules)...)
 	}
 	if round != nil {
 		probs, rules := checkRound(rs, round, facts, raw)
@@ -331,8 +337,11 @@ func checkRound(rs *Ruleset, r *Round, f Facts, raw map[string]any) ([]Problem, 
 		if !has || stake == 0 {
 			probs = append(probs, Problem{Field: "facts.wager", Message: fmt.Sprintf("seat %d has no %s wager in the round", seat, w), Value: w})
 		} else if max, ok := f["maximum"].(money.Amount); isBox && ok {
-			if box > total {
-				probs = append(probs, Problem{Field: "facts.boxTotal", Message: fmt.Sprintf("the box total %d is more than the %d the round has on seat %d", box, total, seat), Value: box})
+			// The box total is what the round shows on the box (RWS 5.1:
+			// the total Bets placed on it): a report whose total the
+			// round does not show contradicts the round.
+			if box != total {
+				probs = append(probs, Problem{Field: "facts.boxTotal", Message: fmt.Sprintf("the box total %d is not the %d the round has on seat %d", box, total, seat), Value: box})
 			} else if box-max > stake {
 				probs = append(probs, Problem{Field: "facts.boxTotal", Message: fmt.Sprintf("the excess %d (box total %d less maximum %d) is more than the %s wager of seat %d, %d", box-max, box, max, w, seat, stake), Value: box})
 			}

@@ -142,6 +142,9 @@ type Contradiction struct {
 	When    []Cond   `json:"when" nullable:"true"`
 	Facts   []string `json:"facts"`
 	Message string   `json:"message"`
+	// Rules are the rules that make the combination impossible, cited by
+	// the refusal (ruling R22 for a progressive wager over a limit).
+	Rules []string `json:"rules,omitempty"`
 }
 
 // RoundCheck is a fact the attached round must agree with: when the

@@ -160,6 +160,8 @@ func megalink(d *ruleset.Ruleset, g game) *Ruleset {
 		{Clause: "5.6", Reason: "No more bets: a wager cannot be withdrawn after the call and settles on the round's outcome; settlement settles every wager it is sent."},
 		{Clause: "5.15", Reason: "Wagers over the maximum or under the minimum settled in previous rounds stay settled: the service never reopens a settled round.", SeeKind: "wager_over_maximum"},
 	}
+	// Ruling R22: a progressive wager is never over or under a table limit.
+	rs.progressiveFixed("wager_over_maximum", "wager_under_minimum")
 	return rs
 }
 

@@ -107,5 +107,7 @@ func sspV4(d *ruleset.Ruleset) *Ruleset {
 		{Clause: "5.6", Reason: "No more bets: a wager placed or increased after the call is refused or not honoured; settlement takes the wagers as they stood at the call."},
 		{Clause: "5.7", Reason: "No more bets: a wager cannot be withdrawn after the call and is won or lost on the game's result; settlement settles every wager it is sent."},
 	}
+	// Ruling R22: a progressive wager is never over or under a table limit.
+	rs.progressiveFixed("wager_over_maximum", "wager_under_minimum")
 	return rs
 }

@@ -18,6 +18,11 @@ import (
 // from the pool a second time: the house funds its return to the meters
 // and records the amount as a house recovery, to claim from the winner.
 
+// RulingR29 governs the undoing of a hit (a void, or a correction of its
+// round): that hit's own entries are reversed, and the hits applied after
+// it keep the amounts they were paid or fixed while pending.
+const RulingR29 = "ruling R29"
+
 // Correction is a request to correct a round.
 type Correction struct {
 	Table string `json:"table"`
@@ -43,6 +48,11 @@ type CorrectionResult struct {
 	HouseRecovery money.Amount `json:"houseRecovery"`
 	// Result is the corrected round's answer (absent for a void).
 	Result *RoundResult `json:"result,omitempty"`
+	// Rules are what the correction applied: ruling R28, the rules the
+	// request cited, and ruling R29 when it took back a hit (the hits
+	// applied after it keep their amounts). Absent from answers stored
+	// before it was recorded.
+	Rules []string `json:"rules,omitempty"`
 	// Difference is the net movement of the meters.
 	Difference MeterView `json:"difference"`
 	Meters     MeterView `json:"meters"`
@@ -100,18 +110,33 @@ func (k Rules) Correct(p Pool, ledger []Entry, original string, corr Correction,
 		switch {
 		case e.Kind == KindContribution && mine(e) && e.Commit == original:
 			r := reverseContribution(&q, e)
-			// What the contribution credited may have been spent since (the
-			// reserve on a reset): the house tops the meter up first, so
-			// the refund never takes a meter below zero.
-			top := Entry{Kind: KindHouseTopUp, Table: e.Table, Round: e.Round,
-				Note: "the house funds what the contribution taken back credited and was spent since"}
-			if short := -r.Reserve - q.Meters.Reserve; short > 0 {
-				top.Reserve = short
+			// Each part of the refund leaves the meter the original
+			// credited (R28). What the original credited to the overflow
+			// or the reserve may have been spent since on a reset (R21):
+			// the house tops the meter up first (house_top_up) so that the
+			// refund leaves it as it would stand had the round never been
+			// (its twin), as the reset would then have taken that part
+			// from the house. The displayed meter is topped up only where
+			// the refund would take it below zero. So the refund never
+			// takes a meter below zero.
+			skip := reversedPairs(ledger)
+			for _, s := range res.Reversed {
+				skip[s] = true
 			}
+			top := Entry{Kind: KindHouseTopUp, Table: e.Table, Round: e.Round, Rules: []string{"ruling R21"},
+				Note: "the house funds what the contribution taken back credited and was spent since"}
+			if e.Overflow > 0 {
+				part := min(max(e.Overflow-r.Contributed-e.Contributed, 0), -r.Contributed)
+				r.Displayed, r.Overflow = r.Contributed+part, -part
+				twin := twinMeter(ledger, i, q.Meters.Overflow, q.Meters.CarryDisplayed, skip, overflowMeter)
+				top.Overflow = max(twin-(q.Meters.Overflow-part), 0)
+			}
+			twin := twinMeter(ledger, i, q.Meters.Reserve, q.Meters.CarryReserve, skip, reserveMeter)
+			top.Reserve = max(twin-(q.Meters.Reserve+r.Reserve), 0)
 			if short := -r.Displayed - q.Meters.Displayed; short > 0 {
 				top.Displayed = short
 			}
-			if n := top.Reserve + top.Displayed; n > 0 {
+			if n := top.Reserve + top.Displayed + top.Overflow; n > 0 {
 				top.HouseFunded, top.Funding = n, []Funding{{Source: SourceHouse, Amount: n}}
 				post(top)
 			}
@@ -143,6 +168,12 @@ func (k Rules) Correct(p Pool, ledger []Entry, original string, corr Correction,
 	if m := q.Meters; m.Displayed < 0 || m.Reserve < 0 || m.Overflow < 0 {
 		return fail(&fault.Error{Kind: fault.Conflict, Detail: "the correction would take a meter below zero: the pool was adjusted since; adjust it first",
 			Fields: []fault.Problem{{Field: "round", Message: "a meter cannot go below zero"}}})
+	}
+	res.Rules = rules
+	for _, e := range c.entries {
+		if e.Kind == KindHitVoid || e.Kind == KindHouseRecovery || e.Kind == KindResetVoid {
+			res.Rules = dedup(append(append([]string(nil), rules...), RulingR29))
+		}
 	}
 	entries := c.entries
 	if corr.Corrected == nil {
@@ -179,16 +210,160 @@ func reverseContribution(p *Pool, e Entry) Entry {
 	}
 	cd, dcd := credit(p.Meters.CarryDisplayed, e.RateSum)
 	cr, dcr := credit(p.Meters.CarryReserve, e.RateSumReserve)
-	// What is taken back comes from the overflow first, up to what the
-	// original credited there, then the displayed meter.
-	fromOverflow := min(-cd, e.Overflow, p.Meters.Overflow)
-	fromOverflow = max(fromOverflow, 0)
+	// What is taken back leaves the displayed meter here; Correct moves
+	// the overflow's part to the overflow (R28).
 	r := Entry{Kind: KindContribution, Table: e.Table, Round: e.Round, DealtAt: e.DealtAt,
-		Displayed: cd + fromOverflow, Overflow: -fromOverflow, Reserve: cr, CarryDisplayed: dcd, CarryReserve: dcr,
+		Displayed: cd, Reserve: cr, CarryDisplayed: dcd, CarryReserve: dcr,
 		Wagers: -e.Wagers, WagerAmount: -e.WagerAmount, RateSum: -e.RateSum, RateSumReserve: -e.RateSumReserve,
 		Contributed: cd, ContributedReserve: cr, HitSeq: e.Seq, Rules: e.Rules,
 		Note: "the original round's contribution taken back"}
 	return r
+}
+
+// meterOf reads, from a ledger entry, one meter's delta, its carry's
+// delta, its rate sum, and whether a contribution's credit reached it.
+type meterOf struct {
+	delta   func(Entry) money.Amount
+	carry   func(Entry) int64
+	rateSum func(Entry) int64
+	credit  func(Entry) money.Amount
+	reached func(Entry) bool
+	// first: the meter funds resets first (the overflow, R21).
+	first bool
+}
+
+var (
+	overflowMeter = meterOf{func(e Entry) money.Amount { return e.Overflow }, func(e Entry) int64 { return e.CarryDisplayed },
+		func(e Entry) int64 { return e.RateSum }, func(e Entry) money.Amount { return e.Contributed }, func(e Entry) bool { return e.Overflow != 0 }, true}
+	reserveMeter = meterOf{func(e Entry) money.Amount { return e.Reserve }, func(e Entry) int64 { return e.CarryReserve },
+		func(e Entry) int64 { return e.RateSumReserve }, func(e Entry) money.Amount { return e.ContributedReserve }, func(e Entry) bool { return true }, false}
+)
+
+// CorrectionReach is the sequence number after which Correct needs the
+// ledger, read from after: the ledger from after on reaches back to every
+// contribution whose refund it holds, since the twin of a correction is
+// the pool without those rounds either (twinMeter). It returns after when
+// the ledger read from there is enough; else the caller reads again from
+// the answer.
+func CorrectionReach(ledger []Entry, after int64) int64 {
+	reach := after
+	for _, x := range ledger {
+		if isRefund(x) && x.HitSeq-1 < reach {
+			reach = x.HitSeq - 1
+		}
+	}
+	return max(reach, 0)
+}
+
+// isRefund reports whether x takes back a contribution (a correction's,
+// ruling R28): it cites the contribution it reverses.
+func isRefund(x Entry) bool {
+	return x.Kind == KindContribution && x.Corrects != "" && x.Wagers < 0 && x.HitSeq > 0
+}
+
+// twinMeter is what a meter (the overflow or the reserve) would hold now
+// in the pool's twin: the pool that never saw the contribution ledger[i],
+// nor the contributions of the rounds taken back since. It replays the
+// ledger on the meter without them, from the first of them: each
+// contribution credits what the twin's carries make of its rate sum (the
+// credits are the whole units of the running sum of wagers x rate), a
+// reset or a shared prize's extra reset parts draw from the twin meter what
+// it holds of what they needed of it (the house funding the rest, R21),
+// and every other movement is the same. now and carry are the meter and its
+// carry as they stand; entries named in skip are left out (reversed exactly
+// by another entry, so together they moved nothing). The ledger must reach
+// back to every contribution whose refund it holds (CorrectionReach).
+func twinMeter(ledger []Entry, i int, now money.Amount, carry int64, skip map[int64]bool, m meterOf) money.Amount {
+	e := ledger[i]
+	// The rounds taken back since: their contributions, refunds and
+	// top-ups are not the twin's.
+	out := map[int64]bool{e.Seq: true}
+	type key struct{ corrects, table, round string }
+	undone := map[key]bool{}
+	start := i
+	at := map[int64]int{}
+	for j, x := range ledger {
+		at[x.Seq] = j
+	}
+	// Every round taken back after the replay's start is left out, from
+	// its contribution on: the replay starts at the first of them.
+	for moved := true; moved; {
+		moved = false
+		for _, x := range ledger[start:] {
+			if !isRefund(x) || out[x.Seq] {
+				continue
+			}
+			out[x.Seq], out[x.HitSeq] = true, true
+			undone[key{x.Corrects, x.Table, x.Round}] = true
+			if k, ok := at[x.HitSeq]; ok && k < start {
+				start, moved = k, true
+			}
+		}
+	}
+	for _, x := range ledger {
+		if x.Kind == KindHouseTopUp && undone[key{x.Corrects, x.Table, x.Round}] {
+			out[x.Seq] = true
+		}
+	}
+	bal := now
+	for j := len(ledger) - 1; j >= start; j-- {
+		carry -= m.carry(ledger[j])
+		if !skip[ledger[j].Seq] {
+			bal -= m.delta(ledger[j])
+		}
+	}
+	twin, twinCarry := bal, carry // as they stood before the first
+	for _, x := range ledger[start:] {
+		if skip[x.Seq] || out[x.Seq] {
+			continue
+		}
+		d := m.delta(x)
+		switch {
+		case x.Kind == KindContribution:
+			t := twinCarry + m.rateSum(x)
+			q := t / 10000
+			if t%10000 < 0 {
+				q--
+			}
+			twinCarry = t - q*10000
+			if m.reached(x) {
+				twin += d + money.Amount(q) - m.credit(x)
+			} else {
+				twin += d
+			}
+		case d < 0 && (x.Kind == KindReset || x.Kind == KindHit):
+			// What the reset (or the extra reset parts of a shared
+			// prize, R5) needed from this meter on: the overflow first,
+			// then the reserve, then the house (R21).
+			var need money.Amount
+			for _, f := range x.Funding {
+				if f.Source != SourcePool && (m.first || f.Source != SourceOverflow) {
+					need += f.Amount
+				}
+			}
+			twin -= min(need, max(twin, 0))
+		default:
+			twin += d
+		}
+	}
+	return twin
+}
+
+// reversedPairs names the entries of ledger that a later entry reversed
+// exactly (a reset and its reset_void, a hit and its hit_void or
+// house_recovery), with the reversals: together they moved no meter, so
+// the lowest a meter stood is read without them.
+func reversedPairs(ledger []Entry) map[int64]bool {
+	skip := map[int64]bool{}
+	for _, e := range ledger {
+		switch e.Kind {
+		case KindResetVoid:
+			skip[e.Seq], skip[e.ResetSeq] = true, true
+		case KindHitVoid, KindHouseRecovery:
+			skip[e.Seq], skip[e.HitSeq] = true, true
+		}
+	}
+	return skip
 }
 
 // reverseHit takes back hit e: to its sources when it is pending or
@@ -200,7 +375,7 @@ func reverseHit(c *change, p *Pool, e Entry, post func(Entry) Entry) money.Amoun
 			continue
 		}
 		v := Entry{Kind: KindHitVoid, Table: e.Table, Round: e.Round, Seat: e.Seat, Category: e.Category, HitSeq: e.Seq, Paid: e.Paid,
-			Funding: append([]Funding(nil), e.Funding...), Note: "the hit is taken back before it was paid: its amount returns to its sources"}
+			Funding: append([]Funding(nil), e.Funding...), Rules: []string{RulingR29}, Note: "the hit is taken back before it was paid: its amount returns to its sources"}
 		v.returnFunding(e.Funding)
 		post(v)
 		p.Locked[i].State = StateVoided
@@ -211,7 +386,7 @@ func reverseHit(c *change, p *Pool, e Entry, post func(Entry) Entry) money.Amoun
 	// them, funded by the house, which recovers the whole prize from the
 	// winner.
 	r := Entry{Kind: KindHouseRecovery, Table: e.Table, Round: e.Round, Seat: e.Seat, Category: e.Category, HitSeq: e.Seq,
-		Paid: e.Paid, Recovered: e.Paid, Note: "the hit was already paid: the house returns what the meters funded and recovers the prize from the winner"}
+		Paid: e.Paid, Recovered: e.Paid, Rules: []string{RulingR29}, Note: "the hit was already paid: the house returns what the meters funded and recovers the prize from the winner"}
 	var back money.Amount
 	for _, f := range e.Funding {
 		switch f.Source {
@@ -268,7 +443,7 @@ func resetAfter(ledger []Entry, i int) *Entry {
 // and returns to the sources that funded it.
 func reverseReset(reset Entry, hit int64) Entry {
 	r := Entry{Kind: KindResetVoid, HitSeq: hit, ResetSeq: reset.Seq, Displayed: -reset.Displayed,
-		Funding: append([]Funding(nil), reset.Funding...), Rules: []string{"ruling R3", "ruling R21"},
+		Funding: append([]Funding(nil), reset.Funding...), Rules: []string{"ruling R3", "ruling R21", RulingR29},
 		Note: "the reset of the hit taken back is reversed: its funding returns to its sources"}
 	r.returnFunding(reset.Funding)
 	return r

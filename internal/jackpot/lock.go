@@ -67,8 +67,9 @@ type LockedHit struct {
 	// Funding is where the amount came from; a void returns it there.
 	Funding []Funding `json:"funding"`
 	// Rules are the rules the hit's prize applied (its ledger entry's):
-	// the confirmation and the payment cite them.
-	Rules       []string  `json:"rules,omitempty" doc:"The rules the hit's prize applied; its confirmation and payment cite them."`
+	// the confirmation and the payment cite them; a void's answer adds
+	// rulings R28 and R29.
+	Rules       []string  `json:"rules,omitempty" doc:"The rules the hit's prize applied; its confirmation and payment cite them. A void's answer adds rulings R28 and R29 (only the voided hit's entries are reversed; later hits keep their amounts)."`
 	CommittedAt time.Time `json:"committedAt"`
 	// ResetSeq is the reset entry the hit's group caused (0: none); Group
 	// the hits that shared the prize (R5), this one included. A void
@@ -245,7 +246,7 @@ func Void(p Pool, seq int64, reason string, by Actor, now time.Time, resetEntry 
 		}
 	}
 	c := &change{pool: &q, now: now}
-	rules := []string{"ruling R28"}
+	rules := []string{"ruling R28", RulingR29}
 	e := Entry{Kind: KindHitVoid, Table: h.Table, Round: h.Round, Seat: h.Seat, Category: h.Category, HitSeq: h.Seq, Paid: h.Amount,
 		Funding: append([]Funding(nil), h.Funding...), Actor: &by, Reason: reason, Rules: rules,
 		Note: "the hit is voided: its amount returns to every source it came from"}
@@ -271,6 +272,7 @@ func Void(p Pool, seq int64, reason string, by Actor, now time.Time, resetEntry 
 		c.post(r)
 	}
 	out := *h
+	out.Rules = dedup(append(append([]string(nil), h.Rules...), rules...))
 	if c.err != nil {
 		return Pool{}, nil, LockedHit{}, overflowError(c.err)
 	}

@@ -35,7 +35,8 @@ type Reconciliation struct {
 // reports every difference, and checks the invariants each entry and the
 // whole must keep: the sequence has no gap; a payout's or a reset's funding
 // sums to it, source by source to the meters it moved; a contribution's
-// credit is its wagers x the rates in force, split between the meters, with
+// credit is its wagers x the rates in force (a reversal's, the rates of the
+// contribution it takes back, ruling R28), split between the meters, with
 // credited x 10000 + carry change == wagers x rate; the money meters never
 // go below zero; and, over the whole ledger (exactly, in math/big),
 // credited x 10000 + carried == sum(wager x rate) for both rates.
@@ -43,7 +44,8 @@ func Reconcile(p Pool, ledger []Entry) Reconciliation {
 	r := Reconciliation{Pool: p.ID, Entries: int64(len(ledger)), Rebuilt: Meters{Hits: map[string]CategoryMeter{}}}
 	problem := func(format string, args ...any) { r.Problems = append(r.Problems, fmt.Sprintf(format, args...)) }
 	rateSum, rateSumR := new(big.Int), new(big.Int)
-	var rates *Settings // the settings in force: the opening's, then each that took effect
+	var rates *Settings                // the settings in force: the opening's, then each that took effect
+	contributions := map[int64]Entry{} // by seq: what a reversal takes back
 	b10k := big.NewInt(10000)
 	// credit reports whether credited x 10000 + carry == rate, exactly.
 	credit := func(credited money.Amount, carry, rate int64) bool {
@@ -115,13 +117,21 @@ func Reconcile(p Pool, ledger []Entry) Reconciliation {
 			if !credit(e.Contributed, e.CarryDisplayed, e.RateSum) || !credit(e.ContributedReserve, e.CarryReserve, e.RateSumReserve) {
 				problem("entry %d: credited x 10000 + carry change != wagers x rate", e.Seq)
 			}
-			if rates != nil {
+			if orig, ok := contributions[e.HitSeq]; ok && e.HitSeq != 0 && e.Corrects != "" {
+				// A reversal (ruling R28) carries the rates of the entry it
+				// takes back, whatever rates are in force since.
+				if e.WagerAmount != -orig.WagerAmount || e.Wagers != -orig.Wagers || e.RateSum != -orig.RateSum || e.RateSumReserve != -orig.RateSumReserve {
+					problem("entry %d: a reversal of entry %d takes back wagers %d with rate sums %d and %d, not the entry's %d, %d and %d",
+						e.Seq, orig.Seq, -e.WagerAmount, -e.RateSum, -e.RateSumReserve, orig.WagerAmount, orig.RateSum, orig.RateSumReserve)
+				}
+			} else if rates != nil {
 				w := big.NewInt(int64(e.WagerAmount))
 				if new(big.Int).Mul(w, big.NewInt(int64(rates.ContributionBP))).Cmp(big.NewInt(e.RateSum)) != 0 ||
 					new(big.Int).Mul(w, big.NewInt(int64(rates.ReserveBP))).Cmp(big.NewInt(e.RateSumReserve)) != 0 {
 					problem("entry %d: wagers %d at %d and %d bp are not the entry's rate sums %d and %d", e.Seq, e.WagerAmount, rates.ContributionBP, rates.ReserveBP, e.RateSum, e.RateSumReserve)
 				}
 			}
+			contributions[e.Seq] = e
 			rateSum.Add(rateSum, big.NewInt(e.RateSum))
 			rateSumR.Add(rateSumR, big.NewInt(e.RateSumReserve))
 		}

@@ -60,7 +60,18 @@ func (s *Service) correctTx(ctx context.Context, p jackpot.Pool, corr jackpot.Co
 	case err != nil:
 		return jackpot.Pool{}, nil, jackpot.CorrectionResult{}, unavailable(err)
 	}
-	ledger, err := s.entriesFrom(ctx, p, max(rec.FirstSeq-1, 0))
+	// The ledger from the original on, reaching back to the rounds taken
+	// back since (their twin is the correction's too: jackpot.CorrectionReach).
+	after := max(rec.FirstSeq-1, 0)
+	ledger, err := s.entriesFrom(ctx, p, after)
+	for err == nil {
+		reach := jackpot.CorrectionReach(ledger, after)
+		if reach >= after {
+			break
+		}
+		after = reach
+		ledger, err = s.entriesFrom(ctx, p, after)
+	}
 	if err != nil {
 		return jackpot.Pool{}, nil, jackpot.CorrectionResult{}, err
 	}

@@ -128,6 +128,12 @@ func Run(t *testing.T, open Opener, scale Scale) {
 	t.Run("Review_MetersAtSkewedWriters", func(t *testing.T) { testMetersAtSkewedWriters(t, open(t)) })
 	t.Run("Review_KeysExactlyOnce", func(t *testing.T) { testKeysExactlyOnce(t, open(t)) })
 	t.Run("Review_TwoCorrectionsOfOneRound_R28", func(t *testing.T) { testTwoCorrectionsOfOneRound(t, open(t)) })
+	t.Run("Correct_AfterTheResetSpentTheOverflow_R21_R28", func(t *testing.T) { testCorrectionAfterOverflowSpent(t, open(t)) })
+	t.Run("Correct_TwinPoolAndModel_R21_R28", func(t *testing.T) { testCorrectionsTwinModel(t, open(t)) })
+	t.Run("Correct_TwinModelRandomScripts_R21_R28", func(t *testing.T) { testCorrectionsTwinRandom(t, open(t)) })
+	t.Run("Reconcile_CorrectionAcrossARateChange_R28", func(t *testing.T) { testReconcileAcrossRateChange(t, open(t)) })
+	t.Run("R29_MBSAcrossTablesPendingAndPaid", func(t *testing.T) { testR29MBSAcrossTables(t, open(t)) })
+	t.Run("R29_RWSSameRoundAndAcrossTablesPendingAndPaid_R6_R7", func(t *testing.T) { testR29RWS(t, open(t)) })
 }
 
 // testLedgerPastEnd: audit defect 8. A page after the last entry is empty

@@ -1,0 +1,102 @@
+package irregularity
+
+import (
+	"errors"
+	"slices"
+	"testing"
+
+	"github.com/tablesettle/tablesettle/internal/fault"
+)
+
+// TestProgressiveNeverOverOrUnderALimit_R22: under ruling R22 a
+// progressive wager at MBS is the pool's unit (THB v9 3.5.3: 1 to 5 units,
+// ruling R17; SSP v4 3.5: credits), so it is never "over the table
+// maximum" (MBS 5.14) or "under the table minimum" (MBS 5.13). A report
+// that says so is refused naming facts.wager and citing ruling R22, with
+// or without the round attached, in every MBS kind that names a wager and
+// a limit. The same reports on the Ante are decided as before.
+func TestProgressiveNeverOverOrUnderALimit_R22(t *testing.T) {
+	type report struct {
+		kind  string
+		facts map[string]any
+		round *Round
+	}
+	over := func(w string, r *Round) report {
+		return report{"wager_over_maximum", map[string]any{"seat": 1, "wager": w, "maximum": 400}, r}
+	}
+	under := func(w string, r *Round) report {
+		return report{"wager_under_minimum", map[string]any{"seat": 1, "wager": w, "minimum": 1000, "previouslyUnderMinimum": false}, r}
+	}
+	for _, c := range []struct {
+		name, ruleset string
+		report        report
+		cites         string // a rule the refusal cites besides ruling R22
+	}{
+		{"SSPv6 5.14 over the maximum", MBSMegalinkSSPv6, over("progressive", nil), ""},
+		{"SSPv6 5.14 over the maximum, with the round", MBSMegalinkSSPv6, over("progressive", round(pos(1, "ante=1000", "bet=2000", "progressive=500"))), ""},
+		{"SSPv6 5.13 under the minimum", MBSMegalinkSSPv6, under("progressive", nil), ""},
+		{"SSPv6 5.13 under the minimum, with the round", MBSMegalinkSSPv6, under("progressive", round(pos(1, "ante=1000", "bet=2000", "progressive=500"))), ""},
+		{"TCPv6 over the maximum", MBSMegalinkTCPv6, over("progressive", nil), ""},
+		{"TCPv6 under the minimum, with the round", MBSMegalinkTCPv6, under("progressive", round(pos(1, "ante=1000", "play=1000", "progressive=500"))), ""},
+		{"THBv9 3.5.3.1 over the maximum", MBSMegalinkTHBv9, over("progressive", nil), "ruling R17"},
+		{"THBv9 3.5.3.1 under the minimum, with the round", MBSMegalinkTHBv9, under("progressive", round(pos(1, "ante=1000", "flop=2000", "progressive=500"))), "ruling R17"},
+		{"SSPv4 3.5 player jackpot over the maximum", MBSSSPv4, over("progressivePlayer", nil), "mbs-ssp-v4 3.5"},
+		{"SSPv4 3.5 dealer jackpot under the minimum", MBSSSPv4, report{"wager_under_minimum", map[string]any{"seat": 1, "wager": "progressiveDealer", "minimum": 1000}, nil}, "mbs-ssp-v4 3.5"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			rs, _ := Catalogue(c.ruleset)
+			_, err := Decide(rs, c.report.kind, c.report.facts, c.report.round)
+			if f := problems(t, err); !slices.Equal(f, []string{"facts.wager"}) {
+				t.Fatalf("fields %q (%v), want facts.wager", f, err)
+			}
+			var e *fault.Error
+			errors.As(err, &e)
+			if !slices.Contains(e.Rules, "ruling R22") || (c.cites != "" && !slices.Contains(e.Rules, c.cites)) {
+				t.Fatalf("the refusal cites %v", e.Rules)
+			}
+			// The same report in the same report of several (ruling R28),
+			// as an additional event: refused under additional[0].
+			_, err = DecideReport(rs, Event{Kind: "foreign_card", Facts: map[string]any{}}, []Event{{Kind: c.report.kind, Facts: c.report.facts}}, c.report.round)
+			if f := problems(t, err); !slices.Equal(f, []string{"additional[0].facts.wager"}) {
+				t.Fatalf("as an additional event: fields %q (%v)", f, err)
+			}
+		})
+	}
+	// The Ante over the maximum (5.14) and under the minimum (5.13) are
+	// still decided.
+	rs, _ := Catalogue(MBSMegalinkSSPv6)
+	if o, err := Decide(rs, "wager_over_maximum", map[string]any{"seat": 1, "wager": "ante", "maximum": 400}, nil); err != nil || o.Action != SettledToMaximum {
+		t.Fatalf("the ante over the maximum: %+v %v", o, err)
+	}
+	if o, err := Decide(rs, "wager_under_minimum", map[string]any{"seat": 1, "wager": "ante", "minimum": 1000, "previouslyUnderMinimum": true}, round(pos(1, "ante=500", "bet=1000"))); err != nil || o.Action != WagerReturned {
+		t.Fatalf("the ante under the minimum: %+v %v", o, err)
+	}
+}
+
+// TestBoxTotalIsTheRounds_RWS_5_1: the box total a report of RWS 5.1
+// gives is the total of the box's wagers in the round attached to it
+// (here 40,000 + 20,000): a box total that the round does not show, less
+// as well as more, contradicts the round and is refused naming
+// facts.boxTotal; the round's own total is decided (the excess 10,000 over
+// the 50,000 maximum returned from the Ante).
+func TestBoxTotalIsTheRounds_RWS_5_1(t *testing.T) {
+	rs, _ := Catalogue(RWSMLPCSPv2)
+	r := round(pos(2, "ante=40000", "progressive=20000"))
+	for _, c := range []struct {
+		box   int
+		field string
+	}{
+		{55000, "facts.boxTotal"}, {70000, "facts.boxTotal"}, {60000, ""},
+	} {
+		o, err := Decide(rs, "wager_over_maximum", map[string]any{"seat": 2, "wager": "ante", "maximum": 50000, "boxTotal": c.box, "noticedBeforeClose": true}, r)
+		if c.field == "" {
+			if err != nil || o.Settlement == nil || o.Settlement.TotalReturned != 10000 {
+				t.Fatalf("box total %d: %+v %v", c.box, o.Settlement, err)
+			}
+			continue
+		}
+		if f := problems(t, err); !slices.Equal(f, []string{c.field}) {
+			t.Errorf("box total %d: fields %q (%v)", c.box, f, err)
+		}
+	}
+}
