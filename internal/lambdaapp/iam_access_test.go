@@ -114,7 +114,7 @@ func samplePath(op authtest.Op, pool string) string {
 	return strings.ReplaceAll(p, "{id}", pool)
 }
 
-// Review of issue 16: an IAM caller the mapping does not name (another
+// Issue 16: an IAM caller the mapping does not name (another
 // role, the same role name in another account or partition, a user named
 // like a mapped role) is authenticated and holds no role: 403 on every
 // operation that needs one, naming that it has no role, and nothing is
@@ -149,7 +149,7 @@ func TestUnmappedIAMCallersHoldNoRole(t *testing.T) {
 	}
 }
 
-// Review of issue 16: an IAM policy's path parameter is IAM's *, which
+// Issue 16: an IAM policy's path parameter is IAM's *, which
 // spans '/', so the gateway lets a role invoke deeper routes of the same
 // method (GET /v1/pools/* covers GET /v1/pools/{id}/reconcile). Every such
 // route its role may not call is refused by the service (403) from the
@@ -192,7 +192,7 @@ func TestIAMWildcardOverGrantsRefusedByService(t *testing.T) {
 	}
 }
 
-// Review of issue 16: the pages' routes take no IAM authorization in the
+// Issue 16: the pages' routes take no IAM authorization in the
 // stack (the paytables function serves them), so an unsigned request
 // reaches that function with any path under them. Only a page answers it:
 // every path that is not a page, however spelled, is 401 or no operation.
@@ -240,7 +240,7 @@ func TestUnsignedRequestsReachOnlyPages(t *testing.T) {
 	}
 }
 
-// Review of issue 16: in the Lambda host a path is judged as ServeMux
+// Issue 16: in the Lambda host a path is judged as ServeMux
 // dispatches it, as on the local server: an encoded slash stays in its
 // segment (a pool id), an unclean path is the clean one's route.
 func TestPathSpellingsInLambda(t *testing.T) {
