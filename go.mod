@@ -9,7 +9,7 @@ require (
 	github.com/aws/aws-sdk-go-v2/service/dynamodb v1.73.1
 	github.com/awslabs/aws-lambda-go-api-proxy v0.16.2
 	github.com/danielgtaylor/huma/v2 v2.37.2
-	github.com/goccy/go-json v0.12.0
+	github.com/go-json-experiment/json v1.27.2
 )
 
 require (

@@ -6,13 +6,12 @@
 // Behaviour common to every operation (current and future) lives here and
 // in middleware.go: RFC 9457 problem+json for every error, including
 // unknown routes, wrong methods and panics, all made in errors.go;
-// request bodies over MaxBodyBytes refused with 413; every JSON body
-// checked once by strictjson.go (duplicate and case-variant keys, invalid
-// UTF-8: 422 naming the key) and decoded by the one codec of codec.go;
-// unknown JSON fields refused with 422; a Content-Type other than
-// application/json refused with 415; a 5xx never shows internal error
-// text; every response carries X-Request-Id; one structured access log
-// line per request.
+// request bodies over MaxBodyBytes refused with 413 (and the connection
+// closed); every JSON body decoded by the one strict codec of codec.go
+// (duplicate, case-variant and unknown names, invalid UTF-8: 422 naming
+// the field); a Content-Type other than application/json refused with
+// 415; a 5xx never shows internal error text; every response carries
+// X-Request-Id; one structured access log line per request.
 package httpapi
 
 import (
@@ -101,30 +100,28 @@ func Config() huma.Config {
 		"(e.g. `body.positions[2].wagers.bet`, `path.id`). Request bodies are JSON, at most 64 KiB (413 beyond), " +
 		"with no unknown fields (422). Every response carries an `X-Request-Id` header; quote it when reporting a problem."
 	cfg.OpenAPI.OnAddOperation = append(cfg.OpenAPI.OnAddOperation, everyOperation, documentAccess)
-	cfg.Transformers = append(cfg.Transformers, problemType)
+	cfg.Transformers = append(cfg.Transformers, sanitise)
 	specConfig(&cfg)
 	// huma makes every problem of validation and huma.Error4xx through its
 	// package variable NewError; errors.go bounds what they repeat. Set
 	// once, where every host builds its API.
-	setNewError.Do(func() { huma.NewError = newError })
+	// huma's validator matches names case-insensitively unless told (its
+	// package variable ValidateStrictCasing): "Amount" would pass as
+	// "amount". The codec reads names case-sensitively; so does the schema.
+	setHumaGlobals.Do(func() {
+		huma.NewError = newError
+		huma.ValidateStrictCasing = true
+	})
 	return cfg
 }
 
-var setNewError sync.Once
+var setHumaGlobals sync.Once
 
 // ProblemType is the RFC 9457 type of every problem: a problem is
 // described by its status and title. The spec gives ErrorModel.type the
 // default about:blank, which generators (openapi-typescript) read as
 // "always present", so every problem carries it.
 const ProblemType = "about:blank"
-
-// problemType fills in the type of huma's problems, which leaves it out.
-func problemType(_ huma.Context, _ string, v any) (any, error) {
-	if p, ok := v.(*huma.ErrorModel); ok && p.Type == "" {
-		p.Type = ProblemType
-	}
-	return v, nil
-}
 
 // schemaName names the spec's schemas. Types of this package keep their
 // names; a domain type used directly in a response is prefixed with its
@@ -169,6 +166,12 @@ func everyOperation(oapi *huma.OpenAPI, op *huma.Operation) {
 		if op.MaxBodyBytes == 0 || op.MaxBodyBytes > MaxBodyBytes+1 {
 			op.MaxBodyBytes = MaxBodyBytes + 1
 		}
+		// The middleware has read the body already, under its own
+		// deadlines, and lifted them. huma's (5 s unless set) would be set
+		// on the connection and never lifted: a handler running 5 s, slowed
+		// by contention, would see its context cancelled by net/http's
+		// background read and answer 503.
+		op.BodyReadTimeout = -1
 		setIfAbsent(op.Responses, "413", problem("Request body over 64 KiB"))
 		setIfAbsent(op.Responses, "415", problem("Request Content-Type is not application/json"))
 		setIfAbsent(op.Responses, "422", problem("A field is missing, unknown or invalid; errors[].location names it"))

@@ -42,6 +42,15 @@ func (a *Access) authorize(w http.ResponseWriter, r *http.Request, route string)
 	if rule, ok := auth.Routes[route]; ok && rule.Public {
 		return r, true // a page: no data, no credentials needed (auth.Rule.Public)
 	}
+	if len(r.Header.Values("Authorization")) > 1 {
+		// Which one would count? Neither: a proxy and a client may each
+		// have added one (RFC 9110 11.6.2 allows one credential).
+		Log(r.Context()).Info("access refused", "route", route, "reason", "two Authorization headers")
+		dropBody(w, r)
+		writeProblem(w, http.StatusBadRequest, "the request has more than one Authorization header; send exactly one",
+			&huma.ErrorDetail{Location: "header.Authorization", Message: "given more than once"})
+		return r, false
+	}
 	p, err := a.Authenticator.Authenticate(r)
 	if err != nil {
 		e, _ := fault.As(err)

@@ -1,68 +1,197 @@
 package httpapi
 
 import (
+	"bytes"
 	"errors"
 	"io"
 	"reflect"
+	"strconv"
+	"strings"
 
 	"github.com/danielgtaylor/huma/v2"
-	gojson "github.com/goccy/go-json"
+	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+	jsonv1 "github.com/go-json-experiment/json/v1"
 )
 
 // jsonFormat is the one JSON codec of every operation, request and
-// response (huma.Config.Formats): github.com/goccy/go-json, chosen by
-// measurement (BenchmarkLoopbackVsEcho; docs/decisions/json-codec.md), which writes
-// the same bytes as encoding/json for every answer (the golden test in
-// internal/lambdaapp). Every body it reads has passed checkJSON (the
-// middleware), so it reads a document that any decoder reads the same way;
-// huma then validates the body once against the operation's schema.
+// response (huma.Config.Formats): github.com/go-json-experiment/json, the
+// package that is encoding/json/v2 from Go 1.27 (the import path moves
+// there when the machine's Go is 1.27).
+//
+// It is strict by construction. Its defaults refuse a name given twice in
+// one object (after its escapes are decoded: "\u0063ards" is "cards"),
+// invalid UTF-8 and a lone UTF-16 surrogate escape, and match names
+// case-sensitively, so that "Cards" beside (or instead of) "cards" is an
+// unknown member, never the same field; decodeOptions adds
+// RejectUnknownMembers. huma validates the body against the operation's
+// schema once (with huma.ValidateStrictCasing: Config), so a case-variant
+// name is "unexpected property" at its own location there.
+//
+// Answers are written with encodeOptions: the same bytes encoding/json
+// wrote (the golden test in internal/lambdaapp), without HTML escaping.
 var jsonFormat = huma.Format{
 	Marshal: func(w io.Writer, v any) error {
-		enc := gojson.NewEncoder(w)
-		enc.SetEscapeHTML(false)
-		return enc.Encode(v)
+		if err := json.MarshalWrite(w, v, encodeOptions); err != nil {
+			return err
+		}
+		_, err := w.Write(newline)
+		return err
 	},
 	Unmarshal: func(data []byte, v any) error {
-		if err := gojson.Unmarshal(data, v); err != nil {
+		if err := json.Unmarshal(data, v, decodeOptions); err != nil {
 			return decodeError(data, err)
 		}
 		return nil
 	},
 }
 
-// locatedError is a decoding error with the location of the value at
-// fault. huma reports a decoder's error as an ErrorDetail at "body" with
-// the error's text as its message; newError (errors.go) moves the
-// location written before locSep into the detail's location.
+var newline = []byte{'\n'}
+
+// decodeOptions are the strict defaults plus unknown members refused.
+var decodeOptions = json.RejectUnknownMembers(true)
+
+// encodeOptions write what encoding/json wrote (the golden answers):
+// omitempty as v1 read it (0 and false left out), nil slices and maps as
+// null, map keys sorted, no HTML escaping, a newline after the value.
+var encodeOptions = json.JoinOptions(
+	jsonv1.OmitEmptyWithLegacySemantics(true),
+	json.FormatNilSliceAsNull(true),
+	json.FormatNilMapAsNull(true),
+	json.Deterministic(true),
+	jsontext.EscapeForHTML(false),
+	jsontext.EscapeForJS(false),
+)
+
+// locatedError is a decoding error with the status it is answered with
+// and the location of the value at fault. huma reports a decoder's error
+// as an ErrorDetail at "body" with the error's text as its message;
+// newError (errors.go) reads the status and location back from that text
+// (locatedDetail).
 type locatedError struct {
+	status            int
 	location, message string
 }
 
-// locSep separates the location from the message in a locatedError's
-// text (a NUL, which no location or message of ours holds).
+// locSep separates the parts of a locatedError's text (a NUL, which no
+// location or message of ours holds).
 const locSep = "\x00"
 
-func (e *locatedError) Error() string { return e.location + locSep + e.message }
+func (e *locatedError) Error() string {
+	return locSep + strconv.Itoa(e.status) + locSep + e.location + locSep + e.message
+}
 
-// decodeError turns a decoder's error into the API's words, at the
-// location of the value at fault where the decoder says where it was: no
-// Go type names or "json: cannot unmarshal" reach a client. (The schema
-// check before it catches almost every wrong type with its path; what is
-// left is e.g. an integer beyond int64.)
-func decodeError(data []byte, err error) error {
-	var te *gojson.UnmarshalTypeError
-	if errors.As(err, &te) {
-		return &locatedError{location: pathAt(data, te.Offset),
-			message: "expected " + jsonKind(te.Type) + ", got " + bound(te.Value)}
+// locatedDetail reads a locatedError's text back (ok false for any other
+// message).
+func locatedDetail(msg string) (status int, location, message string, ok bool) {
+	rest, ok := strings.CutPrefix(msg, locSep)
+	if !ok {
+		return 0, "", "", false
 	}
-	return &locatedError{location: "body", message: "the body could not be read as the operation's request"}
+	parts := strings.SplitN(rest, locSep, 3)
+	if len(parts) != 3 {
+		return 0, "", "", false
+	}
+	status, err := strconv.Atoi(parts[0])
+	if err != nil {
+		return 0, "", "", false
+	}
+	return status, parts[1], parts[2], true
+}
+
+// decodeError turns a decoder's error into the API's words at the
+// location of the value at fault: 400 for a document that is not JSON,
+// 422 for JSON this API refuses (a name twice, invalid UTF-8, an unknown
+// or case-variant name, a value of the wrong type or out of range). No Go
+// type names or "json: cannot unmarshal" reach a client.
+func decodeError(data []byte, err error) error {
+	var se *json.SemanticError
+	if errors.As(err, &se) {
+		loc := location(data, se.JSONPointer)
+		switch {
+		case errors.Is(se.Err, json.ErrUnknownName):
+			return &locatedError{422, loc, "unexpected property"}
+		case se.GoType != nil:
+			return &locatedError{422, loc, "expected " + jsonKind(se.GoType) + ", got " + bound(string(se.JSONValue))}
+		}
+		return &locatedError{422, loc, "the value is not what this field takes"}
+	}
+	var sy *jsontext.SyntacticError
+	if errors.As(err, &sy) {
+		if errors.Is(sy.Err, jsontext.ErrDuplicateName) || strings.Contains(sy.Err.Error(), "UTF-8") || strings.Contains(sy.Err.Error(), "surrogate") {
+			// JSON this API refuses, if it is JSON at all: read leniently,
+			// a syntax error further on is the answer (400).
+			var v jsontext.Value
+			if lerr := json.Unmarshal(data, &v, lenient); lerr != nil {
+				return decodeError(data, lerr)
+			}
+			if errors.Is(sy.Err, jsontext.ErrDuplicateName) {
+				return &locatedError{422, location(data, sy.JSONPointer), "the name is given twice in one object"}
+			}
+			return &locatedError{422, location(data, pointerAt(data, sy.ByteOffset, sy.JSONPointer)), "not valid UTF-8 (or a lone UTF-16 surrogate escape)"}
+		}
+		return &locatedError{400, "body", "not JSON (RFC 8259) at byte " + strconv.FormatInt(sy.ByteOffset, 10) + ": " + bound(sy.Err.Error())}
+	}
+	return &locatedError{400, "body", "the body could not be read as the operation's request"}
+}
+
+// lenient reads what the codec refuses but is JSON (RFC 8259 allows a name
+// twice and, read as bytes, invalid UTF-8): to tell it from what is not
+// JSON, and to find where it is.
+var lenient = json.JoinOptions(jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
+
+// pointerAt is the JSON Pointer of the value or name that holds byte
+// offset of the document data (the decoder points at the object that
+// holds a bad name; this names the name). It is p when it finds nothing
+// longer.
+func pointerAt(data []byte, offset int64, p jsontext.Pointer) jsontext.Pointer {
+	dec := jsontext.NewDecoder(bytes.NewReader(data), lenient)
+	for {
+		if _, err := dec.ReadToken(); err != nil {
+			return p
+		}
+		if dec.InputOffset() > offset {
+			if sp := dec.StackPointer(); len(sp) > len(p) {
+				return sp
+			}
+			return p
+		}
+	}
+}
+
+// location writes a JSON Pointer (RFC 6901) into the document data in the
+// API's path syntax: /positions/2/wagers/ante is
+// body.positions[2].wagers.ante. A token is an array index when the value
+// it steps into is an array, which the document says (read leniently: the
+// error may be a duplicate name or invalid UTF-8).
+func location(data []byte, p jsontext.Pointer) string {
+	var doc any
+	_ = json.Unmarshal(data, &doc, lenient)
+	var b strings.Builder
+	b.WriteString("body")
+	for tok := range p.Tokens() {
+		switch v := doc.(type) {
+		case []any:
+			i, err := strconv.Atoi(tok)
+			b.WriteString("[" + tok + "]")
+			if err != nil || i < 0 || i >= len(v) {
+				doc = nil
+			} else {
+				doc = v[i]
+			}
+			continue
+		case map[string]any:
+			doc = v[tok]
+		default:
+			doc = nil
+		}
+		b.WriteString("." + tok)
+	}
+	return b.String()
 }
 
 // jsonKind names what a Go type is written as in JSON.
 func jsonKind(t reflect.Type) string {
-	if t == nil {
-		return "another type"
-	}
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
@@ -73,9 +202,9 @@ func jsonKind(t reflect.Type) string {
 		return "true or false"
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
 		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		return "an integer"
+		return "an integer in range"
 	case reflect.Float32, reflect.Float64:
-		return "a number"
+		return "a number in range"
 	case reflect.Slice, reflect.Array:
 		return "an array"
 	case reflect.Map, reflect.Struct:

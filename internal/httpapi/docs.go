@@ -1,11 +1,15 @@
 package httpapi
 
 import (
+	"bytes"
 	"embed"
 	"net/http"
+	"regexp"
+	"strings"
 	"sync"
 
 	"github.com/danielgtaylor/huma/v2"
+	"github.com/go-json-experiment/json"
 )
 
 // The /docs page is served from the binary: a small hand-written renderer
@@ -52,6 +56,7 @@ func registerDocs(api huma.API) {
 			_, _ = ctx.BodyWriter().Write(pick.doc())
 		})
 	}
+	registerSchemas(api)
 	for path, file := range map[string]struct{ name, contentType string }{
 		"/docs":         {"docs/index.html", "text/html; charset=utf-8"},
 		"/docs/app.js":  {"docs/app.js", "text/javascript; charset=utf-8"},
@@ -70,4 +75,36 @@ func registerDocs(api huma.API) {
 			_, _ = ctx.BodyWriter().Write(body)
 		})
 	}
+}
+
+// schemaRef is a reference to a component schema inside a schema.
+var schemaRef = regexp.MustCompile(`#/components/schemas/([^"]+)`)
+
+// registerSchemas serves GET /schemas/{schema} (and {schema}.json): one
+// component schema of the spec, its references rewritten to the same
+// path, as huma's own handler (Config.SchemasPath, off: Config) did,
+// except that a schema the spec does not hold is a 404 problem, not 200
+// with null.
+func registerSchemas(api huma.API) {
+	api.Adapter().Handle(&huma.Operation{Method: http.MethodGet, Path: "/schemas/{schema}"}, func(ctx huma.Context) {
+		name := strings.TrimSuffix(ctx.Param("schema"), ".json")
+		s := api.OpenAPI().Components.Schemas.Map()[name]
+		if s == nil {
+			ctx.SetHeader("Content-Type", "application/problem+json")
+			ctx.SetStatus(http.StatusNotFound)
+			_, _ = ctx.BodyWriter().Write(ProblemJSON(http.StatusNotFound, "the spec has no schema "+bound(name)+"; the schemas are under components.schemas of /openapi.json",
+				&huma.ErrorDetail{Location: "path.schema", Message: "no such schema", Value: bound(name)}))
+			return
+		}
+		var b bytes.Buffer
+		if err := json.MarshalWrite(&b, s, encodeOptions); err != nil {
+			ctx.SetHeader("Content-Type", "application/problem+json")
+			ctx.SetStatus(http.StatusInternalServerError)
+			_, _ = ctx.BodyWriter().Write(ProblemJSON(http.StatusInternalServerError, "the schema could not be written"))
+			return
+		}
+		ctx.SetHeader("Content-Type", "application/json")
+		ctx.SetStatus(http.StatusOK)
+		_, _ = ctx.BodyWriter().Write(schemaRef.ReplaceAll(b.Bytes(), []byte(`/schemas/$1.json`)))
+	})
 }

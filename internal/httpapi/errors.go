@@ -2,11 +2,13 @@ package httpapi
 
 import (
 	"context"
-	"encoding/json"
 	"net/http"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/danielgtaylor/huma/v2"
+	"github.com/danielgtaylor/huma/v2/validation"
+	"github.com/go-json-experiment/json"
 
 	"github.com/tablesettle/tablesettle/internal/fault"
 )
@@ -18,12 +20,15 @@ import (
 // Unauthenticated 401, anything else 500. Its fields become errors[] with
 // their full location (body.positions[1].wagers.bet), its cited rules the
 // extension member "rules". Its cause (fault.Error.Err) is logged, never
-// shown; a 5xx shows neither err.Error() nor the cause (the middleware
-// withholds every 5xx body beyond its detail, and logs it).
+// shown.
 //
 // Every problem huma makes (huma.NewError, which validation errors and
 // huma.Error4xx use) passes through newError, which bounds what an error
-// repeats of the request (maxEcho).
+// repeats of the request (maxEcho) and names the field of every detail
+// (locatedDetail, requiredField). Every problem an operation answers
+// passes through sanitise (a huma transformer) on its way out: a 5xx keeps
+// only the detail an operation wrote on purpose and the request id, its
+// errors[] (where huma puts err.Error()) are logged, never shown.
 
 // Problem is a problem+json body with the rules an answer cites.
 type Problem struct {
@@ -102,19 +107,77 @@ func newError(status int, msg string, errs ...error) huma.StatusError {
 		} else {
 			d = &huma.ErrorDetail{Message: err.Error()}
 		}
+		if st, loc, m, ok := locatedDetail(d.Message); ok {
+			// The codec's error (codec.go), which huma reports at "body"
+			// with status 400: its own location and status.
+			d = &huma.ErrorDetail{Location: loc, Message: m}
+			if status == http.StatusBadRequest {
+				status = st
+			}
+		} else if name, ok := requiredField(d.Message); ok {
+			// huma names a missing field at the object that lacks it.
+			d = &huma.ErrorDetail{Location: d.Location + "." + name, Message: d.Message}
+		}
 		details = append(details, boundDetail(d))
 	}
 	return &huma.ErrorModel{Type: ProblemType, Status: status, Title: http.StatusText(status), Detail: boundMessage(msg), Errors: details}
 }
 
+// requiredField reads the name out of huma's message for a missing
+// required property (validation.MsgExpectedRequiredProperty).
+func requiredField(msg string) (string, bool) {
+	before, after, ok := strings.Cut(validation.MsgExpectedRequiredProperty, "%s")
+	if !ok {
+		return "", false
+	}
+	name, ok := strings.CutPrefix(msg, before)
+	if !ok {
+		return "", false
+	}
+	name, ok = strings.CutSuffix(name, after)
+	return name, ok && name != ""
+}
+
+// sanitise is the transformer every answer passes: a problem gets its
+// type, and a 5xx keeps only what an operation wrote on purpose as its
+// detail (huma.Error503ServiceUnavailable("store down", err) keeps "store
+// down") and the request id to quote; its errors[] are logged, never
+// shown.
+func sanitise(ctx huma.Context, _ string, v any) (any, error) {
+	var p *huma.ErrorModel
+	switch e := v.(type) {
+	case *huma.ErrorModel:
+		p = e
+	case *Problem:
+		p = &e.ErrorModel
+	default:
+		return v, nil
+	}
+	if p.Type == "" {
+		p.Type = ProblemType
+	}
+	if p.Status < 500 {
+		return v, nil
+	}
+	if len(p.Errors) > 0 {
+		causes := make([]string, len(p.Errors))
+		for i, d := range p.Errors {
+			causes[i] = d.Message
+		}
+		Log(ctx.Context()).Error("5xx cause withheld from client", "status", p.Status, "detail", p.Detail, "causes", causes)
+		p.Errors = nil
+	}
+	if p.Detail == "" || p.Detail == "unexpected error occurred" {
+		p.Detail = "the service could not answer this request"
+	}
+	if id := RequestID(ctx.Context()); id != "" && !strings.Contains(p.Detail, "quote request id") {
+		p.Detail += "; quote request id " + id + " when reporting it"
+	}
+	return v, nil
+}
+
 func boundDetail(d *huma.ErrorDetail) *huma.ErrorDetail {
 	out := &huma.ErrorDetail{Location: bound(d.Location), Message: boundMessage(d.Message)}
-	if loc, msg, ok := strings.Cut(d.Message, locSep); ok && d.Location == "body" {
-		// A locatedError huma reported at "body" (codec.go): its own
-		// location, and no echo of the whole body as the value.
-		out.Location, out.Message = bound(loc), boundMessage(msg)
-		return out
-	}
 	switch v := d.Value.(type) {
 	case string:
 		out.Value = bound(v)
@@ -123,8 +186,9 @@ func boundDetail(d *huma.ErrorDetail) *huma.ErrorDetail {
 	case []byte:
 		out.Value = bound(string(v))
 	}
-	if strings.HasPrefix(out.Message, "json: ") {
-		out.Message = "the value is not what this field takes"
+	if out.Location == "body" {
+		// huma gives a decoder's error the whole body as its value.
+		out.Value = nil
 	}
 	return out
 }
@@ -150,7 +214,7 @@ func ProblemJSON(status int, detail string, errs ...*huma.ErrorDetail) []byte {
 	if len(details) == 0 {
 		details = nil
 	}
-	b, _ := json.Marshal(&huma.ErrorModel{Type: ProblemType, Title: http.StatusText(status), Status: status, Detail: boundMessage(detail), Errors: details})
+	b, _ := json.Marshal(&huma.ErrorModel{Type: ProblemType, Title: http.StatusText(status), Status: status, Detail: boundMessage(detail), Errors: details}, encodeOptions)
 	return b
 }
 
@@ -160,4 +224,24 @@ func writeProblem(w http.ResponseWriter, status int, detail string, errs ...*hum
 	w.Header().Del("Content-Length")
 	w.WriteHeader(status)
 	_, _ = w.Write(ProblemJSON(status, detail, errs...))
+}
+
+// maxEcho bounds what an error repeats of the request: a location, a key
+// or a value longer than maxEcho bytes is cut to maxEcho bytes (at a
+// character boundary) and ends in "...".
+const maxEcho = 96
+
+// bound cuts s to maxEcho bytes (see maxEcho).
+func bound(s string) string { return boundTo(s, maxEcho) }
+
+// boundTo cuts s to n bytes at a character boundary, marked with "...".
+func boundTo(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := n
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "..."
 }

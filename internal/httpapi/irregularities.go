@@ -5,6 +5,8 @@ import (
 	"net/http"
 
 	"github.com/danielgtaylor/huma/v2"
+	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/tablesettle/tablesettle/internal/fault"
 	"github.com/tablesettle/tablesettle/internal/irregularity"
@@ -38,6 +40,14 @@ type RoundInput struct {
 	ProgressiveUnit int64           `json:"progressiveUnit,omitempty" minimum:"0" maximum:"1000000000000" doc:"Optional: the progressive pool's unit in minor units, as sent to settle. With it every progressive wager must be the unit (mbs-megalink-thb-v9: 1-5 times it), ruling R22, R17; without it the progressive wagers of one round must agree."`
 	Positions       []PositionInput `json:"positions" minItems:"1" maxItems:"7" doc:"One entry per betting position."`
 	_               struct{}        `additionalProperties:"true"`
+}
+
+// UnmarshalJSONFrom reads the round as its schema says: further members
+// (of the settle round) are taken and ignored, here and in its positions,
+// so the codec's RejectUnknownMembers (codec.go) is lifted for it.
+func (r *RoundInput) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
+	type plain RoundInput
+	return json.UnmarshalDecode(dec, (*plain)(r), json.RejectUnknownMembers(false))
 }
 
 // PositionInput is one position of the round: its seat and wagers.

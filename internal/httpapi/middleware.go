@@ -5,7 +5,6 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -98,9 +97,11 @@ func validClientID(s string) bool {
 }
 
 // Middleware wraps mux (the ServeMux huma registered on) with the
-// behaviour every operation shares: request id, access log, body limit,
-// problem+json for unknown routes and wrong methods, panic recovery and 5xx
-// sanitising.
+// behaviour every operation shares: request id, access log, problem+json
+// for unknown routes and wrong methods, authentication, a strict query
+// string, the body read whole under its limit and deadlines, and the one
+// recover. Errors are sanitised where they are made (errors.go): a 5xx
+// body never shows internal text.
 func Middleware(deps Deps, mux *http.ServeMux) http.Handler {
 	logger := deps.Logger
 	if logger == nil {
@@ -110,13 +111,12 @@ func Middleware(deps Deps, mux *http.ServeMux) http.Handler {
 	if newID == nil {
 		newID = randomRequestID
 	}
-	bodyReadTimeout := deps.BodyReadTimeout
-	if bodyReadTimeout <= 0 {
-		bodyReadTimeout = DefaultBodyReadTimeout
+	limits := bodyLimits{read: deps.BodyReadTimeout, idle: deps.BodyIdleTimeout}
+	if limits.read <= 0 {
+		limits.read = DefaultBodyReadTimeout
 	}
-	bodyIdleTimeout := deps.BodyIdleTimeout
-	if bodyIdleTimeout <= 0 {
-		bodyIdleTimeout = DefaultBodyIdleTimeout
+	if limits.idle <= 0 {
+		limits.idle = DefaultBodyIdleTimeout
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
@@ -132,7 +132,7 @@ func Middleware(deps Deps, mux *http.ServeMux) http.Handler {
 		ctx := context.WithValue(WithRequestID(r.Context(), id), loggerKey{}, rl)
 		r = r.WithContext(ctx)
 		w.Header().Set(RequestIDHeader, id)
-		rec := &recorder{ResponseWriter: w, id: id}
+		rec := &recorder{ResponseWriter: w}
 		_, route := mux.Handler(r)
 
 		defer func() {
@@ -141,15 +141,12 @@ func Middleware(deps Deps, mux *http.ServeMux) http.Handler {
 					panic(v)
 				}
 				rl.logger().Error("panic", "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
-				if !rec.wroteHeader {
-					rec.WriteHeader(http.StatusInternalServerError)
-				} else if rec.held {
-					rec.swallowed.Reset() // a panic after a 5xx began: say nothing of it
+				if rec.wroteHeader {
+					// Part of an answer is out: cut the connection, so that
+					// the client cannot take it for a whole one.
+					panic(http.ErrAbortHandler)
 				}
-			}
-			rec.finish()
-			if rec.swallowed.Len() > 0 {
-				rl.logger().Error("5xx body withheld from client", "status", rec.status, "body", rec.swallowed.String())
+				writeProblem(rec, http.StatusInternalServerError, "the service could not answer this request; quote request id "+id+" when reporting it")
 			}
 			status := rec.status
 			if status == 0 {
@@ -165,13 +162,12 @@ func Middleware(deps Deps, mux *http.ServeMux) http.Handler {
 		}()
 
 		if route == "" {
+			dropBody(rec, r)
 			if allow := allowedMethods(mux, r); len(allow) > 0 {
 				rec.Header().Set("Allow", strings.Join(allow, ", "))
-				dropBody(rec, r)
 				writeProblem(rec, http.StatusMethodNotAllowed, fmt.Sprintf("%s is not allowed on %s; use %s", r.Method, r.URL.Path, strings.Join(allow, " or ")))
 				return
 			}
-			dropBody(rec, r)
 			writeProblem(rec, http.StatusNotFound, fmt.Sprintf("no operation at %s %s; the spec is at /openapi.yaml", r.Method, r.URL.Path))
 			return
 		}
@@ -181,65 +177,12 @@ func Middleware(deps Deps, mux *http.ServeMux) http.Handler {
 				return
 			}
 		}
-		if r.URL.RawQuery != "" {
-			// Go's query parser drops a pair with a bad % escape silently
-			// (unit=%zz would read as no unit at all): refuse it.
-			q, err := url.ParseQuery(r.URL.RawQuery)
-			if err != nil {
-				dropBody(rec, r)
-				writeProblem(rec, http.StatusBadRequest, "the query string has a % not followed by two hex digits, or a ';'",
-					&huma.ErrorDetail{Location: "query", Message: "a bad % escape (RFC 3986 percent-encoding)"})
-				return
-			}
-			for name, vs := range q {
-				for _, v := range vs {
-					if !utf8.ValidString(name) || !utf8.ValidString(v) {
-						dropBody(rec, r)
-						writeProblem(rec, http.StatusUnprocessableEntity, "a query parameter is not valid UTF-8",
-							&huma.ErrorDetail{Location: "query." + bound(strings.ToValidUTF8(name, "\uFFFD")), Message: "not valid UTF-8 once its % escapes are decoded"})
-						return
-					}
-				}
-			}
+		if !checkQuery(rec, r) {
+			return
 		}
 		if r.Body != nil && r.Body != http.NoBody {
-			if r.ContentLength > MaxBodyBytes {
-				dropBody(rec, r)
-				writeProblem(rec, http.StatusRequestEntityTooLarge, fmt.Sprintf("request body is %d bytes; the limit is %d bytes (64 KiB)", r.ContentLength, MaxBodyBytes))
-				return
-			}
-			// A sender may pause up to Deps.BodyIdleTimeout between bytes and
-			// take up to Deps.BodyReadTimeout for the whole body (where the
-			// host supports deadlines: net/http does, the Lambda adapter holds
-			// the body in memory already): the read deadline moves on with
-			// every read that brings bytes, so a slow client that keeps
-			// sending is served and an idle one answered 408.
-			rc := http.NewResponseController(rec)
-			end := start.Add(bodyReadTimeout)
-			progress := func() {
-				_ = rc.SetReadDeadline(minTime(time.Now().Add(bodyIdleTimeout), end))
-			}
-			progress()
-			body, err := readBody(r.Body, r.ContentLength, progress)
-			_ = r.Body.Close()
-			_ = rc.SetReadDeadline(time.Time{})
-			if err != nil {
-				var ne net.Error
-				if errors.As(err, &ne) && ne.Timeout() {
-					rl.logger().Warn("request body timed out", "err", err.Error(), "bytes_read", len(body),
-						"idle_timeout", bodyIdleTimeout.String(), "read_timeout", bodyReadTimeout.String())
-					dropBody(rec, r)
-					writeProblem(rec, http.StatusRequestTimeout, fmt.Sprintf("the request body stopped arriving (%d bytes read): nothing came for %s, or the whole body took over %s", len(body), bodyIdleTimeout, bodyReadTimeout))
-					return
-				}
-				rl.logger().Warn("request body unreadable", "err", err.Error(), "bytes_read", len(body))
-				dropBody(rec, r)
-				writeProblem(rec, http.StatusBadRequest, "the request body could not be read")
-				return
-			}
-			if len(body) > MaxBodyBytes {
-				dropBody(rec, r)
-				writeProblem(rec, http.StatusRequestEntityTooLarge, fmt.Sprintf("request body is over %d bytes (64 KiB)", MaxBodyBytes))
+			body, ok := limits.read1(rec, r, start)
+			if !ok {
 				return
 			}
 			if len(body) > 0 && hasBody(r.Method) {
@@ -250,11 +193,6 @@ func Middleware(deps Deps, mux *http.ServeMux) http.Handler {
 				}
 				// huma looks formats up case-sensitively: give it the one name.
 				r.Header.Set("Content-Type", "application/json")
-				if jerr := checkJSON(body); jerr != nil {
-					writeProblem(rec, jerr.Status, jerr.Message, &huma.ErrorDetail{Location: jerr.Location, Message: jerr.Message})
-					return
-				}
-				body = canonicalEscapes(body)
 			}
 			r.Body = requestBody{bytes.NewReader(body)}
 			r.ContentLength = int64(len(body))
@@ -263,17 +201,99 @@ func Middleware(deps Deps, mux *http.ServeMux) http.Handler {
 	})
 }
 
-// dropBody makes net/http close the connection after the answer rather
-// than read what is left of a body the middleware answers without reading
-// (a refused request, an unknown route, an unreadable body): net/http reads
-// up to 256 KiB of an unread body before it sends the answer, under no
-// deadline once the middleware's is lifted, so a caller without
-// credentials that announced a body and never sent it would hold the
-// connection, and its answer, for ever. The Lambda host holds the body in
-// memory already (it has no read deadline: nothing to do).
+// checkQuery refuses a query string Go's parser would read silently
+// wrong: a pair with a bad % escape (unit=%zz would read as no unit at
+// all), and a name or value that is not UTF-8.
+func checkQuery(w http.ResponseWriter, r *http.Request) bool {
+	if r.URL.RawQuery == "" {
+		return true
+	}
+	q, err := url.ParseQuery(r.URL.RawQuery)
+	if err != nil {
+		dropBody(w, r)
+		writeProblem(w, http.StatusBadRequest, "the query string has a % not followed by two hex digits, or a ';'",
+			&huma.ErrorDetail{Location: "query", Message: "a bad % escape (RFC 3986 percent-encoding)"})
+		return false
+	}
+	for name, vs := range q {
+		for _, v := range vs {
+			if !utf8.ValidString(name) || !utf8.ValidString(v) {
+				dropBody(w, r)
+				writeProblem(w, http.StatusUnprocessableEntity, "a query parameter is not valid UTF-8",
+					&huma.ErrorDetail{Location: "query." + bound(strings.ToValidUTF8(name, "\uFFFD")), Message: "not valid UTF-8 once its % escapes are decoded"})
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// bodyLimits are the deadlines of reading a request body: a sender may
+// pause up to idle between bytes and take up to read for the whole body
+// (where the host supports deadlines: net/http does, the Lambda adapter
+// holds the body in memory already). They are the only read deadlines
+// the service sets (every operation's huma BodyReadTimeout is off:
+// everyOperation), and they are lifted the moment the body is read, so
+// that a handler slowed by contention is never cut: net/http reads the
+// connection in the background while a handler runs, and a deadline
+// left on it would cancel the request's context.
+type bodyLimits struct {
+	read, idle time.Duration
+}
+
+// read1 reads r's body whole, at most MaxBodyBytes; when it cannot, it
+// answers (413, 408 or 400, with the connection closed) and reports false.
+func (l bodyLimits) read1(w *recorder, r *http.Request, start time.Time) ([]byte, bool) {
+	if r.ContentLength > MaxBodyBytes {
+		dropBody(w, r)
+		writeProblem(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("request body is %d bytes; the limit is %d bytes (64 KiB)", r.ContentLength, MaxBodyBytes))
+		return nil, false
+	}
+	rc := http.NewResponseController(w)
+	end := start.Add(l.read)
+	progress := func() {
+		_ = rc.SetReadDeadline(minTime(time.Now().Add(l.idle), end))
+	}
+	progress()
+	body, err := readBody(r.Body, r.ContentLength, progress)
+	_ = r.Body.Close()
+	_ = rc.SetReadDeadline(time.Time{})
+	if err != nil {
+		var ne net.Error
+		if errors.As(err, &ne) && ne.Timeout() {
+			Log(r.Context()).Warn("request body timed out", "err", err.Error(), "bytes_read", len(body),
+				"idle_timeout", l.idle.String(), "read_timeout", l.read.String())
+			dropBody(w, r)
+			writeProblem(w, http.StatusRequestTimeout, fmt.Sprintf("the request body stopped arriving (%d bytes read): nothing came for %s, or the whole body took over %s", len(body), l.idle, l.read))
+			return nil, false
+		}
+		Log(r.Context()).Warn("request body unreadable", "err", err.Error(), "bytes_read", len(body))
+		dropBody(w, r)
+		writeProblem(w, http.StatusBadRequest, "the request body could not be read")
+		return nil, false
+	}
+	if len(body) > MaxBodyBytes {
+		dropBody(w, r)
+		writeProblem(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("request body is over %d bytes (64 KiB)", MaxBodyBytes))
+		return nil, false
+	}
+	return body, true
+}
+
+// dropBody closes the connection after the answer to a request whose
+// body is refused or left unread (413, 408, an unknown route, a refused
+// credential): the answer says "Connection: close", and the read deadline
+// is now, so that net/http neither waits for the rest of a body nobody
+// will read (a caller that announced a body and never sent it would hold
+// the connection for ever) nor reads a next request from the middle of
+// this one's body. A client then opens a new connection for its next
+// request. A host without connections (the Lambda adapter, which holds
+// the body in memory already) supports no read deadline: nothing to do.
 func dropBody(w http.ResponseWriter, r *http.Request) {
 	if r.ContentLength != 0 && r.Body != nil && r.Body != http.NoBody {
-		_ = http.NewResponseController(w).SetReadDeadline(time.Now())
+		if http.NewResponseController(w).SetReadDeadline(time.Now()) == nil {
+			w.Header().Set("Connection", "close")
+		}
 	}
 }
 
@@ -354,22 +374,14 @@ func allowedMethods(mux *http.ServeMux, r *http.Request) []string {
 }
 
 // recorder notes the status and size of a response for the access log,
-// and holds back the body of every 5xx: finish replaces it with a problem
-// that keeps only the status, the title and the detail an operation wrote
-// on purpose (huma.Error503ServiceUnavailable("store down; retry", err)
-// keeps "store down; retry"), never the errors[] where huma puts
-// err.Error() of the errors it is given, nor any body that is not a
-// problem (a panic's value, a plain error's text). The withheld body is
-// logged.
+// and turns net/http's redirect of a path that is not clean into a
+// problem.
 type recorder struct {
 	http.ResponseWriter
-	id          string
 	status      int
 	bytes       int
 	wroteHeader bool
-	held        bool // a 5xx: body held back until finish
 	redirect    bool // ServeMux's redirect to a clean path: its HTML body dropped
-	swallowed   bytes.Buffer
 }
 
 func (rec *recorder) WriteHeader(status int) {
@@ -378,10 +390,6 @@ func (rec *recorder) WriteHeader(status int) {
 	}
 	rec.wroteHeader = true
 	rec.status = status
-	if status >= 500 {
-		rec.held = true
-		return
-	}
 	if status >= 300 && status < 400 && strings.HasPrefix(rec.Header().Get("Content-Type"), "text/html") {
 		// net/http's ServeMux redirects a path that is not clean
 		// (/v1//rulesets, /v1/../v1/rulesets) to the clean one with an HTML
@@ -404,38 +412,9 @@ func (rec *recorder) Write(b []byte) (int, error) {
 	if rec.redirect {
 		return len(b), nil
 	}
-	if rec.held {
-		if room := 4096 - rec.swallowed.Len(); room > 0 {
-			rec.swallowed.Write(b[:min(room, len(b))])
-		}
-		return len(b), nil
-	}
 	n, err := rec.ResponseWriter.Write(b)
 	rec.bytes += n
 	return n, err
-}
-
-// finish writes the held 5xx, if any.
-func (rec *recorder) finish() {
-	if !rec.held {
-		return
-	}
-	detail := ""
-	var p huma.ErrorModel
-	if json.Unmarshal(rec.swallowed.Bytes(), &p) == nil && p.Status == rec.status {
-		detail = p.Detail
-	}
-	if detail == "" || detail == "unexpected error occurred" {
-		detail = "the service could not answer this request"
-	}
-	detail += "; quote request id " + rec.id + " when reporting it"
-	h := rec.ResponseWriter.Header()
-	h.Set("Content-Type", "application/problem+json")
-	h.Del("Content-Length")
-	h.Del("Content-Encoding")
-	rec.ResponseWriter.WriteHeader(rec.status)
-	n, _ := rec.ResponseWriter.Write(ProblemJSON(rec.status, detail))
-	rec.bytes += n
 }
 
 // Unwrap lets http.ResponseController reach the underlying writer.

@@ -87,6 +87,9 @@ func specConfig(cfg *huma.Config) {
 	// loads its renderer from a CDN.
 	cfg.OpenAPIPath = ""
 	cfg.DocsPath = ""
+	// GET /schemas/{schema} is registerSchemas' (docs.go): huma's answers
+	// 200 with null for a schema it does not hold.
+	cfg.SchemasPath = ""
 	cfg.OpenAPI.OnAddOperation = append(cfg.OpenAPI.OnAddOperation, declareStatuses)
 }
 

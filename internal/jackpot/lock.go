@@ -128,9 +128,16 @@ func (p Pool) LockedHits(table string) []LockedHit {
 
 func (p *Pool) locked(seq int64) (int, error) {
 	for i, h := range p.Locked {
-		if h.Seq == seq && h.State != StateVoided && h.State != StatePaid {
-			return i, nil
+		if h.Seq != seq {
+			continue
 		}
+		if h.State == StateVoided || h.State == StatePaid {
+			// The hit exists and is closed: a conflict with its state, not
+			// an unknown hit (404 is for what does not exist).
+			return 0, &fault.Error{Kind: fault.Conflict, Detail: fmt.Sprintf("hit %d of pool %s is %s already: it can be neither confirmed, paid nor voided", seq, p.ID, h.State),
+				Fields: []fault.Problem{{Field: FieldHit, Message: "hit is " + h.State, Value: seq}}}
+		}
+		return i, nil
 	}
 	return 0, &fault.Error{Kind: fault.NotFound, Detail: fmt.Sprintf("pool %s has no pending or confirmed hit %d", p.ID, seq),
 		Fields: []fault.Problem{{Field: FieldHit, Message: "no such hit under the lock", Value: seq}}}

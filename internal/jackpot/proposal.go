@@ -227,6 +227,12 @@ func Withdraw(p Pool, id int64, by Actor, now time.Time) (Pool, []Entry, Proposa
 		return Pool{}, nil, Proposal{}, &fault.Error{Kind: fault.Forbidden, Detail: fmt.Sprintf("proposal %d was proposed by %s: only its proposer withdraws it", pr.ID, pr.ProposedBy.ID),
 			Fields: []fault.Problem{{Field: "path.proposal", Message: "not the proposer", Value: pr.ID}}}
 	}
+	if pr.Expired(now) {
+		// Expired is final: the ledger says so (the pool's next proposal
+		// records it), and withdrawing would say otherwise.
+		return Pool{}, nil, Proposal{}, &fault.Error{Kind: fault.Conflict, Detail: fmt.Sprintf("proposal %d expired at %s unapproved: it is expired and can no longer be withdrawn", pr.ID, pr.ExpiresAt.Format(time.RFC3339)),
+			Fields: []fault.Problem{{Field: "path.proposal", Message: "expired", Value: pr.ID}}}
+	}
 	q := p.clone()
 	q.Proposals = append(q.Proposals[:i:i], q.Proposals[i+1:]...)
 	c := &change{pool: &q, now: now}

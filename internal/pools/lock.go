@@ -3,6 +3,7 @@ package pools
 import (
 	"context"
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/tablesettle/tablesettle/internal/fault"
@@ -93,6 +94,8 @@ func (s *Service) lockOp(ctx context.Context, id, op string, seq int64, reason s
 			var fe *fault.Error
 			if !errors.As(err, &fe) {
 				err = fault.Wrap(fault.Internal, err, "the hit's ledger does not add up")
+			} else if fe.Kind == fault.NotFound {
+				err = s.closedHit(ctx, p, seq, err)
 			}
 			return jackpot.Pool{}, nil, false, err
 		}
@@ -107,4 +110,27 @@ func (s *Service) lockOp(ctx context.Context, id, op string, seq int64, reason s
 		h = *o.hit
 	}
 	return q, h, replayed, nil
+}
+
+// closedHit is the answer to a lock operation on hit seq that is no longer
+// under the lock: a Conflict naming its state when its ledger closed it
+// (paid or voided: the hit exists), else notLocked (NotFound).
+func (s *Service) closedHit(ctx context.Context, p jackpot.Pool, seq int64, notLocked error) error {
+	es, err := s.entriesFrom(ctx, p, seq)
+	if err != nil {
+		return err
+	}
+	for _, e := range es {
+		state := map[jackpot.Kind]string{jackpot.KindHitPaid: jackpot.StatePaid, jackpot.KindHitVoid: jackpot.StateVoided}[e.Kind]
+		if e.HitSeq != seq || state == "" {
+			continue
+		}
+		msg := fmt.Sprintf("hit %d is %s", seq, state)
+		if e.Actor != nil {
+			msg += fmt.Sprintf(" (by %s at %s)", e.Actor.ID, e.At.Format(time.RFC3339))
+		}
+		return &fault.Error{Kind: fault.Conflict, Detail: msg + ": it can be neither confirmed, paid nor voided again",
+			Fields: []fault.Problem{{Field: jackpot.FieldHit, Message: "hit is " + state, Value: seq}}}
+	}
+	return notLocked
 }

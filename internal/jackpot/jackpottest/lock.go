@@ -183,7 +183,9 @@ func testLockVoidAfterRounds(t *testing.T, st pools.Store) {
 	if _, again, replayed, err := svc.Void(ctx, "p", seq, "the 10 of spades was a 10 of clubs", Supervisor, Controller, "void-1"); err != nil || !replayed || again.State != jackpot.StateVoided {
 		t.Fatalf("the same void again: %+v %v %v", again, replayed, err)
 	}
-	if _, _, _, err := svc.Confirm(ctx, "p", seq, Supervisor, "confirm-after-void"); fault.KindOf(err) != fault.NotFound {
+	// A voided hit exists: confirming it conflicts with its state (issue 22
+	// item 8: 409, not the 404 of an unknown hit).
+	if _, _, _, err := svc.Confirm(ctx, "p", seq, Supervisor, "confirm-after-void"); fault.KindOf(err) != fault.Conflict {
 		t.Fatalf("a voided hit cannot be confirmed: %v", err)
 	}
 	if m := meters(t, svc, "p"); m.Displayed != 10_001_039 {

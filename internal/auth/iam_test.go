@@ -8,7 +8,7 @@ import (
 	"github.com/tablesettle/tablesettle/internal/principal"
 )
 
-// Review of issue 16: the IAM mapping's edges. A caller maps only when
+// Issue 16: the IAM mapping's edges. A caller maps only when
 // partition, account, kind (role or user) and name are all the mapping's;
 // everything else is authenticated with no role.
 func TestIAMPrincipalEdges(t *testing.T) {

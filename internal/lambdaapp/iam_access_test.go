@@ -114,7 +114,7 @@ func samplePath(op authtest.Op, pool string) string {
 	return strings.ReplaceAll(p, "{id}", pool)
 }
 
-// Review of issue 16: an IAM caller the mapping does not name (another
+// Issue 16: an IAM caller the mapping does not name (another
 // role, the same role name in another account or partition, a user named
 // like a mapped role) is authenticated and holds no role: 403 on every
 // operation that needs one, naming that it has no role, and nothing is
@@ -149,7 +149,7 @@ func TestUnmappedIAMCallersHoldNoRole(t *testing.T) {
 	}
 }
 
-// Review of issue 16: an IAM policy's path parameter is IAM's *, which
+// Issue 16: an IAM policy's path parameter is IAM's *, which
 // spans '/', so the gateway lets a role invoke deeper routes of the same
 // method (GET /v1/pools/* covers GET /v1/pools/{id}/reconcile). Every such
 // route its role may not call is refused by the service (403) from the
@@ -166,41 +166,33 @@ func TestIAMWildcardOverGrantsRefusedByService(t *testing.T) {
 	if err := json.Unmarshal(raw, &f); err != nil {
 		t.Fatal(err)
 	}
-	param := regexp.MustCompile(`\\\{[^}]+\}`)
 	s := newReviewStack(t)
 	before := s.state()
-	var over []string
-	for _, role := range principal.Roles {
-		var globs []*regexp.Regexp
-		for _, route := range f.Roles[role] {
-			globs = append(globs, regexp.MustCompile("^"+param.ReplaceAllString(regexp.QuoteMeta(route), ".*")+"$"))
-		}
-		p := &principal.Principal{ID: "x", Roles: []principal.Role{role}}
-		for _, op := range s.ops {
-			target := op.Method + " " + samplePath(op, s.pool)
-			if !slices.ContainsFunc(globs, func(g *regexp.Regexp) bool { return g.MatchString(target) }) || auth.Authorize(p, op.Route) == nil {
-				continue
+	// The detector finds an over-grant where there is one: a cage policy of
+	// GET /v1/pools/{id} reaches GET /v1/pools/{id}/reconcile, which the
+	// cage may not call. (This holds whatever infra/access.json grants
+	// today, so fixing an over-grant there never fails this test.)
+	if got := overGrants(map[principal.Role][]string{principal.Cage: {"GET /v1/pools/{id}"}}, s.ops, s.pool); !slices.Contains(got, "cage: GET /v1/pools/{id}/reconcile") {
+		t.Fatalf("the detector misses a known over-grant: %v", got)
+	}
+	over := overGrants(f.Roles, s.ops, s.pool)
+	for _, g := range over {
+		role, route, _ := strings.Cut(g, ": ")
+		op := s.opOf(t, route)
+		t.Run(role+"/"+op.ID, func(t *testing.T) {
+			resp := s.send(t, op.Method, samplePath(op, s.pool), op.Body, "arn:aws:sts::"+account+":assumed-role/review-"+role+"/s")
+			if resp.StatusCode != http.StatusForbidden {
+				t.Errorf("IAM lets %s through to %s; the service answered %d, want 403: %s", role, op.Route, resp.StatusCode, resp.Body)
 			}
-			over = append(over, string(role)+": "+op.Route)
-			t.Run(string(role)+"/"+op.ID, func(t *testing.T) {
-				resp := s.send(t, op.Method, samplePath(op, s.pool), op.Body, "arn:aws:sts::"+account+":assumed-role/review-"+string(role)+"/s")
-				if resp.StatusCode != http.StatusForbidden {
-					t.Errorf("IAM lets %s through to %s; the service answered %d, want 403: %s", role, op.Route, resp.StatusCode, resp.Body)
-				}
-			})
-		}
+		})
 	}
-	sort.Strings(over)
 	t.Logf("IAM wildcard over-grants the service refuses:\n%s", strings.Join(over, "\n"))
-	if !slices.Contains(over, "cage: GET /v1/pools/{id}/reconcile") {
-		t.Errorf("the known over-grant (a reader's GET /v1/pools/* reaching reconcile) is not among %v: the test no longer tests it", over)
-	}
 	if s.state() != before {
 		t.Error("an over-granted call changed the store")
 	}
 }
 
-// Review of issue 16: the pages' routes take no IAM authorization in the
+// Issue 16: the pages' routes take no IAM authorization in the
 // stack (the paytables function serves them), so an unsigned request
 // reaches that function with any path under them. Only a page answers it:
 // every path that is not a page, however spelled, is 401 or no operation.
@@ -248,7 +240,7 @@ func TestUnsignedRequestsReachOnlyPages(t *testing.T) {
 	}
 }
 
-// Review of issue 16: in the Lambda host a path is judged as ServeMux
+// Issue 16: in the Lambda host a path is judged as ServeMux
 // dispatches it, as on the local server: an encoded slash stays in its
 // segment (a pool id), an unclean path is the clean one's route.
 func TestPathSpellingsInLambda(t *testing.T) {
@@ -279,4 +271,41 @@ func TestPathSpellingsInLambda(t *testing.T) {
 	if s.state() != before {
 		t.Error("a path spelling changed the store")
 	}
+}
+
+// overGrants lists, as "role: route", every operation a role's IAM policy
+// (routes with {param}, which IAM reads as *, spanning '/') lets through
+// the gateway although the access table (auth.Routes) refuses the role.
+// The glob is infra.InvokeTarget's: {param} -> *.
+func overGrants(roles map[principal.Role][]string, ops []authtest.Op, pool string) []string {
+	param := regexp.MustCompile(`\\\{[^}]+\}`)
+	var over []string
+	for _, role := range principal.Roles {
+		var globs []*regexp.Regexp
+		for _, route := range roles[role] {
+			globs = append(globs, regexp.MustCompile("^"+param.ReplaceAllString(regexp.QuoteMeta(route), ".*")+"$"))
+		}
+		p := &principal.Principal{ID: "x", Roles: []principal.Role{role}}
+		for _, op := range ops {
+			target := op.Method + " " + samplePath(op, pool)
+			if !slices.ContainsFunc(globs, func(g *regexp.Regexp) bool { return g.MatchString(target) }) || auth.Authorize(p, op.Route) == nil {
+				continue
+			}
+			over = append(over, string(role)+": "+op.Route)
+		}
+	}
+	sort.Strings(over)
+	return over
+}
+
+// opOf is the stack's operation of route.
+func (s *reviewStack) opOf(t *testing.T, route string) authtest.Op {
+	t.Helper()
+	for _, op := range s.ops {
+		if op.Route == route {
+			return op
+		}
+	}
+	t.Fatalf("no operation %s", route)
+	return authtest.Op{}
 }
