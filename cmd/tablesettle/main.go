@@ -5,6 +5,8 @@
 //	tablesettle principals add --id ID --role ROLE [--tables T1,T2] [-file FILE]
 //	tablesettle openapi [-out openapi]
 //
+// serve keeps pools in DATA/pools.db (SQLite, internal/sqlite; docs/store.md).
+//
 // serve authenticates requests by bearer token against a principals file
 // (-principals, or TABLESETTLE_PRINCIPALS; default DATA/principals.json,
 // created with a fresh token per role when it does not exist).
@@ -22,10 +24,10 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/tablesettle/tablesettle/internal/filestore"
 	"github.com/tablesettle/tablesettle/internal/httpapi"
 	"github.com/tablesettle/tablesettle/internal/lambdaapp"
 	"github.com/tablesettle/tablesettle/internal/pools"
+	"github.com/tablesettle/tablesettle/internal/sqlite"
 )
 
 func main() {
@@ -53,16 +55,17 @@ func run(args []string) error {
 func serve(args []string) error {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on")
-	data := fs.String("data", ".tablesettle", "directory of the embedded store (pools survive restarts)")
+	data := fs.String("data", ".tablesettle", "directory of the embedded store, DATA/"+sqlite.FileName+" (pools survive restarts)")
 	principalsFile := fs.String("principals", os.Getenv(principalsEnv), "principals file (JSON; default DATA/"+defaultPrincipals+", created with a token per role when missing); env "+principalsEnv)
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	logger := lambdaapp.Logger(os.Stdout, os.Getenv("LOG_LEVEL"))
-	store, err := filestore.Open(*data)
+	store, err := sqlite.Open(*data)
 	if err != nil {
 		return err
 	}
+	defer store.Close()
 	access, err := localAccess(*principalsFile, *data, os.Stderr)
 	if err != nil {
 		return err
