@@ -4,6 +4,7 @@
 //	tablesettle serve [-addr 127.0.0.1:8080] [-data .tablesettle] [-principals FILE]
 //	tablesettle principals add --id ID --role ROLE [--tables T1,T2] [-file FILE]
 //	tablesettle openapi [-out openapi]
+//	tablesettle store backup FILE | check | import FILE [-data .tablesettle]
 //
 // serve keeps pools in DATA/pools.db (SQLite, internal/sqlite; docs/store.md).
 //
@@ -39,17 +40,19 @@ func main() {
 
 func run(args []string) error {
 	if len(args) == 0 {
-		return errors.New("usage: tablesettle serve|principals|openapi [flags]")
+		return errors.New("usage: tablesettle serve|principals|store|openapi [flags]")
 	}
 	switch args[0] {
 	case "serve":
 		return serve(args[1:])
 	case "principals":
 		return principals(args[1:], os.Stdout)
+	case "store":
+		return store(args[1:], os.Stdout)
 	case "openapi":
 		return writeSpec(args[1:])
 	}
-	return fmt.Errorf("unknown command %q (want serve, principals or openapi)", args[0])
+	return fmt.Errorf("unknown command %q (want serve, principals, store or openapi)", args[0])
 }
 
 func serve(args []string) error {
@@ -61,7 +64,7 @@ func serve(args []string) error {
 		return err
 	}
 	logger := lambdaapp.Logger(os.Stdout, os.Getenv("LOG_LEVEL"))
-	store, err := sqlite.Open(*data)
+	store, err := openStore(context.Background(), *data, os.Stderr)
 	if err != nil {
 		return err
 	}

@@ -13,8 +13,8 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 
-	"github.com/tablesettle/tablesettle/internal/filestore"
 	"github.com/tablesettle/tablesettle/internal/pools"
+	"github.com/tablesettle/tablesettle/internal/sqlite"
 )
 
 // Issue 15 section 3: every operation with a body refuses a duplicate key,
@@ -220,7 +220,7 @@ func FuzzCheckJSON(f *testing.F) {
 // Issue 15 section 3: a string written with JSON escapes is the same
 // string. dealtAt with \u002B (a "+") is a date-time, as with the "+".
 func TestEscapedDealtAtIsTheSameString(t *testing.T) {
-	st, err := filestore.Open(t.TempDir())
+	st, err := sqlite.Open(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -20,10 +20,10 @@ import (
 	"github.com/aws/aws-lambda-go/events"
 	"github.com/danielgtaylor/huma/v2"
 
-	"github.com/tablesettle/tablesettle/internal/filestore"
 	"github.com/tablesettle/tablesettle/internal/httpapi"
 	"github.com/tablesettle/tablesettle/internal/pools"
 	"github.com/tablesettle/tablesettle/internal/principal"
+	"github.com/tablesettle/tablesettle/internal/sqlite"
 )
 
 // The golden test (issue 12, "behaviour does not change"): every committed
@@ -60,7 +60,7 @@ type goldenAnswer struct {
 var goldenClock = func() time.Time { return time.Date(2026, 11, 26, 12, 0, 0, 0, time.UTC) }
 
 func goldenDeps(t *testing.T) httpapi.Deps {
-	st, err := filestore.Open(t.TempDir())
+	st, err := sqlite.Open(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -23,10 +23,10 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/tablesettle/tablesettle/internal/auth"
-	"github.com/tablesettle/tablesettle/internal/filestore"
 	"github.com/tablesettle/tablesettle/internal/httpapi"
 	"github.com/tablesettle/tablesettle/internal/pools"
 	"github.com/tablesettle/tablesettle/internal/principal"
+	"github.com/tablesettle/tablesettle/internal/sqlite"
 )
 
 // server is the local server under test.
@@ -45,7 +45,7 @@ func startServer(t *testing.T) *server {
 // returns each role's bearer token.
 func startServerWith(t *testing.T) (*server, map[principal.Role]string) {
 	t.Helper()
-	store, err := filestore.Open(t.TempDir())
+	store, err := sqlite.Open(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
