@@ -3,6 +3,7 @@ package pools
 import (
 	"context"
 	"errors"
+	"slices"
 	"time"
 
 	"github.com/tablesettle/tablesettle/internal/jackpot"
@@ -71,4 +72,54 @@ type LedgerQuery struct {
 // implement it; the Store's Ledger (oldest first) is unchanged.
 type LedgerPager interface {
 	LedgerPage(ctx context.Context, id string, q LedgerQuery) ([]jackpot.Entry, error)
+}
+
+// LedgerPage returns a page of the pool's ledger (LedgerQuery): from the
+// store's index when it is a LedgerPager, else read oldest first through
+// Ledger and selected here (a store without the index: its cost grows
+// with the history).
+func (s *Service) LedgerPage(ctx context.Context, id string, q LedgerQuery) ([]jackpot.Entry, error) {
+	if q.After < 0 {
+		return nil, invalid("query.after", "after is a ledger sequence number, 0 or more")
+	}
+	if q.Before < 0 {
+		return nil, invalid("query.before", "before is a ledger sequence number, 0 (no bound) or more")
+	}
+	if _, err := s.Get(ctx, id); err != nil {
+		return nil, err
+	}
+	if pager, ok := s.Store.(LedgerPager); ok {
+		es, err := pager.LedgerPage(ctx, id, q)
+		if err != nil {
+			return nil, unavailable(err)
+		}
+		return es, nil
+	}
+	out := []jackpot.Entry{}
+	if q.Limit <= 0 {
+		return out, nil
+	}
+	for after := q.After; ; {
+		es, err := s.Store.Ledger(ctx, id, after, 1000)
+		if err != nil {
+			return nil, unavailable(err)
+		}
+		for _, e := range es {
+			if q.Before > 0 && e.Seq >= q.Before {
+				break
+			}
+			if (!q.From.IsZero() && e.At.Before(q.From)) || (!q.To.IsZero() && !e.At.Before(q.To)) {
+				continue
+			}
+			out = append(out, e)
+		}
+		if len(es) < 1000 || (q.Before > 0 && es[len(es)-1].Seq >= q.Before) || (!q.Newest && len(out) >= q.Limit) {
+			break
+		}
+		after = es[len(es)-1].Seq
+	}
+	if q.Newest {
+		slices.Reverse(out)
+	}
+	return out[:min(len(out), q.Limit)], nil
 }

@@ -34,6 +34,7 @@ func TestContract(t *testing.T) {
 	jackpottest.Run(t, func(t *testing.T) pools.Store {
 		return mustOpen(t, t.TempDir())
 	}, jackpottest.Scale{Writers: 8, Rounds: 400})
+	jackpottest.RunLedgerPager(t, func(t *testing.T) pools.Store { return mustOpen(t, t.TempDir()) })
 }
 
 // round is an MBS round of three unit wagers at table t1.
@@ -118,53 +119,6 @@ func TestWritersQueueInTheDatabase(t *testing.T) {
 		t.Fatalf("wagers %d seq %d backoffs %d; want 300, 101, 0", p.Meters.Wagers, p.Seq, backoffs)
 	}
 	jackpottest.MustReconcile(t, svc, "p")
-}
-
-// TestLedgerPage: pages by sequence and by time range, oldest or newest
-// first (pools.LedgerPager).
-func TestLedgerPage(t *testing.T) {
-	ctx := context.Background()
-	st := mustOpen(t, t.TempDir())
-	clock := jackpottest.NewClock(jackpottest.T0)
-	svc := pools.NewService(st, clock.Now, 1)
-	if _, _, err := svc.Create(ctx, "p", jackpottest.MBSSettings(), jackpottest.Admin); err != nil {
-		t.Fatal(err)
-	}
-	for i := range 20 { // entries 2..21, one a minute from T0+1m
-		clock.Advance(time.Minute)
-		if _, _, err := svc.ApplyRound(ctx, "p", round(fmt.Sprint("r", i), clock.Now()), "", ""); err != nil {
-			t.Fatal(err)
-		}
-	}
-	seqs := func(es []jackpot.Entry) string {
-		var b strings.Builder
-		for _, e := range es {
-			fmt.Fprintf(&b, "%d ", e.Seq)
-		}
-		return strings.TrimSpace(b.String())
-	}
-	at := func(min int) time.Time { return jackpottest.T0.Add(time.Duration(min) * time.Minute) }
-	for _, c := range []struct {
-		name string
-		q    pools.LedgerQuery
-		want string
-	}{
-		{"oldest first", pools.LedgerQuery{Limit: 3}, "1 2 3"},
-		{"after", pools.LedgerQuery{After: 19, Limit: 5}, "20 21"},
-		{"newest first", pools.LedgerQuery{Limit: 3, Newest: true}, "21 20 19"},
-		{"newest before", pools.LedgerQuery{Before: 5, Limit: 10, Newest: true}, "4 3 2 1"},
-		{"between", pools.LedgerQuery{After: 5, Before: 9, Limit: 10}, "6 7 8"},
-		{"empty range", pools.LedgerQuery{After: 5, Before: 6, Limit: 10}, ""},
-		{"time range", pools.LedgerQuery{From: at(3), To: at(6), Limit: 10}, "4 5 6"},
-		{"time range newest", pools.LedgerQuery{From: at(3), Limit: 2, Newest: true}, "21 20"},
-		{"time and seq", pools.LedgerQuery{From: at(3), Before: 5, Limit: 10}, "4"},
-		{"no limit", pools.LedgerQuery{}, ""},
-	} {
-		es, err := st.LedgerPage(ctx, "p", c.q)
-		if err != nil || seqs(es) != c.want {
-			t.Errorf("%s: %q %v; want %q", c.name, seqs(es), err, c.want)
-		}
-	}
 }
 
 // TestSchemaVersion: a new database is at this build's schema version
