@@ -154,6 +154,11 @@ func (s *Store) Serialize(ctx context.Context, pool string, fn func(ctx context.
 	ferr := fn(context.WithValue(ctx, txKey{s}, tx))
 	if err := tx.Commit(); err != nil {
 		tx.Rollback()
+		if ferr != nil {
+			// SQLite rolls a transaction back whole on some errors (a
+			// full disk): the commit then finds none; say what failed.
+			return fmt.Errorf("sqlite: commit (pool %s): %w, after: %v", pool, err, ferr)
+		}
 		return fmt.Errorf("sqlite: commit (pool %s): %w", pool, err)
 	}
 	return ferr
