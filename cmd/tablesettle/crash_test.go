@@ -149,6 +149,7 @@ func TestCrashUnderLoad(t *testing.T) {
 	const workers = 4
 	next := 0
 	var unacked []int // rounds sent whose answer was lost: sent again
+	resent := 0
 	sent := map[int]bool{}
 	for cycle := range cycles {
 		if cycle > 0 {
@@ -179,6 +180,7 @@ func TestCrashUnderLoad(t *testing.T) {
 					case 0, http.StatusServiceUnavailable:
 						mu.Lock()
 						unacked = append(unacked, i)
+						resent++
 						mu.Unlock()
 						return
 					default:
@@ -244,7 +246,7 @@ func TestCrashUnderLoad(t *testing.T) {
 	if err != nil || !c.OK() {
 		t.Errorf("check after %d kills: %v %+v", cycles, err, c)
 	}
-	t.Logf("%d kills, %d rounds, %d sent again after a kill", cycles, len(sent), len(unacked))
+	t.Logf("%d kills, %d rounds, %d whose answer was lost sent again", cycles, len(sent), resent)
 }
 
 type writerFunc func([]byte) (int, error)

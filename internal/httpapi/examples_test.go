@@ -19,7 +19,7 @@ import (
 
 // Every request example in the spec is a request the service answers with
 // success: a client that copies one from the docs gets an answer, not a 422.
-// The pool examples run in order on a fresh file store: the create example
+// The pool examples run in order on a fresh SQLite store: the create example
 // first, then the ones that need its pool.
 func TestEverySpecExampleSucceeds(t *testing.T) {
 	st, err := sqlite.Open(t.TempDir())

@@ -40,8 +40,8 @@ import (
 // else varies, and Content-Length is left out (the body, compared byte for
 // byte, fixes it; net/http writes it on the wire whether or not the handler
 // sets it): the request id is the event's requestId or a fixed
-// NewRequestID, the pools run on a file store in a temporary directory with
-// a fixed clock and seed. The pools events run on the file store instead of DynamoDB (the
+// NewRequestID, the pools run on the embedded SQLite store in a temporary directory with
+// a fixed clock and seed. The pools events run on the SQLite store instead of DynamoDB (the
 // function's own store, whose events test is in functions/pools): the HTTP
 // answers are what this test pins, and both stores pass one contract suite.
 //

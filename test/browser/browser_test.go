@@ -1,7 +1,7 @@
 // Package browser drives the floor's pages in a real headless Chromium
 // (Debian's chromium package, which `make test` installs where missing)
 // with chromedp, against the real local server on 127.0.0.1: the same
-// handler `tablesettle serve` runs, on the embedded file store. Each step
+// handler `tablesettle serve` runs, on the embedded SQLite store. Each step
 // saves a screenshot under screenshots/ (or $SCREENSHOT_DIR) for a
 // reviewer to look at.
 package browser

@@ -36,7 +36,7 @@ func startServer(t *testing.T) *client.ClientWithResponses {
 // a client without credentials and one per role sending its bearer token.
 func startServerAs(t *testing.T) (*client.ClientWithResponses, func(principal.Role) *client.ClientWithResponses) {
 	t.Helper()
-	// The embedded file store of make run, in a fresh directory, with the
+	// The embedded SQLite store of make run, in a fresh directory, with the
 	// real clock: the pools operations work as make run serves them.
 	store, err := sqlite.Open(t.TempDir())
 	if err != nil {
