@@ -4,6 +4,9 @@
 //	tablesettle serve [-addr 127.0.0.1:8080] [-data .tablesettle] [-principals FILE]
 //	tablesettle principals add --id ID --role ROLE [--tables T1,T2] [-file FILE]
 //	tablesettle openapi [-out openapi]
+//	tablesettle store backup FILE | check | import FILE [-data .tablesettle]
+//
+// serve keeps pools in DATA/pools.db (SQLite, internal/sqlite; docs/store.md).
 //
 // serve authenticates requests by bearer token against a principals file
 // (-principals, or TABLESETTLE_PRINCIPALS; default DATA/principals.json,
@@ -22,10 +25,10 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/tablesettle/tablesettle/internal/filestore"
 	"github.com/tablesettle/tablesettle/internal/httpapi"
 	"github.com/tablesettle/tablesettle/internal/lambdaapp"
 	"github.com/tablesettle/tablesettle/internal/pools"
+	"github.com/tablesettle/tablesettle/internal/sqlite"
 )
 
 func main() {
@@ -37,32 +40,35 @@ func main() {
 
 func run(args []string) error {
 	if len(args) == 0 {
-		return errors.New("usage: tablesettle serve|principals|openapi [flags]")
+		return errors.New("usage: tablesettle serve|principals|store|openapi [flags]")
 	}
 	switch args[0] {
 	case "serve":
 		return serve(args[1:])
 	case "principals":
 		return principals(args[1:], os.Stdout)
+	case "store":
+		return store(args[1:], os.Stdout)
 	case "openapi":
 		return writeSpec(args[1:])
 	}
-	return fmt.Errorf("unknown command %q (want serve, principals or openapi)", args[0])
+	return fmt.Errorf("unknown command %q (want serve, principals, store or openapi)", args[0])
 }
 
 func serve(args []string) error {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on")
-	data := fs.String("data", ".tablesettle", "directory of the embedded store (pools survive restarts)")
+	data := fs.String("data", ".tablesettle", "directory of the embedded store, DATA/"+sqlite.FileName+" (pools survive restarts)")
 	principalsFile := fs.String("principals", os.Getenv(principalsEnv), "principals file (JSON; default DATA/"+defaultPrincipals+", created with a token per role when missing); env "+principalsEnv)
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	logger := lambdaapp.Logger(os.Stdout, os.Getenv("LOG_LEVEL"))
-	store, err := filestore.Open(*data)
+	store, err := openStore(context.Background(), *data, os.Stderr)
 	if err != nil {
 		return err
 	}
+	defer store.Close()
 	access, err := localAccess(*principalsFile, *data, os.Stderr)
 	if err != nil {
 		return err

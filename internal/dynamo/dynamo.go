@@ -46,7 +46,10 @@ type Store struct {
 	table string
 }
 
-var _ pools.Store = (*Store)(nil)
+var (
+	_ pools.Store       = (*Store)(nil)
+	_ pools.LedgerPager = (*Store)(nil)
+)
 
 // New returns a store on table through api.
 func New(api API, table string) *Store { return &Store{api: api, table: table} }
@@ -297,4 +300,61 @@ func LocalClient(endpoint string) *dynamodb.Client {
 			return aws.Credentials{AccessKeyID: "local", SecretAccessKey: "local", Source: "tablesettle-local"}, nil
 		}),
 	})
+}
+
+// LedgerPage implements pools.LedgerPager: one Query over the pool's
+// partition between the sequence bounds, in sort-key order or reversed
+// (ScanIndexForward false, newest first), so a page costs the same
+// whatever the history behind it. The table has no index by time: time
+// bounds filter the entries of the sequence range as they are read (a
+// page bounded by time alone reads back to the first entry in its range).
+func (s *Store) LedgerPage(ctx context.Context, id string, q pools.LedgerQuery) ([]jackpot.Entry, error) {
+	out := []jackpot.Entry{}
+	if q.Limit <= 0 {
+		return out, nil
+	}
+	after, before := max(q.After, 0), q.Before
+	if before <= 0 || before > math.MaxInt64-1 {
+		before = math.MaxInt64
+	}
+	if after >= before-1 {
+		return out, nil
+	}
+	in := &dynamodb.QueryInput{
+		TableName:                 aws.String(s.table),
+		KeyConditionExpression:    aws.String("#pk = :pk AND #sk BETWEEN :from AND :to"),
+		ExpressionAttributeNames:  map[string]string{"#pk": attrPK, "#sk": attrSK},
+		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": str(pk(id)), ":from": str(skLedger(after + 1)), ":to": str(skLedger(before - 1))},
+		ConsistentRead:            aws.Bool(true),
+		ScanIndexForward:          aws.Bool(!q.Newest),
+	}
+	timed := !q.From.IsZero() || !q.To.IsZero()
+	for len(out) < q.Limit {
+		n := q.Limit - len(out)
+		if timed {
+			n = 1000
+		}
+		in.Limit = aws.Int32(int32(min(n, 1000)))
+		page, err := s.api.Query(ctx, in)
+		if err != nil {
+			return nil, fmt.Errorf("dynamo: ledger of %s: %w", id, err)
+		}
+		for _, it := range page.Items {
+			e, err := decode[jackpot.Entry](it)
+			if err != nil {
+				return nil, fmt.Errorf("dynamo: ledger of %s: %w", id, err)
+			}
+			if (!q.From.IsZero() && e.At.Before(q.From)) || (!q.To.IsZero() && !e.At.Before(q.To)) {
+				continue
+			}
+			if len(out) < q.Limit {
+				out = append(out, e)
+			}
+		}
+		if len(page.LastEvaluatedKey) == 0 {
+			break
+		}
+		in.ExclusiveStartKey = page.LastEvaluatedKey
+	}
+	return out, nil
 }

@@ -58,6 +58,7 @@ func TestContract(t *testing.T) {
 	jackpottest.Run(t, func(t *testing.T) pools.Store {
 		return dynamo.New(client, newTable(t, ep))
 	}, jackpottest.Scale{Writers: 8, Rounds: 400})
+	jackpottest.RunLedgerPager(t, func(t *testing.T) pools.Store { return dynamo.New(client, newTable(t, ep)) })
 }
 
 // lossyAPI sends every transaction to DynamoDB and then, for the ones the

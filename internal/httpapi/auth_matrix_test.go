@@ -12,10 +12,10 @@ import (
 	"github.com/danielgtaylor/huma/v2"
 
 	"github.com/tablesettle/tablesettle/internal/auth"
-	"github.com/tablesettle/tablesettle/internal/filestore"
 	"github.com/tablesettle/tablesettle/internal/httpapi"
 	"github.com/tablesettle/tablesettle/internal/httpapi/authtest"
 	"github.com/tablesettle/tablesettle/internal/pools"
+	"github.com/tablesettle/tablesettle/internal/sqlite"
 )
 
 // localServer is `serve` with a principals file holding the matrix's
@@ -29,7 +29,7 @@ func localServer(t *testing.T) (*httptest.Server, []authtest.Op, map[string]stri
 func localServerLogging(t *testing.T, w io.Writer) (*httptest.Server, []authtest.Op, map[string]string, string) {
 	t.Helper()
 	dir := t.TempDir()
-	st, err := filestore.Open(dir)
+	st, err := sqlite.Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}

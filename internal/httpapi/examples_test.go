@@ -13,16 +13,16 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 
-	"github.com/tablesettle/tablesettle/internal/filestore"
 	"github.com/tablesettle/tablesettle/internal/pools"
+	"github.com/tablesettle/tablesettle/internal/sqlite"
 )
 
 // Every request example in the spec is a request the service answers with
 // success: a client that copies one from the docs gets an answer, not a 422.
-// The pool examples run in order on a fresh file store: the create example
+// The pool examples run in order on a fresh SQLite store: the create example
 // first, then the ones that need its pool.
 func TestEverySpecExampleSucceeds(t *testing.T) {
-	st, err := filestore.Open(t.TempDir())
+	st, err := sqlite.Open(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,8 +14,8 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 
-	"github.com/tablesettle/tablesettle/internal/filestore"
 	"github.com/tablesettle/tablesettle/internal/pools"
+	"github.com/tablesettle/tablesettle/internal/sqlite"
 )
 
 // Issue 15 section 3, issue 22 item 1: every operation with a body refuses
@@ -313,7 +313,7 @@ func duplicateName(b []byte) (string, bool) {
 // Issue 15 section 3: a string written with JSON escapes is the same
 // string. dealtAt with \u002B (a "+") is a date-time, as with the "+".
 func TestEscapedDealtAtIsTheSameString(t *testing.T) {
-	st, err := filestore.Open(t.TempDir())
+	st, err := sqlite.Open(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}

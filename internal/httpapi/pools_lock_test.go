@@ -10,11 +10,11 @@ import (
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/danielgtaylor/huma/v2/humatest"
 
-	"github.com/tablesettle/tablesettle/internal/filestore"
 	"github.com/tablesettle/tablesettle/internal/jackpot"
 	"github.com/tablesettle/tablesettle/internal/jackpot/jackpottest"
 	"github.com/tablesettle/tablesettle/internal/pools"
 	"github.com/tablesettle/tablesettle/internal/principal"
+	"github.com/tablesettle/tablesettle/internal/sqlite"
 )
 
 // testPrincipals stands in for the authentication middleware (Deps.Access
@@ -52,7 +52,7 @@ var testPrincipal = testPrincipals(func(method, path string) string {
 
 func lockAPI(t *testing.T) humatest.TestAPI {
 	t.Helper()
-	st, err := filestore.Open(t.TempDir())
+	st, err := sqlite.Open(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}

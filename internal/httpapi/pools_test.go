@@ -15,17 +15,17 @@ import (
 	"github.com/danielgtaylor/huma/v2/humatest"
 
 	"github.com/tablesettle/tablesettle/internal/fault"
-	"github.com/tablesettle/tablesettle/internal/filestore"
 	"github.com/tablesettle/tablesettle/internal/jackpot"
 	"github.com/tablesettle/tablesettle/internal/jackpot/jackpottest"
 	"github.com/tablesettle/tablesettle/internal/pools"
+	"github.com/tablesettle/tablesettle/internal/sqlite"
 )
 
 func poolsAPI(t *testing.T, st pools.Store) (humatest.TestAPI, *jackpottest.Clock) {
 	t.Helper()
 	if st == nil {
 		var err error
-		if st, err = filestore.Open(t.TempDir()); err != nil {
+		if st, err = sqlite.Open(t.TempDir()); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -199,7 +199,7 @@ func (downStore) Record(context.Context, string, string) (jackpot.RoundRecord, e
 // TestStoreDownIs503: the store cannot confirm the write -> 503
 // "progressive unavailable", and the cause is never shown.
 func TestStoreDownIs503(t *testing.T) {
-	st, _ := filestore.Open(t.TempDir())
+	st, _ := sqlite.Open(t.TempDir())
 	api, _ := poolsAPI(t, st)
 	api.Post("/v1/pools", strings.NewReader(createMBS))
 	api2, _ := poolsAPI(t, downStore{st})
@@ -384,7 +384,7 @@ func (s nearMaxStore) Pool(ctx context.Context, id string) (jackpot.Pool, error)
 // the displayed meter past the int64 limit is refused with a 422 naming
 // the pool (path.id), never wrapped and never a 500.
 func TestMeterOverflowIs422AtThePool(t *testing.T) {
-	st, _ := filestore.Open(t.TempDir())
+	st, _ := sqlite.Open(t.TempDir())
 	api, _ := poolsAPI(t, st)
 	api.Post("/v1/pools", strings.NewReader(createMBS))
 	api2, _ := poolsAPI(t, nearMaxStore{st})

@@ -16,8 +16,8 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 
-	"github.com/tablesettle/tablesettle/internal/filestore"
 	"github.com/tablesettle/tablesettle/internal/pools"
+	"github.com/tablesettle/tablesettle/internal/sqlite"
 )
 
 // The committed spec is what the code generates (CONVENTIONS 2): clients
@@ -138,7 +138,7 @@ func TestServesSpecAndDocs(t *testing.T) {
 // clients must file right: an idempotent re-create (200), a conflicting
 // create (409), an unknown pool (404), a body that is not JSON (400).
 func TestAnswersAreDeclaredAndValid(t *testing.T) {
-	st, err := filestore.Open(t.TempDir())
+	st, err := sqlite.Open(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}

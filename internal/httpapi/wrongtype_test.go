@@ -13,8 +13,8 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 
-	"github.com/tablesettle/tablesettle/internal/filestore"
 	"github.com/tablesettle/tablesettle/internal/pools"
+	"github.com/tablesettle/tablesettle/internal/sqlite"
 )
 
 // Issue 15 section 3: every 422 names the full path. Each leaf of every
@@ -23,7 +23,7 @@ import (
 // array...); the answer is a 422 whose errors all have a location under
 // body and one of them names that leaf's path exactly, with no Go text.
 func TestEveryWrongTypeNamesItsPath(t *testing.T) {
-	st, err := filestore.Open(t.TempDir())
+	st, err := sqlite.Open(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}

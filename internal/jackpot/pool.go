@@ -8,7 +8,7 @@
 // The package is pure: Apply and the other transitions take the pool, the
 // input and the time, and return the new pool and its ledger entries.
 // internal/pools applies them through a Store (implemented by
-// internal/dynamo and internal/filestore) exactly once per round. Errors
+// internal/dynamo and internal/sqlite) exactly once per round. Errors
 // are *fault.Error.
 package jackpot
 

@@ -14,10 +14,10 @@ import (
 	"github.com/aws/aws-lambda-go/events"
 
 	"github.com/tablesettle/tablesettle/internal/auth"
-	"github.com/tablesettle/tablesettle/internal/filestore"
 	"github.com/tablesettle/tablesettle/internal/httpapi"
 	"github.com/tablesettle/tablesettle/internal/httpapi/authtest"
 	"github.com/tablesettle/tablesettle/internal/pools"
+	"github.com/tablesettle/tablesettle/internal/sqlite"
 )
 
 const account = "123456789012"
@@ -43,7 +43,7 @@ func TestAccessMatrixLambda(t *testing.T) {
 		return map[string]string{"LOG_LEVEL": "error", IAMPrincipalsEnv: string(raw)}[k]
 	}
 	dir := t.TempDir()
-	st, err := filestore.Open(dir)
+	st, err := sqlite.Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}

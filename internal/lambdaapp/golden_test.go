@@ -20,10 +20,10 @@ import (
 	"github.com/aws/aws-lambda-go/events"
 	"github.com/danielgtaylor/huma/v2"
 
-	"github.com/tablesettle/tablesettle/internal/filestore"
 	"github.com/tablesettle/tablesettle/internal/httpapi"
 	"github.com/tablesettle/tablesettle/internal/pools"
 	"github.com/tablesettle/tablesettle/internal/principal"
+	"github.com/tablesettle/tablesettle/internal/sqlite"
 )
 
 // The golden test (issue 12, "behaviour does not change"): every committed
@@ -40,8 +40,8 @@ import (
 // else varies, and Content-Length is left out (the body, compared byte for
 // byte, fixes it; net/http writes it on the wire whether or not the handler
 // sets it): the request id is the event's requestId or a fixed
-// NewRequestID, the pools run on a file store in a temporary directory with
-// a fixed clock and seed. The pools events run on the file store instead of DynamoDB (the
+// NewRequestID, the pools run on the embedded SQLite store in a temporary directory with
+// a fixed clock and seed. The pools events run on the SQLite store instead of DynamoDB (the
 // function's own store, whose events test is in functions/pools): the HTTP
 // answers are what this test pins, and both stores pass one contract suite.
 //
@@ -60,7 +60,7 @@ type goldenAnswer struct {
 var goldenClock = func() time.Time { return time.Date(2026, 11, 26, 12, 0, 0, 0, time.UTC) }
 
 func goldenDeps(t *testing.T) httpapi.Deps {
-	st, err := filestore.Open(t.TempDir())
+	st, err := sqlite.Open(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,11 +17,11 @@ import (
 	"github.com/aws/aws-lambda-go/events"
 
 	"github.com/tablesettle/tablesettle/internal/auth"
-	"github.com/tablesettle/tablesettle/internal/filestore"
 	"github.com/tablesettle/tablesettle/internal/httpapi"
 	"github.com/tablesettle/tablesettle/internal/httpapi/authtest"
 	"github.com/tablesettle/tablesettle/internal/pools"
 	"github.com/tablesettle/tablesettle/internal/principal"
+	"github.com/tablesettle/tablesettle/internal/sqlite"
 )
 
 // reviewStack is the whole API behind one Lambda handler, its IAM mapping
@@ -48,7 +48,7 @@ func newReviewStack(t *testing.T, group ...httpapi.Group) reviewStack {
 	deps := Deps(func(k string) string { return map[string]string{IAMPrincipalsEnv: string(raw)}[k] })
 	deps.Logger = slog.New(slog.NewJSONHandler(io.Discard, nil))
 	dir := t.TempDir()
-	st, err := filestore.Open(dir)
+	st, err := sqlite.Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}

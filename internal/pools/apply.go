@@ -12,7 +12,19 @@ import (
 // fingerprint identifies the request's content (jackpot.Fingerprint(r) when empty).
 // When the store cannot confirm the write the error is Unavailable and
 // nothing is half-applied: the table retries.
-func (s *Service) ApplyRound(ctx context.Context, pool string, r jackpot.Round, idempotencyKey, fingerprint string) (jackpot.RoundResult, bool, error) {
+func (s *Service) ApplyRound(ctx context.Context, pool string, r jackpot.Round, idempotencyKey, fingerprint string) (res jackpot.RoundResult, replayed bool, err error) {
+	err = s.serialized(ctx, pool, func(ctx context.Context) error {
+		res, replayed, err = s.applyRound(ctx, pool, r, idempotencyKey, fingerprint)
+		return err
+	})
+	if err != nil {
+		return jackpot.RoundResult{}, false, err
+	}
+	return res, replayed, nil
+}
+
+// applyRound is ApplyRound, in the store's transaction when it has one.
+func (s *Service) applyRound(ctx context.Context, pool string, r jackpot.Round, idempotencyKey, fingerprint string) (jackpot.RoundResult, bool, error) {
 	if fingerprint == "" {
 		fingerprint = jackpot.Fingerprint(r)
 	}

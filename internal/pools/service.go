@@ -16,8 +16,9 @@ import (
 )
 
 // Store keeps pools, their ledgers and round records. Implementations:
-// internal/dynamo (production) and internal/filestore (make run); one
-// contract suite (jackpottest) runs against both.
+// internal/dynamo (production) and internal/sqlite (make run); one
+// contract suite (jackpottest) runs against both. Optional: Serializer,
+// LedgerPager (optional.go).
 type Store interface {
 	// CreatePool writes a new pool and its opening entries (jackpot.ErrExists).
 	CreatePool(ctx context.Context, p jackpot.Pool, entries []jackpot.Entry) error
@@ -91,6 +92,9 @@ func notFound(id string) error {
 
 // backoff waits before attempt n+1: full jitter over 5ms x 2^n, at most 250ms.
 func (s *Service) backoff(ctx context.Context, n int) error {
+	if ctx.Value(serializedKey{}) != nil {
+		return ctx.Err()
+	}
 	d := 5 * time.Millisecond << min(n, 6)
 	d = min(d, 250*time.Millisecond)
 	if s.Rand != nil {
@@ -338,7 +342,19 @@ func contains(xs []string, x string) bool {
 // attempt: a retry of a committed request returns the first answer
 // (replayed true), never applies it again. Without one, a commit whose
 // answer was lost is still recognised by its attempt id (landed).
-func (s *Service) update(ctx context.Context, id string, o *once, fn func(jackpot.Pool, time.Time) (jackpot.Pool, []jackpot.Entry, bool, error)) (jackpot.Pool, bool, error) {
+func (s *Service) update(ctx context.Context, id string, o *once, fn func(jackpot.Pool, time.Time) (jackpot.Pool, []jackpot.Entry, bool, error)) (q jackpot.Pool, replayed bool, err error) {
+	err = s.serialized(ctx, id, func(ctx context.Context) error {
+		q, replayed, err = s.updateIn(ctx, id, o, fn)
+		return err
+	})
+	if err != nil {
+		return jackpot.Pool{}, false, err
+	}
+	return q, replayed, nil
+}
+
+// updateIn is update, in the store's transaction when it has one.
+func (s *Service) updateIn(ctx context.Context, id string, o *once, fn func(jackpot.Pool, time.Time) (jackpot.Pool, []jackpot.Entry, bool, error)) (jackpot.Pool, bool, error) {
 	var mine []string
 	for n := 0; ; n++ {
 		if o != nil {

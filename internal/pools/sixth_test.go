@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/tablesettle/tablesettle/internal/fault"
-	"github.com/tablesettle/tablesettle/internal/filestore"
 	"github.com/tablesettle/tablesettle/internal/jackpot"
 	"github.com/tablesettle/tablesettle/internal/jackpot/jackpottest"
 	"github.com/tablesettle/tablesettle/internal/money"
@@ -15,6 +14,7 @@ import (
 	"github.com/tablesettle/tablesettle/internal/ruleset"
 	"github.com/tablesettle/tablesettle/internal/ruleset/rulesettest"
 	"github.com/tablesettle/tablesettle/internal/settle"
+	"github.com/tablesettle/tablesettle/internal/sqlite"
 )
 
 // sixthID is the sixth, test-only ruleset (internal/ruleset/rulesettest):
@@ -81,7 +81,7 @@ func samePaid(a, b []paid) bool {
 // identical pool shares them (R5).
 func TestSixthRulesetPoolPaysInSequence_R6_R7_versusShared_R5(t *testing.T) {
 	ctx := context.Background()
-	st, err := filestore.Open(t.TempDir())
+	st, err := sqlite.Open(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -219,7 +219,7 @@ func TestSixthRulesetPoolPaysInSequence_R6_R7_versusShared_R5(t *testing.T) {
 // hits alike (ruling R7); each refusal names the ruleset at fault.
 func TestPoolRulesetsFromTheCatalogue_R7(t *testing.T) {
 	ctx := context.Background()
-	st, err := filestore.Open(t.TempDir())
+	st, err := sqlite.Open(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -268,7 +268,7 @@ func TestPoolRulesetsFromTheCatalogue_R7(t *testing.T) {
 // SSP v6 (MBS, shared), though both are MBS; a change within it can.
 func TestSixthPoolStaysWithItsMajors_R7(t *testing.T) {
 	ctx := context.Background()
-	st, err := filestore.Open(t.TempDir())
+	st, err := sqlite.Open(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}

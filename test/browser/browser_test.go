@@ -1,7 +1,7 @@
 // Package browser drives the floor's pages in a real headless Chromium
 // (Debian's chromium package, which `make test` installs where missing)
 // with chromedp, against the real local server on 127.0.0.1: the same
-// handler `tablesettle serve` runs, on the embedded file store. Each step
+// handler `tablesettle serve` runs, on the embedded SQLite store. Each step
 // saves a screenshot under screenshots/ (or $SCREENSHOT_DIR) for a
 // reviewer to look at.
 package browser
@@ -23,10 +23,10 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/tablesettle/tablesettle/internal/auth"
-	"github.com/tablesettle/tablesettle/internal/filestore"
 	"github.com/tablesettle/tablesettle/internal/httpapi"
 	"github.com/tablesettle/tablesettle/internal/pools"
 	"github.com/tablesettle/tablesettle/internal/principal"
+	"github.com/tablesettle/tablesettle/internal/sqlite"
 )
 
 // server is the local server under test.
@@ -45,7 +45,7 @@ func startServer(t *testing.T) *server {
 // returns each role's bearer token.
 func startServerWith(t *testing.T) (*server, map[principal.Role]string) {
 	t.Helper()
-	store, err := filestore.Open(t.TempDir())
+	store, err := sqlite.Open(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}

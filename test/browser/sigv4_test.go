@@ -21,10 +21,10 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
-	"github.com/tablesettle/tablesettle/internal/filestore"
 	"github.com/tablesettle/tablesettle/internal/httpapi"
 	"github.com/tablesettle/tablesettle/internal/pools"
 	"github.com/tablesettle/tablesettle/internal/principal"
+	"github.com/tablesettle/tablesettle/internal/sqlite"
 )
 
 // The stack's principal: temporary credentials of an assumed role, as
@@ -130,7 +130,7 @@ func verify(r *http.Request, body []byte) (string, error) {
 
 func startSigV4Server(t *testing.T) *sigv4Server {
 	t.Helper()
-	store, err := filestore.Open(t.TempDir())
+	store, err := sqlite.Open(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}

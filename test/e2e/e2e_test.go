@@ -16,10 +16,10 @@ import (
 	"time"
 
 	"github.com/tablesettle/tablesettle/internal/auth"
-	"github.com/tablesettle/tablesettle/internal/filestore"
 	"github.com/tablesettle/tablesettle/internal/httpapi"
 	"github.com/tablesettle/tablesettle/internal/pools"
 	"github.com/tablesettle/tablesettle/internal/principal"
+	"github.com/tablesettle/tablesettle/internal/sqlite"
 	"github.com/tablesettle/tablesettle/test/e2e/client"
 )
 
@@ -36,9 +36,9 @@ func startServer(t *testing.T) *client.ClientWithResponses {
 // a client without credentials and one per role sending its bearer token.
 func startServerAs(t *testing.T) (*client.ClientWithResponses, func(principal.Role) *client.ClientWithResponses) {
 	t.Helper()
-	// The embedded file store of make run, in a fresh directory, with the
+	// The embedded SQLite store of make run, in a fresh directory, with the
 	// real clock: the pools operations work as make run serves them.
-	store, err := filestore.Open(t.TempDir())
+	store, err := sqlite.Open(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}

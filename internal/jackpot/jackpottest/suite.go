@@ -1,5 +1,5 @@
 // Package jackpottest is the contract suite every pools.Store must pass
-// (internal/filestore and internal/dynamo run it), and the fixtures the
+// (internal/sqlite and internal/dynamo run it), and the fixtures the
 // jackpot tests share.
 package jackpottest
 

@@ -1,0 +1,195 @@
+package sqlite_test
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	_ "modernc.org/sqlite"
+
+	"github.com/tablesettle/tablesettle/internal/jackpot"
+	"github.com/tablesettle/tablesettle/internal/jackpot/jackpottest"
+	"github.com/tablesettle/tablesettle/internal/pools"
+	"github.com/tablesettle/tablesettle/internal/sqlite"
+)
+
+// mustOpen opens the store in dir, closed with the test.
+func mustOpen(tb testing.TB, dir string) *sqlite.Store {
+	tb.Helper()
+	st, err := sqlite.Open(dir)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { st.Close() })
+	return st
+}
+
+func TestContract(t *testing.T) {
+	jackpottest.Run(t, func(t *testing.T) pools.Store {
+		return mustOpen(t, t.TempDir())
+	}, jackpottest.Scale{Writers: 8, Rounds: 400})
+	jackpottest.RunLedgerPager(t, func(t *testing.T) pools.Store { return mustOpen(t, t.TempDir()) })
+}
+
+// round is an MBS round of three unit wagers at table t1.
+func round(id string, at time.Time, hits ...jackpot.Hit) jackpot.Round {
+	return jackpottest.RoundOf("mbs-megalink-ssp-v6", "t1", id, at, 500, []int{1, 2, 3}, hits...)
+}
+
+// TestSurvivesRestart: the embedded store keeps its pools, ledgers and
+// round records across restarts: a round sent again after a restart is
+// a replay of the first answer, not applied twice.
+func TestSurvivesRestart(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	st, err := sqlite.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	clock := jackpottest.NewClock(jackpottest.T0)
+	svc := pools.NewService(st, clock.Now, 1)
+	if _, _, err := svc.Create(ctx, "p", jackpottest.MBSSettings(), jackpottest.Admin); err != nil {
+		t.Fatal(err)
+	}
+	r := round("r1", jackpottest.T0)
+	first, _, err := svc.ApplyRound(ctx, "p", r, "", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Close(); err != nil {
+		t.Fatal(err)
+	}
+	svc2 := pools.NewService(mustOpen(t, dir), clock.Now, 1)
+	p, err := svc2.Get(ctx, "p")
+	// 3 wagers x 500 x 17.33% = 259.95: 259 credited to the displayed meter.
+	if err != nil || p.Meters.Wagers != 3 || p.Meters.Displayed != 10_000_259 || p.Meters.Displayed != first.Meters.Displayed {
+		t.Fatalf("after restart: %+v %v", p.Meters, err)
+	}
+	again, replayed, err := svc2.ApplyRound(ctx, "p", r, "", "")
+	if err != nil || !replayed || again.Meters != first.Meters {
+		t.Fatalf("the round record survives the restart: %v %v", replayed, err)
+	}
+	jackpottest.MustReconcile(t, svc2, "p")
+}
+
+// TestWritersQueueInTheDatabase: eight writers of one pool never lose
+// the version race: each change reads and commits the pool in one
+// IMMEDIATE transaction (pools.Serializer), so no request backs off and
+// retries, and every round is applied exactly once.
+func TestWritersQueueInTheDatabase(t *testing.T) {
+	ctx := context.Background()
+	st := mustOpen(t, t.TempDir())
+	svc := pools.NewService(st, time.Now, 1)
+	var mu sync.Mutex
+	backoffs := 0
+	svc.Sleep = func(context.Context, time.Duration) error { mu.Lock(); backoffs++; mu.Unlock(); return nil }
+	if _, _, err := svc.Create(ctx, "p", jackpottest.MBSSettings(), jackpottest.Admin); err != nil {
+		t.Fatal(err)
+	}
+	const writers, each = 8, 25
+	var wg sync.WaitGroup
+	errs := make(chan error, writers*each)
+	for w := range writers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range each {
+				// Every round is sent twice, by two writers at once.
+				r := round(fmt.Sprintf("r%d", (w/2)*each+i), jackpottest.T0)
+				if _, _, err := svc.ApplyRound(ctx, "p", r, "", ""); err != nil {
+					errs <- err
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+	p, _ := svc.Get(ctx, "p")
+	// 100 distinct rounds of 3 wagers: 300 wagers, 100 round entries after the opening.
+	if p.Meters.Wagers != 300 || p.Seq != 101 || backoffs != 0 {
+		t.Fatalf("wagers %d seq %d backoffs %d; want 300, 101, 0", p.Meters.Wagers, p.Seq, backoffs)
+	}
+	jackpottest.MustReconcile(t, svc, "p")
+}
+
+// TestSchemaVersion: a new database is at this build's schema version
+// (PRAGMA user_version); one written by a newer build is refused, not
+// read with a schema this build does not know.
+func TestSchemaVersion(t *testing.T) {
+	dir := t.TempDir()
+	st, err := sqlite.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	db, err := sql.Open("sqlite", filepath.Join(dir, sqlite.FileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var v int
+	if err := db.QueryRow(`PRAGMA user_version`).Scan(&v); err != nil || v != sqlite.SchemaVersion() || v < 1 {
+		t.Fatalf("user_version %d %v; want %d", v, err, sqlite.SchemaVersion())
+	}
+	var mode string
+	if err := db.QueryRow(`PRAGMA journal_mode`).Scan(&mode); err != nil || mode != "wal" {
+		t.Fatalf("journal_mode %q %v; want wal", mode, err)
+	}
+	if _, err := db.Exec(fmt.Sprintf(`PRAGMA user_version = %d`, sqlite.SchemaVersion()+1)); err != nil {
+		t.Fatal(err)
+	}
+	if st, err := sqlite.Open(dir); err == nil || !strings.Contains(err.Error(), "newer") {
+		if st != nil {
+			st.Close()
+		}
+		t.Fatalf("a newer schema: %v; want refused", err)
+	}
+}
+
+// TestCommitInTransactionIsWhole: a commit that fails inside a serialized
+// change (its round record exists) leaves nothing of itself behind, and
+// the change's earlier commit stands.
+func TestCommitInTransactionIsWhole(t *testing.T) {
+	ctx := context.Background()
+	st := mustOpen(t, t.TempDir())
+	clock := jackpottest.NewClock(jackpottest.T0)
+	svc := pools.NewService(st, clock.Now, 1)
+	p, _, err := svc.Create(ctx, "p", jackpottest.MBSSettings(), jackpottest.Admin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = st.Serialize(ctx, "p", func(ctx context.Context) error {
+		q, es, res, err := jackpot.Apply(p, round("r1", jackpottest.T0), clock.Now())
+		if err != nil {
+			return err
+		}
+		rec := jackpot.RoundRecord{Pool: "p", Key: jackpot.RoundKey("t1", "r1"), Table: "t1", Round: "r1", Fingerprint: "f", Result: res}
+		if err := st.Commit(ctx, jackpot.Commit{PrevVersion: p.Version, Pool: q, Entries: es, Records: []jackpot.RoundRecord{rec}}); err != nil {
+			return err
+		}
+		q2, es2, _, err := jackpot.Apply(q, round("r2", jackpottest.T0), clock.Now())
+		if err != nil {
+			return err
+		}
+		// The same record key again: refused, and its entries and pool with it.
+		return st.Commit(ctx, jackpot.Commit{PrevVersion: q.Version, Pool: q2, Entries: es2, Records: []jackpot.RoundRecord{rec}})
+	})
+	if !errors.Is(err, jackpot.ErrConflict) {
+		t.Fatalf("second commit: %v; want ErrConflict", err)
+	}
+	got, _ := st.Pool(ctx, "p")
+	es, _ := st.Ledger(ctx, "p", 0, 10)
+	if got.Version != 2 || got.Seq != 2 || got.Meters.Wagers != 3 || len(es) != 2 {
+		t.Fatalf("version %d seq %d wagers %d entries %d; want the first commit only (2, 2, 3, 2)", got.Version, got.Seq, got.Meters.Wagers, len(es))
+	}
+	jackpottest.MustReconcile(t, svc, "p")
+}
