@@ -89,7 +89,7 @@ type PoolView struct {
 	// Pending takes effect after the next reset, never mid-cycle.
 	Pending  *PendingView        `json:"pending,omitempty" doc:"A recorded settings change; it takes effect after the next reset, never mid-cycle."`
 	Meters   jackpot.Meters      `json:"meters" doc:"Displayed, reserve and overflow meters, carried fractions (1/10000 of the minor unit), accepted wagers, hits and amounts paid per category."`
-	LastHits []jackpot.HitRecord `json:"lastHits" doc:"The last 25 hits, oldest first."`
+	LastHits []LastHit           `json:"lastHits" doc:"The last 25 hits, oldest first, each with its state: pending or confirmed under the jackpot lock, paid, or voided."`
 	Held     []jackpot.HeldHit   `json:"held" doc:"RWS major hits held for the settle window (ruling R7); paid by the next commit after payAfter."`
 	Locked   []jackpot.LockedHit `json:"locked" doc:"Hits under the jackpot lock, pending (committed, the pool already reset, waiting for a supervisor) or confirmed (the cage may pay them), with their table, seat, cards and amount."`
 	Version  int64               `json:"version"`
@@ -100,10 +100,7 @@ type PoolView struct {
 
 func poolView(svc *pools.Service, p jackpot.Pool) PoolView {
 	v := PoolView{ID: p.ID, Casino: svc.Rules().Casino(p.Settings), Settings: settingsView(p.Settings), Meters: p.Meters,
-		LastHits: p.LastHits, Held: p.Held, Version: p.Version, Entries: p.Seq, Created: p.CreatedAt, Updated: p.UpdatedAt}
-	if v.LastHits == nil {
-		v.LastHits = []jackpot.HitRecord{}
-	}
+		LastHits: lastHits(p), Held: p.Held, Version: p.Version, Entries: p.Seq, Created: p.CreatedAt, Updated: p.UpdatedAt}
 	if v.Held == nil {
 		v.Held = []jackpot.HeldHit{}
 	}
@@ -228,19 +225,24 @@ func registerPools(api huma.API, deps Deps) {
 		}
 		return &createPoolOutput{Status: status, Body: poolView(svc, p)}, nil
 	})
-	huma.Register(api, huma.Operation{
+	getPool := huma.Operation{
 		OperationID: "get-pool", Method: http.MethodGet, Path: "/v1/pools/{id}",
 		Summary: "A pool's settings and meters", Tags: tags,
-	}, func(ctx context.Context, in *poolIDInput) (*poolOutput, error) {
-		if svc == nil {
-			return nil, poolsUnavailable()
-		}
-		p, err := svc.Get(ctx, in.ID)
+		Description: "Held hits whose window has closed are paid before the answer (release on read). Poll with If-None-Match: 304 while nothing changed (docs/floor.md).",
+	}
+	conditionalDoc(&getPool)
+	huma.Register(api, getPool, func(ctx context.Context, in *poolGetInput) (*poolGetOutput, error) {
+		p, err := freshPool(ctx, svc, in.ID)
 		if err != nil {
-			return nil, poolError(ctx, err, "path.")
+			return nil, err
 		}
-		return &poolOutput{Body: poolView(svc, p)}, nil
+		tag := poolTag(svc, p, "pool")
+		if matches(in.IfNoneMatch, tag) {
+			return nil, notModified(tag)
+		}
+		return &poolGetOutput{ETag: tag, CacheControl: "no-cache", Body: poolView(svc, p)}, nil
 	})
+	registerFloor(api, svc, tags)
 	registerProposing(api, svc, tags)
 	huma.Register(api, huma.Operation{
 		OperationID: "pool-ledger", Method: http.MethodGet, Path: "/v1/pools/{id}/ledger",
