@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -318,5 +319,65 @@ func TestSafeActions(t *testing.T) {
 	all := decodeBody[struct{ Hits []jackpot.FloorHit }](t, api.Get("/v1/pools/megalink/hits?state=all").Body.Bytes())
 	if len(all.Hits) != 2 || all.Hits[1].State != "voided" || all.Hits[1].VoidedBy == nil || all.Hits[1].VoidedBy.ID != "sup:ann" || all.Hits[1].VoidReason != "the ten was a nine" {
 		t.Fatalf("history: %+v", all.Hits)
+	}
+}
+
+// TestLedgerNewestFirst (issue 24 item 7): the ledger pages newest first
+// to its opening entry, each page following the last's next; amounts are
+// signed (the Royal +10,000,173, its void -10,000,173, the reset
+// +10,000,000 and its reversal -10,000,000, ruling R28); the void's
+// proposal entry carries what it proposed.
+func TestLedgerNewestFirst(t *testing.T) {
+	api, _ := poolsAPI(t, nil)
+	if resp := api.Post("/v1/pools", strings.NewReader(strings.Replace(createMBS, `"reset":10000000`, `"reset":10000000,"verify":{"percent":true}`, 1))); resp.Code != http.StatusCreated {
+		t.Fatalf("create: %d %s", resp.Code, resp.Body)
+	}
+	res := decodeBody[jackpot.RoundResult](t, api.Post("/v1/pools/megalink/rounds", strings.NewReader(floorRound("T12", "R1"))).Body.Bytes())
+	seq := itoa64(res.Payouts[1].Seq)
+	resp := api.Post("/v1/pools/megalink/hits/"+seq+"/void", "Idempotency-Key: v1", "X-Test-Principal: sup:ann/supervisor", strings.NewReader(`{"reason":"misread"}`))
+	vid := decodeBody[ProposalAnswer](t, resp.Body.Bytes()).Proposal.ID
+	if resp := api.Post("/v1/pools/megalink/proposals/"+itoa64(vid)+"/approve", "Idempotency-Key: ap1", "X-Test-Principal: ctl:cy/controller"); resp.Code != http.StatusOK {
+		t.Fatalf("approve: %d %s", resp.Code, resp.Body)
+	}
+	p := decodeBody[PoolView](t, api.Get("/v1/pools/megalink").Body.Bytes())
+	var got []LedgerEntry
+	path := "/v1/pools/megalink/ledger?order=desc&limit=3"
+	for pages := 0; ; pages++ {
+		if int64(pages) > p.Entries {
+			t.Fatal("paging does not end")
+		}
+		page := decodeBody[LedgerPage](t, api.Get(path).Body.Bytes())
+		if len(page.Entries) == 0 || len(page.Entries) > 3 {
+			t.Fatalf("page %d: %+v", pages, page)
+		}
+		got = append(got, page.Entries...)
+		if page.Next == nil {
+			break
+		}
+		path = "/v1/pools/megalink/ledger?order=desc&limit=3&before=" + itoa64(*page.Next)
+	}
+	if int64(len(got)) != p.Entries {
+		t.Fatalf("%d entries read, the pool has %d", len(got), p.Entries)
+	}
+	amounts := map[jackpot.Kind][]int64{}
+	for i, e := range got {
+		if e.Seq != p.Entries-int64(i) {
+			t.Fatalf("entry %d is seq %d, want %d", i, e.Seq, p.Entries-int64(i))
+		}
+		amounts[e.Kind] = append(amounts[e.Kind], int64(e.Amount))
+		if e.Kind == jackpot.KindProposal && (e.Proposed == nil || e.Proposed.Void == nil || e.Proposed.Void.Reason != "misread") {
+			t.Fatalf("the proposal entry: %+v", e.Proposed)
+		}
+	}
+	if fmt.Sprint(amounts[jackpot.KindHit]) != "[10000173 20000]" || fmt.Sprint(amounts[jackpot.KindHitVoid]) != "[-10000173]" ||
+		fmt.Sprint(amounts[jackpot.KindReset]) != "[10000000]" || fmt.Sprint(amounts[jackpot.KindResetVoid]) != "[-10000000]" ||
+		fmt.Sprint(amounts[jackpot.KindOpening]) != "[10000000]" || len(amounts[jackpot.KindProposal]) != 1 {
+		t.Fatalf("amounts: %v", amounts)
+	}
+	// Newest first after a sequence number: the refresh of a page that
+	// holds everything up to the Royal's entry.
+	page := decodeBody[LedgerPage](t, api.Get("/v1/pools/megalink/ledger?order=desc&after="+seq).Body.Bytes())
+	if int64(len(page.Entries)) != p.Entries-res.Payouts[1].Seq || page.Entries[0].Seq != p.Entries || page.Next != nil {
+		t.Fatalf("after %s: %+v", seq, page)
 	}
 }

@@ -137,11 +137,13 @@ type AdjustmentRequest struct {
 	NoBy
 }
 
-// LedgerPage is one page of a pool's ledger, oldest first.
+// LedgerPage is one page of a pool's ledger, oldest first (or newest
+// first: order=desc).
 type LedgerPage struct {
-	Entries []jackpot.Entry `json:"entries"`
-	// Next is the after to ask for the next page; absent on the last page.
-	Next *int64 `json:"next,omitempty"`
+	Entries []LedgerEntry `json:"entries"`
+	// Next is the after (before, newest first) to ask for the next page;
+	// absent on the last page.
+	Next *int64 `json:"next,omitempty" doc:"The after (order=asc) or before (order=desc) of the next page; absent on the last page."`
 }
 
 type createPoolInput struct {
@@ -168,9 +170,11 @@ type adjustInput struct {
 	Body           AdjustmentRequest
 }
 type ledgerInput struct {
-	ID    string `path:"id" maxLength:"64"`
-	After int64  `query:"after" minimum:"0" doc:"Return entries after this sequence number (0: from the start)."`
-	Limit int    `query:"limit" minimum:"1" maximum:"1000" default:"100"`
+	ID     string `path:"id" maxLength:"64"`
+	After  int64  `query:"after" minimum:"0" doc:"Return entries after this sequence number (0: from the start)."`
+	Before int64  `query:"before" minimum:"0" doc:"order=desc: return entries before this sequence number (0: from the newest)."`
+	Order  string `query:"order" enum:"asc,desc" default:"asc" doc:"asc: oldest first, paged by after; desc: newest first, paged by before (docs/floor.md)."`
+	Limit  int    `query:"limit" minimum:"1" maximum:"1000" default:"100"`
 }
 type ledgerOutput struct {
 	Body LedgerPage
@@ -246,7 +250,8 @@ func registerPools(api huma.API, deps Deps) {
 	registerProposing(api, svc, tags)
 	huma.Register(api, huma.Operation{
 		OperationID: "pool-ledger", Method: http.MethodGet, Path: "/v1/pools/{id}/ledger",
-		Summary: "A pool's ledger, oldest first", Tags: tags,
+		Summary: "A pool's ledger, oldest or newest first", Tags: tags,
+		Description: "Pages oldest first (after) or newest first (order=desc, before) to any depth. Each entry carries amount, the money it records signed so that a reversal is negative (a hit +paid, its void -paid), and a proposal entry what it proposed.",
 	}, func(ctx context.Context, in *ledgerInput) (*ledgerOutput, error) {
 		if svc == nil {
 			return nil, poolsUnavailable()
@@ -255,16 +260,11 @@ func registerPools(api huma.API, deps Deps) {
 		if limit <= 0 {
 			limit = 100
 		}
-		es, err := svc.Ledger(ctx, in.ID, in.After, limit)
+		page, err := ledgerPage(ctx, svc, in.ID, in.Order, in.After, in.Before, limit)
 		if err != nil {
 			return nil, poolError(ctx, err, "path.")
 		}
-		out := &ledgerOutput{Body: LedgerPage{Entries: es}}
-		if len(es) == limit {
-			next := es[len(es)-1].Seq
-			out.Body.Next = &next
-		}
-		return out, nil
+		return &ledgerOutput{Body: page}, nil
 	})
 	huma.Register(api, huma.Operation{
 		OperationID: "apply-pool-round", Method: http.MethodPost, Path: "/v1/pools/{id}/rounds",

@@ -117,3 +117,20 @@ func refuseDuplicate(p jackpot.Pool, ch jackpot.Change, by jackpot.Actor, now ti
 	}
 	return nil
 }
+
+// ProposedChange is what proposal id of p proposed: from the pool while it
+// is open, from its record once closed; nil when neither says.
+func (s *Service) ProposedChange(ctx context.Context, p jackpot.Pool, id int64) *jackpot.Change {
+	for _, pr := range p.Proposals {
+		if pr.ID == id {
+			ch := pr.Change
+			return &ch
+		}
+	}
+	rec, err := s.Store.Record(ctx, p.ID, jackpot.ProposalKey(id))
+	if err != nil || rec.Proposal == nil {
+		return nil
+	}
+	ch := rec.Proposal.Change
+	return &ch
+}
