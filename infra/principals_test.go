@@ -57,6 +57,7 @@ func TestPrincipalRolesInvokeExactlyTheirRoutes(t *testing.T) {
 	ids := roleIDs(raw)
 	want := map[string]string{ // description -> role
 		"role supervisor": "supervisor", "role cage": "cage", "role controller": "controller", "role admin": "admin",
+		"role display":                  "display", // the sign: GET /v1/pools/*/display only (issue 24)
 		"role table bound to table T12": "table", "role table bound to table T7": "table",
 	}
 	if len(ids) != len(want) {

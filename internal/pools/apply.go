@@ -87,7 +87,7 @@ func (s *Service) applyRound(ctx context.Context, pool string, r jackpot.Round, 
 			}
 			continue
 		}
-		q, entries, res, err := s.Rules().Apply(p, r, s.Now())
+		q, entries, res, err := s.applyLinked(p, r)
 		if err != nil {
 			if res, found, replayed, rerr := replay(); rerr != nil || found {
 				return res, replayed, rerr
@@ -109,6 +109,7 @@ func (s *Service) applyRound(ctx context.Context, pool string, r jackpot.Round, 
 		err = s.Store.Commit(ctx, c)
 		switch {
 		case err == nil:
+			s.noteHeld(q)
 			return res, false, nil
 		case errors.Is(err, jackpot.ErrConflict) && n+1 < s.attempts():
 			if err := s.backoff(ctx, n); err != nil {

@@ -47,6 +47,8 @@ type Service struct {
 	Rulesets *ruleset.Catalogue
 
 	mu sync.Mutex // guards Rand: one Service serves concurrent requests
+
+	held holding // the pools seen holding a hit (floor.go)
 }
 
 // NewService returns a Service on the wall clock with a seeded jitter.
@@ -370,6 +372,7 @@ func (s *Service) updateIn(ctx context.Context, id string, o *once, fn func(jack
 		if err != nil || !write {
 			return q, false, err
 		}
+		jackpot.NoteSettled(&q, entries)
 		cid := s.newCommitID()
 		mine = append(mine, cid)
 		stampActor(ctx, entries)
