@@ -5,10 +5,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tablesettle/tablesettle/internal/filestore"
 	"github.com/tablesettle/tablesettle/internal/jackpot"
 	"github.com/tablesettle/tablesettle/internal/jackpot/jackpottest"
 	"github.com/tablesettle/tablesettle/internal/pools"
+	"github.com/tablesettle/tablesettle/internal/sqlite"
 )
 
 // TestSweepHeldPaysWithNoReader (issue 24 item 3, ruling R7): the local
@@ -17,7 +17,7 @@ import (
 // SGD 100,000.86, recorded as the service's clock; a second sweep writes
 // nothing.
 func TestSweepHeldPaysWithNoReader(t *testing.T) {
-	st, err := filestore.Open(t.TempDir())
+	st, err := sqlite.Open(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
