@@ -20,7 +20,7 @@ import (
 // goes to the overflow meter.
 func CeilingSettings() jackpot.Settings {
 	return jackpot.Settings{Currency: money.SGD, Rulesets: []string{ssp}, Unit: 500, ContributionBP: 1733, ReserveBP: 517,
-		Reset: 1_000_000, Ceiling: 1_000_000}
+		Reset: 1_000_000, Ceiling: 1_000_000, Tables: Tables()}
 }
 
 // model is an independent pool: the meters and carries of rulings R1,
