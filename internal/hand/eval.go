@@ -65,11 +65,11 @@ func rankLookup(key uint64) Value {
 // cards' masks. The flush suit s has its flag at key bit 3+4s and its ranks
 // at mask bit 16s+12 (cardMasks is rotated left by tablegen.MaskRotate =
 // 12), so rotating the mask right by 4 times the flag's index brings them
-// to bits 0-12, and bits 13-15 are zero: the uint16 is below 8192 for any
-// cards. A flush is the rare case (3% of seven-card hands), so the masks are
+// to bits 0-12 (masked, so that no index needs a bounds check: one would
+// give the function a frame and a panic path). A flush is the rare case (3% of seven-card hands), so the masks are
 // only gathered then.
 func flushLookup(key, mask uint64) Value {
-	return Value(flushClasses[uint16(bits.RotateLeft64(mask, -4*bits.TrailingZeros64(key&flushBits)))])
+	return Value(flushClasses[bits.RotateLeft64(mask, -4*bits.TrailingZeros64(key&flushBits))&uint64(len(flushClasses)-1)])
 }
 
 // The fixed-size evaluators add the cards' keys and look the sum up; they
@@ -78,7 +78,7 @@ func flushLookup(key, mask uint64) Value {
 // array argument is copied through the stack, and reading it back byte by
 // byte stalls store-to-load forwarding (Eval7 ran 3x slower that way).
 //
-// Eval5 is small enough for Go's inliner (cost 78 of its budget of 80; see
+// Eval5 is small enough for Go's inliner (cost 79 of its budget of 80; see
 // docs/evaluator-inlining.md): a caller's loop pays no call per hand. To
 // fit, it starts from firstKeys (the bias already added) and spells the two
 // lookups out, as a nested inlined call costs more than its body. A test
@@ -91,7 +91,7 @@ func flushLookup(key, mask uint64) Value {
 func Eval5(c0, c1, c2, c3, c4 card.Card) Value {
 	key := firstKeys[c0] + cardKeys[c1] + cardKeys[c2] + cardKeys[c3] + cardKeys[c4]
 	if key&flushBits != 0 {
-		return Value(flushClasses[uint16(bits.RotateLeft64(cardMasks[c0]|cardMasks[c1]|cardMasks[c2]|cardMasks[c3]|cardMasks[c4], -4*bits.TrailingZeros64(key&flushBits)))])
+		return Value(flushClasses[bits.RotateLeft64(cardMasks[c0]|cardMasks[c1]|cardMasks[c2]|cardMasks[c3]|cardMasks[c4], -4*bits.TrailingZeros64(key&flushBits))&uint64(len(flushClasses)-1)])
 	}
 	return Value(rankClasses[(uint32(key>>rankShift)+rankOffsets[key>>(rankShift+rowShift)])&uint32(len(rankClasses)-1)])
 }
