@@ -35,9 +35,10 @@ func (v Value) Category() Category {
 
 const (
 	// suitBias starts each 4-bit suit counter (bits 0-15 of a key) at 3, so
-	// that a fifth card of a suit sets the counter's bit 3.
+	// that a fifth card of a suit sets the counter's bit 3. firstKeys has it
+	// added (tablegen.SuitBias).
 	suitBias = 0x3333
-	// flushBits are bit 3 of each suit counter.
+	// flushBits are bit 3 of each suit counter (tablegen.FlushBits).
 	flushBits = 0x8888
 	// rankShift is tablegen.KeyRankShift: a key's rank sum is key>>rankShift.
 	rankShift = 39
@@ -53,18 +54,22 @@ func rankIndex(key uint64) uint32 {
 }
 
 // rankLookup ranks a hand without a flush by its key: one perfect-hash
-// displacement, one table entry.
+// displacement, one table entry (the index masked, so that no key, however
+// wrong, reads outside the table). It is rankIndex written out: each
+// inlined call costs the inliner's budget a few nodes more than its body.
 func rankLookup(key uint64) Value {
-	return Value(rankClasses[rankIndex(key)&uint32(len(rankClasses)-1)])
+	return Value(rankClasses[(uint32(key>>rankShift)+rankOffsets[key>>(rankShift+rowShift)])&uint32(len(rankClasses)-1)])
 }
 
 // flushLookup ranks a hand whose key shows a flush, from the OR of its
-// cards' masks. The flush suit s has its flag at bit 3+4s and its ranks at
-// bit 16s. A flush is the rare case (3% of seven-card hands), so the masks
-// are only gathered then.
+// cards' masks. The flush suit s has its flag at key bit 3+4s and its ranks
+// at mask bit 16s+12 (cardMasks is rotated left by tablegen.MaskRotate =
+// 12), so rotating the mask right by 4 times the flag's index brings them
+// to bits 0-12 (masked, so that no index needs a bounds check: one would
+// give the function a frame and a panic path). A flush is the rare case (3% of seven-card hands), so the masks are
+// only gathered then.
 func flushLookup(key, mask uint64) Value {
-	shift := uint(bits.TrailingZeros64(key&flushBits)-3) * 4
-	return Value(flushClasses[(mask>>shift)&0x1fff])
+	return Value(flushClasses[bits.RotateLeft64(mask, -4*bits.TrailingZeros64(key&flushBits))&uint64(len(flushClasses)-1)])
 }
 
 // The fixed-size evaluators add the cards' keys and look the sum up; they
@@ -72,24 +77,29 @@ func flushLookup(key, mask uint64) Value {
 // Their cards are separate arguments, so that they travel in registers: an
 // array argument is copied through the stack, and reading it back byte by
 // byte stalls store-to-load forwarding (Eval7 ran 3x slower that way).
-// Each is a leaf: no call, so no stack frame or stack-growth check. They
-// are too large for Go's inliner (budget 80; Eval7 costs 117, and moving
-// its flush path out to a call costs more, 130, as the inliner charges 57
-// for any call it cannot inline): a loop that ranks hands in bulk should
-// add keys with Partial, whose Add and Value inline.
+//
+// Eval5 is small enough for Go's inliner (cost 79 of its budget of 80; see
+// docs/evaluator-inlining.md): a caller's loop pays no call per hand. To
+// fit, it starts from firstKeys (the bias already added) and spells the two
+// lookups out, as a nested inlined call costs more than its body. A test
+// runs the compiler to keep it so. Eval6 and Eval7 are too large even
+// spelled out so (87 and 95; as written, 96 and 104), and a call on their
+// flush path costs more (the inliner charges 57 for any call it cannot
+// inline): a loop that ranks six or seven cards per hand should use
+// Eval6All or Eval7All, or add keys with Partial.
 
 // Eval5 ranks five distinct cards under rules 3.11-3.12.
 func Eval5(c0, c1, c2, c3, c4 card.Card) Value {
-	key := suitBias + cardKeys[c0] + cardKeys[c1] + cardKeys[c2] + cardKeys[c3] + cardKeys[c4]
+	key := firstKeys[c0] + cardKeys[c1] + cardKeys[c2] + cardKeys[c3] + cardKeys[c4]
 	if key&flushBits != 0 {
-		return flushLookup(key, cardMasks[c0]|cardMasks[c1]|cardMasks[c2]|cardMasks[c3]|cardMasks[c4])
+		return Value(flushClasses[bits.RotateLeft64(cardMasks[c0]|cardMasks[c1]|cardMasks[c2]|cardMasks[c3]|cardMasks[c4], -4*bits.TrailingZeros64(key&flushBits))&uint64(len(flushClasses)-1)])
 	}
-	return rankLookup(key)
+	return Value(rankClasses[(uint32(key>>rankShift)+rankOffsets[key>>(rankShift+rowShift)])&uint32(len(rankClasses)-1)])
 }
 
 // Eval6 ranks the best five of six distinct cards.
 func Eval6(c0, c1, c2, c3, c4, c5 card.Card) Value {
-	key := suitBias + cardKeys[c0] + cardKeys[c1] + cardKeys[c2] + cardKeys[c3] + cardKeys[c4] + cardKeys[c5]
+	key := firstKeys[c0] + cardKeys[c1] + cardKeys[c2] + cardKeys[c3] + cardKeys[c4] + cardKeys[c5]
 	if key&flushBits != 0 {
 		return flushLookup(key, cardMasks[c0]|cardMasks[c1]|cardMasks[c2]|cardMasks[c3]|cardMasks[c4]|cardMasks[c5])
 	}
@@ -99,7 +109,7 @@ func Eval6(c0, c1, c2, c3, c4, c5 card.Card) Value {
 // Eval7 ranks the best five of seven distinct cards (THB v9 3.10: the two
 // hole cards and the five community cards).
 func Eval7(c0, c1, c2, c3, c4, c5, c6 card.Card) Value {
-	key := suitBias + cardKeys[c0] + cardKeys[c1] + cardKeys[c2] + cardKeys[c3] + cardKeys[c4] + cardKeys[c5] + cardKeys[c6]
+	key := firstKeys[c0] + cardKeys[c1] + cardKeys[c2] + cardKeys[c3] + cardKeys[c4] + cardKeys[c5] + cardKeys[c6]
 	if key&flushBits != 0 {
 		return flushLookup(key, cardMasks[c0]|cardMasks[c1]|cardMasks[c2]|cardMasks[c3]|cardMasks[c4]|cardMasks[c5]|cardMasks[c6])
 	}
@@ -170,9 +180,13 @@ func Eval7All(hands [][7]card.Card, out []Value) {
 	}
 }
 
-// key5, key6 and key7 are the key of their cards (suitBias included);
+// key5, key6 and key7 are the key of their cards (suitBias included: the
+// bulk loops keep the add, an immediate, rather than read a second table);
 // eval5Key, eval6Key and eval7Key rank the cards whose key is key (for the
-// hands of a step with a flush among them, and the last hands).
+// hands of a step with a flush among them, and the last hands). They stay
+// calls (go:noinline): inlined into the bulk loops (eval5Key fits the
+// budget since the lookups were spelled out), they keep every card of the
+// step live across the loop, spilled, and Eval5All ran 0.8-0.9x.
 func key5(h *[5]card.Card) uint64 {
 	return suitBias + cardKeys[h[0]] + cardKeys[h[1]] + cardKeys[h[2]] + cardKeys[h[3]] + cardKeys[h[4]]
 }
@@ -185,6 +199,7 @@ func key7(h *[7]card.Card) uint64 {
 	return suitBias + cardKeys[h[0]] + cardKeys[h[1]] + cardKeys[h[2]] + cardKeys[h[3]] + cardKeys[h[4]] + cardKeys[h[5]] + cardKeys[h[6]]
 }
 
+//go:noinline
 func eval5Key(h *[5]card.Card, key uint64) Value {
 	if key&flushBits != 0 {
 		return flushLookup(key, cardMasks[h[0]]|cardMasks[h[1]]|cardMasks[h[2]]|cardMasks[h[3]]|cardMasks[h[4]])
@@ -192,6 +207,7 @@ func eval5Key(h *[5]card.Card, key uint64) Value {
 	return rankLookup(key)
 }
 
+//go:noinline
 func eval6Key(h *[6]card.Card, key uint64) Value {
 	if key&flushBits != 0 {
 		return flushLookup(key, cardMasks[h[0]]|cardMasks[h[1]]|cardMasks[h[2]]|cardMasks[h[3]]|cardMasks[h[4]]|cardMasks[h[5]])
@@ -199,6 +215,7 @@ func eval6Key(h *[6]card.Card, key uint64) Value {
 	return rankLookup(key)
 }
 
+//go:noinline
 func eval7Key(h *[7]card.Card, key uint64) Value {
 	if key&flushBits != 0 {
 		return flushLookup(key, cardMasks[h[0]]|cardMasks[h[1]]|cardMasks[h[2]]|cardMasks[h[3]]|cardMasks[h[4]]|cardMasks[h[5]]|cardMasks[h[6]])

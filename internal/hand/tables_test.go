@@ -36,6 +36,7 @@ func TestGeneratedTablesUpToDate(t *testing.T) {
 // tableBytes is the memory the evaluator's tables take.
 func tableBytes() int {
 	return len(cardKeys)*int(unsafe.Sizeof(cardKeys[0])) +
+		len(firstKeys)*int(unsafe.Sizeof(firstKeys[0])) +
 		len(cardMasks)*int(unsafe.Sizeof(cardMasks[0])) +
 		len(categoryFloor)*int(unsafe.Sizeof(categoryFloor[0])) +
 		len(rankOffsets)*int(unsafe.Sizeof(rankOffsets[0])) +

@@ -58,6 +58,19 @@ const RankBits = 25
 // RankBits bits.
 const KeyRankShift = 64 - RankBits
 
+// SuitBias starts each of a key's four 4-bit suit counters at 3, so that a
+// fifth card of a suit sets the counter's bit 3 (FlushBits).
+const (
+	SuitBias  = 0x3333
+	FlushBits = 0x8888
+)
+
+// MaskRotate is how far a card's rank-mask bit is rotated left: 4 times the
+// index of suit 0's flush flag (bit 3), so that a mask rotated right by 4
+// times the index of the lowest flag set in a key has the flush suit's ranks
+// in its low 13 bits.
+const MaskRotate = 12
+
 // NumRows is the number of perfect-hash rows: every rank sum is below 2^25.
 const NumRows = 1 << (RankBits - RowShift)
 
@@ -399,12 +412,27 @@ func (t *Tables) Source() ([]byte, error) {
 		fmt.Fprintf(&b, "\t%#x,\n", uint64(RankMultipliers[r])<<KeyRankShift|1<<(4*s))
 	}
 	b.WriteString("}\n\n")
-	b.WriteString("// cardMasks holds each card's bit in the four 16-bit per-suit rank masks:\n")
-	b.WriteString("// bit 16*suit + rank-2.\n")
+	b.WriteString("// firstKeys is cardKeys with every suit counter started at 3 (SuitBias), for\n")
+	b.WriteString("// a hand's first card: a hand's key is firstKeys[c0] plus cardKeys of the\n")
+	b.WriteString("// others, one addition fewer than adding the bias.\n")
+	b.WriteString("var firstKeys = [256]uint64{\n")
+	for c := 0; c < 256; c++ {
+		k := uint64(0)
+		if c < 52 {
+			k = uint64(RankMultipliers[c/4])<<KeyRankShift | 1<<(4*(c%4))
+		}
+		fmt.Fprintf(&b, "\t%#x,\n", k+SuitBias)
+	}
+	b.WriteString("}\n\n")
+	b.WriteString("// cardMasks holds each card's bit in the four 16-bit per-suit rank masks,\n")
+	fmt.Fprintf(&b, "// rotated left by %d: bit (16*suit + %d + rank-2) mod 64. The flag of a\n", MaskRotate, MaskRotate)
+	b.WriteString("// flush in suit s is key bit 4s+3, so rotating a hand's mask right by 4\n")
+	b.WriteString("// times that bit's index brings the suit's 13 ranks to bits 0-12, with\n")
+	b.WriteString("// bits 13-15 zero: a uint16 of it indexes flushClasses.\n")
 	b.WriteString("var cardMasks = [256]uint64{\n")
 	for c := 0; c < 52; c++ {
 		r, s := c/4, c%4
-		fmt.Fprintf(&b, "\t%#x,\n", uint64(1)<<(16*s+r))
+		fmt.Fprintf(&b, "\t%#x,\n", bits.RotateLeft64(uint64(1)<<(16*s+r), MaskRotate))
 	}
 	b.WriteString("}\n\n")
 	fmt.Fprintf(&b, "// categoryFloor[c] is the lowest Value of category c; [11] is one past the Royal Flush.\n")
