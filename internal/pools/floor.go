@@ -79,14 +79,9 @@ func (s *Service) releaseAs(ctx context.Context, id string, by jackpot.Actor) (j
 			return jackpot.Pool{}, all, err
 		}
 		all = append(all, paid...)
+		// Nothing paid: another reader paid it first, and q is the pool
+		// as update read it, without a write.
 		if len(paid) == 0 || jackpot.DueHeld(q, s.Now()) == 0 {
-			if len(paid) == 0 {
-				// Nothing was due any more (another reader paid it): the
-				// pool as it is now.
-				if q, err = s.Get(ctx, id); err != nil {
-					return jackpot.Pool{}, all, err
-				}
-			}
 			return q, all, nil
 		}
 	}
