@@ -142,7 +142,7 @@ func TestCrashUnderLoad(t *testing.T) {
 
 	srv := startServe(t, bin, data, logw)
 	if code := post(client, srv.base+"/v1/pools", tokens[principal.Admin],
-		`{"id":"crash","currency":"SGD","rulesets":["mbs-megalink-ssp-v6"],"unit":500,"contributionBp":1733,"reserveBp":517,"reset":10000000}`); code != http.StatusCreated {
+		`{"id":"crash","currency":"SGD","tables":["T12"],"rulesets":["mbs-megalink-ssp-v6"],"unit":500,"contributionBp":1733,"reserveBp":517,"reset":10000000}`); code != http.StatusCreated {
 		srv.kill()
 		t.Fatalf("create pool: %d", code)
 	}
