@@ -14,6 +14,5 @@ require (
 	github.com/aws/smithy-go v1.28.8 // indirect
 	github.com/chromedp/cdproto v0.159.0 // indirect
 	github.com/danielgtaylor/huma/v2 v2.37.2 // indirect
-	github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875 // indirect
-	github.com/goccy/go-json v0.12.0 // indirect
+	github.com/go-json-experiment/json v1.27.2 // indirect
 )
