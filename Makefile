@@ -127,6 +127,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzEval$$' -fuzztime $(FUZZTIME) ./internal/hand
 	$(GO) test -run '^$$' -fuzz '^FuzzEvalNeverPanics$$' -fuzztime $(FUZZTIME) ./internal/hand
 	$(GO) test -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZTIME) ./internal/httpapi
+	$(GO) test -run '^$$' -fuzz '^FuzzEdge$$' -fuzztime $(FUZZTIME) ./internal/httpapi
 
 # ---- infra: the CDK app (its own Go module in infra/) and the load test ----
 STAGE   ?= dev

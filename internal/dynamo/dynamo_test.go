@@ -145,8 +145,17 @@ func TestDynamoDBLocalStoppedMidRun(t *testing.T) {
 	})
 	clock := jackpottest.NewClock(jackpottest.T0)
 	svc := pools.NewService(dynamo.New(client, table), clock.Now, 9)
-	if _, _, err := svc.Create(ctx, "p", jackpottest.MBSSettings(), jackpottest.Admin); err != nil {
-		t.Fatal(err)
+	// A fresh DynamoDB Local on a loaded machine may take longer than the
+	// client's 2 s for its first answers: the create (idempotent) is
+	// retried while it is unavailable.
+	for try := 0; ; try++ {
+		_, _, err := svc.Create(ctx, "p", jackpottest.MBSSettings(), jackpottest.Admin)
+		if err == nil {
+			break
+		}
+		if fault.KindOf(err) != fault.Unavailable || try == 30 {
+			t.Fatal(err)
+		}
 	}
 	const rounds = 120
 	round := func(i int) jackpot.Round {
@@ -195,6 +204,16 @@ func TestDynamoDBLocalStoppedMidRun(t *testing.T) {
 		case 40:
 			settled(40)
 			stop = startLocal(t, dbDir, port)
+			// Listening is not yet answering (a loaded machine): the rest
+			// is sent once a read succeeds.
+			for try := 0; ; try++ {
+				if _, err := svc.Get(ctx, "p"); err == nil {
+					break
+				} else if try == 300 {
+					t.Fatalf("DynamoDB Local does not answer after its restart: %v", err)
+				}
+				time.Sleep(100 * time.Millisecond)
+			}
 		}
 		jobs <- i
 	}

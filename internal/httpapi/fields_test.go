@@ -1,7 +1,10 @@
 package httpapi
 
 import (
+	"bytes"
 	"encoding/json"
+	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -12,7 +15,7 @@ import (
 )
 
 // exampleBody is the request example the spec gives an operation.
-func exampleBody(t *testing.T, api huma.API, method, path string) string {
+func exampleBody(t testing.TB, api huma.API, method, path string) string {
 	t.Helper()
 	item := api.OpenAPI().Paths[path]
 	op := map[string]*huma.Operation{"POST": item.Post, "PATCH": item.Patch, "PUT": item.Put}[method]
@@ -132,4 +135,41 @@ func TestEvery422NamesAField(t *testing.T) {
 			}
 		}
 	}
+}
+
+// FuzzEdge sends arbitrary bodies to the stateless operations with a body
+// (settle, evaluate, irregularities; not analyze, whose valid proposals
+// run for seconds) and holds the edge to issue
+// 22's promises: never a 5xx, and every 422 names a field.
+func FuzzEdge(f *testing.F) {
+	h, api := New(Deps{Logger: slog.New(slog.NewJSONHandler(io.Discard, nil))})
+	settle := exampleBody(f, api, "POST", "/v1/rounds/settle")
+	for _, s := range []string{settle, strings.Replace(settle, `"dealer"`, `"Dealer"`, 1), `{}`, `[]`, `{"cards":"As Ks Qs Js Ts","game":"five_card"}`,
+		`{"ruleset":"rws-mlp-csp-v2","kind":"power_failure","facts":{"outcomeEstablished":false}}`, `{"a":1,"a":2}`, "{\"roundId\":\"\xff\"}"} {
+		f.Add(uint8(0), []byte(s))
+	}
+	paths := []string{"/v1/rounds/settle", "/v1/hands/evaluate", "/v1/irregularities"}
+	f.Fuzz(func(t *testing.T, which uint8, body []byte) {
+		path := paths[int(which)%len(paths)]
+		req := httptest.NewRequest(http.MethodPost, path, bytes.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, req)
+		if w.Code >= 500 {
+			t.Fatalf("%s %q: %d %s", path, body, w.Code, w.Body)
+		}
+		if w.Code != http.StatusUnprocessableEntity {
+			return
+		}
+		var p huma.ErrorModel
+		if err := json.Unmarshal(w.Body.Bytes(), &p); err != nil || len(p.Errors) == 0 {
+			t.Fatalf("%s %q: a 422 with no errors: %s", path, body, w.Body)
+		}
+		for _, e := range p.Errors {
+			object := bytes.HasPrefix(bytes.TrimLeft(body, " \t\r\n"), []byte("{"))
+			if e.Location == "" || e.Location == "body" && object {
+				t.Fatalf("%s %q: an error naming no field: %+v", path, body, e)
+			}
+		}
+	})
 }

@@ -2,9 +2,7 @@ package httpapi
 
 import (
 	"context"
-	"fmt"
 	"net/http"
-	"strconv"
 	"strings"
 
 	"github.com/danielgtaylor/huma/v2"
@@ -229,7 +227,7 @@ func rulesetView(rs ruleset.Ruleset) Ruleset {
 }
 
 func payView(p ruleset.Pay) Price {
-	v := Price{AsWritten: asWritten(p), Kind: string(p.Kind)}
+	v := Price{AsWritten: p.AsWritten(), Kind: string(p.Kind)}
 	switch p.Kind {
 	case ruleset.ToOne, ruleset.ForOne:
 		odds := p.Odds
@@ -242,49 +240,4 @@ func payView(p ruleset.Pay) Price {
 		v.BasisPoints = &bp
 	}
 	return v
-}
-
-// asWritten writes a price the way the documents print it: "250 to 1",
-// "400 for 1", "$2,000" (a fixed SGD amount, cents only when there are
-// some), "10% of the Progressive Jackpot".
-func asWritten(p ruleset.Pay) string {
-	switch p.Kind {
-	case ruleset.ToOne:
-		return fmt.Sprintf("%d to %d", p.Odds.Num, p.Odds.Den)
-	case ruleset.ForOne:
-		return fmt.Sprintf("%d for %d", p.Odds.Num, p.Odds.Den)
-	case ruleset.Fixed:
-		digits := p.Currency.MinorDigits()
-		unit := int64(1)
-		for range digits {
-			unit *= 10
-		}
-		whole, frac := int64(p.Amount)/unit, int64(p.Amount)%unit
-		sym := "$"
-		if p.Currency != money.SGD {
-			sym = string(p.Currency) + " "
-		}
-		s := sym + thousands(whole)
-		if frac != 0 {
-			s += fmt.Sprintf(".%0*d", digits, frac)
-		}
-		return s
-	case ruleset.PoolPercent:
-		bp := int64(p.BasisPoints)
-		s := strconv.FormatInt(bp/100, 10)
-		if r := bp % 100; r != 0 {
-			s += strings.TrimRight(fmt.Sprintf(".%02d", r), "0")
-		}
-		return s + "% of the Progressive Jackpot"
-	}
-	return string(p.Kind)
-}
-
-// thousands writes n with comma separators: 2000 -> "2,000".
-func thousands(n int64) string {
-	s := strconv.FormatInt(n, 10)
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
 }

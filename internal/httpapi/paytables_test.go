@@ -5,33 +5,7 @@ import (
 	"testing"
 
 	"github.com/tablesettle/tablesettle/internal/money"
-	"github.com/tablesettle/tablesettle/internal/ruleset"
 )
-
-func TestAsWritten(t *testing.T) {
-	cases := []struct {
-		name string
-		pay  ruleset.Pay
-		want string
-	}{
-		{"SSP v6 4.1.2 Royal Flush", ruleset.Pay{Kind: ruleset.ToOne, Odds: money.Ratio{Num: 250, Den: 1}}, "250 to 1"},
-		{"THB v9 4.2 Four of a Kind", ruleset.Pay{Kind: ruleset.ForOne, Odds: money.Ratio{Num: 400, Den: 1}}, "400 for 1"},
-		{"SSP v6 4.2 Four of a Kind", ruleset.Pay{Kind: ruleset.Fixed, Amount: 200000, Currency: money.SGD}, "$2,000"},
-		{"SSP v6 4.2 Flush", ruleset.Pay{Kind: ruleset.Fixed, Amount: 10000, Currency: money.SGD}, "$100"},
-		{"cents shown when present", ruleset.Pay{Kind: ruleset.Fixed, Amount: 123456789, Currency: money.SGD}, "$1,234,567.89"},
-		{"another currency", ruleset.Pay{Kind: ruleset.Fixed, Amount: 5000, Currency: "JPY"}, "JPY 5,000"},
-		{"SSP v6 4.2 Royal Flush", ruleset.Pay{Kind: ruleset.PoolPercent, BasisPoints: 10000}, "100% of the Progressive Jackpot"},
-		{"SSP v6 4.2 Straight Flush", ruleset.Pay{Kind: ruleset.PoolPercent, BasisPoints: 1000}, "10% of the Progressive Jackpot"},
-		{"fractional percent", ruleset.Pay{Kind: ruleset.PoolPercent, BasisPoints: 1250}, "12.5% of the Progressive Jackpot"},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			if got := asWritten(c.pay); got != c.want {
-				t.Errorf("got %q, want %q", got, c.want)
-			}
-		})
-	}
-}
 
 func TestGetRuleset(t *testing.T) {
 	h, _ := testServer(t)

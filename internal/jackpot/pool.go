@@ -446,25 +446,8 @@ func (k Rules) New(id string, s Settings, by Actor, now time.Time) (Pool, []Entr
 // A pool that took such a ruleset in another currency could never accept a
 // round.
 func settlesIn(rs *ruleset.Ruleset, c money.Currency) error {
-	if rs.Currency == c || !usesDocCurrency(rs) {
+	if rs.Currency == c || !rs.UsesDocCurrency() {
 		return nil
 	}
 	return invalid("currency", "ruleset %s settles only in %s (its fixed prizes and caps are in %s); the pool is in %s", rs.ID, rs.Currency, rs.Currency, c)
-}
-
-// usesDocCurrency reports whether a ruleset has amounts of its own (fixed
-// prizes, caps), which are in its document's currency: the same rule as
-// settlement's (internal/settle).
-func usesDocCurrency(rs *ruleset.Ruleset) bool {
-	if len(rs.Caps) > 0 {
-		return true
-	}
-	for _, w := range rs.Wagers {
-		for _, e := range w.Paytable {
-			if e.Pay.Kind == ruleset.Fixed {
-				return true
-			}
-		}
-	}
-	return false
 }

@@ -123,22 +123,6 @@ func continuation(g ruleset.Game) ruleset.Wager {
 	return ruleset.Bet
 }
 
-// usesDocCurrency reports whether the ruleset has amounts of its own (fixed
-// prizes, caps), which are in its document's currency.
-func usesDocCurrency(rs *ruleset.Ruleset) bool {
-	if len(rs.Caps) > 0 {
-		return true
-	}
-	for _, w := range rs.Wagers {
-		for _, e := range w.Paytable {
-			if e.Pay.Kind == ruleset.Fixed {
-				return true
-			}
-		}
-	}
-	return false
-}
-
 func validate(cat ruleset.Catalogue, r *Round) (*round, error) {
 	rs, ok := cat.Lookup(ruleset.ID(r.Ruleset)) // read only, never modified
 	if !ok {
@@ -151,7 +135,7 @@ func validate(cat ruleset.Catalogue, r *Round) (*round, error) {
 	if !v.currency.Valid() {
 		return nil, fieldErr("currency", r.Currency, "unknown currency %q", r.Currency)
 	}
-	if v.currency != rs.Currency && usesDocCurrency(rs) {
+	if v.currency != rs.Currency && rs.UsesDocCurrency() {
 		return nil, fieldErr("currency", r.Currency, "%s's fixed prizes and caps are in %s; the round must be in %s", rs.ID, rs.Currency, rs.Currency)
 	}
 	var err error

@@ -27,7 +27,7 @@ require (
 	github.com/aws/smithy-go v1.28.8 // indirect
 	github.com/awslabs/aws-lambda-go-api-proxy v0.16.2 // indirect
 	github.com/danielgtaylor/huma/v2 v2.37.2 // indirect
-	github.com/goccy/go-json v0.12.0 // indirect
+	github.com/go-json-experiment/json v1.27.2 // indirect
 	github.com/influxdata/tdigest v0.0.1 // indirect
 	github.com/josharian/intern v1.0.0 // indirect
 	github.com/mailru/easyjson v0.7.7 // indirect
