@@ -12,12 +12,12 @@ import (
 	"github.com/aws/aws-lambda-go/events"
 
 	"github.com/tablesettle/tablesettle/internal/auth"
-	"github.com/tablesettle/tablesettle/internal/filestore"
 	"github.com/tablesettle/tablesettle/internal/httpapi"
 	"github.com/tablesettle/tablesettle/internal/jackpot"
 	"github.com/tablesettle/tablesettle/internal/jackpot/jackpottest"
 	"github.com/tablesettle/tablesettle/internal/pools"
 	"github.com/tablesettle/tablesettle/internal/principal"
+	"github.com/tablesettle/tablesettle/internal/sqlite"
 )
 
 // TestDisplayPollsThroughLambda (issue 24 items 1, 4): on the Lambda
@@ -31,7 +31,7 @@ func TestDisplayPollsThroughLambda(t *testing.T) {
 		return map[string]string{"LOG_LEVEL": "error", IAMPrincipalsEnv: string(raw)}[k]
 	})
 	deps.Logger = slog.New(slog.NewJSONHandler(io.Discard, nil))
-	st, err := filestore.Open(t.TempDir())
+	st, err := sqlite.Open(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}

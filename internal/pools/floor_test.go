@@ -71,7 +71,7 @@ func TestSweepHeldPaysWithNoReader(t *testing.T) {
 // (-1,000,025, to recover 1,000,025 from the winner), and closes with the
 // meters as if the round had not been dealt.
 func TestShiftReportCorrection(t *testing.T) {
-	st, err := filestore.Open(t.TempDir())
+	st, err := sqlite.Open(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
