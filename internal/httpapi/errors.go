@@ -186,8 +186,9 @@ func boundDetail(d *huma.ErrorDetail) *huma.ErrorDetail {
 	case []byte:
 		out.Value = bound(string(v))
 	}
-	if out.Location == "body" {
-		// huma gives a decoder's error the whole body as its value.
+	if _, text := out.Value.(string); text && out.Location == "body" {
+		// huma gives a decoder's error the whole body as its value; a
+		// value of ours at "body" (an open proposal's id) stays.
 		out.Value = nil
 	}
 	return out

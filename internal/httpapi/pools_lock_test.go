@@ -230,7 +230,7 @@ func TestPoolCorrectionNamesTheCorrectedField(t *testing.T) {
 // the answer cites ruling R28 and the rule; reconcile is ok.
 func TestCorrectionAfterTheResetSpentTheOverflowHTTP(t *testing.T) {
 	api := lockAPI(t)
-	create := `{"id":"P","currency":"SGD","rulesets":["mbs-megalink-ssp-v6"],"unit":500,"contributionBp":1733,"reserveBp":517,"reset":1000000,"ceiling":1000000}`
+	create := `{"id":"P","currency":"SGD","tables":["T1","T2"],"rulesets":["mbs-megalink-ssp-v6"],"unit":500,"contributionBp":1733,"reserveBp":517,"reset":1000000,"ceiling":1000000}`
 	if resp := api.Post("/v1/pools", strings.NewReader(create)); resp.Code != http.StatusCreated {
 		t.Fatalf("create: %d %s", resp.Code, resp.Body)
 	}
