@@ -5,7 +5,7 @@ SHELL := /bin/bash
 GO    ?= go
 ADDR  ?= 127.0.0.1:8080
 
-.PHONY: analysis bench bench-peer bench-pools build chromium deploy fmt-check fuzz lint-spec load openapi run synth test test-browser test-clients test-exhaustive test-infra test-load vet
+.PHONY: analysis bench bench-peer bench-pools bench-store build chromium deploy fmt-check fuzz lint-spec load openapi run synth test test-browser test-clients test-exhaustive test-infra test-load vet
 
 ## run: the API on $(ADDR) with the embedded default store (no cloud account)
 run:
@@ -67,7 +67,7 @@ fmt-check:
 ## bench: the speed and memory benchmarks, one core; includes the API over
 ## loopback against a bare echo handler (internal/httpapi) and each Lambda
 ## function's cold start and binary size (test/coldstart), then bench-peer
-bench: bench-pools
+bench: bench-pools bench-store
 	$(GO) test -run '^$$' -bench . -benchmem -cpu 1 ./internal/... ./test/coldstart
 	@$(MAKE) --no-print-directory bench-peer
 
@@ -110,6 +110,13 @@ build:
 ## bench-pools: rounds applied per second to one pool on DynamoDB Local, 1 and 8 writers
 bench-pools:
 	test/dynamodb-local.sh $(GO) test -run '^$$' -bench 'BenchmarkRounds' -benchtime 300x ./internal/dynamo
+
+## bench-store: the embedded store (internal/sqlite, docs/store.md), one run
+## each: the cost of round 1,000 against round 100,000 (p50, p99), rounds/s
+## to one pool with 100,000 rounds of history by 1 and 8 writers, and
+## opening a pool's console with 1,000,000 ledger entries (about 10 min)
+bench-store:
+	STORE_BENCH=1 $(GO) test -run '^$$' -bench 'BenchmarkStore' -benchtime 1x -timeout 60m ./internal/sqlite
 
 ## test-exhaustive: also rank all 133,784,560 seven-card hands (about a minute)
 test-exhaustive:
