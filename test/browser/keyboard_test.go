@@ -101,6 +101,14 @@ func TestConsoleByKeyboard(t *testing.T) {
 	tabTo(t, ctx, `#pending button[data-action=confirm]`, true, 3)
 	shot(t, ctx, "kbd-2-focus-confirm")
 	do(t, ctx, chromedp.KeyEvent(" "))
+	// The dialog restates the hit with Cancel focused; Tab to OK, Space.
+	waitJS(t, ctx, "the confirmation dialog", `document.getElementById("confirm-dialog").open`)
+	if f := focus(t, ctx, `#confirm-cancel`); !f.Matches {
+		t.Errorf("the dialog opened with the focus on %s, want Cancel", f.Desc)
+	}
+	tabTo(t, ctx, `#confirm-ok`, false, 2)
+	shot(t, ctx, "kbd-2b-focus-dialog-ok")
+	do(t, ctx, chromedp.KeyEvent(" "))
 	waitText(t, ctx, `#pending tbody`, "No pending hit.")
 	waitText(t, ctx, `#ledger tbody`, "browser-supervisor")
 	// The confirmed row is gone; the focus went to its card's heading, not

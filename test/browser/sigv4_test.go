@@ -268,7 +268,7 @@ func TestConsoleSignsWithSigV4(t *testing.T) {
 	// Propose an adjustment: a POST with a JSON body.
 	do(t, ctx,
 		chromedp.SetValue(chromedp.CSS(`#adjust-meter`), "reserve"),
-		chromedp.SendKeys(chromedp.CSS(`#adjust-amount`), "2500"),
+		chromedp.SendKeys(chromedp.CSS(`#adjust-amount`), "25.00"), // SGD 25.00: 2,500 minor units
 		chromedp.SendKeys(chromedp.CSS(`#adjust-reason`), "count sheet 7 (signed)"),
 		chromedp.Click(chromedp.CSS(`#adjust-form button[type=submit]`)),
 	)

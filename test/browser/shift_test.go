@@ -1,0 +1,235 @@
+package browser
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/tablesettle/tablesettle/internal/principal"
+)
+
+// The console on a shift (issue 24): live without a click, alerts that
+// name the hit, actions that cannot run twice, confirmations that restate
+// the money, and no button left pointing at the wrong pool.
+
+// eval evaluates js in the page and returns its value.
+func eval[T any](t *testing.T, ctx context.Context, js string) T {
+	t.Helper()
+	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](js))
+	if err != nil {
+		t.Fatalf("evaluate %s: %v", js, err)
+	}
+	return v
+}
+
+// waitJS waits (up to 10 s) until js evaluates to true in the page.
+func waitJS(t *testing.T, ctx context.Context, what, js string) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		if ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool](js)); err == nil && ok {
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Fatalf("waiting for %s (%s)", what, js)
+}
+
+// createLockPool creates pool id in SGD, unit 5.00, reset 100,000.00,
+// every percentage prize verified (the jackpot lock).
+func createLockPool(t *testing.T, s *server, tok map[principal.Role]string, id string) {
+	t.Helper()
+	api(t, "POST", s.url+"/v1/pools", `{"id":"`+id+`","currency":"SGD","rulesets":["mbs-megalink-ssp-v6"],"unit":500,"contributionBp":1733,"reserveBp":517,"reset":10000000,"verify":{"percent":true}}`,
+		"Authorization", "Bearer "+tok[principal.Admin])
+}
+
+// playRound applies a round at table T12 of pool id in which seat holds
+// cards (and seat 1 a losing hand): two progressive wagers of 5.00.
+func playRound(t *testing.T, s *server, tok map[principal.Role]string, id, round string, seat, cards string) string {
+	t.Helper()
+	body := `{"ruleset":"mbs-megalink-ssp-v6","table":"T12","roundId":"` + round + `","progressiveUnit":500,"dealtAt":"2026-03-01T20:00:00Z","dealer":"2d 3d 5h 8c 9s",` +
+		`"positions":[{"seat":1,"cards":"4c 6c 7d 2h Jd","wagers":{"ante":1000,"bet":2000,"progressive":500}},{"seat":` + seat + `,"cards":"` + cards + `","wagers":{"ante":1000,"bet":2000,"progressive":500}}]}`
+	return api(t, "POST", s.url+"/v1/pools/"+id+"/rounds", body, "Idempotency-Key", id+"-"+round, "Authorization", "Bearer "+tok[principal.Table])
+}
+
+// Issue 24 "the console never refreshes": a Royal posted after the
+// supervisor opened the pool is shown within a second or so (one poll),
+// with no click: a role="alert" banner naming table, seat, hand and
+// amount (R3: 100% of the pool, 100,001.73), a beep unless muted (the
+// mute survives a reload), and a row of the hit queue.
+func TestConsoleAlertsOnANewHit(t *testing.T) {
+	s, tok := startServerWith(t)
+	createLockPool(t, s, tok, "live-1")
+	ctx := browser(t, 1280, 720)
+	signIn(t, ctx, s.url, tok[principal.Supervisor], "browser-supervisor (supervisor)", "live-1")
+	waitText(t, ctx, `#pending tbody`, "No pending hit.")
+	time.Sleep(1200 * time.Millisecond) // at least one poll with nothing new
+
+	start := time.Now()
+	playRound(t, s, tok, "live-1", "R1", "3", "Ts Js Qs Ks As")
+	waitJS(t, ctx, "the hit alert", `(() => { const a = document.getElementById("hit-alert"); return !!a && a.getAttribute("role") === "alert" && a.offsetParent !== null && a.textContent.includes("100,001.73"); })()`)
+	if d := time.Since(start); d > 1600*time.Millisecond {
+		t.Errorf("the console took %v to show the new hit; one poll of 1 s is the most it may take", d)
+	}
+	alert := text(t, ctx, `#hit-alert`)
+	for _, want := range []string{"table T12", "seat 3", "royal flush", "SGD 100,001.73", "pending"} {
+		if !strings.Contains(alert, want) {
+			t.Errorf("the alert lacks %q: %q", want, alert)
+		}
+	}
+	waitText(t, ctx, `#pending tbody`, "Ts Js Qs Ks As")
+	waitText(t, ctx, `#queue tbody`, "pending")
+	if q := text(t, ctx, `#queue tbody`); !strings.Contains(q, "T12") || !strings.Contains(q, "100,001.73") {
+		t.Errorf("the hit queue lacks the hit: %q", q)
+	}
+	if n := eval[int](t, ctx, `Console.beeps`); n != 1 {
+		t.Errorf("beeps after one new hit = %d, want 1", n)
+	}
+	shot(t, ctx, "shift-1-alert")
+
+	// Mute: pressed, kept across a reload; the next hit alerts in silence.
+	do(t, ctx, chromedp.Click(chromedp.CSS(`#mute`)))
+	if p := eval[string](t, ctx, `document.getElementById("mute").getAttribute("aria-pressed")`); p != "true" {
+		t.Errorf("mute aria-pressed = %q after pressing it", p)
+	}
+	do(t, ctx, chromedp.Reload())
+	waitText(t, ctx, `#pending tbody`, "Ts Js Qs Ks As")
+	if p := eval[string](t, ctx, `document.getElementById("mute").getAttribute("aria-pressed")`); p != "true" {
+		t.Errorf("mute aria-pressed = %q after a reload, want it kept", p)
+	}
+	time.Sleep(1200 * time.Millisecond)
+	playRound(t, s, tok, "live-1", "R2", "4", "Th Jh Qh Kh Ah")
+	waitText(t, ctx, `#hit-alert`, "seat 4")
+	if n := eval[int](t, ctx, `Console.beeps`); n != 0 {
+		t.Errorf("beeps while muted = %d, want 0", n)
+	}
+}
+
+// Issue 24 "a double-click moves money twice": a double-click on Propose
+// sends one request; the button is disabled while it is sent; a retry
+// after a network failure sends the same Idempotency-Key (the same
+// submission), so the API applies it once. "500.50" is SGD 500.50, 50,050
+// minor units exactly (no float).
+func TestConsoleProposesOnce(t *testing.T) {
+	s, tok := startServerWith(t)
+	api(t, "POST", s.url+"/v1/pools", `{"id":"once-1","currency":"SGD","rulesets":["mbs-megalink-ssp-v6"],"unit":500,"contributionBp":1733,"reserveBp":517,"reset":10000000}`,
+		"Authorization", "Bearer "+tok[principal.Admin])
+	ctx := browser(t, 1280, 720)
+	signIn(t, ctx, s.url, tok[principal.Admin], "browser-admin (admin)", "once-1")
+	do(t, ctx,
+		chromedp.SetValue(chromedp.CSS(`#adjust-meter`), "reserve"),
+		chromedp.SendKeys(chromedp.CSS(`#adjust-amount`), "500.50"),
+		chromedp.SendKeys(chromedp.CSS(`#adjust-reason`), "reserve top-up, memo 7"),
+		// The first send fails as a dropped network would; every key sent is kept.
+		chromedp.Evaluate[chromedp.Void](`(() => {
+  window.sentKeys = [];
+  const real = window.fetch;
+  let dropped = false;
+  window.fetch = (url, opts) => {
+    if (opts && opts.method === "POST" && String(url).includes("/adjustments")) {
+      window.sentKeys.push(opts.headers["Idempotency-Key"]);
+      if (!dropped) { dropped = true; return new Promise((_, reject) => setTimeout(() => reject(new TypeError("Failed to fetch")), 300)); }
+    }
+    return real(url, opts);
+  };
+})()`),
+		chromedp.Evaluate[chromedp.Void](`(() => { const b = document.querySelector("#adjust-form button[type=submit]"); b.click(); b.click(); })()`),
+	)
+	if d := eval[bool](t, ctx, `document.querySelector("#adjust-form button[type=submit]").disabled`); !d {
+		t.Errorf("Propose is not disabled while its request is sent")
+	}
+	waitText(t, ctx, `#problem`, "not sent")
+	shot(t, ctx, "shift-2-propose-network-dropped")
+	do(t, ctx, chromedp.Click(chromedp.CSS(`#adjust-form button[type=submit]`)))
+	waitText(t, ctx, `#adjust-result`, "waits for a controller's approval")
+	keys := eval[[]string](t, ctx, `window.sentKeys`)
+	if len(keys) != 2 || keys[0] == "" || keys[0] != keys[1] {
+		t.Errorf("keys sent = %q, want two sends (a double-click is one) of one key", keys)
+	}
+	var out struct {
+		Proposals []struct {
+			Adjustment struct {
+				Amount int64 `json:"amount"`
+			} `json:"adjustment"`
+		} `json:"proposals"`
+	}
+	if err := json.Unmarshal([]byte(api(t, "GET", s.url+"/v1/pools/once-1/proposals", "", "Authorization", "Bearer "+tok[principal.Controller])), &out); err != nil {
+		t.Fatal(err)
+	}
+	if len(out.Proposals) != 1 || out.Proposals[0].Adjustment.Amount != 50050 {
+		t.Errorf("proposals = %+v, want one of 50,050 minor units (SGD 500.50)", out.Proposals)
+	}
+
+	// More decimals than SGD has is refused in money, before any request.
+	do(t, ctx, chromedp.SetValue(chromedp.CSS(`#adjust-amount`), "1.005"), chromedp.Click(chromedp.CSS(`#adjust-form button[type=submit]`)))
+	waitText(t, ctx, `#problem`, "SGD amounts have at most 2 decimals")
+}
+
+// Issue 24 "Confirm (SGD 100k) takes one click, beside Void": Confirm
+// opens a dialog restating amount, table, seat and hand; Cancel leaves the
+// hit pending; OK confirms it. Confirm and Void are not in one cell.
+func TestConsoleConfirmRestatesTheHit(t *testing.T) {
+	s, tok := startServerWith(t)
+	pendingRoyal(t, s, tok, "dlg-1")
+	ctx := browser(t, 1280, 720)
+	signIn(t, ctx, s.url, tok[principal.Supervisor], "browser-supervisor (supervisor)", "dlg-1")
+	waitText(t, ctx, `#pending tbody`, "Ts Js Qs Ks As")
+	if eval[bool](t, ctx, `(() => { const c = document.querySelector("#pending [data-action=confirm]"), v = document.querySelector("#pending [data-action=void]"); return c.closest("td") === v.closest("td"); })()`) {
+		t.Errorf("Confirm and Void share one cell")
+	}
+	do(t, ctx, chromedp.Click(chromedp.CSS(`#pending button[data-action=confirm]`)))
+	waitJS(t, ctx, "the confirmation dialog", `document.getElementById("confirm-dialog").open`)
+	d := text(t, ctx, `#confirm-dialog`)
+	for _, want := range []string{"SGD 100,001.73", "table T12", "seat 3", "royal flush"} {
+		if !strings.Contains(d, want) {
+			t.Errorf("the dialog lacks %q: %q", want, d)
+		}
+	}
+	shot(t, ctx, "shift-3-confirm-dialog")
+	do(t, ctx, chromedp.Click(chromedp.CSS(`#confirm-cancel`)))
+	waitJS(t, ctx, "the dialog closed", `!document.getElementById("confirm-dialog").open`)
+	time.Sleep(300 * time.Millisecond)
+	if out := api(t, "GET", s.url+"/v1/pools/dlg-1/hits", "", "Authorization", "Bearer "+tok[principal.Cage]); !strings.Contains(out, `"state":"pending"`) {
+		t.Fatalf("Cancel confirmed the hit: %s", out)
+	}
+	do(t, ctx, chromedp.Click(chromedp.CSS(`#pending button[data-action=confirm]`)))
+	waitJS(t, ctx, "the confirmation dialog", `document.getElementById("confirm-dialog").open`)
+	do(t, ctx, chromedp.Click(chromedp.CSS(`#confirm-ok`)))
+	waitText(t, ctx, `#pending tbody`, "No pending hit.")
+	if out := api(t, "GET", s.url+"/v1/pools/dlg-1/hits", "", "Authorization", "Bearer "+tok[principal.Cage]); !strings.Contains(out, `"state":"confirmed"`) {
+		t.Errorf("OK did not confirm the hit: %s", out)
+	}
+}
+
+// Issue 24 "a pool-id typo leaves the old pool's buttons live": after a
+// pool id that is not there, no action button of the old pool can be
+// pressed, and its rows are gone.
+func TestConsolePoolTypoDisablesTheOldPool(t *testing.T) {
+	s, tok := startServerWith(t)
+	pendingRoyal(t, s, tok, "typo-1")
+	ctx := browser(t, 1280, 720)
+	signIn(t, ctx, s.url, tok[principal.Supervisor], "browser-supervisor (supervisor)", "typo-1")
+	waitText(t, ctx, `#pending tbody`, "Ts Js Qs Ks As")
+	do(t, ctx, chromedp.SetValue(chromedp.CSS(`#pool-id`), "typo-11"), chromedp.Click(chromedp.CSS(`#pool-form button`)))
+	waitText(t, ctx, `#problem`, "404")
+	if n := eval[int](t, ctx, `[...document.querySelectorAll("button[data-action]")].filter((b) => !b.disabled && b.offsetParent !== null).length`); n != 0 {
+		t.Errorf("%d action buttons of the old pool are live after a pool id that is not there", n)
+	}
+	if strings.Contains(text(t, ctx, `main`), "Ts Js Qs Ks As") {
+		t.Errorf("the old pool's hit is still shown")
+	}
+	shot(t, ctx, "shift-4-pool-typo")
+}
+
+// screen starts a browser whose viewport is exactly w x h CSS pixels (a
+// window of that size has less: its own frame).
+func screen(t *testing.T, w, h int64) context.Context {
+	t.Helper()
+	ctx := browser(t, int(w), int(h)+200)
+	do(t, ctx, chromedp.EmulateViewport(w, h))
+	return ctx
+}
