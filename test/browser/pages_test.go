@@ -31,7 +31,7 @@ func TestPlaygroundSettlesARound(t *testing.T) {
 	rows := text(t, ctx, `#lines tbody`)
 	// Seat 1: Qh Qd Qs 9c 9d, Bet 20.00 returns 160.00 (7 to 1, 4.1.2);
 	// progressive 1.00 returns SGD 200.00 (4.2).
-	for _, want := range []string{"bet", "20.00", "7 to 1", "160.00", "mbs-megalink-ssp-v6 4.1.2", "SGD 200.00", "ruling R2"} {
+	for _, want := range []string{"Bet", "20.00", "7 to 1", "160.00", "mbs-megalink-ssp-v6 4.1.2", "SGD 200.00", "ruling R2"} {
 		if !strings.Contains(rows, want) {
 			t.Errorf("settlement lines lack %q:\n%s", want, rows)
 		}
