@@ -121,7 +121,8 @@ func registerProposing(api huma.API, svc *pools.Service, tags []string) {
 			return nil, err
 		}
 		patch := jackpot.SettingsPatch{Rulesets: b.Rulesets, Unit: b.Unit, ContributionBP: b.ContributionBP, ReserveBP: b.ReserveBP,
-			Reset: b.Reset, Ceiling: b.Ceiling, SettleWindowMS: b.SettleWindowMS, Verify: b.Verify.domain(), ProposalTTLSeconds: b.ProposalTTLSeconds}
+			Reset: b.Reset, Ceiling: b.Ceiling, SettleWindowMS: b.SettleWindowMS, Verify: b.Verify.domain(), ProposalTTLSeconds: b.ProposalTTLSeconds,
+			Tables: b.Tables, DisplayName: b.DisplayName}
 		return propose(ctx, in.ID, jackpot.Change{Kind: jackpot.ProposeSettings, Settings: &jackpot.SettingsProposal{Patch: patch, Reason: b.Reason}},
 			"proposes a settings change", principal.Admin, in.IdempotencyKey)
 	})

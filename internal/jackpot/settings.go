@@ -53,6 +53,7 @@ func (k Rules) ChangeSettings(p Pool, s Settings, by Actor, reason string, now t
 	c.post(Entry{Kind: KindSettingsChange, Actor: &by, Reason: reason, Old: &old, New: &nw,
 		Note: "takes effect after the next reset, never mid-cycle"})
 	q.Pending = &SettingsChange{By: by.ID, Actor: &by, At: now, Reason: reason, Settings: nw}
+	linkNow(&q, nw)
 	if c.err != nil {
 		return Pool{}, nil, overflowError(c.err)
 	}
@@ -121,12 +122,16 @@ type SettingsPatch struct {
 	Verify         *Verify            `json:"verify,omitempty"`
 	// ProposalTTLSeconds: 0 leaves it as it is.
 	ProposalTTLSeconds *int64 `json:"proposalTtlSeconds,omitempty"`
+	// Tables and DisplayName take effect when the change is approved.
+	Tables      []string `json:"tables,omitempty"`
+	DisplayName *string  `json:"displayName,omitempty"`
 }
 
 // PatchAll is the patch that sets every field to s's.
 func PatchAll(s Settings) SettingsPatch {
 	return SettingsPatch{Rulesets: append([]string(nil), s.Rulesets...), Unit: &s.Unit, ContributionBP: &s.ContributionBP, ReserveBP: &s.ReserveBP,
-		Reset: &s.Reset, Ceiling: &s.Ceiling, SettleWindowMS: &s.SettleWindowMS, Verify: s.Verify, ProposalTTLSeconds: &s.ProposalTTLSeconds}
+		Reset: &s.Reset, Ceiling: &s.Ceiling, SettleWindowMS: &s.SettleWindowMS, Verify: s.Verify, ProposalTTLSeconds: &s.ProposalTTLSeconds,
+		Tables: append([]string(nil), s.Tables...), DisplayName: &s.DisplayName}
 }
 
 // On returns the settings p's patch makes of the pool's pending settings
@@ -164,6 +169,13 @@ func (pt SettingsPatch) On(p Pool) Settings {
 	}
 	if pt.ProposalTTLSeconds != nil {
 		s.ProposalTTLSeconds = *pt.ProposalTTLSeconds
+	}
+	s.Tables = append([]string(nil), s.Tables...)
+	if pt.Tables != nil {
+		s.Tables = append([]string(nil), pt.Tables...)
+	}
+	if pt.DisplayName != nil {
+		s.DisplayName = *pt.DisplayName
 	}
 	return s
 }

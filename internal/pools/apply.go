@@ -75,7 +75,7 @@ func (s *Service) ApplyRound(ctx context.Context, pool string, r jackpot.Round, 
 			}
 			continue
 		}
-		q, entries, res, err := s.Rules().Apply(p, r, s.Now())
+		q, entries, res, err := s.applyLinked(p, r)
 		if err != nil {
 			if res, found, replayed, rerr := replay(); rerr != nil || found {
 				return res, replayed, rerr

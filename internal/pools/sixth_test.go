@@ -38,7 +38,7 @@ func poolSettings(rs ...ruleset.ID) jackpot.Settings {
 	for i, r := range rs {
 		ids[i] = string(r)
 	}
-	return jackpot.Settings{Currency: money.SGD, Rulesets: ids, Unit: 500, ContributionBP: 2000, ReserveBP: 500, Reset: 10_000_000}
+	return jackpot.Settings{Currency: money.SGD, Rulesets: ids, Unit: 500, ContributionBP: 2000, ReserveBP: 500, Reset: 10_000_000, Tables: jackpottest.Tables()}
 }
 
 // twoRoyals is a round with two Royal Flushes at one table, each on a

@@ -296,7 +296,7 @@ func TestPoolRound(t *testing.T) {
 	anon, as := startServerAs(t)
 	ctx := context.Background()
 	req := client.CreatePoolRequest{
-		Id: "megalink-sgd-1", Currency: "SGD", Rulesets: []string{"mbs-megalink-ssp-v6"},
+		Id: "megalink-sgd-1", Currency: "SGD", Rulesets: []string{"mbs-megalink-ssp-v6"}, Tables: &[]string{"T12"},
 		Unit: 500, ContributionBp: 1733, ReserveBp: 517, Reset: 10000000,
 	}
 	for _, tc := range []struct {
@@ -363,7 +363,7 @@ func TestPoolStatusesAsDeclared(t *testing.T) {
 	c, table := as(principal.Admin), as(principal.Table)
 	ctx := context.Background()
 	req := client.CreatePoolRequest{
-		Id: "megalink-sgd-2", Currency: "SGD", Rulesets: []string{"mbs-megalink-ssp-v6"},
+		Id: "megalink-sgd-2", Currency: "SGD", Rulesets: []string{"mbs-megalink-ssp-v6"}, Tables: &[]string{"T12"},
 		Unit: 500, ContributionBp: 1733, ReserveBp: 517, Reset: 10000000,
 	}
 	first, err := c.CreatePoolWithResponse(ctx, req)
@@ -438,7 +438,7 @@ func TestDualControlAdjustment(t *testing.T) {
 	admin, controller := as(principal.Admin), as(principal.Controller)
 	ctx := context.Background()
 	created, err := admin.CreatePoolWithResponse(ctx, client.CreatePoolRequest{
-		Id: "megalink-sgd-3", Currency: "SGD", Rulesets: []string{"mbs-megalink-ssp-v6"},
+		Id: "megalink-sgd-3", Currency: "SGD", Rulesets: []string{"mbs-megalink-ssp-v6"}, Tables: &[]string{"T12"},
 		Unit: 500, ContributionBp: 1733, ReserveBp: 517, Reset: 10000000,
 	})
 	if err != nil || created.StatusCode() != 201 {

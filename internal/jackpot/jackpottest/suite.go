@@ -38,16 +38,32 @@ func (c *Clock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.now
 func (c *Clock) Advance(d time.Duration) { c.mu.Lock(); c.now = c.now.Add(d); c.mu.Unlock() }
 
 // MBSSettings is a Megalink SSP v6 / TCP v6 / THB v9 pool: SGD 5 unit,
-// rates chosen to leave fractions to carry, SGD 100,000 reset.
+// rates chosen to leave fractions to carry, SGD 100,000 reset, linking
+// the fixtures' tables (Tables).
 func MBSSettings() jackpot.Settings {
 	return jackpot.Settings{Currency: money.SGD, Rulesets: []string{"mbs-megalink-ssp-v6", "mbs-megalink-tcp-v6", "mbs-megalink-thb-v9"},
-		Unit: 500, ContributionBP: 1733, ReserveBP: 517, Reset: 10_000_000}
+		Unit: 500, ContributionBP: 1733, ReserveBP: 517, Reset: 10_000_000, Tables: Tables()}
 }
 
-// RWSSettings is an RWS Multi-Link pool with a 3 s settle window (R7).
+// RWSSettings is an RWS Multi-Link pool with a 3 s settle window (R7),
+// linking the fixtures' tables (Tables).
 func RWSSettings() jackpot.Settings {
 	return jackpot.Settings{Currency: money.SGD, Rulesets: []string{"rws-mlp-csp-v2"},
-		Unit: 500, ContributionBP: 1733, ReserveBP: 517, Reset: 10_000_000, SettleWindowMS: 3000}
+		Unit: 500, ContributionBP: 1733, ReserveBP: 517, Reset: 10_000_000, SettleWindowMS: 3000, Tables: Tables()}
+}
+
+// Tables are the table ids the fixtures' pools link (issue 24: a round
+// from a table not linked is refused): T, T0-T99, T00-T09, t0-t9,
+// table-0 to table-9, table-A and table-B.
+func Tables() []string {
+	ts := []string{"T", "table-A", "table-B"}
+	for i := 0; i < 100; i++ {
+		ts = append(ts, fmt.Sprintf("T%d", i))
+	}
+	for i := 0; i < 10; i++ {
+		ts = append(ts, fmt.Sprintf("T%02d", i), fmt.Sprintf("t%d", i), fmt.Sprintf("table-%d", i))
+	}
+	return ts
 }
 
 // Royal is a Royal Flush hit (100% of the pool, R3).
