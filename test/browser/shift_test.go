@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 
 	"github.com/tablesettle/tablesettle/internal/principal"
 )
@@ -43,7 +44,7 @@ func waitJS(t *testing.T, ctx context.Context, what, js string) {
 // every percentage prize verified (the jackpot lock).
 func createLockPool(t *testing.T, s *server, tok map[principal.Role]string, id string) {
 	t.Helper()
-	api(t, "POST", s.url+"/v1/pools", `{"id":"`+id+`","currency":"SGD","rulesets":["mbs-megalink-ssp-v6"],"unit":500,"contributionBp":1733,"reserveBp":517,"reset":10000000,"verify":{"percent":true}}`,
+	api(t, "POST", s.url+"/v1/pools", `{"id":"`+id+`","currency":"SGD","rulesets":["mbs-megalink-ssp-v6"],"tables":["T12"],"unit":500,"contributionBp":1733,"reserveBp":517,"reset":10000000,"verify":{"percent":true}}`,
 		"Authorization", "Bearer "+tok[principal.Admin])
 }
 
@@ -116,7 +117,7 @@ func TestConsoleAlertsOnANewHit(t *testing.T) {
 // minor units exactly (no float).
 func TestConsoleProposesOnce(t *testing.T) {
 	s, tok := startServerWith(t)
-	api(t, "POST", s.url+"/v1/pools", `{"id":"once-1","currency":"SGD","rulesets":["mbs-megalink-ssp-v6"],"unit":500,"contributionBp":1733,"reserveBp":517,"reset":10000000}`,
+	api(t, "POST", s.url+"/v1/pools", `{"id":"once-1","currency":"SGD","rulesets":["mbs-megalink-ssp-v6"],"tables":["T12"],"unit":500,"contributionBp":1733,"reserveBp":517,"reset":10000000}`,
 		"Authorization", "Bearer "+tok[principal.Admin])
 	ctx := browser(t, 1280, 720)
 	signIn(t, ctx, s.url, tok[principal.Admin], "browser-admin (admin)", "once-1")
@@ -165,7 +166,8 @@ func TestConsoleProposesOnce(t *testing.T) {
 	}
 
 	// More decimals than SGD has is refused in money, before any request.
-	do(t, ctx, chromedp.SetValue(chromedp.CSS(`#adjust-amount`), "1.005"), chromedp.Click(chromedp.CSS(`#adjust-form button[type=submit]`)))
+	// (Enter in the field: the rows above may still be moving under a click.)
+	do(t, ctx, chromedp.Evaluate[chromedp.Void](`document.getElementById("adjust-amount").value = ""`), chromedp.SendKeys(chromedp.CSS(`#adjust-amount`), "1.005"+kb.Enter))
 	waitText(t, ctx, `#problem`, "SGD amounts have at most 2 decimals")
 }
 

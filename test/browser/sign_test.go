@@ -21,7 +21,7 @@ import (
 // address bar.
 func TestSignTakesATokenFromAChangedFragment(t *testing.T) {
 	s, tok := startServerWith(t)
-	api(t, "POST", s.url+"/v1/pools", `{"id":"frag-1","currency":"SGD","rulesets":["mbs-megalink-ssp-v6"],"unit":100,"contributionBp":2000,"reserveBp":500,"reset":10000000}`,
+	api(t, "POST", s.url+"/v1/pools", `{"id":"frag-1","currency":"SGD","rulesets":["mbs-megalink-ssp-v6"],"tables":["T12"],"unit":100,"contributionBp":2000,"reserveBp":500,"reset":10000000}`,
 		"Authorization", "Bearer "+tok[principal.Admin])
 	ctx := browser(t, 1280, 720)
 	do(t, ctx, chromedp.Navigate(s.url+"/display/frag-1"))
@@ -38,7 +38,7 @@ func TestSignTakesATokenFromAChangedFragment(t *testing.T) {
 // banner fit every screen from a phone to 4K, and nothing scrolls.
 func TestSignFitsAnyAmountOnAnyScreen(t *testing.T) {
 	s, tok := startServerWith(t)
-	api(t, "POST", s.url+"/v1/pools", `{"id":"fit-big","currency":"SGD","rulesets":["mbs-megalink-ssp-v6"],"unit":500,"contributionBp":1733,"reserveBp":517,"reset":1234567890,"verify":{"percent":true}}`,
+	api(t, "POST", s.url+"/v1/pools", `{"id":"fit-big","currency":"SGD","rulesets":["mbs-megalink-ssp-v6"],"tables":["T12"],"unit":500,"contributionBp":1733,"reserveBp":517,"reset":1234567890,"verify":{"percent":true}}`,
 		"Authorization", "Bearer "+tok[principal.Admin])
 	playRound(t, s, tok, "fit-big", "R1", "3", "Ts Js Qs Ks As")
 	for _, size := range [][2]int{{390, 844}, {1280, 720}, {1920, 1080}, {3840, 2160}} {
@@ -73,7 +73,7 @@ func TestSignFitsAnyAmountOnAnyScreen(t *testing.T) {
 // itself is dimmed and STALE is written across it.
 func TestSignStaleDimsTheMeter(t *testing.T) {
 	s, tok := startServerWith(t)
-	api(t, "POST", s.url+"/v1/pools", `{"id":"stale-1","currency":"SGD","rulesets":["mbs-megalink-ssp-v6"],"unit":100,"contributionBp":2000,"reserveBp":500,"reset":10000000}`,
+	api(t, "POST", s.url+"/v1/pools", `{"id":"stale-1","currency":"SGD","rulesets":["mbs-megalink-ssp-v6"],"tables":["T12"],"unit":100,"contributionBp":2000,"reserveBp":500,"reset":10000000}`,
 		"Authorization", "Bearer "+tok[principal.Admin])
 	ctx := screen(t, 1280, 720)
 	do(t, ctx, chromedp.Navigate(s.url+"/display/stale-1#token="+tok[principal.Cage]))

@@ -186,7 +186,7 @@
   }
 
   const hitFacts = (h) => [
-    "Amount: " + money(h.amount) + (h.category ? " · " + hand(h.category) : ""),
+    "Amount: " + money(h.amount) + (h.category ? " · " + hand(h.category || h.hand) : ""),
     "table " + h.table + " · seat " + h.seat + " · round " + h.round + (h.cards ? " · cards " + h.cards : ""),
   ];
 
@@ -237,7 +237,7 @@
     $("queue").querySelector("tbody").replaceChildren(...(rows.length ? rows.map((h) => TS.el("tr", { "data-seq": h.seq, class: "state-" + h.state },
       TS.el("td", { class: "num" }, h.seq),
       TS.el("td", {}, TS.el("span", { class: "badge state-" + h.state }, h.state), openVoid(h.seq) ? " · void proposed" : ""),
-      TS.el("td", {}, h.table), TS.el("td", {}, h.seat), TS.el("td", {}, hand(h.category)),
+      TS.el("td", {}, h.table), TS.el("td", {}, h.seat), TS.el("td", {}, hand(h.category || h.hand)),
       TS.el("td", { class: "num" }, h.amount != null ? money(h.amount) : ""),
       TS.el("td", {}, clock(h.committedAt)),
       TS.el("td", {}, h.windowClosesAt ? clock(h.windowClosesAt) : ""),
@@ -253,7 +253,7 @@
   function raiseAlert(fresh) {
     const a = $("hit-alert");
     const lines = fresh.map((h) => (h.state === "held" ? "Hit held for its settle window" : "Hit pending verification") +
-      ": table " + h.table + " · seat " + h.seat + " · " + hand(h.category) + (h.amount != null ? " · " + money(h.amount) : "") +
+      ": table " + h.table + " · seat " + h.seat + " · " + hand(h.category || h.hand) + (h.amount != null ? " · " + money(h.amount) : "") +
       (h.windowClosesAt ? " · window closes " + clock(h.windowClosesAt) : ""));
     $("hit-alert-text").replaceChildren(...lines.map((l) => TS.el("p", {}, l)));
     a.classList.remove("hidden");
@@ -292,7 +292,7 @@
       const proposal = openVoid(h.seq);
       return TS.el("tr", { "data-seq": h.seq },
         TS.el("td", { class: "num" }, h.seq), TS.el("td", {}, h.table), TS.el("td", {}, h.round), TS.el("td", {}, h.seat),
-        TS.el("td", { class: "cite" }, h.cards || ""), TS.el("td", {}, hand(h.category)),
+        TS.el("td", { class: "cite" }, h.cards || ""), TS.el("td", {}, hand(h.category || h.hand)),
         TS.el("td", { class: "num" }, money(h.amount)), TS.el("td", {}, when(h.committedAt)),
         TS.el("td", {}, action("Confirm", { class: "primary", "data-action": "confirm" }, async (b) => {
           if (!await ask("Confirm hit " + h.seq + "?", [...hitFacts(h), "The cage may then pay it."], "Confirm " + money(h.amount))) return;
@@ -314,7 +314,7 @@
 
   function renderToPay() {
     const rows = state.hits.filter((h) => h.state === "confirmed").map((h) => TS.el("tr", { "data-seq": h.seq },
-      TS.el("td", { class: "num" }, h.seq), TS.el("td", {}, h.table), TS.el("td", {}, h.seat), TS.el("td", {}, hand(h.category)),
+      TS.el("td", { class: "num" }, h.seq), TS.el("td", {}, h.table), TS.el("td", {}, h.seat), TS.el("td", {}, hand(h.category || h.hand)),
       TS.el("td", { class: "num" }, money(h.amount)),
       TS.el("td", {}, h.confirmedBy ? h.confirmedBy.id + " · " + when(h.confirmedAt) : ""),
       TS.el("td", {}, action("Mark paid", { class: "primary", "data-action": "paid" }, async (b) => {
@@ -342,7 +342,7 @@
     }
     if (p.void) {
       const h = state.hits.find((x) => x.seq === p.void.seq);
-      lines.push("void hit " + p.void.seq + (h ? ": table " + h.table + " · seat " + h.seat + " · " + hand(h.category) + (h.amount != null ? " · " + money(h.amount) : "") + " back to the pool" : ""));
+      lines.push("void hit " + p.void.seq + (h ? ": table " + h.table + " · seat " + h.seat + " · " + hand(h.category || h.hand) + (h.amount != null ? " · " + money(h.amount) : "") + " back to the pool" : ""));
     }
     if (p.correction) {
       const c = p.correction;

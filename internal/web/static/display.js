@@ -61,9 +61,10 @@
         lastWon: last ? { amount: last.paid, category: last.category, table: last.table, seat: last.seat, at: last.paidAt } : null,
       };
     }
+    const withHand = (h) => h && Object.assign({}, h, { category: h.category || h.hand });
     return {
-      name: d.displayName || "", currency: d.currency || "", meter: d.meter, hits: d.hits || [], version: d.asOf,
-      lastWon: d.lastWon || null, paytable: d.paytable || null,
+      name: d.displayName || "", currency: d.currency || "", meter: d.meter, hits: (d.hits || []).map(withHand), version: d.version || d.asOf,
+      lastWon: withHand(d.lastWon) || null, paytable: d.paytable || null,
     };
   }
 
@@ -73,12 +74,12 @@
   // A hit at its stage, in the words players read: a Royal Flush is the
   // jackpot; any other prize is named by its hand.
   function hitLine(h, c) {
-    const what = h.category === "royal_flush" ? "JACKPOT" : hand(h.category).toUpperCase() + " PRIZE";
+    const what = h.category === "royal_flush" ? "JACKPOT" : hand(h.category || h.hand).toUpperCase() + " PRIZE";
     const stage = { held: "HELD", pending: "PENDING", confirmed: "VERIFIED" }[h.state] || h.state.toUpperCase();
     const amount = h.amount !== undefined && h.amount !== null ? " · " + money(h.amount, c) : "";
     const detail = { held: "held for its settle window" + (h.windowClosesAt ? " until " + new Date(h.windowClosesAt).toLocaleTimeString() : ""),
       pending: "pending verification", confirmed: "verified, being paid" }[h.state] || "";
-    return what + " " + stage + " · table " + h.table + " seat " + h.seat + amount + (h.category ? " (" + hand(h.category) + ")" : "") + (detail ? "\n" + detail : "");
+    return what + " " + stage + " · table " + h.table + " seat " + h.seat + amount + (h.category ? " (" + hand(h.category || h.hand) + ")" : "") + (detail ? "\n" + detail : "");
   }
 
   function render() {
