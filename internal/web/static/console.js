@@ -218,7 +218,12 @@
       committedAt: h.heldAt, windowClosesAt: h.payAfter,
     }));
     const known = new Set(state.hits.map((h) => h.seq));
-    return [...held.filter((h) => !known.has(h.seq)), ...state.hits].sort((a, b) => b.seq - a.seq);
+    // Paid and voided hits come from /hits?state=all where the API lists
+    // them; else from the pool's last hits (their state when it says so).
+    const heldSeqs = new Set(held.map((h) => h.seq));
+    const past = (state.pool.lastHits || []).filter((h) => !known.has(h.seq) && !heldSeqs.has(h.seq) && (!h.state || h.state === "paid" || h.state === "voided"))
+      .map((h) => ({ seq: h.seq, state: h.state || "paid", table: h.table, round: h.round, seat: h.seat, category: h.category, amount: h.paid, paidAt: h.paidAt, voidedAt: h.voidedAt }));
+    return [...held.filter((h) => !known.has(h.seq)), ...past, ...state.hits].sort((a, b) => b.seq - a.seq);
   }
 
   function renderHits(first) {
