@@ -3,9 +3,12 @@ package browser
 import (
 	"encoding/json"
 	"fmt"
+	"net"
+	"net/http"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 
@@ -162,4 +165,38 @@ func hitSeq(t *testing.T, s *server, tok map[principal.Role]string, id string, s
 	}
 	t.Fatalf("pool %s has no open hit at seat %d", id, seat)
 	return ""
+}
+
+// Issue 24: "Reloading offline shows the browser's error page". The sign
+// is reloaded while its server is away: its service worker answers with
+// the sign's own page, which shows STALE and keeps asking; when the server
+// is back, the sign is live again with no one touching the kiosk.
+func TestSignRecoversOffline(t *testing.T) {
+	s, tok := startServerWith(t)
+	api(t, "POST", s.url+"/v1/pools", `{"id":"kiosk-1","currency":"SGD","rulesets":["mbs-megalink-ssp-v6"],"tables":["T12"],"unit":100,"contributionBp":2000,"reserveBp":500,"reset":10000000}`,
+		"Authorization", "Bearer "+tok[principal.Admin])
+	ctx := screen(t, 1280, 720)
+	do(t, ctx, chromedp.Navigate(s.url+"/display/kiosk-1#token="+tok[principal.Cage]))
+	waitText(t, ctx, `#amount`, "100,000.00")
+	waitJS(t, ctx, "the service worker in control", `navigator.serviceWorker.ready.then(() => true) && !!navigator.serviceWorker.controller`)
+
+	addr := strings.TrimPrefix(s.url, "http://")
+	_ = s.srv.Close()
+	do(t, ctx, chromedp.Reload())
+	waitText(t, ctx, `#status`, "connecting")
+	if got := text(t, ctx, `#stale`); got == "" {
+		t.Errorf("the offline sign does not cover its meter")
+	}
+	shot(t, ctx, "sign-offline-reloaded")
+
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back := &http.Server{Handler: s.srv.Handler, ReadHeaderTimeout: 5 * time.Second}
+	go func() { _ = back.Serve(ln) }()
+	t.Cleanup(func() { _ = back.Close() })
+	waitText(t, ctx, `#amount`, "100,000.00")
+	waitText(t, ctx, `#status`, "live")
+	shot(t, ctx, "sign-offline-recovered")
 }
