@@ -403,8 +403,8 @@
   // new entries are added as the pool's ledger grows (not reloaded).
   const meterNames = ["displayed", "reserve", "overflow"];
   function entryMoves(e) {
-    if (e.amount !== undefined && e.amount !== null && typeof e.amount === "number") return money(e.amount, true);
     const moves = meterNames.filter((m) => e[m]).map((m) => m + " " + money(e[m], true));
+    if (!moves.length && typeof e.amount === "number" && e.amount) moves.push(money(e.amount, true));
     if (e.paid) moves.push("paid " + money(e.paid));
     if (e.recovered) moves.push("recovered " + money(e.recovered));
     return moves.join(" · ") || "—";
