@@ -31,7 +31,7 @@ const IAMPrincipalsEnv = "TABLESETTLE_IAM_PRINCIPALS"
 // role each. The table role is one IAM role per table (StageConfig.Tables),
 // because the service binds a table principal to its table ids by the IAM
 // role it signs with.
-var PeopleRoles = []string{"supervisor", "cage", "controller", "admin"}
+var PeopleRoles = []string{"supervisor", "cage", "controller", "admin", "display"}
 
 // Access returns, for each role, the routes ("METHOD /path") its IAM role
 // may invoke.

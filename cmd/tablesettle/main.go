@@ -67,12 +67,14 @@ func serve(args []string) error {
 	if err != nil {
 		return err
 	}
-	handler, _ := httpapi.New(httpapi.Deps{Logger: logger, Pools: pools.NewService(store, time.Now, uint64(time.Now().UnixNano())), Access: access,
+	svc := pools.NewService(store, time.Now, uint64(time.Now().UnixNano()))
+	handler, _ := httpapi.New(httpapi.Deps{Logger: logger, Pools: svc, Access: access,
 		AnalysisCache: httpapi.NewAnalysisCache(256, 16<<20)})
 	srv := server(*addr, handler)
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	go sweepHeld(ctx, svc, time.Second, logger)
 	errc := make(chan error, 1)
 	go func() { errc <- srv.ListenAndServe() }()
 	logger.Info("tablesettle listening", "addr", "http://"+*addr, "docs", "http://"+*addr+"/docs")
@@ -115,4 +117,25 @@ func writeSpec(args []string) error {
 		return err
 	}
 	return os.WriteFile(filepath.Join(*out, "openapi-3.0.yaml"), spec30, 0o644)
+}
+
+// sweepHeld pays, every interval until ctx ends, the held RWS hits whose
+// settle window has closed (ruling R7), of every pool the service has seen
+// holding one: a held hit is paid at its window's close even with no page
+// open (docs/floor.md). The Lambda host has no ticker: it releases on read.
+func sweepHeld(ctx context.Context, svc *pools.Service, interval time.Duration, logger interface {
+	Warn(msg string, args ...any)
+}) {
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			if err := svc.SweepHeld(ctx); err != nil && ctx.Err() == nil {
+				logger.Warn("held hits not released; retrying next tick", "err", err.Error())
+			}
+		}
+	}
 }

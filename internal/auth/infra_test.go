@@ -29,7 +29,7 @@ func infraAccess() ([]byte, error) {
 			continue
 		}
 		for _, r := range principal.Roles {
-			if rule.Stateless || rule.AnyPrincipal || slices.Contains(rule.Roles, r) {
+			if ((rule.Stateless || rule.AnyPrincipal) && !slices.Contains(Narrow, r)) || slices.Contains(rule.Roles, r) {
 				out[r] = append(out[r], route)
 			}
 		}

@@ -92,6 +92,13 @@ var Routes = map[string]Rule{
 	"GET /v1/pools/{id}":        roles(readers...),
 	"GET /v1/pools/{id}/ledger": roles(readers...),
 	"GET /v1/pools/{id}/hits":   roles(readers...),
+	// The floor (issue 24): the sign reads its pools' displays only (a
+	// kiosk holds no credential that could move money or read a ledger);
+	// readers may read them too. Shift reports and jackpot slips are
+	// read by every reader.
+	"GET /v1/pools/{id}/display":         roles(append(readers[:len(readers):len(readers)], principal.Display)...),
+	"GET /v1/pools/{id}/report":          roles(readers...),
+	"GET /v1/pools/{id}/hits/{seq}/slip": roles(readers...),
 	// Held RWS hits whose window has passed are paid: the floor (a
 	// supervisor) or the cage may sweep them; any round applied does too.
 	"POST /v1/pools/{id}/release": roles(principal.Supervisor, principal.Cage),
@@ -115,6 +122,11 @@ var Routes = map[string]Rule{
 	"POST /v1/pools/{id}/proposals/{proposal}/approve":  roles(principal.Controller),
 	"POST /v1/pools/{id}/proposals/{proposal}/withdraw": roles(principal.Admin, principal.Supervisor),
 }
+
+// Narrow are the roles whose IAM role in the stack may invoke only the
+// routes that name them, not the stateless ones nor GET /v1/me: the
+// sign's kiosk (display) reads its pools' displays and nothing else.
+var Narrow = []principal.Role{principal.Display}
 
 // Authorize decides whether p may call route: nil, or a Forbidden
 // *fault.Error naming what is missing. p is the authenticated principal

@@ -89,7 +89,7 @@ type PoolView struct {
 	// Pending takes effect after the next reset, never mid-cycle.
 	Pending  *PendingView        `json:"pending,omitempty" doc:"A recorded settings change; it takes effect after the next reset, never mid-cycle."`
 	Meters   jackpot.Meters      `json:"meters" doc:"Displayed, reserve and overflow meters, carried fractions (1/10000 of the minor unit), accepted wagers, hits and amounts paid per category."`
-	LastHits []jackpot.HitRecord `json:"lastHits" doc:"The last 25 hits, oldest first."`
+	LastHits []LastHit           `json:"lastHits" doc:"The last 25 hits, oldest first, each with its state: pending or confirmed under the jackpot lock, paid, or voided."`
 	Held     []jackpot.HeldHit   `json:"held" doc:"RWS major hits held for the settle window (ruling R7); paid by the next commit after payAfter."`
 	Locked   []jackpot.LockedHit `json:"locked" doc:"Hits under the jackpot lock, pending (committed, the pool already reset, waiting for a supervisor) or confirmed (the cage may pay them), with their table, seat, cards and amount."`
 	Version  int64               `json:"version"`
@@ -100,10 +100,7 @@ type PoolView struct {
 
 func poolView(svc *pools.Service, p jackpot.Pool) PoolView {
 	v := PoolView{ID: p.ID, Casino: svc.Rules().Casino(p.Settings), Settings: settingsView(p.Settings), Meters: p.Meters,
-		LastHits: p.LastHits, Held: p.Held, Version: p.Version, Entries: p.Seq, Created: p.CreatedAt, Updated: p.UpdatedAt}
-	if v.LastHits == nil {
-		v.LastHits = []jackpot.HitRecord{}
-	}
+		LastHits: lastHits(p), Held: p.Held, Version: p.Version, Entries: p.Seq, Created: p.CreatedAt, Updated: p.UpdatedAt}
 	if v.Held == nil {
 		v.Held = []jackpot.HeldHit{}
 	}
@@ -140,11 +137,13 @@ type AdjustmentRequest struct {
 	NoBy
 }
 
-// LedgerPage is one page of a pool's ledger, oldest first.
+// LedgerPage is one page of a pool's ledger, oldest first (or newest
+// first: order=desc).
 type LedgerPage struct {
-	Entries []jackpot.Entry `json:"entries"`
-	// Next is the after to ask for the next page; absent on the last page.
-	Next *int64 `json:"next,omitempty"`
+	Entries []LedgerEntry `json:"entries"`
+	// Next is the after (before, newest first) to ask for the next page;
+	// absent on the last page.
+	Next *int64 `json:"next,omitempty" doc:"The after (order=asc) or before (order=desc) of the next page; absent on the last page."`
 }
 
 type createPoolInput struct {
@@ -171,9 +170,11 @@ type adjustInput struct {
 	Body           AdjustmentRequest
 }
 type ledgerInput struct {
-	ID    string `path:"id" maxLength:"64"`
-	After int64  `query:"after" minimum:"0" doc:"Return entries after this sequence number (0: from the start)."`
-	Limit int    `query:"limit" minimum:"1" maximum:"1000" default:"100"`
+	ID     string `path:"id" maxLength:"64"`
+	After  int64  `query:"after" minimum:"0" doc:"Return entries after this sequence number (0: from the start)."`
+	Before int64  `query:"before" minimum:"0" doc:"order=desc: return entries before this sequence number (0: from the newest)."`
+	Order  string `query:"order" enum:"asc,desc" default:"asc" doc:"asc: oldest first, paged by after; desc: newest first, paged by before (docs/floor.md)."`
+	Limit  int    `query:"limit" minimum:"1" maximum:"1000" default:"100"`
 }
 type ledgerOutput struct {
 	Body LedgerPage
@@ -228,23 +229,29 @@ func registerPools(api huma.API, deps Deps) {
 		}
 		return &createPoolOutput{Status: status, Body: poolView(svc, p)}, nil
 	})
-	huma.Register(api, huma.Operation{
+	getPool := huma.Operation{
 		OperationID: "get-pool", Method: http.MethodGet, Path: "/v1/pools/{id}",
 		Summary: "A pool's settings and meters", Tags: tags,
-	}, func(ctx context.Context, in *poolIDInput) (*poolOutput, error) {
-		if svc == nil {
-			return nil, poolsUnavailable()
-		}
-		p, err := svc.Get(ctx, in.ID)
+		Description: "Held hits whose window has closed are paid before the answer (release on read). Poll with If-None-Match: 304 while nothing changed (docs/floor.md).",
+	}
+	conditionalDoc(&getPool)
+	huma.Register(api, getPool, func(ctx context.Context, in *poolGetInput) (*poolGetOutput, error) {
+		p, err := freshPool(ctx, svc, in.ID)
 		if err != nil {
-			return nil, poolError(ctx, err, "path.")
+			return nil, err
 		}
-		return &poolOutput{Body: poolView(svc, p)}, nil
+		tag := poolTag(svc, p, "pool")
+		if matches(in.IfNoneMatch, tag) {
+			return nil, notModified(tag)
+		}
+		return &poolGetOutput{ETag: tag, CacheControl: "no-cache", Body: poolView(svc, p)}, nil
 	})
+	registerFloor(api, svc, tags)
 	registerProposing(api, svc, tags)
 	huma.Register(api, huma.Operation{
 		OperationID: "pool-ledger", Method: http.MethodGet, Path: "/v1/pools/{id}/ledger",
-		Summary: "A pool's ledger, oldest first", Tags: tags,
+		Summary: "A pool's ledger, oldest or newest first", Tags: tags,
+		Description: "Pages oldest first (after) or newest first (order=desc, before) to any depth. Each entry carries amount, the money it records signed so that a reversal is negative (a hit +paid, its void -paid), and a proposal entry what it proposed.",
 	}, func(ctx context.Context, in *ledgerInput) (*ledgerOutput, error) {
 		if svc == nil {
 			return nil, poolsUnavailable()
@@ -253,16 +260,11 @@ func registerPools(api huma.API, deps Deps) {
 		if limit <= 0 {
 			limit = 100
 		}
-		es, err := svc.Ledger(ctx, in.ID, in.After, limit)
+		page, err := ledgerPage(ctx, svc, in.ID, in.Order, in.After, in.Before, limit)
 		if err != nil {
 			return nil, poolError(ctx, err, "path.")
 		}
-		out := &ledgerOutput{Body: LedgerPage{Entries: es}}
-		if len(es) == limit {
-			next := es[len(es)-1].Seq
-			out.Body.Next = &next
-		}
-		return out, nil
+		return &ledgerOutput{Body: page}, nil
 	})
 	huma.Register(api, huma.Operation{
 		OperationID: "apply-pool-round", Method: http.MethodPost, Path: "/v1/pools/{id}/rounds",

@@ -73,23 +73,6 @@ func actorFor(ctx context.Context, what string, roles ...principal.Role) (jackpo
 
 // registerLock adds the jackpot lock's operations (issue 13).
 func registerLock(api huma.API, svc *pools.Service, tags []string) {
-	huma.Register(api, huma.Operation{
-		OperationID: "list-locked-hits", Method: http.MethodGet, Path: "/v1/pools/{id}/hits",
-		Summary:     "Hits under the jackpot lock",
-		Description: "The pool's pending hits (committed with the pool reset, waiting for a supervisor) and confirmed hits (the cage may pay them), of one table or all, in commit order, with their cards, evaluated hand, seat and amount.",
-		Tags:        tags,
-	}, func(ctx context.Context, in *lockedHitsInput) (*lockedHitsOutput, error) {
-		if svc == nil {
-			return nil, poolsUnavailable()
-		}
-		hits, err := svc.LockedHits(ctx, in.ID, in.Table)
-		if err != nil {
-			return nil, poolError(ctx, err, "path.")
-		}
-		out := &lockedHitsOutput{}
-		out.Body.Hits = hits
-		return out, nil
-	})
 	type op struct {
 		id, path, summary, desc, what string
 		roles                         []principal.Role

@@ -150,23 +150,7 @@ func registerProposing(api huma.API, svc *pools.Service, tags []string) {
 		return propose(ctx, in.ID, jackpot.Change{Kind: jackpot.ProposeVoid, Void: &jackpot.VoidHit{Seq: in.Seq, Reason: in.Body.Reason}},
 			"proposes a void", principal.Supervisor, in.IdempotencyKey)
 	})
-	huma.Register(api, huma.Operation{
-		OperationID: "list-proposals", Method: http.MethodGet, Path: "/v1/pools/{id}/proposals",
-		Summary:     "Open proposals (dual control)",
-		Description: "The pool's adjustments, settings changes, corrections and voids waiting for a second principal's approval, not yet expired, oldest first: what each will do, who proposed it and when it expires.",
-		Tags:        tags,
-	}, func(ctx context.Context, in *poolIDInput) (*proposalsOutput, error) {
-		if svc == nil {
-			return nil, poolsUnavailable()
-		}
-		prs, err := svc.Proposals(ctx, in.ID)
-		if err != nil {
-			return nil, poolError(ctx, err, "path.")
-		}
-		out := &proposalsOutput{}
-		out.Body.Proposals = prs
-		return out, nil
-	})
+	registerProposalList(api, svc, tags)
 	huma.Register(api, huma.Operation{
 		OperationID: "approve-proposal", Method: http.MethodPost, Path: "/v1/pools/{id}/proposals/{proposal}/approve",
 		Summary: "Approve a proposal (controller, not the proposer)",

@@ -317,7 +317,12 @@ type HitRecord struct {
 	Seat     int          `json:"seat"`
 	Category string       `json:"category"`
 	Paid     money.Amount `json:"paid"`
-	PaidAt   time.Time    `json:"paidAt"`
+	PaidAt   time.Time    `json:"paidAt"` // when it was committed (Reconcile rebuilds it from the hit entry)
+	// State is what became of the hit since its commit (issue 24):
+	// "paid" once the cage paid a hit under the lock, "voided" once it was
+	// voided or taken back by a correction, at SettledAt; "" otherwise.
+	State     string     `json:"state,omitempty"`
+	SettledAt *time.Time `json:"settledAt,omitempty"`
 }
 
 // HeldHit is an RWS major hit held pending for the settle window (R7).

@@ -97,6 +97,7 @@ func (s *Service) ApplyRound(ctx context.Context, pool string, r jackpot.Round, 
 		err = s.Store.Commit(ctx, c)
 		switch {
 		case err == nil:
+			s.noteHeld(q)
 			return res, false, nil
 		case errors.Is(err, jackpot.ErrConflict) && n+1 < s.attempts():
 			if err := s.backoff(ctx, n); err != nil {

@@ -162,6 +162,9 @@ func (s *Service) Propose(ctx context.Context, id string, ch jackpot.Change, by 
 	}{jackpot.OpPropose + ch.Kind, ch, by})}
 	q, replayed, err := s.update(ctx, id, o, func(p jackpot.Pool, now time.Time) (jackpot.Pool, []jackpot.Entry, bool, error) {
 		o.extra, o.proposal = nil, nil
+		if err := refuseDuplicate(p, ch, by, now); err != nil {
+			return jackpot.Pool{}, nil, false, err
+		}
 		if _, _, _, _, err := s.effect(ctx, p, ch, by, now); err != nil {
 			return jackpot.Pool{}, nil, false, internalIfBare(err)
 		}

@@ -46,6 +46,8 @@ type Service struct {
 	Rulesets *ruleset.Catalogue
 
 	mu sync.Mutex // guards Rand: one Service serves concurrent requests
+
+	held holding // the pools seen holding a hit (floor.go)
 }
 
 // NewService returns a Service on the wall clock with a seeded jitter.
@@ -354,6 +356,7 @@ func (s *Service) update(ctx context.Context, id string, o *once, fn func(jackpo
 		if err != nil || !write {
 			return q, false, err
 		}
+		jackpot.NoteSettled(&q, entries)
 		cid := s.newCommitID()
 		mine = append(mine, cid)
 		stampActor(ctx, entries)

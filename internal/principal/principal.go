@@ -25,10 +25,11 @@ const (
 	Cage       Role = "cage"       // read pools, hits and ledgers; mark a confirmed hit paid
 	Controller Role = "controller" // approve (second signature) adjustments, settings changes, corrections, voids; reconcile
 	Admin      Role = "admin"      // create pools, propose settings changes and meter adjustments
+	Display    Role = "display"    // the sign: read a pool's meter, paytable and public hit states only (issue 24)
 )
 
 // Roles lists every role, in the order above.
-var Roles = []Role{Table, Supervisor, Cage, Controller, Admin}
+var Roles = []Role{Table, Supervisor, Cage, Controller, Admin, Display}
 
 // Valid reports whether r is one of Roles.
 func (r Role) Valid() bool { return slices.Contains(Roles, r) }

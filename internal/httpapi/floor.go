@@ -1,0 +1,211 @@
+package httpapi
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/danielgtaylor/huma/v2"
+
+	"github.com/tablesettle/tablesettle/internal/jackpot"
+	"github.com/tablesettle/tablesettle/internal/money"
+	"github.com/tablesettle/tablesettle/internal/pools"
+)
+
+// The live floor (issue 24, docs/floor.md): the console and the sign poll
+// each second with If-None-Match. API Gateway in front of Lambda answers
+// one request with one response and cannot hold a stream open, so both
+// hosts use one mechanism: conditional GETs, a 304 costing one read of
+// the pool's item and no body.
+
+// poolTag is the weak ETag of an answer about p: its version and last
+// ledger entry, and what changes an answer without a write (held hits
+// whose window has closed, open proposals that have expired), and the
+// answer's variant (the route and its query).
+func poolTag(svc *pools.Service, p jackpot.Pool, variant string) string {
+	now := svc.Now()
+	expired := 0
+	for _, pr := range p.Proposals {
+		if pr.Expired(now) {
+			expired++
+		}
+	}
+	sum := sha256.Sum256([]byte(variant))
+	return fmt.Sprintf(`W/"v%d.s%d.h%d.x%d.%s"`, p.Version, p.Seq, jackpot.DueHeld(p, now), expired, hex.EncodeToString(sum[:4]))
+}
+
+// bodyTag is the weak ETag of a body (without the parts that change with
+// every answer: the caller leaves them out).
+func bodyTag(v any) string {
+	b, _ := json.Marshal(v)
+	sum := sha256.Sum256(b)
+	return `W/"b` + hex.EncodeToString(sum[:8]) + `"`
+}
+
+// matches reports whether If-None-Match header inm names tag (weak
+// comparison, RFC 9110 13.1.2).
+func matches(inm, tag string) bool {
+	if inm == "" {
+		return false
+	}
+	opaque := func(t string) string { return strings.TrimPrefix(strings.TrimSpace(t), "W/") }
+	for _, t := range strings.Split(inm, ",") {
+		if strings.TrimSpace(t) == "*" || opaque(t) == opaque(tag) {
+			return true
+		}
+	}
+	return false
+}
+
+// notModified is the 304 of a conditional read whose tag matched.
+func notModified(tag string) error {
+	return huma.ErrorWithHeaders(huma.Status304NotModified(), http.Header{"ETag": {tag}, "Cache-Control": {"no-cache"}})
+}
+
+// freshPool reads the pool for a floor read, after paying the held hits
+// that are due (release on read, docs/floor.md).
+func freshPool(ctx context.Context, svc *pools.Service, id string) (jackpot.Pool, error) {
+	if svc == nil {
+		return jackpot.Pool{}, poolsUnavailable()
+	}
+	p, err := svc.Fresh(ctx, id)
+	if err != nil {
+		return jackpot.Pool{}, poolError(ctx, err, "path.")
+	}
+	return p, nil
+}
+
+// conditionalDoc documents the 304 of a conditional read in the spec.
+func conditionalDoc(op *huma.Operation) {
+	if op.Responses == nil {
+		op.Responses = map[string]*huma.Response{}
+	}
+	op.Responses["304"] = &huma.Response{Description: "Not Modified: the answer is the one the If-None-Match tag names (no body).",
+		Headers: map[string]*huma.Param{"ETag": {Schema: &huma.Schema{Type: "string"}}}}
+}
+
+type poolGetInput struct {
+	ID          string `path:"id" maxLength:"64"`
+	IfNoneMatch string `header:"If-None-Match" doc:"An ETag of an earlier answer (or several, or *): 304 with no body while nothing changed."`
+}
+type poolGetOutput struct {
+	ETag         string `header:"ETag" doc:"The answer's version: send it back as If-None-Match to poll."`
+	CacheControl string `header:"Cache-Control"`
+	Body         PoolView
+}
+
+// LastHit is one of a pool's recent hits with its state (issue 24 item
+// 9): paidAt only when it is paid, voidedAt when voided.
+type LastHit struct {
+	Seq         int64        `json:"seq"`
+	State       string       `json:"state" enum:"pending,confirmed,paid,voided"`
+	Table       string       `json:"table"`
+	Round       string       `json:"round"`
+	Seat        int          `json:"seat"`
+	Category    string       `json:"category"`
+	Paid        money.Amount `json:"paid" doc:"The prize, in minor units (returned to its sources when voided)."`
+	CommittedAt time.Time    `json:"committedAt"`
+	PaidAt      *time.Time   `json:"paidAt,omitempty" doc:"When it was paid: at its commit, or by the cage for a hit under the jackpot lock; absent unless paid."`
+	VoidedAt    *time.Time   `json:"voidedAt,omitempty"`
+}
+
+func lastHits(p jackpot.Pool) []LastHit {
+	out := make([]LastHit, 0, len(p.LastHits))
+	for _, h := range p.LastHits {
+		state, paidAt, voidedAt := p.LastHitState(h)
+		out = append(out, LastHit{Seq: h.Seq, State: state, Table: h.Table, Round: h.Round, Seat: h.Seat, Category: h.Category, Paid: h.Paid,
+			CommittedAt: h.PaidAt, PaidAt: paidAt, VoidedAt: voidedAt})
+	}
+	return out
+}
+
+type hitsInput struct {
+	ID          string `path:"id" maxLength:"64"`
+	State       string `query:"state" enum:"open,all" default:"open" doc:"open: held, pending and confirmed hits (the queue the floor acts on); all: paid and voided ones too, from the ledger."`
+	Table       string `query:"table" maxLength:"64" doc:"Only this table's hits (all tables when absent)."`
+	Limit       int    `query:"limit" minimum:"1" maximum:"1000" default:"100" doc:"state=all: at most this many hits, the newest."`
+	IfNoneMatch string `header:"If-None-Match" doc:"An ETag of an earlier answer (or several, or *): 304 with no body while nothing changed."`
+}
+type hitsOutput struct {
+	ETag         string `header:"ETag" doc:"The answer's version: send it back as If-None-Match to poll."`
+	CacheControl string `header:"Cache-Control"`
+	Body         struct {
+		Hits []jackpot.FloorHit `json:"hits"`
+	}
+}
+
+type displayInput struct {
+	ID          string `path:"id" maxLength:"64"`
+	IfNoneMatch string `header:"If-None-Match" doc:"An ETag of an earlier answer (or several, or *): 304 with no body while nothing changed."`
+}
+type displayOutput struct {
+	ETag         string `header:"ETag" doc:"The answer's version: send it back as If-None-Match to poll."`
+	CacheControl string `header:"Cache-Control"`
+	Body         jackpot.Display
+}
+
+// registerFloor adds the floor's reads (issue 24).
+func registerFloor(api huma.API, svc *pools.Service, tags []string) {
+	op := huma.Operation{
+		OperationID: "list-hits", Method: http.MethodGet, Path: "/v1/pools/{id}/hits",
+		Summary: "The hit queue: held, pending, confirmed (and paid, voided) hits",
+		Description: "The floor's hit queue (issue 24), in commit order: state=open (the default) lists held RWS hits (ruling R7, with the time their window closes), pending hits (under the jackpot lock, waiting for a supervisor) and confirmed ones (the cage may pay them); state=all adds the paid and voided hits from the ledger. " +
+			"Each hit names its table, round, seat, hand, cards, amount and currency, who confirmed, paid or voided it and when, the rules it cites, and an open void proposal against it. " +
+			"Held hits whose window has closed are paid before the answer (release on read). Poll with If-None-Match: 304 while nothing changed.",
+		Tags: tags,
+	}
+	conditionalDoc(&op)
+	huma.Register(api, op, func(ctx context.Context, in *hitsInput) (*hitsOutput, error) {
+		p, err := freshPool(ctx, svc, in.ID)
+		if err != nil {
+			return nil, err
+		}
+		state := in.State
+		if state == "" {
+			state = "open"
+		}
+		limit := in.Limit
+		if limit <= 0 {
+			limit = 100
+		}
+		tag := poolTag(svc, p, fmt.Sprintf("hits?state=%s&table=%s&limit=%d", state, in.Table, limit))
+		if matches(in.IfNoneMatch, tag) {
+			return nil, notModified(tag)
+		}
+		hits, err := svc.Hits(ctx, p, state, in.Table, limit)
+		if err != nil {
+			return nil, poolError(ctx, err, "path.")
+		}
+		out := &hitsOutput{ETag: tag, CacheControl: "no-cache"}
+		out.Body.Hits = hits
+		return out, nil
+	})
+	op = huma.Operation{
+		OperationID: "pool-display", Method: http.MethodGet, Path: "/v1/pools/{id}/display",
+		Summary: "What the sign shows: the meter, the paytable's current amounts, public hit states",
+		Description: "For the sign (role display, or any reader): the pool's display name, currency and displayed meter, each progressive hand's current amount (a Royal Flush the meter, a Straight Flush 10% of it, rounded down; fixed prizes), " +
+			"the hits held, pending verification, verified and recently paid (table, seat, hand, amount; never a principal's name), and the last hit won. " +
+			"asOf is the service's time of the answer. Poll with If-None-Match: 304 while nothing changed. Several pools on one sign: one call per pool.",
+		Tags: tags,
+	}
+	conditionalDoc(&op)
+	huma.Register(api, op, func(ctx context.Context, in *displayInput) (*displayOutput, error) {
+		p, err := freshPool(ctx, svc, in.ID)
+		if err != nil {
+			return nil, err
+		}
+		d := svc.Rules().Display(p, svc.Now())
+		untimed := d
+		untimed.AsOf = p.UpdatedAt
+		tag := bodyTag(untimed)
+		if matches(in.IfNoneMatch, tag) {
+			return nil, notModified(tag)
+		}
+		return &displayOutput{ETag: tag, CacheControl: "no-cache", Body: d}, nil
+	})
+}

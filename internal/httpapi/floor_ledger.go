@@ -1,0 +1,82 @@
+package httpapi
+
+import (
+	"context"
+	"slices"
+
+	"github.com/tablesettle/tablesettle/internal/jackpot"
+	"github.com/tablesettle/tablesettle/internal/money"
+	"github.com/tablesettle/tablesettle/internal/pools"
+)
+
+// LedgerEntry is a ledger entry as the floor reads it (issue 24 item 7):
+// with its amount signed and, for a proposal, what was proposed.
+type LedgerEntry struct {
+	jackpot.Entry
+	Amount   money.Amount    `json:"amount" doc:"The money the entry records, in minor units, signed: a reversal is negative. A contribution what it credited to the meters, a hit +paid, its void or recovery -paid, a reset +its amount, its reversal -it, an adjustment its signed amount, the opening seed +it; 0 for entries that move no money (confirmations, payments by the cage, settings, proposals)."`
+	Proposed *jackpot.Change `json:"proposed,omitempty" doc:"A proposal entry: the change it proposed."`
+}
+
+// signedAmount is the money e records, signed so that a reversal is
+// negative.
+func signedAmount(e jackpot.Entry) money.Amount {
+	switch e.Kind {
+	case jackpot.KindHit:
+		return e.Paid
+	case jackpot.KindHitVoid, jackpot.KindHouseRecovery:
+		return -e.Paid
+	case jackpot.KindReset, jackpot.KindResetVoid:
+		// The reset amount into the displayed meter (its funding moved
+		// between meters and the house).
+		return e.Displayed
+	case jackpot.KindAdjustment, jackpot.KindContribution, jackpot.KindOpening, jackpot.KindHouseTopUp:
+		return e.Displayed + e.Reserve + e.Overflow
+	}
+	return 0
+}
+
+// ledgerPage reads one page of pool id's ledger: oldest first after
+// after, or (order "desc") newest first before before (0: the newest) and
+// after after, at most limit entries. Sequence numbers run 1 to the
+// pool's Seq without gaps, so a page newest first is one ranged read of
+// the store's oldest-first Ledger.
+func ledgerPage(ctx context.Context, svc *pools.Service, id, order string, after, before int64, limit int) (LedgerPage, error) {
+	p, err := svc.Get(ctx, id)
+	if err != nil {
+		return LedgerPage{}, err
+	}
+	var es []jackpot.Entry
+	var next *int64
+	if order != "desc" {
+		if es, err = svc.Ledger(ctx, id, after, limit); err != nil {
+			return LedgerPage{}, err
+		}
+		if len(es) == limit {
+			n := es[len(es)-1].Seq
+			next = &n
+		}
+	} else {
+		hi := p.Seq
+		if before > 0 {
+			hi = min(hi, before-1)
+		}
+		lo := max(after+1, hi-int64(limit)+1, 1)
+		if hi >= lo {
+			if es, err = svc.Ledger(ctx, id, lo-1, int(hi-lo+1)); err != nil {
+				return LedgerPage{}, err
+			}
+		}
+		slices.Reverse(es)
+		if lo > after+1 && lo > 1 {
+			next = &lo
+		}
+	}
+	out := LedgerPage{Entries: make([]LedgerEntry, len(es)), Next: next}
+	for i, e := range es {
+		out.Entries[i] = LedgerEntry{Entry: e, Amount: signedAmount(e)}
+		if e.Kind == jackpot.KindProposal {
+			out.Entries[i].Proposed = svc.ProposedChange(ctx, p, e.Proposal)
+		}
+	}
+	return out, nil
+}

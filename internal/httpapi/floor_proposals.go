@@ -1,0 +1,67 @@
+package httpapi
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/danielgtaylor/huma/v2"
+
+	"github.com/tablesettle/tablesettle/internal/jackpot"
+	"github.com/tablesettle/tablesettle/internal/pools"
+)
+
+// ProposalView is an open proposal with what it will do in money.
+type ProposalView struct {
+	jackpot.Proposal
+	Effect pools.Effect `json:"effect" doc:"What the proposal will do if approved now (a dry run on the pool as it stands): each meter before and after, what the house must recover from a winner, and the hit's table, seat, hand and amount for a void."`
+}
+
+type proposalsInput struct {
+	ID          string `path:"id" maxLength:"64"`
+	IfNoneMatch string `header:"If-None-Match" doc:"An ETag of an earlier answer (or several, or *): 304 with no body while nothing changed."`
+}
+type proposalListOutput struct {
+	ETag         string `header:"ETag" doc:"The answer's version: send it back as If-None-Match to poll."`
+	CacheControl string `header:"Cache-Control"`
+	Body         struct {
+		Proposals []ProposalView `json:"proposals"`
+	}
+}
+
+// registerProposalList adds the list of open proposals with their effects
+// (issue 16; issue 24 item 4).
+func registerProposalList(api huma.API, svc *pools.Service, tags []string) {
+	op := huma.Operation{
+		OperationID: "list-proposals", Method: http.MethodGet, Path: "/v1/pools/{id}/proposals",
+		Summary: "Open proposals (dual control), with what each will do in money",
+		Description: "The pool's adjustments, settings changes, corrections and voids waiting for a second principal's approval, not yet expired, oldest first: what each will do, who proposed it and when it expires, " +
+			"and its effect: each meter before and after if it were approved now, the amount the house must recover from a winner, the reason, and a void's table, seat, hand and amount. " +
+			"Poll with If-None-Match: 304 while nothing changed.",
+		Tags: tags,
+	}
+	conditionalDoc(&op)
+	huma.Register(api, op, func(ctx context.Context, in *proposalsInput) (*proposalListOutput, error) {
+		p, err := freshPool(ctx, svc, in.ID)
+		if err != nil {
+			return nil, err
+		}
+		tag := poolTag(svc, p, "proposals")
+		if matches(in.IfNoneMatch, tag) {
+			return nil, notModified(tag)
+		}
+		now := svc.Now()
+		var open []jackpot.Proposal
+		for _, pr := range p.Proposals {
+			if !pr.Expired(now) {
+				open = append(open, pr)
+			}
+		}
+		effects := svc.Effects(ctx, p, open)
+		out := &proposalListOutput{ETag: tag, CacheControl: "no-cache"}
+		out.Body.Proposals = make([]ProposalView, len(open))
+		for i, pr := range open {
+			out.Body.Proposals[i] = ProposalView{Proposal: pr, Effect: effects[i]}
+		}
+		return out, nil
+	})
+}
