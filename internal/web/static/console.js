@@ -67,6 +67,7 @@
   const clock = (t) => t ? new Date(t).toLocaleTimeString() : "";
   const who = (a) => a ? a.id + (a.role ? " (" + a.role + ")" : "") : "";
   const hand = (c) => (c || "").replace(/_/g, " ");
+  const meterNames = ["displayed", "reserve", "overflow"];
   const poolPath = (suffix, id) => "/v1/pools/" + encodeURIComponent(id === undefined ? state.poolId : id) + suffix;
 
   // Opening a pool forgets the previous one at once: its rows, buttons and
@@ -333,28 +334,35 @@
   // Withdraw (its proposer).
   function effectLines(p) {
     const lines = [];
-    const e = p.effect;
-    if (e) {
-      for (const m of e.meters || []) lines.push(m.meter + " meter " + money(m.before) + " → " + money(m.after));
-      if (e.recovered) lines.push("recovered from the winner " + money(e.recovered));
-      if (e.table) lines.push("table " + e.table + (e.seat ? " · seat " + e.seat : "") + (e.hand ? " · " + hand(e.hand) : ""));
-      if (e.amount) lines.push("amount " + money(e.amount));
-    }
-    const a = p.adjustment;
-    if (a && !(e && e.meters)) {
-      const before = state.pool && state.pool.meters ? state.pool.meters[a.meter] : undefined;
-      lines.push(a.meter + " meter " + money(a.amount, true) + (before !== undefined ? " (now " + money(before) + ", after " + money(before + a.amount) + ")" : ""));
-    }
+    const e = p.effect || null;
+    const meterLine = (name, before, after) => name + " meter " + money(after - before, true) + " (now " + money(before) + ", after " + money(after) + ")";
     if (p.void) {
-      const h = state.hits.find((x) => x.seq === p.void.seq);
-      lines.push("void hit " + p.void.seq + (h ? ": table " + h.table + " · seat " + h.seat + " · " + hand(h.category || h.hand) + (h.amount != null ? " · " + money(h.amount) : "") + " back to the pool" : ""));
+      const h = state.hits.find((x) => x.seq === p.void.seq) || {};
+      const f = (k, hk) => (e && e[k]) || h[hk || k];
+      const amount = (e && e.amount) || h.amount;
+      lines.push("void hit " + p.void.seq + ": table " + (f("table") || "?") + " · seat " + (f("seat") || "?") + " · " + hand(f("hand", "category")) +
+        (amount !== undefined ? " · " + money(amount) + " back to where it came from" : ""));
     }
     if (p.correction) {
       const c = p.correction;
       lines.push((c.corrected ? "correct" : "void") + " round " + (c.table || "") + "/" + (c.round || ""));
     }
+    if (e && e.error) lines.push("would be refused if approved now: " + e.error);
+    const ms = (e && e.meters) || null;
+    if (ms) {
+      for (const name of meterNames) {
+        const m = ms[name];
+        if (m && m.before !== m.after) lines.push(meterLine(name, m.before, m.after));
+      }
+    } else if (p.adjustment) {
+      const a = p.adjustment;
+      const before = state.pool && state.pool.meters ? state.pool.meters[a.meter] : undefined;
+      lines.push(before !== undefined ? meterLine(a.meter, before, before + a.amount) : a.meter + " meter " + money(a.amount, true));
+    }
+    if (e && e.recovered) lines.push("the house recovers " + money(e.recovered) + " from the winner");
     if (p.settings) lines.push("settings: " + Object.entries(p.settings).filter(([k]) => k !== "reason").map(([k, v]) => k + " " + (typeof v === "object" ? JSON.stringify(v) : v)).join(", "));
-    const reason = (a && a.reason) || (p.void && p.void.reason) || (p.correction && p.correction.reason) || (p.settings && p.settings.reason) || (e && e.reason) || p.reason;
+    const a = p.adjustment;
+    const reason = (e && e.reason) || (a && a.reason) || (p.void && p.void.reason) || (p.correction && p.correction.reason) || (p.settings && p.settings.reason) || p.reason;
     if (reason) lines.push("reason: " + reason);
     if (!lines.length) lines.push(p.summary || p.kind);
     return lines;
@@ -401,13 +409,22 @@
 
   // ---- the ledger: newest first, each entry's signed meter movements;
   // new entries are added as the pool's ledger grows (not reloaded).
-  const meterNames = ["displayed", "reserve", "overflow"];
   function entryMoves(e) {
     const moves = meterNames.filter((m) => e[m]).map((m) => m + " " + money(e[m], true));
     if (!moves.length && typeof e.amount === "number" && e.amount) moves.push(money(e.amount, true));
     if (e.paid) moves.push("paid " + money(e.paid));
     if (e.recovered) moves.push("recovered " + money(e.recovered));
     return moves.join(" · ") || "—";
+  }
+
+  // What a proposal entry proposed, as it was written (not as it would
+  // apply now).
+  function proposedText(c) {
+    if (c.adjustment) return c.adjustment.meter + " meter " + money(c.adjustment.amount, true);
+    if (c.void) return "void hit " + c.void.seq;
+    if (c.correction) return (c.correction.corrected ? "correct" : "void") + " round " + (c.correction.table || "") + "/" + (c.correction.round || "");
+    if (c.settings) return "settings " + Object.keys(c.settings).filter((k) => k !== "reason").join(", ");
+    return c.kind || "";
   }
 
   async function loadLedgerNew(gen) {
@@ -454,7 +471,7 @@
       TS.el("td", {}, e.seat || ""),
       TS.el("td", {}, hand(e.category)),
       TS.el("td", { class: "num" }, entryMoves(e)),
-      TS.el("td", {}, [e.note, e.reason].filter(Boolean).join(" · ")),
+      TS.el("td", {}, [e.proposed ? "proposed: " + proposedText(e.proposed) : "", e.note, e.reason].filter(Boolean).join(" · ")),
       TS.el("td", {}, who(e.actor) || e.by || "", e.approvedBy ? " · approved by " + who(e.approvedBy) : ""),
       TS.el("td", {}, (e.rules || []).map((r) => Cite.link(r))))));
   }
