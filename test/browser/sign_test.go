@@ -29,7 +29,7 @@ func TestSignTakesATokenFromAChangedFragment(t *testing.T) {
 	ctx := browser(t, 1280, 720)
 	do(t, ctx, chromedp.Navigate(s.url+"/display/frag-1"))
 	waitText(t, ctx, `#status`, "401")
-	do(t, ctx, chromedp.Evaluate[chromedp.Void](`location.hash = "#token=`+tok[principal.Cage]+`"`))
+	do(t, ctx, chromedp.Evaluate[chromedp.Void](`location.hash = "#token=`+tok[principal.Display]+`"`))
 	waitText(t, ctx, `#amount`, "100,000.00")
 	if href := eval[string](t, ctx, `location.href`); strings.Contains(href, "token") {
 		t.Errorf("the token stays in the address bar: %s", href)
@@ -48,7 +48,7 @@ func TestSignFitsAnyAmountOnAnyScreen(t *testing.T) {
 		tag := strconv.Itoa(size[0]) + "x" + strconv.Itoa(size[1])
 		t.Run(tag, func(t *testing.T) {
 			ctx := screen(t, int64(size[0]), int64(size[1]))
-			do(t, ctx, chromedp.Navigate(s.url+"/display/fit-big#token="+tok[principal.Cage]))
+			do(t, ctx, chromedp.Navigate(s.url+"/display/fit-big#token="+tok[principal.Display]))
 			waitText(t, ctx, `#amount`, "12,345,678.90")
 			waitText(t, ctx, `#lock`, "table T12")
 			waitText(t, ctx, `#status`, "live")
@@ -107,9 +107,16 @@ func TestSignNamesEveryStage(t *testing.T) {
 	createLockPool(t, s, tok, "stage-1")
 	playRound(t, s, tok, "stage-1", "R1", "3", "Ts Js Qs Ks As")
 	ctx := screen(t, 1280, 720)
-	do(t, ctx, chromedp.Navigate(s.url+"/display/stage-1#token="+tok[principal.Cage]))
+	// The kiosk holds a display token: it reads the sign and nothing else.
+	do(t, ctx, chromedp.Navigate(s.url+"/display/stage-1#token="+tok[principal.Display]))
 	waitText(t, ctx, `#lock`, "JACKPOT PENDING · table T12 seat 3 · SGD 100,001.73")
 	waitText(t, ctx, `#lock`, "pending verification")
+	// The paytable with each hand's current amount: the Royal Flush is the
+	// meter (the pool reset to 100,000.00), the Straight Flush 10% of it.
+	waitText(t, ctx, `#paytable`, "Royal Flush SGD 100,000.00")
+	if p := text(t, ctx, `#paytable`); !strings.Contains(p, "Straight Flush SGD 10,000.00") {
+		t.Errorf("paytable = %q, want the Straight Flush at 10%% of the meter", p)
+	}
 
 	// Two straight flushes: 10% of the pool each (R3), pending too.
 	playRound(t, s, tok, "stage-1", "R2", "4", "9h Th Jh Qh Kh")
@@ -199,4 +206,30 @@ func TestSignRecoversOffline(t *testing.T) {
 	waitText(t, ctx, `#amount`, "100,000.00")
 	waitText(t, ctx, `#status`, "live")
 	shot(t, ctx, "sign-offline-recovered")
+}
+
+// Issue 24 "several pools on one sign (levels) with a display name per
+// pool": /display/P1,P2 shows each pool's name and meter, all on screen.
+func TestSignShowsLevels(t *testing.T) {
+	s, tok := startServerWith(t)
+	api(t, "POST", s.url+"/v1/pools", `{"id":"lvl-major","displayName":"Megalink Major","currency":"SGD","rulesets":["mbs-megalink-ssp-v6"],"tables":["T12"],"unit":100,"contributionBp":2000,"reserveBp":500,"reset":123456789}`,
+		"Authorization", "Bearer "+tok[principal.Admin])
+	api(t, "POST", s.url+"/v1/pools", `{"id":"lvl-minor","displayName":"Megalink Minor","currency":"SGD","rulesets":["mbs-megalink-ssp-v6"],"tables":["T12"],"unit":100,"contributionBp":2000,"reserveBp":500,"reset":500000}`,
+		"Authorization", "Bearer "+tok[principal.Admin])
+	for _, size := range [][2]int64{{390, 844}, {1280, 720}, {1920, 1080}} {
+		ctx := screen(t, size[0], size[1])
+		do(t, ctx, chromedp.Navigate(s.url+"/display/lvl-major,lvl-minor#token="+tok[principal.Display]))
+		waitText(t, ctx, `#amount`, "1,234,567.89")
+		waitText(t, ctx, `#amount-1`, "5,000.00")
+		if n := text(t, ctx, `#pool-name`) + " / " + text(t, ctx, `#pool-name-1`); n != "Megalink Major / Megalink Minor" {
+			t.Errorf("level names = %q", n)
+		}
+		for _, sel := range []string{"#amount", "#amount-1"} {
+			if off := eval[bool](t, ctx, `(() => { const r = document.querySelector("`+sel+`").getBoundingClientRect(); return r.left < 0 || r.right > innerWidth || r.bottom > innerHeight; })()`); off {
+				t.Errorf("%dx%d: %s is off the screen", size[0], size[1], sel)
+			}
+		}
+		noHorizontalScroll(t, ctx, "levels")
+		shot(t, ctx, fmt.Sprintf("sign-levels-%dx%d", size[0], size[1]))
+	}
 }

@@ -39,7 +39,7 @@
         for (const e of el.querySelectorAll("[id]")) e.id = e.id + "-" + i;
         first.parentNode.insertBefore(el, $("stale"));
       }
-      levels.push({ id, el, name: el.querySelector(".pool-name"), currency: el.querySelector(".currency"), amount: el.querySelector(".amount"), meter: el.querySelector(".meter"), data: null, source: null });
+      levels.push({ id, el, paytable: el.querySelector(".paytable"), name: el.querySelector(".pool-name"), currency: el.querySelector(".currency"), amount: el.querySelector(".amount"), meter: el.querySelector(".meter"), data: null, source: null });
     });
     document.body.classList.toggle("multi", ids.length > 1);
     document.body.style.setProperty("--levels", String(Math.max(ids.length, 1)));
@@ -64,7 +64,7 @@
     const withHand = (h) => h && Object.assign({}, h, { category: h.category || h.hand });
     return {
       name: d.displayName || "", currency: d.currency || "", meter: d.meter, hits: (d.hits || []).map(withHand), version: d.version || d.asOf,
-      lastWon: withHand(d.lastWon) || null, paytable: d.paytable || null,
+      lastWon: withHand(d.lastWon) || null, paytables: d.paytables || [],
     };
   }
 
@@ -88,9 +88,13 @@
     for (const l of levels) {
       if (!l.data) continue;
       const d = l.data, c = d.currency;
-      l.name.textContent = (d.name || "Progressive jackpot") + (ids.length > 1 || !d.name ? " · " + l.id : "");
+      l.name.textContent = !d.name || d.name === l.id ? "Progressive jackpot · " + l.id : d.name;
       l.currency.textContent = c;
       l.amount.textContent = TS.formatMoney(d.meter, c);
+      // The paytable with each hand's current amount (the first
+      // progressive wager's; Royal Flush = the meter, Straight Flush 10%).
+      const pt = (d.paytables || [])[0];
+      l.paytable.textContent = pt ? (pt.rows || []).map((r) => r.label + " " + (r.amount !== undefined && r.amount !== null ? money(r.amount, c) : r.odds || "")).join(" · ") : "";
       for (const h of d.hits.filter((x) => x.state === "held" || x.state === "pending" || x.state === "confirmed")) {
         lines.push((ids.length > 1 ? (d.name || l.id) + ": " : "") + hitLine(h, c));
       }
