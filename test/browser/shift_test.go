@@ -3,6 +3,7 @@ package browser
 import (
 	"context"
 	"encoding/json"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -234,4 +235,47 @@ func screen(t *testing.T, w, h int64) context.Context {
 	ctx := browser(t, int(w), int(h)+200)
 	do(t, ctx, chromedp.EmulateViewport(w, h))
 	return ctx
+}
+
+// Issue 24 "the ledger view ... loads from the oldest entry, at most
+// 20,000, and reloads all after every action": the newest 200 entries come
+// first, older pages on demand, and a new round adds its entry alone
+// (one request after the newest, not the ledger again); amounts are
+// signed per meter.
+func TestConsoleLedgerNewestFirst(t *testing.T) {
+	s, tok := startServerWith(t)
+	api(t, "POST", s.url+"/v1/pools", `{"id":"deep-1","currency":"SGD","rulesets":["mbs-megalink-ssp-v6"],"tables":["T12"],"unit":500,"contributionBp":1733,"reserveBp":517,"reset":10000000}`,
+		"Authorization", "Bearer "+tok[principal.Admin])
+	for i := 1; i <= 230; i++ { // the opening entry and one contribution a round: 231 entries
+		playRound(t, s, tok, "deep-1", "D"+strconv.Itoa(i), "2", "3c 5d 9h Js Qh")
+	}
+	ctx := browser(t, 1280, 720)
+	signIn(t, ctx, s.url, tok[principal.Cage], "browser-cage (cage)", "deep-1")
+	waitText(t, ctx, `#ledger-count`, "200 of 200 loaded entries shown (231 in the ledger)")
+	if first := eval[string](t, ctx, `document.querySelector("#ledger tbody tr").dataset.seq`); first != "231" {
+		t.Errorf("the ledger starts at seq %s, want the newest, 231", first)
+	}
+	// Contribution of 2 x 5.00 at 17.33% and 5.17%: the meters gain.
+	if row := text(t, ctx, `#ledger tbody tr`); !strings.Contains(row, "displayed +SGD") || !strings.Contains(row, "reserve +SGD") {
+		t.Errorf("the newest row is not signed per meter: %q", row)
+	}
+	do(t, ctx, chromedp.Click(chromedp.CSS(`#ledger-more`)))
+	waitText(t, ctx, `#ledger-count`, "231 of 231 loaded entries")
+	if last := eval[string](t, ctx, `[...document.querySelectorAll("#ledger tbody tr")].pop().dataset.seq`); last != "1" {
+		t.Errorf("the oldest row shown is seq %s, want 1", last)
+	}
+	if eval[bool](t, ctx, `!document.getElementById("ledger-more").classList.contains("hidden")`) {
+		t.Errorf("Show older entries still offered after the oldest page")
+	}
+
+	do(t, ctx, chromedp.Evaluate[chromedp.Void](`(() => {
+  window.ledgerURLs = [];
+  const real = window.fetch;
+  window.fetch = (url, opts) => { if (String(url).includes("/ledger")) window.ledgerURLs.push(String(url)); return real(url, opts); };
+})()`))
+	playRound(t, s, tok, "deep-1", "D231", "2", "3c 5d 9h Js Qh")
+	waitJS(t, ctx, "the new entry on top", `document.querySelector("#ledger tbody tr").dataset.seq === "232"`)
+	if urls := eval[[]string](t, ctx, `window.ledgerURLs`); len(urls) != 1 || !strings.Contains(urls[0], "after=231") {
+		t.Errorf("ledger requests after a new round: %q, want one, after=231", urls)
+	}
 }

@@ -256,7 +256,7 @@ func TestConsoleSignsWithSigV4(t *testing.T) {
 	waitText(t, ctx, `#who`, "signed in as "+iamARN+" (admin)")
 
 	// Open the pool: GET /v1/pools/sig%3Apool.1, then its ledger (GET
-	// ...?limit=1000&after=0, signed with the query sorted).
+	// ...?order=desc&limit=200, signed with the query sorted).
 	do(t, ctx,
 		chromedp.SetValue(chromedp.CSS(`#pool-id`), "sig:pool.1"),
 		chromedp.Click(chromedp.CSS(`#pool-form button[type=submit]`)),
@@ -303,7 +303,7 @@ func TestConsoleSignsWithSigV4(t *testing.T) {
 			t.Errorf("%s %s carries the secret", r.Method, r.URI)
 		}
 		switch {
-		case r.Method == "GET" && r.URI == "/v1/pools/sig%3Apool.1/ledger?limit=1000&after=0":
+		case r.Method == "GET" && r.URI == "/v1/pools/sig%3Apool.1/ledger?order=desc&limit=200":
 			sawQuery = true
 		case r.Method == "GET" && r.URI == "/v1/pools/sig%3Apool.1":
 			sawEncodedGet = true

@@ -427,9 +427,26 @@
     return c.kind || "";
   }
 
+  // The ledger newest first: the newest page first (order=desc), older
+  // pages on demand (before=next), newer entries as the pool's ledger
+  // grows (after=the newest shown): never the whole ledger again. A server
+  // that does not page newest first (its answer comes oldest first) is
+  // read oldest first instead, once.
+  const ledgerPage = 200;
   async function loadLedgerNew(gen) {
     if (!state.me || !(state.me.roles || []).some((r) => readers.includes(r))) return;
     const total = state.pool ? state.pool.ledgerEntries : 0;
+    if (!state.ledger.length) {
+      const out = await TS.call("GET", poolPath("/ledger?order=desc&limit=" + ledgerPage));
+      if (gen !== state.generation) return;
+      const es = out.entries || [];
+      if (es.length < 2 || es[0].seq > es[1].seq) {
+        state.ledger = es;
+        state.ledgerNext = out.next || null;
+        renderLedger();
+        return;
+      }
+    }
     let after = state.ledger.length ? state.ledger[0].seq : 0;
     const fresh = [];
     while (after < total) {
@@ -441,6 +458,17 @@
     }
     if (gen !== state.generation) return;
     if (fresh.length) state.ledger = fresh.reverse().concat(state.ledger);
+    renderLedger();
+  }
+
+  async function loadLedgerOlder() {
+    if (!state.ledgerNext) return;
+    const gen = state.generation;
+    const out = await act(() => TS.call("GET", poolPath("/ledger?order=desc&limit=" + ledgerPage + "&before=" + state.ledgerNext)));
+    if (!out || gen !== state.generation) return;
+    const oldest = state.ledger.length ? state.ledger[state.ledger.length - 1].seq : Infinity;
+    state.ledger = state.ledger.concat((out.entries || []).filter((e) => e.seq < oldest));
+    state.ledgerNext = out.next || null;
     renderLedger();
   }
 
@@ -458,11 +486,11 @@
     const shown = entries.filter((e) =>
       (!f.table || e.table === f.table) && (!f.round || e.round === f.round) && (!f.kind || e.kind === f.kind) &&
       (!f.from || new Date(e.at) >= f.from) && (!f.to || new Date(e.at) <= f.to));
-    const page = Number($("ledger").dataset.shown || 200);
-    $("ledger-count").textContent = Math.min(shown.length, page) + " of " + shown.length + " entries shown, newest first";
-    $("ledger-more").classList.toggle("hidden", shown.length <= page);
+    const total = state.pool ? state.pool.ledgerEntries : entries.length;
+    $("ledger-count").textContent = shown.length + " of " + entries.length + " loaded entries shown (" + total + " in the ledger), newest first";
+    $("ledger-more").classList.toggle("hidden", !state.ledgerNext);
     const tbody = $("ledger").querySelector("tbody");
-    tbody.replaceChildren(...shown.slice(0, page).map((e) => TS.el("tr", { "data-seq": e.seq },
+    tbody.replaceChildren(...shown.map((e) => TS.el("tr", { "data-seq": e.seq },
       TS.el("td", { class: "num" }, e.seq),
       TS.el("td", {}, when(e.at)),
       TS.el("td", {}, e.kind),
@@ -475,7 +503,7 @@
       TS.el("td", {}, who(e.actor) || e.by || "", e.approvedBy ? " · approved by " + who(e.approvedBy) : ""),
       TS.el("td", {}, (e.rules || []).map((r) => Cite.link(r))))));
   }
-  $("ledger-more").addEventListener("click", () => { $("ledger").dataset.shown = String(Number($("ledger").dataset.shown || 200) + 200); renderLedger(); });
+  $("ledger-more").addEventListener("click", loadLedgerOlder);
 
   // ---- reconcile (controller)
   async function reconcile() {
