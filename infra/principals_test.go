@@ -57,6 +57,7 @@ func TestPrincipalRolesInvokeExactlyTheirRoutes(t *testing.T) {
 	ids := roleIDs(raw)
 	want := map[string]string{ // description -> role
 		"role supervisor": "supervisor", "role cage": "cage", "role controller": "controller", "role admin": "admin",
+		"role display":                  "display", // the sign: GET /v1/pools/*/display only (issue 24)
 		"role table bound to table T12": "table", "role table bound to table T7": "table",
 	}
 	if len(ids) != len(want) {
@@ -132,7 +133,12 @@ func TestPrincipalRolesInvokeExactlyTheirRoutes(t *testing.T) {
 					t.Errorf("controller role: %v", got)
 				}
 			}
-			if !has("POST/v1/rounds/settle") {
+			if role == "display" {
+				// The sign's kiosk reads displays and nothing else (issue 24).
+				if !slices.Equal(got, []string{"GET/v1/pools/*/display"}) {
+					t.Errorf("display role: %v", got)
+				}
+			} else if !has("POST/v1/rounds/settle") {
 				t.Errorf("%s cannot settle (stateless, any authenticated role)", role)
 			}
 		})

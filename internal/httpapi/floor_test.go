@@ -381,3 +381,94 @@ func TestLedgerNewestFirst(t *testing.T) {
 		t.Fatalf("after %s: %+v", seq, page)
 	}
 }
+
+// TestShiftReportAndSlip (issue 24 item 8): a shift from 20:30 to 01:00:
+// opening meters SGD 100,000.00 / 0.00; T12's round (2 x SGD 5: 173 to
+// the meter, 51 to the reserve) pays a Full House SGD 200 and a Royal
+// SGD 100,001.73 under the lock (its reset takes the reserve's 51); T7's
+// (173 and 52 with the carried fractions); a reserve adjustment of
+// SGD 500.00; the Royal confirmed, not paid: a liability of 10,000,173.
+// Its slip is refused (409) until the cage pays it, then names who
+// verified and who paid.
+func TestShiftReportAndSlip(t *testing.T) {
+	api, clock := poolsAPI(t, nil)
+	if resp := api.Post("/v1/pools", strings.NewReader(strings.Replace(createMBS, `"reset":10000000`, `"reset":10000000,"verify":{"percent":true}`, 1))); resp.Code != http.StatusCreated {
+		t.Fatalf("create: %d %s", resp.Code, resp.Body)
+	}
+	clock.Advance(time.Hour)
+	res := decodeBody[jackpot.RoundResult](t, api.Post("/v1/pools/megalink/rounds", strings.NewReader(floorRound("T12", "R1"))).Body.Bytes())
+	if len(res.Payouts) != 2 || res.Payouts[1].Amount != 10_000_173 {
+		t.Fatalf("round: %+v", res)
+	}
+	royal := itoa64(res.Payouts[1].Seq)
+	clock.Advance(time.Hour)
+	noHit := strings.Replace(strings.Replace(floorRound("T7", "R1"), "Ts Js Qs Ks As", "2c 7d 9h Jd 4c", 1), "Kc Kh Kd Ac Ah", "3c 8d Th Qd 5c", 1)
+	if resp := api.Post("/v1/pools/megalink/rounds", strings.NewReader(noHit)); resp.Code != http.StatusOK {
+		t.Fatalf("T7: %d %s", resp.Code, resp.Body)
+	}
+	clock.Advance(time.Hour)
+	resp := api.Post("/v1/pools/megalink/adjustments", "Idempotency-Key: adj", strings.NewReader(`{"meter":"reserve","amount":50000,"reason":"reserve top-up"}`))
+	pid := itoa64(decodeBody[ProposalAnswer](t, resp.Body.Bytes()).Proposal.ID)
+	if resp := api.Post("/v1/pools/megalink/proposals/"+pid+"/approve", "Idempotency-Key: ap", "X-Test-Principal: ctl:cy/controller"); resp.Code != http.StatusOK {
+		t.Fatalf("approve: %d %s", resp.Code, resp.Body)
+	}
+	if resp := api.Get("/v1/pools/megalink/hits/" + royal + "/slip"); resp.Code != http.StatusConflict || !strings.Contains(resp.Body.String(), `"location":"path.seq"`) {
+		t.Fatalf("slip of a pending hit: %d %s", resp.Code, resp.Body)
+	}
+	clock.Advance(30 * time.Minute)
+	if resp := api.Post("/v1/pools/megalink/hits/"+royal+"/confirm", "Idempotency-Key: c", "X-Test-Principal: sup:ann/supervisor"); resp.Code != http.StatusOK {
+		t.Fatalf("confirm: %d %s", resp.Code, resp.Body)
+	}
+	const shift = "/v1/pools/megalink/report?from=2026-03-01T20:30:00Z&to=2026-03-02T01:00:00Z"
+	resp = api.Get(shift)
+	if resp.Code != http.StatusOK || !strings.HasPrefix(resp.Header().Get("Content-Type"), "application/json") {
+		t.Fatalf("report: %d %s", resp.Code, resp.Body)
+	}
+	r := decodeBody[jackpot.Report](t, resp.Body.Bytes())
+	if r.Opening != (jackpot.MeterView{Displayed: 10_000_000}) || r.Closing != (jackpot.MeterView{Displayed: 10_000_173, Reserve: 50_052}) {
+		t.Fatalf("meters: %+v %+v", r.Opening, r.Closing)
+	}
+	if len(r.Contributions) != 2 || r.Contributions[0] != (jackpot.TableContribution{Table: "T12", Rounds: 1, Wagers: 2, WagerAmount: 1000, Displayed: 173, Reserve: 51}) ||
+		r.Contributions[1] != (jackpot.TableContribution{Table: "T7", Rounds: 1, Wagers: 2, WagerAmount: 1000, Displayed: 173, Reserve: 52}) ||
+		r.Contributed.Displayed != 346 || r.Contributed.Reserve != 103 {
+		t.Fatalf("contributions: %+v %+v", r.Contributions, r.Contributed)
+	}
+	if len(r.Hits) != 2 || r.Hits[0].State != "paid" || *r.Hits[0].Amount != 20_000 || r.Hits[1].State != "confirmed" || *r.Hits[1].Amount != 10_000_173 {
+		t.Fatalf("hits: %+v", r.Hits)
+	}
+	if len(r.Adjustments) != 1 || r.Adjustments[0].Meter != "reserve" || r.Adjustments[0].Amount != 50_000 || r.Adjustments[0].ApprovedBy == nil {
+		t.Fatalf("adjustments: %+v", r.Adjustments)
+	}
+	if len(r.Liabilities.Confirmed) != 1 || len(r.Liabilities.Pending) != 0 || r.Liabilities.Total != 10_000_173 || len(r.Corrections) != 0 {
+		t.Fatalf("liabilities: %+v", r.Liabilities)
+	}
+	// Before the confirmation, the Royal was pending.
+	early := decodeBody[jackpot.Report](t, api.Get("/v1/pools/megalink/report?from=2026-03-01T20:30:00Z&to=2026-03-01T21:30:00Z").Body.Bytes())
+	if len(early.Liabilities.Pending) != 1 || early.Liabilities.Total != 10_000_173 || early.Closing != (jackpot.MeterView{Displayed: 10_000_000}) {
+		t.Fatalf("at 21:30: %+v %+v", early.Liabilities, early.Closing)
+	}
+	resp = api.Get(shift, "Accept: text/csv")
+	if resp.Code != http.StatusOK || !strings.HasPrefix(resp.Header().Get("Content-Type"), "text/csv") ||
+		!strings.Contains(resp.Body.String(), "\nliabilities,total,,,,,10000173,SGD,2026-03-02T01:00:00Z,") ||
+		!strings.Contains(resp.Body.String(), "\ncontributions,table,T7,,,,225,SGD,") {
+		t.Fatalf("csv: %d %s", resp.Code, resp.Body)
+	}
+	if csv2 := api.Get(shift + "&format=csv"); csv2.Body.String() != resp.Body.String() {
+		t.Fatalf("format=csv differs from Accept: text/csv")
+	}
+	if resp := api.Get("/v1/pools/megalink/report?from=2026-03-02T01:00:00Z&to=2026-03-01T20:30:00Z"); resp.Code != http.StatusUnprocessableEntity || !strings.Contains(resp.Body.String(), `"location":"query.to"`) {
+		t.Fatalf("to before from: %d %s", resp.Code, resp.Body)
+	}
+	clock.Advance(time.Hour)
+	if resp := api.Post("/v1/pools/megalink/hits/"+royal+"/paid", "Idempotency-Key: p", "X-Test-Principal: cage:bo/cage"); resp.Code != http.StatusOK {
+		t.Fatalf("paid: %d %s", resp.Code, resp.Body)
+	}
+	s := decodeBody[jackpot.Slip](t, api.Get("/v1/pools/megalink/hits/"+royal+"/slip").Body.Bytes())
+	if s.Table != "T12" || s.Seat != 3 || s.Hand != "royal_flush" || s.Amount != 10_000_173 || s.Currency != "SGD" ||
+		s.VerifiedBy == nil || s.VerifiedBy.ID != "sup:ann" || s.PaidBy == nil || s.PaidBy.ID != "cage:bo" || !s.PaidAt.Equal(jackpottest.T0.Add(4*time.Hour+30*time.Minute)) {
+		t.Fatalf("slip: %+v", s)
+	}
+	if resp := api.Get("/v1/pools/megalink/hits/999/slip"); resp.Code != http.StatusNotFound {
+		t.Fatalf("no such hit: %d", resp.Code)
+	}
+}

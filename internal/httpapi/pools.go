@@ -247,6 +247,7 @@ func registerPools(api huma.API, deps Deps) {
 		return &poolGetOutput{ETag: tag, CacheControl: "no-cache", Body: poolView(svc, p)}, nil
 	})
 	registerFloor(api, svc, tags)
+	registerReports(api, svc, tags)
 	registerProposing(api, svc, tags)
 	huma.Register(api, huma.Operation{
 		OperationID: "pool-ledger", Method: http.MethodGet, Path: "/v1/pools/{id}/ledger",

@@ -2,10 +2,12 @@ package pools
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"sync"
 	"time"
 
+	"github.com/tablesettle/tablesettle/internal/fault"
 	"github.com/tablesettle/tablesettle/internal/jackpot"
 )
 
@@ -77,14 +79,9 @@ func (s *Service) releaseAs(ctx context.Context, id string, by jackpot.Actor) (j
 			return jackpot.Pool{}, all, err
 		}
 		all = append(all, paid...)
+		// Nothing paid: another reader paid it first, and q is the pool
+		// as update read it, without a write.
 		if len(paid) == 0 || jackpot.DueHeld(q, s.Now()) == 0 {
-			if len(paid) == 0 {
-				// Nothing was due any more (another reader paid it): the
-				// pool as it is now.
-				if q, err = s.Get(ctx, id); err != nil {
-					return jackpot.Pool{}, all, err
-				}
-			}
 			return q, all, nil
 		}
 	}
@@ -123,4 +120,49 @@ func (s *Service) Hits(ctx context.Context, p jackpot.Pool, state, table string,
 		return nil, err
 	}
 	return jackpot.AllHits(p, all, table, limit, s.Now()), nil
+}
+
+// Report is the pool's shift report over (from, to] (issue 24 item 8).
+func (s *Service) Report(ctx context.Context, id string, from, to time.Time) (jackpot.Report, error) {
+	if !to.After(from) {
+		return jackpot.Report{}, invalid("query.to", "to must be after from")
+	}
+	p, err := s.Get(ctx, id)
+	if err != nil {
+		return jackpot.Report{}, err
+	}
+	all, err := s.allEntries(ctx, p)
+	if err != nil {
+		return jackpot.Report{}, err
+	}
+	r, err := jackpot.ShiftReport(p, all, from, to)
+	if err != nil {
+		return jackpot.Report{}, fault.Wrap(fault.Internal, err, "the ledger does not add up")
+	}
+	return r, nil
+}
+
+// Slip is the jackpot slip of paid hit seq (issue 24 item 8): NotFound for
+// no such hit, Conflict for a hit not paid (naming path.seq).
+func (s *Service) Slip(ctx context.Context, id string, seq int64) (jackpot.Slip, error) {
+	p, err := s.Get(ctx, id)
+	if err != nil {
+		return jackpot.Slip{}, err
+	}
+	all, err := s.allEntries(ctx, p)
+	if err != nil {
+		return jackpot.Slip{}, err
+	}
+	for _, h := range jackpot.AllHits(p, all, "", 0, s.Now()) {
+		if h.Seq != seq {
+			continue
+		}
+		if h.State != jackpot.StatePaid {
+			msg := fmt.Sprintf("hit %d is %s: a slip is printed for a paid hit", seq, h.State)
+			return jackpot.Slip{}, &fault.Error{Kind: fault.Conflict, Detail: msg, Fields: []fault.Problem{{Field: "path.seq", Message: "hit is " + h.State, Value: seq}}}
+		}
+		return jackpot.SlipOf(p, h), nil
+	}
+	msg := fmt.Sprintf("pool %s has no hit %d", id, seq)
+	return jackpot.Slip{}, &fault.Error{Kind: fault.NotFound, Detail: msg, Fields: []fault.Problem{{Field: "path.seq", Message: "no such hit", Value: seq}}}
 }

@@ -78,7 +78,7 @@ func checkA11y(t *testing.T, ctx context.Context, page string) {
 // (the jackpot lock, rulings R3, R4).
 func pendingRoyal(t *testing.T, s *server, tok map[principal.Role]string, id string) {
 	t.Helper()
-	api(t, "POST", s.url+"/v1/pools", `{"id":"`+id+`","currency":"SGD","rulesets":["mbs-megalink-ssp-v6"],"tables":["T12"],"unit":500,"contributionBp":1733,"reserveBp":517,"reset":10000000,"verify":{"percent":true}}`,
+	api(t, "POST", s.url+"/v1/pools", `{"id":"`+id+`","currency":"SGD","tables":["T12"],"rulesets":["mbs-megalink-ssp-v6"],"unit":500,"contributionBp":1733,"reserveBp":517,"reset":10000000,"verify":{"percent":true}}`,
 		"Authorization", "Bearer "+tok[principal.Admin])
 	round := `{"ruleset":"mbs-megalink-ssp-v6","table":"T12","roundId":"R1","progressiveUnit":500,"dealtAt":"2026-03-01T20:00:00Z","dealer":"2d 3d 5h 8c 9s",` +
 		`"positions":[{"seat":1,"cards":"Kc Kh Kd Ac Ah","wagers":{"ante":1000,"bet":2000,"progressive":500}},{"seat":3,"cards":"Ts Js Qs Ks As","wagers":{"ante":1000,"bet":2000,"progressive":500}}]}`

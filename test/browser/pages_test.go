@@ -62,7 +62,7 @@ func TestPlaygroundSettlesARound(t *testing.T) {
 func TestDisplayFollowsThePool(t *testing.T) {
 	s, tok := startServerWith(t)
 	admin, cage, table := "Bearer "+tok[principal.Admin], tok[principal.Cage], "Bearer "+tok[principal.Table]
-	api(t, "POST", s.url+"/v1/pools", `{"id":"disp-1","currency":"SGD","rulesets":["mbs-megalink-ssp-v6"],"tables":["T12"],"unit":100,"contributionBp":2000,"reserveBp":500,"reset":10000000}`, "Authorization", admin)
+	api(t, "POST", s.url+"/v1/pools", `{"id":"disp-1","currency":"SGD","tables":["T12"],"rulesets":["mbs-megalink-ssp-v6"],"unit":100,"contributionBp":2000,"reserveBp":500,"reset":10000000}`, "Authorization", admin)
 	for _, size := range [][2]int{{1920, 1080}, {1280, 720}} {
 		ctx := browser(t, size[0], size[1])
 		tag := "display-" + strconv.Itoa(size[0]) + "x" + strconv.Itoa(size[1])
@@ -121,7 +121,7 @@ func TestDisplayFollowsThePool(t *testing.T) {
 // paid; the ledger names both principals.
 func TestConsoleConfirmsAPendingRoyal(t *testing.T) {
 	s, tok := startServerWith(t)
-	api(t, "POST", s.url+"/v1/pools", `{"id":"lock-1","currency":"SGD","rulesets":["mbs-megalink-ssp-v6"],"tables":["T12"],"unit":500,"contributionBp":1733,"reserveBp":517,"reset":10000000,"verify":{"percent":true}}`,
+	api(t, "POST", s.url+"/v1/pools", `{"id":"lock-1","currency":"SGD","tables":["T12"],"rulesets":["mbs-megalink-ssp-v6"],"unit":500,"contributionBp":1733,"reserveBp":517,"reset":10000000,"verify":{"percent":true}}`,
 		"Authorization", "Bearer "+tok[principal.Admin])
 	// Seat 3's Royal: contributions first (2 x 500 at 17.33%: 173 with the
 	// carry), then 100% of the pool, 10,000,173 (rulings R3, R4), pending.
@@ -213,7 +213,7 @@ func signIn(t *testing.T, ctx context.Context, url, token, who, pool string) {
 // 50,000 minor units, the ledger entry naming both.
 func TestConsoleDualControlAdjustment(t *testing.T) {
 	s, tok := startServerWith(t)
-	api(t, "POST", s.url+"/v1/pools", `{"id":"dual-1","currency":"SGD","rulesets":["mbs-megalink-ssp-v6"],"tables":["T12"],"unit":500,"contributionBp":1733,"reserveBp":517,"reset":10000000}`,
+	api(t, "POST", s.url+"/v1/pools", `{"id":"dual-1","currency":"SGD","tables":["T12"],"rulesets":["mbs-megalink-ssp-v6"],"unit":500,"contributionBp":1733,"reserveBp":517,"reset":10000000}`,
 		"Authorization", "Bearer "+tok[principal.Admin])
 
 	admin := browser(t, 1280, 720)

@@ -245,7 +245,7 @@ func signInIAM(t *testing.T, ctx context.Context, secret string) {
 // parentheses, "*" and a non-ASCII letter. A wrong secret is refused.
 func TestConsoleSignsWithSigV4(t *testing.T) {
 	s := startSigV4Server(t)
-	signedAPI(t, "POST", s.url+"/v1/pools", `{"id":"sig:pool.1","currency":"SGD","rulesets":["mbs-megalink-ssp-v6"],"tables":["T12"],"unit":100,"contributionBp":2000,"reserveBp":500,"reset":10000000}`)
+	signedAPI(t, "POST", s.url+"/v1/pools", `{"id":"sig:pool.1","currency":"SGD","tables":["T12"],"rulesets":["mbs-megalink-ssp-v6"],"unit":100,"contributionBp":2000,"reserveBp":500,"reset":10000000}`)
 	setup := len(s.requests())
 
 	ctx := browser(t, 1280, 720)

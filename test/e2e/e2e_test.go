@@ -392,7 +392,7 @@ func TestPoolStatusesAsDeclared(t *testing.T) {
 	if conflict.StatusCode() != 409 || conflict.ApplicationproblemJSON409 == nil || conflict.ApplicationproblemJSON409.Status == nil || *conflict.ApplicationproblemJSON409.Status != 409 {
 		t.Fatalf("create with other settings: status %d: %s", conflict.StatusCode(), conflict.Body)
 	}
-	missing, err := c.GetPoolWithResponse(ctx, "no-such-pool")
+	missing, err := c.GetPoolWithResponse(ctx, "no-such-pool", nil)
 	if err != nil {
 		t.Fatal(err)
 	}

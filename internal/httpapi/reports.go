@@ -1,0 +1,184 @@
+package httpapi
+
+import (
+	"bytes"
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"net/http"
+	"reflect"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/danielgtaylor/huma/v2"
+
+	"github.com/tablesettle/tablesettle/internal/fault"
+	"github.com/tablesettle/tablesettle/internal/jackpot"
+	"github.com/tablesettle/tablesettle/internal/pools"
+)
+
+// Shift reports and jackpot slips (issue 24 item 8).
+
+type reportInput struct {
+	ID     string `path:"id" maxLength:"64"`
+	From   string `query:"from" format:"date-time" example:"2026-03-01T18:00:00Z" doc:"The start of the shift (RFC 3339): the opening meters are the meters as they stood then. Absent: the pool's beginning (every meter 0)."`
+	To     string `query:"to" format:"date-time" example:"2026-03-02T02:00:00Z" doc:"The end of the shift (RFC 3339), after from. Absent: now."`
+	Format string `query:"format" enum:"json,csv" doc:"csv: the report as CSV (as Accept: text/csv does); json by default."`
+	Accept string `header:"Accept"`
+}
+
+type slipInput struct {
+	ID  string `path:"id" maxLength:"64"`
+	Seq int64  `path:"seq" minimum:"1" doc:"The hit: the sequence number of its hit entry."`
+}
+type slipOutput struct {
+	Body jackpot.Slip
+}
+
+// wantsCSV reports whether the report is asked for as CSV.
+func wantsCSV(in *reportInput) bool {
+	if in.Format != "" {
+		return in.Format == "csv"
+	}
+	return strings.Contains(in.Accept, "text/csv")
+}
+
+func parseInstant(field, v string) (time.Time, error) {
+	t, err := time.Parse(time.RFC3339Nano, v)
+	if err != nil {
+		return time.Time{}, fault.InvalidField(field, v, "%s is an RFC 3339 instant, e.g. 2026-03-01T20:00:00Z", strings.TrimPrefix(field, "query."))
+	}
+	return t, nil
+}
+
+// registerReports adds the shift report and the jackpot slip.
+func registerReports(api huma.API, svc *pools.Service, tags []string) {
+	schema := api.OpenAPI().Components.Schemas.Schema(reflect.TypeOf(jackpot.Report{}), true, "ShiftReport")
+	op := huma.Operation{
+		OperationID: "pool-report", Method: http.MethodGet, Path: "/v1/pools/{id}/report",
+		Summary: "A shift report: meters, contributions by table, hits, adjustments, corrections, liabilities",
+		Description: "The pool over (from, to], read from its ledger: the opening and closing meters (as they stood at from and to), what each table contributed, the hits committed (as they stood at to), the adjustments, the corrections (voids, reversals, house recoveries), " +
+			"and the liabilities at to: hits pending or confirmed, not yet paid, with their total, and held hits. JSON, or CSV with Accept: text/csv or format=csv (one row per item: section, item, table, round, seat, hand, amount, currency, at, by, note).",
+		Tags: tags,
+		Responses: map[string]*huma.Response{"200": {Description: "The report.", Content: map[string]*huma.MediaType{
+			"application/json": {Schema: schema},
+			"text/csv":         {Schema: &huma.Schema{Type: "string"}},
+		}}},
+	}
+	huma.Register(api, op, func(ctx context.Context, in *reportInput) (*huma.StreamResponse, error) {
+		if svc == nil {
+			return nil, poolsUnavailable()
+		}
+		var from time.Time
+		to := svc.Now()
+		var err error
+		if in.From != "" {
+			if from, err = parseInstant("query.from", in.From); err != nil {
+				return nil, poolError(ctx, err, "")
+			}
+		}
+		if in.To != "" {
+			if to, err = parseInstant("query.to", in.To); err != nil {
+				return nil, poolError(ctx, err, "")
+			}
+		}
+		r, err := svc.Report(ctx, in.ID, from, to)
+		if err != nil {
+			return nil, poolError(ctx, err, "path.")
+		}
+		ct, body := "application/json", []byte(nil)
+		if wantsCSV(in) {
+			ct, body = "text/csv; charset=utf-8", reportCSV(r)
+		} else if body, err = json.Marshal(r); err != nil {
+			return nil, poolError(ctx, fault.Wrap(fault.Internal, err, "the report could not be written"), "")
+		}
+		return &huma.StreamResponse{Body: func(hc huma.Context) {
+			hc.SetHeader("Content-Type", ct)
+			hc.SetHeader("Content-Length", strconv.Itoa(len(body)))
+			hc.SetStatus(http.StatusOK)
+			_, _ = hc.BodyWriter().Write(body)
+		}}, nil
+	})
+	huma.Register(api, huma.Operation{
+		OperationID: "hit-slip", Method: http.MethodGet, Path: "/v1/pools/{id}/hits/{seq}/slip",
+		Summary:     "The jackpot slip of a paid hit",
+		Description: "What a printed jackpot slip states: the pool, the winner's table, round, seat and hand, the amount and where it came from, who verified it and when (a hit under the jackpot lock), who paid it and when, and the rules it cites. 404 for no such hit, 409 naming path.seq for a hit not paid.",
+		Tags:        tags,
+	}, func(ctx context.Context, in *slipInput) (*slipOutput, error) {
+		if svc == nil {
+			return nil, poolsUnavailable()
+		}
+		s, err := svc.Slip(ctx, in.ID, in.Seq)
+		if err != nil {
+			return nil, poolError(ctx, err, "path.")
+		}
+		return &slipOutput{Body: s}, nil
+	})
+}
+
+// reportCSV writes r as CSV: one row per item.
+func reportCSV(r jackpot.Report) []byte {
+	var b bytes.Buffer
+	w := csv.NewWriter(&b)
+	cur := string(r.Currency)
+	at := func(t time.Time) string { return t.UTC().Format(time.RFC3339) }
+	i64 := func(n int64) string { return strconv.FormatInt(n, 10) }
+	who := func(a *jackpot.Actor) string {
+		if a == nil {
+			return ""
+		}
+		return a.ID + " (" + a.Role + ")"
+	}
+	_ = w.Write([]string{"section", "item", "table", "round", "seat", "hand", "amount", "currency", "at", "by", "note"})
+	for _, m := range []struct {
+		item string
+		t    time.Time
+		v    jackpot.MeterView
+	}{{"opening", r.From, r.Opening}, {"closing", r.To, r.Closing}} {
+		_ = w.Write([]string{"meters", m.item + " displayed", "", "", "", "", i64(int64(m.v.Displayed)), cur, at(m.t), "", ""})
+		_ = w.Write([]string{"meters", m.item + " reserve", "", "", "", "", i64(int64(m.v.Reserve)), cur, at(m.t), "", ""})
+		_ = w.Write([]string{"meters", m.item + " overflow", "", "", "", "", i64(int64(m.v.Overflow)), cur, at(m.t), "", ""})
+	}
+	for _, c := range append(append([]jackpot.TableContribution(nil), r.Contributions...), r.Contributed) {
+		item, table := "table", c.Table
+		if table == "" {
+			item = "all tables"
+		}
+		note := i64(c.Rounds) + " rounds, " + i64(c.Wagers) + " wagers of " + i64(int64(c.WagerAmount)) + "; displayed " + i64(int64(c.Displayed)) +
+			", reserve " + i64(int64(c.Reserve)) + ", overflow " + i64(int64(c.Overflow))
+		_ = w.Write([]string{"contributions", item, table, "", "", "", i64(int64(c.Displayed + c.Reserve + c.Overflow)), cur, "", "", note})
+	}
+	hit := func(section string, h jackpot.FloorHit) {
+		amount := ""
+		if h.Amount != nil {
+			amount = i64(int64(*h.Amount))
+		}
+		by := who(h.PaidBy)
+		if h.State == jackpot.StateVoided {
+			by = who(h.VoidedBy)
+		}
+		_ = w.Write([]string{section, h.State, h.Table, h.Round, strconv.Itoa(h.Seat), h.Hand, amount, cur, at(h.CommittedAt), by, "hit " + i64(h.Seq)})
+	}
+	for _, h := range r.Hits {
+		hit("hits", h)
+	}
+	for _, e := range r.Adjustments {
+		_ = w.Write([]string{"adjustments", e.Meter, "", "", "", "", i64(int64(e.Amount)), cur, at(e.At), who(e.Actor) + " approved by " + who(e.ApprovedBy), e.Reason})
+	}
+	for _, e := range r.Corrections {
+		_ = w.Write([]string{"corrections", string(e.Kind), e.Table, e.Round, "", "", i64(int64(e.Amount)), cur, at(e.At), who(e.Actor), e.Reason})
+	}
+	for _, h := range r.Liabilities.Pending {
+		hit("liabilities", h)
+	}
+	for _, h := range r.Liabilities.Confirmed {
+		hit("liabilities", h)
+	}
+	for _, h := range r.Liabilities.Held {
+		hit("liabilities", h)
+	}
+	_ = w.Write([]string{"liabilities", "total", "", "", "", "", i64(int64(r.Liabilities.Total)), cur, at(r.To), "", "pending and confirmed hits not yet paid"})
+	w.Flush()
+	return b.Bytes()
+}

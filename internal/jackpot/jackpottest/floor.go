@@ -1,0 +1,156 @@
+package jackpottest
+
+import (
+	"context"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/tablesettle/tablesettle/internal/fault"
+	"github.com/tablesettle/tablesettle/internal/jackpot"
+	"github.com/tablesettle/tablesettle/internal/pools"
+)
+
+// The floor's contract (issue 24): what a store must let the service do
+// for a floor that runs a shift.
+
+// testFloorHeldReleasedOnRead: an RWS Royal held for its 3 s window (R7)
+// is listed held, then paid by the reads that find its window closed:
+// eight readers race, the store's conditional commit lets one of them pay
+// it, once, as the service's clock: 1 x 500 x 17.33% = 86 credited, the
+// Royal SGD 100,000.86 (R3, R21).
+func testFloorHeldReleasedOnRead(t *testing.T, st pools.Store) {
+	ctx := context.Background()
+	clock := NewClock(T0)
+	svc := pools.NewService(st, clock.Now, 1)
+	if _, _, err := svc.Create(ctx, "rws", RWSSettings(), Admin); err != nil {
+		t.Fatal(err)
+	}
+	const rws = "rws-mlp-csp-v2"
+	apply(t, svc, "rws", RoundOf(rws, "T1", "r1", T0, 500, []int{1}, Royal(rws, 1, 1, 500)))
+	p, err := svc.Fresh(ctx, "rws")
+	if err != nil {
+		t.Fatal(err)
+	}
+	open := jackpot.OpenHits(p, "", clock.Now())
+	if len(open) != 1 || open[0].State != jackpot.StateHeld || open[0].WindowClosesAt == nil || !open[0].WindowClosesAt.Equal(T0.Add(3*time.Second)) {
+		t.Fatalf("held: %+v", open)
+	}
+	clock.Advance(3 * time.Second)
+	var wg sync.WaitGroup
+	errs := make(chan error, 8)
+	for range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if _, err := svc.Fresh(ctx, "rws"); err != nil {
+				errs <- err
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+	p, err = svc.Get(ctx, "rws")
+	if err != nil {
+		t.Fatal(err)
+	}
+	es, err := svc.Ledger(ctx, "rws", 0, 1000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hits := jackpot.AllHits(p, es, "", 0, clock.Now())
+	if len(p.Held) != 0 || len(hits) != 1 || hits[0].State != jackpot.StatePaid || hits[0].Amount == nil || *hits[0].Amount != 10_000_086 || hits[0].HeldSeq != open[0].Seq {
+		t.Fatalf("after the window: held %d, hits %+v", len(p.Held), hits)
+	}
+	n := 0
+	for _, e := range es {
+		if e.Kind == jackpot.KindHit {
+			n++
+			if e.Actor == nil || *e.Actor != pools.Clock {
+				t.Errorf("paid as %+v, want the service's clock", e.Actor)
+			}
+		}
+	}
+	if n != 1 || p.Meters.Displayed != 10_000_000 {
+		t.Fatalf("%d payments, displayed %d", n, p.Meters.Displayed)
+	}
+}
+
+// testFloorUnlinkedTableWritesNothing: a round of a table the pool does
+// not link is refused (Forbidden, naming the table) and the store holds
+// the pool and its ledger as they were.
+func testFloorUnlinkedTableWritesNothing(t *testing.T, st pools.Store) {
+	ctx := context.Background()
+	svc := pools.NewService(st, NewClock(T0).Now, 1)
+	s := MBSSettings()
+	s.Tables = []string{"T1"}
+	if _, _, err := svc.Create(ctx, "p", s, Admin); err != nil {
+		t.Fatal(err)
+	}
+	before, _ := svc.Get(ctx, "p")
+	_, _, err := svc.ApplyRound(ctx, "p", lockRound("T2", "r1", true), "", "")
+	if e, ok := fault.As(err); !ok || e.Kind != fault.Forbidden || e.Field() != jackpot.FieldTable {
+		t.Fatalf("unlinked T2: %v", err)
+	}
+	after, _ := svc.Get(ctx, "p")
+	es, _ := svc.Ledger(ctx, "p", 0, 100)
+	if after.Version != before.Version || len(es) != 1 || after.Meters.Displayed != 10_000_000 {
+		t.Fatalf("a refused round wrote: version %d -> %d, %d entries", before.Version, after.Version, len(es))
+	}
+	apply(t, svc, "p", lockRound("T1", "r1", false))
+}
+
+// testFloorOneOpenVoidPerHit: a second open void of one pending Royal is
+// refused (Conflict naming the open proposal), so is the same adjustment
+// proposed twice by one admin under two keys; withdrawn, the void may be
+// proposed again; approved, the Royal's last-hit record says voided.
+func testFloorOneOpenVoidPerHit(t *testing.T, st pools.Store) {
+	ctx := context.Background()
+	svc := pools.NewService(st, NewClock(T0).Now, 1)
+	if _, _, err := svc.Create(ctx, "p", LockedSettings(), Admin); err != nil {
+		t.Fatal(err)
+	}
+	res := apply(t, svc, "p", lockRound("T1", "r1", true))
+	seq := res.Payouts[0].Seq
+	void := jackpot.Change{Kind: jackpot.ProposeVoid, Void: &jackpot.VoidHit{Seq: seq, Reason: "misread"}}
+	_, first, _, err := svc.Propose(ctx, "p", void, Supervisor, "v1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	other := jackpot.Actor{ID: "sup:ben", Role: "supervisor"}
+	_, _, _, err = svc.Propose(ctx, "p", void, other, "v2")
+	if e, ok := fault.As(err); !ok || e.Kind != fault.Conflict || e.Field() != "path.seq" || e.Fields[0].Value != first.ID {
+		t.Fatalf("a second void: %v", err)
+	}
+	adj := jackpot.Change{Kind: jackpot.ProposeAdjustment, Adjustment: &jackpot.Adjustment{Meter: "reserve", Amount: 50_000, Reason: "top-up"}}
+	_, a1, _, err := svc.Propose(ctx, "p", adj, Admin, "a1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, _, err := svc.Propose(ctx, "p", adj, Admin, "a2"); fault.KindOf(err) != fault.Conflict || err.(*fault.Error).Fields[0].Value != a1.ID {
+		t.Fatalf("the same adjustment twice: %v", err)
+	}
+	if _, _, _, err := svc.Withdraw(ctx, "p", first.ID, Supervisor, "w1"); err != nil {
+		t.Fatal(err)
+	}
+	_, again, _, err := svc.Propose(ctx, "p", void, other, "v3")
+	if err != nil {
+		t.Fatalf("void after the withdrawal: %v", err)
+	}
+	if _, _, err := svc.Approve(ctx, "p", again.ID, Controller, "ap"); err != nil {
+		t.Fatal(err)
+	}
+	p, _ := svc.Get(ctx, "p")
+	for _, h := range p.LastHits {
+		if h.Seq == seq {
+			if state, paidAt, voidedAt := p.LastHitState(h); state != jackpot.StateVoided || paidAt != nil || voidedAt == nil {
+				t.Fatalf("the voided Royal: %s %v %v", state, paidAt, voidedAt)
+			}
+			return
+		}
+	}
+	t.Fatalf("the Royal is not in lastHits: %+v", p.LastHits)
+}
