@@ -279,3 +279,38 @@ func TestConsoleLedgerNewestFirst(t *testing.T) {
 		t.Errorf("ledger requests after a new round: %q, want one, after=231", urls)
 	}
 }
+
+// Issue 24 "a Royal on an RWS pool is invisible: held for its settle
+// window, it is listed nowhere ... no banner ... no Release button": the
+// held Royal raises the alert, joins the queue as held with the time its
+// window closes, the console offers Release, and the sign says HELD.
+func TestConsoleShowsAHeldHit(t *testing.T) {
+	s, tok := startServerWith(t)
+	api(t, "POST", s.url+"/v1/pools", `{"id":"rws-1","currency":"SGD","rulesets":["rws-mlp-csp-v2"],"tables":["T12"],"unit":100,"contributionBp":2000,"reserveBp":500,"reset":10000000,"settleWindowMs":600000}`,
+		"Authorization", "Bearer "+tok[principal.Admin])
+	sign := screen(t, 1280, 720)
+	do(t, sign, chromedp.Navigate(s.url+"/display/rws-1#token="+tok[principal.Display]))
+	waitText(t, sign, `#amount`, "100,000.00")
+	ctx := browser(t, 1280, 720)
+	signIn(t, ctx, s.url, tok[principal.Supervisor], "browser-supervisor (supervisor)", "rws-1")
+	waitText(t, ctx, `#queue tbody`, "No hit yet.")
+	time.Sleep(700 * time.Millisecond)
+
+	round := `{"ruleset":"rws-mlp-csp-v2","table":"T12","roundId":"H1","progressiveUnit":100,"dealtAt":"` + time.Now().UTC().Format(time.RFC3339) + `","dealer":"2d 3d 5h 8c 9s",` +
+		`"positions":[{"seat":3,"cards":"Ts Js Qs Ks As","wagers":{"ante":1000,"bet":2000,"progressive":100}}]}`
+	api(t, "POST", s.url+"/v1/pools/rws-1/rounds", round, "Idempotency-Key", "rws-1-h1", "Authorization", "Bearer "+tok[principal.Table])
+	waitText(t, ctx, `#hit-alert`, "Hit held for its settle window: table T12 · seat 3 · royal flush")
+	waitText(t, ctx, `#queue tbody`, "held")
+	if q := text(t, ctx, `#queue tbody`); !strings.Contains(q, "T12") {
+		t.Errorf("the queue lacks the held hit: %q", q)
+	}
+	if eval[bool](t, ctx, `document.getElementById("release").classList.contains("hidden")`) {
+		t.Errorf("no Release button with a held hit")
+	}
+	if w := eval[string](t, ctx, `document.querySelector("#queue tbody tr").children[7].textContent`); w == "" {
+		t.Errorf("the held hit does not say when its window closes")
+	}
+	shot(t, ctx, "shift-held-console")
+	waitText(t, sign, `#lock`, "JACKPOT HELD · table T12 seat 3")
+	shot(t, sign, "shift-held-sign")
+}
