@@ -314,3 +314,44 @@ func TestConsoleShowsAHeldHit(t *testing.T) {
 	waitText(t, sign, `#lock`, "JACKPOT HELD · table T12 seat 3")
 	shot(t, sign, "shift-held-sign")
 }
+
+// Issue 24 item 8: a printable jackpot slip for a paid hit (table, seat,
+// hand, amount, who verified, who paid) and the shift report (opening and
+// closing meters, contributions, hits, liabilities) with its CSV.
+func TestConsoleSlipAndReport(t *testing.T) {
+	s, tok := startServerWith(t)
+	pendingRoyal(t, s, tok, "slip-1")
+	seq := hitSeq(t, s, tok, "slip-1", 3)
+	api(t, "POST", s.url+"/v1/pools/slip-1/hits/"+seq+"/confirm", "", "Authorization", "Bearer "+tok[principal.Supervisor], "Idempotency-Key", "slip-confirm")
+	api(t, "POST", s.url+"/v1/pools/slip-1/hits/"+seq+"/paid", "", "Authorization", "Bearer "+tok[principal.Cage], "Idempotency-Key", "slip-paid")
+	ctx := browser(t, 1280, 720)
+	signIn(t, ctx, s.url, tok[principal.Cage], "browser-cage (cage)", "slip-1")
+	waitJS(t, ctx, "the slip button", `!!document.querySelector("#queue button[data-action=slip]")`)
+	do(t, ctx, chromedp.Click(chromedp.CSS(`#queue button[data-action=slip]`)))
+	waitJS(t, ctx, "the slip", `document.getElementById("slip-dialog").open`)
+	waitText(t, ctx, `#slip-body`, "Paid by")
+	slip := text(t, ctx, `#slip-body`)
+	for _, want := range []string{"T12", "royal flush", "SGD 100,001.73", "browser-supervisor (supervisor)", "browser-cage (cage)"} {
+		if !strings.Contains(slip, want) {
+			t.Errorf("the slip lacks %q: %q", want, slip)
+		}
+	}
+	shot(t, ctx, "shift-slip")
+	checkA11y(t, ctx, "jackpot slip")
+	do(t, ctx, chromedp.Evaluate[chromedp.Void](`document.getElementById("slip-dialog").close()`))
+
+	do(t, ctx, chromedp.Click(chromedp.CSS(`#report-form button[type=submit]`)))
+	waitText(t, ctx, `#report-result`, "Closing meters")
+	rep := text(t, ctx, `#report-result`)
+	for _, want := range []string{"Opening meters", "Hits: 2", "SGD 100,001.73 (paid)", "Liabilities: SGD 0.00"} {
+		if !strings.Contains(rep, want) {
+			t.Errorf("the report lacks %q: %q", want, rep)
+		}
+	}
+	do(t, ctx, chromedp.Click(chromedp.CSS(`#r-csv`)))
+	waitJS(t, ctx, "the CSV", `!!document.getElementById("report-result").dataset.csv`)
+	if csv := eval[string](t, ctx, `document.getElementById("report-result").dataset.csv`); !strings.Contains(csv, "T12") {
+		t.Errorf("the CSV report: %q", csv)
+	}
+	shot(t, ctx, "shift-report")
+}

@@ -159,5 +159,5 @@ const TS = (() => {
     return e;
   }
 
-  return { token, setToken, iam, setIAM, signOut, signedIn, tokenFromFragment, call, poll, forget, Problem, NetworkError, formatMoney, parseMoney, money, digitsOf, el };
+  return { token, setToken, iam, setIAM, signOut, signedIn, tokenFromFragment, call, send, poll, forget, Problem, NetworkError, formatMoney, parseMoney, money, digitsOf, el };
 })();

@@ -249,8 +249,9 @@
       TS.el("td", {}, h.windowClosesAt ? clock(h.windowClosesAt) : ""),
       TS.el("td", {}, stamp(h.confirmedAt, h.confirmedBy)),
       TS.el("td", {}, stamp(h.paidAt, h.paidBy)),
-      TS.el("td", {}, h.state === "voided" ? stamp(h.voidedAt, h.voidedBy) + (h.voidReason ? " · " + h.voidReason : "") : ""))) :
-      [TS.el("tr", {}, TS.el("td", { colspan: 11, class: "muted" }, "No hit yet."))]));
+      TS.el("td", {}, h.state === "voided" ? stamp(h.voidedAt, h.voidedBy) + (h.voidReason ? " · " + h.voidReason : "") : ""),
+      TS.el("td", {}, h.state === "paid" ? action("Slip", { "data-action": "slip", "aria-label": "jackpot slip of hit " + h.seq }, () => openSlip(h.seq)) : ""))) :
+      [TS.el("tr", {}, TS.el("td", { colspan: 12, class: "muted" }, "No hit yet."))]));
     $("release").classList.toggle("hidden", !rows.some((h) => h.state === "held") || !(has("supervisor") || has("cage")));
     renderPending();
     renderToPay();
@@ -266,6 +267,72 @@
     beep();
   }
   function hideAlert() { $("hit-alert").classList.add("hidden"); $("hit-alert-text").replaceChildren(); }
+
+  // ---- the printable jackpot slip of a paid hit
+  async function openSlip(seq) {
+    const sl = await act(() => TS.call("GET", poolPath("/hits/" + seq + "/slip")));
+    if (!sl) return;
+    const c = sl.currency;
+    const row = (k, v) => TS.el("tr", {}, TS.el("th", { scope: "row" }, k), TS.el("td", {}, v));
+    $("slip-body").replaceChildren(
+      TS.el("h2", { id: "slip-h" }, "Jackpot slip · " + (sl.displayName || sl.pool)),
+      TS.el("table", { class: "slip" }, TS.el("tbody", {},
+        row("Hit", String(sl.seq)), row("Table", sl.table), row("Round", sl.round), row("Seat", String(sl.seat)),
+        row("Hand", hand(sl.hand)), row("Amount", TS.money(sl.amount, c)), row("Committed", when(sl.committedAt)),
+        row("Verified by", sl.verifiedBy ? who(sl.verifiedBy) + " · " + when(sl.verifiedAt) : "paid at its commit"),
+        row("Paid by", who(sl.paidBy) + " · " + when(sl.paidAt)),
+        row("Rules", (sl.rules || []).join(", ")))));
+    $("slip-dialog").showModal();
+  }
+  $("slip-print").addEventListener("click", () => window.print());
+
+  // ---- the shift report: JSON shown, CSV downloaded
+  function reportRange() {
+    const from = $("r-from").value, to = $("r-to").value;
+    if (!from || !to) { showProblem("The report needs its From and To."); return null; }
+    return "?from=" + encodeURIComponent(new Date(from).toISOString()) + "&to=" + encodeURIComponent(new Date(to).toISOString());
+  }
+  async function showReport() {
+    const q = reportRange();
+    if (!q) return;
+    const r = await act(() => TS.call("GET", poolPath("/report" + q)));
+    if (!r) return;
+    const c = r.currency;
+    const mm = (m) => m ? "displayed " + TS.money(m.displayed, c) + " · reserve " + TS.money(m.reserve, c) + " · overflow " + TS.money(m.overflow, c) : "";
+    const lines = [
+      "Opening meters: " + mm(r.opening),
+      "Closing meters: " + mm(r.closing),
+      "Contributed: " + TS.money((r.contributed.displayed || 0) + (r.contributed.reserve || 0) + (r.contributed.overflow || 0), c) + " from " + (r.contributed.rounds || 0) + " rounds" +
+        (r.contributions || []).map((t) => " · " + t.table + " " + TS.money((t.displayed || 0) + (t.reserve || 0) + (t.overflow || 0), c)).join(""),
+      "Hits: " + (r.hits || []).length + (r.hits || []).map((h) => " · " + h.table + " seat " + h.seat + " " + hand(h.category || h.hand) + " " + TS.money(h.amount !== undefined ? h.amount : h.paid, c) + " (" + h.state + ")").join(""),
+      "Adjustments: " + (r.adjustments || []).length + (r.adjustments || []).map((a) => " · " + (a.meter || "") + " " + TS.money(a.amount, c, true) + (a.reason ? " (" + a.reason + ")" : "")).join(""),
+      "Corrections: " + (r.corrections || []).length + (r.corrections || []).map((a) => " · " + a.kind + " " + TS.money(a.amount, c, true)).join(""),
+      "Liabilities: " + TS.money(r.liabilities ? r.liabilities.total : 0, c) + " (" + ((r.liabilities && r.liabilities.pending) || []).length + " pending, " +
+        ((r.liabilities && r.liabilities.confirmed) || []).length + " confirmed, " + ((r.liabilities && r.liabilities.held) || []).length + " held)",
+    ];
+    $("report-result").replaceChildren(...lines.map((l) => TS.el("p", {}, l)));
+  }
+  async function downloadReport() {
+    const q = reportRange();
+    if (!q) return;
+    showProblem(null);
+    try {
+      const res = await TS.send("GET", poolPath("/report" + q + "&format=csv"), undefined, { "Accept": "text/csv" });
+      const text = await res.text();
+      if (!res.ok) { let b = null; try { b = JSON.parse(text); } catch (_) { b = { detail: text }; } throw new TS.Problem(res.status, b); }
+      const a = TS.el("a", { href: URL.createObjectURL(new Blob([text], { type: "text/csv" })), download: "report-" + state.poolId + ".csv" });
+      document.body.append(a); a.click(); a.remove();
+      $("report-result").dataset.csv = text;
+    } catch (e) { showProblem(e); }
+  }
+  $("report-form").addEventListener("submit", (ev) => { ev.preventDefault(); showReport(); });
+  $("r-csv").addEventListener("click", downloadReport);
+  (() => {
+    const local = (d) => new Date(d.getTime() - d.getTimezoneOffset() * 60000).toISOString().slice(0, 16);
+    const now = new Date();
+    $("r-from").value = local(new Date(now.getTime() - 8 * 3600000));
+    $("r-to").value = local(new Date(now.getTime() + 3600000));
+  })();
 
   // ---- the sound: a short WebAudio beep; muted is kept in localStorage.
   const muteKey = "tablesettle.mute";
