@@ -355,3 +355,21 @@ func TestConsoleSlipAndReport(t *testing.T) {
 	}
 	shot(t, ctx, "shift-report")
 }
+
+// A void reason half typed when a round at another table changes the pool
+// (the console redraws live) is kept, with the focus in it.
+func TestConsoleKeepsATypedReason(t *testing.T) {
+	s, tok := startServerWith(t)
+	pendingRoyal(t, s, tok, "draft-1")
+	ctx := browser(t, 1280, 720)
+	signIn(t, ctx, s.url, tok[principal.Supervisor], "browser-supervisor (supervisor)", "draft-1")
+	waitText(t, ctx, `#pending tbody`, "Ts Js Qs Ks As")
+	do(t, ctx, chromedp.Click(chromedp.CSS(`#pending input[data-reason-for]`)), chromedp.KeyEvent("the ten was"))
+	playRound(t, s, tok, "draft-1", "R9", "2", "3c 5d 9h Js Qh")
+	waitText(t, ctx, `#pool-summary`, "version")
+	time.Sleep(1500 * time.Millisecond) // a redraw or two
+	do(t, ctx, chromedp.KeyEvent(" a club"))
+	if got := eval[string](t, ctx, `document.querySelector("#pending input[data-reason-for]").value`); got != "the ten was a club" {
+		t.Errorf("the reason being typed reads %q after a live redraw, want %q", got, "the ten was a club")
+	}
+}

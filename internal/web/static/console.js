@@ -359,9 +359,17 @@
   $("mute").addEventListener("click", () => { localStorage.setItem(muteKey, muted() ? "0" : "1"); showMute(); });
   $("hit-alert-dismiss").addEventListener("click", () => { hideAlert(); $("queue-h").focus(); });
 
+  // A void reason being typed survives the live redraws (a round at any
+  // table changes the pool), and so does the focus in it.
+  const reasons = new Map();
   function renderPending() {
+    const a = document.activeElement;
+    const focusedSeq = a && a.dataset && a.dataset.reasonFor;
+    const caret = focusedSeq ? [a.selectionStart, a.selectionEnd] : null;
     const rows = state.hits.filter((h) => h.state === "pending").map((h) => {
-      const reason = TS.el("input", { "aria-label": "reason to void hit " + h.seq, placeholder: "reason to void", size: 18 });
+      const reason = TS.el("input", { "aria-label": "reason to void hit " + h.seq, placeholder: "reason to void", size: 18, "data-reason-for": h.seq });
+      reason.value = reasons.get(h.seq) || "";
+      reason.addEventListener("input", () => reasons.set(h.seq, reason.value));
       const proposal = openVoid(h.seq);
       return TS.el("tr", { "data-seq": h.seq },
         TS.el("td", { class: "num" }, h.seq), TS.el("td", {}, h.table), TS.el("td", {}, h.round), TS.el("td", {}, h.seat),
@@ -383,6 +391,10 @@
           })]));
     });
     $("pending").querySelector("tbody").replaceChildren(...(rows.length ? rows : [TS.el("tr", {}, TS.el("td", { colspan: 10, class: "muted" }, "No pending hit."))]));
+    if (focusedSeq) {
+      const again = $("pending").querySelector('input[data-reason-for="' + focusedSeq + '"]');
+      if (again) { again.focus(); again.setSelectionRange(caret[0], caret[1]); }
+    }
   }
 
   function renderToPay() {
