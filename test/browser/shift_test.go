@@ -357,7 +357,8 @@ func TestConsoleSlipAndReport(t *testing.T) {
 }
 
 // A void reason half typed when a round at another table changes the pool
-// (the console redraws live) is kept, with the focus in it.
+// (the console redraws live) is kept, with the focus in it; a focused
+// button keeps the focus too.
 func TestConsoleKeepsATypedReason(t *testing.T) {
 	s, tok := startServerWith(t)
 	pendingRoyal(t, s, tok, "draft-1")
@@ -371,5 +372,12 @@ func TestConsoleKeepsATypedReason(t *testing.T) {
 	do(t, ctx, chromedp.KeyEvent(" a club"))
 	if got := eval[string](t, ctx, `document.querySelector("#pending input[data-reason-for]").value`); got != "the ten was a club" {
 		t.Errorf("the reason being typed reads %q after a live redraw, want %q", got, "the ten was a club")
+	}
+	// A keyboard user on Confirm stays on Confirm through a redraw.
+	do(t, ctx, chromedp.Focus(chromedp.CSS(`#pending button[data-action=confirm]`)))
+	playRound(t, s, tok, "draft-1", "R10", "2", "3c 5d 9h Js Qh")
+	time.Sleep(1500 * time.Millisecond)
+	if f := focus(t, ctx, `#pending button[data-action=confirm]`); !f.Matches {
+		t.Errorf("after a live redraw the focus is on %s, want Confirm", f.Desc)
 	}
 }

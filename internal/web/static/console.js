@@ -240,7 +240,7 @@
       if (fresh.length) raiseAlert(fresh);
     }
     const stamp = (t, a) => (t || a) ? [clock(t), a ? " · " + who(a) : ""].join("") : "";
-    $("queue").querySelector("tbody").replaceChildren(...(rows.length ? rows.map((h) => TS.el("tr", { "data-seq": h.seq, class: "state-" + h.state },
+    redraw("queue", (rows.length ? rows.map((h) => TS.el("tr", { "data-seq": h.seq, class: "state-" + h.state },
       TS.el("td", { class: "num" }, h.seq),
       TS.el("td", {}, TS.el("span", { class: "badge state-" + h.state }, h.state), openVoid(h.seq) ? " · void proposed" : ""),
       TS.el("td", {}, h.table), TS.el("td", {}, h.seat), TS.el("td", {}, hand(h.category || h.hand)),
@@ -255,6 +255,21 @@
     $("release").classList.toggle("hidden", !rows.some((h) => h.state === "held") || !(has("supervisor") || has("cage")));
     renderPending();
     renderToPay();
+  }
+
+  // Redraws keep the focus: a button focused in a row that is drawn again
+  // (same row, same action) has the focus again afterwards.
+  function redraw(table, rows) {
+    const tbody = $(table).querySelector("tbody");
+    const a = document.activeElement;
+    const tr = a && a.dataset && a.dataset.action && tbody.contains(a) ? a.closest("tr") : null;
+    const key = tr ? [tr.dataset.seq || "", tr.dataset.proposal || "", a.dataset.action] : null;
+    tbody.replaceChildren(...rows);
+    if (key) {
+      const sel = "tr" + (key[0] ? '[data-seq="' + key[0] + '"]' : "") + (key[1] ? '[data-proposal="' + key[1] + '"]' : "") + ' [data-action="' + key[2] + '"]';
+      const again = tbody.querySelector(sel);
+      if (again) again.focus();
+    }
   }
 
   function raiseAlert(fresh) {
@@ -390,7 +405,7 @@
             done(out, "pending-h");
           })]));
     });
-    $("pending").querySelector("tbody").replaceChildren(...(rows.length ? rows : [TS.el("tr", {}, TS.el("td", { colspan: 10, class: "muted" }, "No pending hit."))]));
+    redraw("pending", (rows.length ? rows : [TS.el("tr", {}, TS.el("td", { colspan: 10, class: "muted" }, "No pending hit."))]));
     if (focusedSeq) {
       const again = $("pending").querySelector('input[data-reason-for="' + focusedSeq + '"]');
       if (again) { again.focus(); again.setSelectionRange(caret[0], caret[1]); }
@@ -406,7 +421,7 @@
         if (!await ask("Mark hit " + h.seq + " paid?", [...hitFacts(h), "Verified by " + who(h.confirmedBy) + ". Only after the winner holds " + money(h.amount) + "."], "Mark " + money(h.amount) + " paid")) return;
         done(await send(b, "POST", poolPath("/hits/" + h.seq + "/paid")), "pay-h");
       }))));
-    $("topay").querySelector("tbody").replaceChildren(...(rows.length ? rows : [TS.el("tr", {}, TS.el("td", { colspan: 7, class: "muted" }, "Nothing to pay."))]));
+    redraw("topay", (rows.length ? rows : [TS.el("tr", {}, TS.el("td", { colspan: 7, class: "muted" }, "Nothing to pay."))]));
   }
 
   // ---- proposals: what each will do in money; Approve (controller),
@@ -462,7 +477,7 @@
         mine(p) ? action("Withdraw", { "data-action": "withdraw" }, async (b) => {
           done(await send(b, "POST", poolPath("/proposals/" + encodeURIComponent(p.id) + "/withdraw")), "proposals-h");
         }) : "")));
-    $("proposals").querySelector("tbody").replaceChildren(...(rows.length ? rows : [TS.el("tr", {}, TS.el("td", { colspan: 6, class: "muted" }, "Nothing waits for a second signature."))]));
+    redraw("proposals", (rows.length ? rows : [TS.el("tr", {}, TS.el("td", { colspan: 6, class: "muted" }, "Nothing waits for a second signature."))]));
   }
 
   // ---- propose a meter adjustment (admin), typed in currency units
