@@ -17,7 +17,7 @@
   const pollMs = 500; // twice a second (conditional GETs): any change shows within 1 s
   const state = {
     me: null, pool: null, poolId: sessionStorage.getItem("tablesettle.pool") || "",
-    hits: [], proposals: [], seen: null, ledger: [], ledgerNext: null, timer: 0, generation: 0,
+    hits: [], history: [], historySig: "", proposals: [], seen: null, ledger: [], ledgerNext: null, timer: 0, generation: 0,
   };
   const Console = { state, beeps: 0 };
 
@@ -77,7 +77,7 @@
     state.generation++;
     state.poolId = id;
     state.pool = null;
-    state.hits = []; state.proposals = []; state.seen = null; state.ledger = []; state.ledgerNext = null;
+    state.hits = []; state.history = []; state.historySig = ""; state.proposals = []; state.seen = null; state.ledger = []; state.ledgerNext = null;
     TS.forget("/v1/pools/");
     for (const t of ["pending", "topay", "proposals", "queue", "ledger"]) $(t).querySelector("tbody").replaceChildren();
     $("pool-summary").replaceChildren();
@@ -101,10 +101,24 @@
         applyRoles();
         renderSummary();
       }
-      const [h, pr] = await Promise.all([TS.poll(poolPath("/hits?state=all")), TS.poll(poolPath("/proposals"))]);
+      // The open hits every poll (read from the pool alone); the history
+      // (paid and voided, read from the ledger: dearer) only when a hit
+      // appeared or moved on, never for a mere contribution.
+      const [h, pr] = await Promise.all([TS.poll(poolPath("/hits")), TS.poll(poolPath("/proposals"))]);
       if (gen !== state.generation) return;
-      if (p.changed || h.changed || pr.changed || first) {
-        state.hits = h.data.hits || [];
+      const sig = JSON.stringify([(h.data.hits || []).map((x) => [x.seq, x.state]), (state.pool.lastHits || []).map((x) => [x.seq, x.state || ""])]);
+      let hist = false;
+      if (first || sig !== state.historySig) {
+        const all = await TS.poll(poolPath("/hits?state=all"));
+        if (gen !== state.generation) return;
+        state.history = all.data.hits || [];
+        state.historySig = sig;
+        hist = true;
+      }
+      if (p.changed || h.changed || pr.changed || hist || first) {
+        const bySeq = new Map((state.history || []).map((x) => [x.seq, x]));
+        for (const x of h.data.hits || []) bySeq.set(x.seq, x);
+        state.hits = [...bySeq.values()].filter((x) => x.state !== "pending" && x.state !== "confirmed" && x.state !== "held" || (h.data.hits || []).some((o) => o.seq === x.seq));
         state.proposals = pr.data.proposals || [];
         renderHits(first);
         renderProposals();
