@@ -17,24 +17,6 @@ type LedgerEntry struct {
 	Proposed *jackpot.Change `json:"proposed,omitempty" doc:"A proposal entry: the change it proposed."`
 }
 
-// signedAmount is the money e records, signed so that a reversal is
-// negative.
-func signedAmount(e jackpot.Entry) money.Amount {
-	switch e.Kind {
-	case jackpot.KindHit:
-		return e.Paid
-	case jackpot.KindHitVoid, jackpot.KindHouseRecovery:
-		return -e.Paid
-	case jackpot.KindReset, jackpot.KindResetVoid:
-		// The reset amount into the displayed meter (its funding moved
-		// between meters and the house).
-		return e.Displayed
-	case jackpot.KindAdjustment, jackpot.KindContribution, jackpot.KindOpening, jackpot.KindHouseTopUp:
-		return e.Displayed + e.Reserve + e.Overflow
-	}
-	return 0
-}
-
 // ledgerPage reads one page of pool id's ledger: oldest first after
 // after, or (order "desc") newest first before before (0: the newest) and
 // after after, at most limit entries. Sequence numbers run 1 to the
@@ -73,7 +55,7 @@ func ledgerPage(ctx context.Context, svc *pools.Service, id, order string, after
 	}
 	out := LedgerPage{Entries: make([]LedgerEntry, len(es)), Next: next}
 	for i, e := range es {
-		out.Entries[i] = LedgerEntry{Entry: e, Amount: signedAmount(e)}
+		out.Entries[i] = LedgerEntry{Entry: e, Amount: jackpot.SignedAmount(e)}
 		if e.Kind == jackpot.KindProposal {
 			out.Entries[i].Proposed = svc.ProposedChange(ctx, p, e.Proposal)
 		}

@@ -21,7 +21,7 @@ import (
 	"github.com/tablesettle/tablesettle/internal/pools"
 )
 
-func poolsAPI(t *testing.T, st pools.Store) (humatest.TestAPI, *jackpottest.Clock) {
+func poolsAPI(t testing.TB, st pools.Store) (humatest.TestAPI, *jackpottest.Clock) {
 	t.Helper()
 	if st == nil {
 		var err error

@@ -30,7 +30,8 @@ type ReportEntry struct {
 	Table      string       `json:"table,omitempty"`
 	Round      string       `json:"round,omitempty"`
 	Meter      string       `json:"meter,omitempty"`
-	Amount     money.Amount `json:"amount" doc:"Signed, in minor units: an adjustment's amount; a reversal's negative; a house recovery the amount to recover."`
+	Amount     money.Amount `json:"amount" doc:"Signed, in minor units, as the ledger's amount: an adjustment's amount; a reversal negative."`
+	Recovered  money.Amount `json:"recovered,omitempty" doc:"A house recovery: what the house recovers from the winner."`
 	Reason     string       `json:"reason,omitempty"`
 	Actor      *Actor       `json:"actor,omitempty"`
 	ApprovedBy *Actor       `json:"approvedBy,omitempty"`
@@ -114,16 +115,8 @@ func ShiftReport(p Pool, ledger []Entry, from, to time.Time) (Report, error) {
 			}
 			r.Adjustments = append(r.Adjustments, ReportEntry{Seq: e.Seq, At: e.At, Kind: e.Kind, Meter: meter, Amount: amount, Reason: e.Reason, Actor: e.Actor, ApprovedBy: e.ApprovedBy})
 		case e.Kind == KindHitVoid || e.Kind == KindResetVoid || e.Kind == KindHeldVoid || e.Kind == KindHouseRecovery || e.Kind == KindHouseTopUp || e.Corrects != "":
-			amount := e.Displayed + e.Reserve + e.Overflow
-			switch e.Kind {
-			case KindHitVoid:
-				amount = -e.Paid
-			case KindHouseRecovery:
-				amount = e.Recovered
-			case KindResetVoid:
-				amount = e.Displayed
-			}
-			r.Corrections = append(r.Corrections, ReportEntry{Seq: e.Seq, At: e.At, Kind: e.Kind, Table: e.Table, Round: e.Round, Amount: amount, Reason: e.Reason, Actor: e.Actor, ApprovedBy: e.ApprovedBy})
+			r.Corrections = append(r.Corrections, ReportEntry{Seq: e.Seq, At: e.At, Kind: e.Kind, Table: e.Table, Round: e.Round, Amount: SignedAmount(e),
+				Recovered: e.Recovered, Reason: e.Reason, Actor: e.Actor, ApprovedBy: e.ApprovedBy})
 		}
 	}
 	tables := make([]string, 0, len(byTable))
@@ -165,6 +158,27 @@ func ShiftReport(p Pool, ledger []Entry, from, to time.Time) (Report, error) {
 		}
 	}
 	return r, nil
+}
+
+// SignedAmount is the money e records, in minor units, signed so that a
+// reversal is negative: a contribution what it credited to the meters, a
+// hit +paid, its void or recovery -paid, a reset +its amount and its
+// reversal -it, an adjustment its signed amount, the opening seed +it, a
+// house top-up +it; 0 for entries that move no money.
+func SignedAmount(e Entry) money.Amount {
+	switch e.Kind {
+	case KindHit:
+		return e.Paid
+	case KindHitVoid, KindHouseRecovery:
+		return -e.Paid
+	case KindReset, KindResetVoid:
+		// The reset amount into the displayed meter (its funding moved
+		// between meters and the house).
+		return e.Displayed
+	case KindAdjustment, KindContribution, KindOpening, KindHouseTopUp:
+		return e.Displayed + e.Reserve + e.Overflow
+	}
+	return 0
 }
 
 // Slip is the data of a printable jackpot slip for a paid hit.

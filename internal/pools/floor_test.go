@@ -62,3 +62,58 @@ func TestSweepHeldPaysWithNoReader(t *testing.T) {
 		t.Fatalf("a second sweep wrote: version %d, was %d", p.Version, v)
 	}
 }
+
+// TestShiftReportCorrection (issue 24 item 8, ruling R28): a round at T1
+// (3 x SGD 5: 259 to the meter, 77 to the reserve) paid a Straight Flush
+// 10% of SGD 100,002.59, 1,000,025, at the table; voided by a correction,
+// the report lists the round's contribution under T1, the hit, and under
+// corrections the reversed contribution (-336) and the house recovery
+// (-1,000,025, to recover 1,000,025 from the winner), and closes with the
+// meters as if the round had not been dealt.
+func TestShiftReportCorrection(t *testing.T) {
+	st, err := filestore.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	clock := jackpottest.NewClock(jackpottest.T0)
+	svc := pools.NewService(st, clock.Now, 1)
+	ctx := context.Background()
+	if _, _, err := svc.Create(ctx, "p", jackpottest.MBSSettings(), jackpottest.Admin); err != nil {
+		t.Fatal(err)
+	}
+	clock.Advance(time.Minute)
+	const ssp = "mbs-megalink-ssp-v6"
+	r := jackpottest.RoundOf(ssp, "T1", "r1", jackpottest.T0, 500, []int{1, 2, 3}, jackpottest.StraightFlush(ssp, 2, 2, 500))
+	res, _, err := svc.ApplyRound(ctx, "p", r, "", "")
+	if err != nil || len(res.Payouts) != 1 || res.Payouts[0].Amount != 1_000_025 {
+		t.Fatalf("round: %+v %v", res.Payouts, err)
+	}
+	clock.Advance(time.Minute)
+	corr := jackpot.Correction{Table: "T1", Round: "r1", Reason: "two cards exposed", Rules: []string{ssp + " 5.4"}}
+	if _, _, err := svc.Correct(ctx, "p", corr, jackpottest.Supervisor, jackpottest.Controller, "k"); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := svc.Report(ctx, "p", jackpottest.T0.Add(30*time.Second), jackpottest.T0.Add(time.Hour))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Contributions) != 1 || rep.Contributions[0] != (jackpot.TableContribution{Table: "T1", Rounds: 1, Wagers: 3, WagerAmount: 1500, Displayed: 259, Reserve: 77}) {
+		t.Fatalf("contributions: %+v", rep.Contributions)
+	}
+	if len(rep.Hits) != 1 || rep.Hits[0].Hand != "straight_flush" || *rep.Hits[0].Amount != 1_000_025 || rep.Hits[0].State != jackpot.StateVoided {
+		t.Fatalf("hits: %+v", rep.Hits)
+	}
+	got := map[jackpot.Kind]jackpot.ReportEntry{}
+	for _, e := range rep.Corrections {
+		got[e.Kind] = e
+	}
+	if c := got[jackpot.KindContribution]; c.Amount != -336 || c.Table != "T1" {
+		t.Fatalf("the reversed contribution: %+v", rep.Corrections)
+	}
+	if h := got[jackpot.KindHouseRecovery]; h.Amount != -1_000_025 || h.Recovered != 1_000_025 || h.ApprovedBy == nil {
+		t.Fatalf("the house recovery: %+v", rep.Corrections)
+	}
+	if rep.Opening != rep.Closing || rep.Opening != (jackpot.MeterView{Displayed: 10_000_000}) || rep.Liabilities.Total != 0 {
+		t.Fatalf("meters %+v -> %+v, liabilities %+v", rep.Opening, rep.Closing, rep.Liabilities)
+	}
+}
