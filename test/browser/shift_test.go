@@ -170,6 +170,9 @@ func TestConsoleProposesOnce(t *testing.T) {
 	// (Enter in the field: the rows above may still be moving under a click.)
 	do(t, ctx, chromedp.Evaluate[chromedp.Void](`document.getElementById("adjust-amount").value = ""`), chromedp.SendKeys(chromedp.CSS(`#adjust-amount`), "1.005"+kb.Enter))
 	waitText(t, ctx, `#problem`, "SGD amounts have at most 2 decimals")
+	// A meter cannot go below zero: said in money, not in cents.
+	do(t, ctx, chromedp.Evaluate[chromedp.Void](`document.getElementById("adjust-amount").value = ""`), chromedp.SendKeys(chromedp.CSS(`#adjust-amount`), "-14.75"+kb.Enter))
+	waitText(t, ctx, `#problem`, "The reserve meter holds SGD 0.00: -SGD 14.75 would take it below zero.")
 }
 
 // Issue 24 "Confirm (SGD 100k) takes one click, beside Void": Confirm

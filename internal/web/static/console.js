@@ -501,6 +501,10 @@
     const parsed = TS.parseMoney($("adjust-amount").value, cur());
     if (parsed.error) { showProblem(parsed.error); return; }
     if (parsed.minor === 0) { showProblem("The adjustment may not be " + money(0) + "."); return; }
+    const meter = $("adjust-meter").value, holds = state.pool.meters[meter];
+    if (typeof holds === "number" && holds + parsed.minor < 0) {
+      showProblem("The " + meter + " meter holds " + money(holds) + ": " + money(parsed.minor, true) + " would take it below zero."); return;
+    }
     const out = await send(button, "POST", poolPath("/adjustments"),
       { meter: $("adjust-meter").value, amount: parsed.minor, reason: $("adjust-reason").value.trim() });
     if (out) {
