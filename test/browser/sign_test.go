@@ -231,5 +231,8 @@ func TestSignShowsLevels(t *testing.T) {
 		}
 		noHorizontalScroll(t, ctx, "levels")
 		shot(t, ctx, fmt.Sprintf("sign-levels-%dx%d", size[0], size[1]))
+		if size[0] == 1280 {
+			checkA11y(t, ctx, "sign with levels and paytables")
+		}
 	}
 }

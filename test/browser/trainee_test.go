@@ -79,6 +79,7 @@ func TestPlaygroundExplainsTheRound(t *testing.T) {
 		t.Errorf("the player's best five is not shown: %q", l)
 	}
 	shot(t, ctx, "trainee-3-thb")
+	checkA11y(t, ctx, "playground THB settlement")
 }
 
 // Issue 24 "a card picker": a trainee picks cards with buttons (or the
@@ -100,6 +101,7 @@ func TestPlaygroundCardPicker(t *testing.T) {
 		t.Errorf("a picked card can be picked again")
 	}
 	shot(t, ctx, "trainee-4-picker")
+	checkA11y(t, ctx, "playground card picker")
 }
 
 // Issue 24 "Phones scroll sideways on every page": at 390x844 no page

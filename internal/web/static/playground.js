@@ -176,8 +176,10 @@
   for (const [s, sym, name] of suits) {
     for (const rk of ranks) {
       const card = rk + s;
-      $("picker").append(TS.el("button", { type: "button", class: "pick suit-" + s, "data-card": card, "aria-label": card + " (" + ({ A: "ace", K: "king", Q: "queen", J: "jack", T: "ten" }[rk] || rk) + " of " + name + ")",
-        onclick: () => setTarget((v) => (v ? v + " " : "") + card) }, rk + sym));
+      // The visible card, then its name for a screen reader.
+      $("picker").append(TS.el("button", { type: "button", class: "pick suit-" + s, "data-card": card,
+        onclick: () => setTarget((v) => (v ? v + " " : "") + card) }, rk + sym,
+        TS.el("span", { class: "visually-hidden" }, " (" + card + ", " + ({ A: "ace", K: "king", Q: "queen", J: "jack", T: "ten" }[rk] || rk) + " of " + name + ")")));
     }
   }
   $("pick-clear").addEventListener("click", () => setTarget(() => ""));
