@@ -73,6 +73,10 @@ func serve(w http.ResponseWriter, r *http.Request, name string, notFound http.Ha
 		return
 	}
 	securityHeaders(w.Header())
+	if name == "display-sw.js" {
+		// The sign's service worker controls the sign's pages only.
+		w.Header().Set("Service-Worker-Allowed", "/display/")
+	}
 	w.Header().Set("Content-Type", ct)
 	w.Header().Set("Cache-Control", "no-cache")
 	if r.Method == http.MethodHead {

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
@@ -101,6 +102,14 @@ func TestConsoleByKeyboard(t *testing.T) {
 	tabTo(t, ctx, `#pending button[data-action=confirm]`, true, 3)
 	shot(t, ctx, "kbd-2-focus-confirm")
 	do(t, ctx, chromedp.KeyEvent(" "))
+	// The dialog restates the hit with Cancel focused; Tab to OK, Space.
+	waitJS(t, ctx, "the confirmation dialog", `document.getElementById("confirm-dialog").open`)
+	if f := focus(t, ctx, `#confirm-cancel`); !f.Matches {
+		t.Errorf("the dialog opened with the focus on %s, want Cancel", f.Desc)
+	}
+	tabTo(t, ctx, `#confirm-ok`, false, 2)
+	shot(t, ctx, "kbd-2b-focus-dialog-ok")
+	do(t, ctx, chromedp.KeyEvent(" "))
 	waitText(t, ctx, `#pending tbody`, "No pending hit.")
 	waitText(t, ctx, `#ledger tbody`, "browser-supervisor")
 	// The confirmed row is gone; the focus went to its card's heading, not
@@ -115,4 +124,53 @@ func TestConsoleByKeyboard(t *testing.T) {
 	if !strings.Contains(out, `"state":"confirmed"`) || !strings.Contains(out, `"browser-supervisor"`) {
 		t.Errorf("the hit is not confirmed by the supervisor: %s", out)
 	}
+}
+
+// Issue 24 must-hold "keyboard-only paths for every action": with the
+// keyboard alone a supervisor dismisses the hit alert, mutes the sound,
+// proposes a void through its dialog (the row then says the proposal
+// waits) and withdraws it; every stop shows its focus.
+func TestConsoleVoidAndWithdrawByKeyboard(t *testing.T) {
+	s, tok := startServerWith(t)
+	createLockPool(t, s, tok, "kbd-2")
+	ctx := browser(t, 1280, 720)
+	signIn(t, ctx, s.url, tok[principal.Supervisor], "browser-supervisor (supervisor)", "kbd-2")
+	waitText(t, ctx, `#pending tbody`, "No pending hit.")
+	time.Sleep(700 * time.Millisecond)
+	playRound(t, s, tok, "kbd-2", "R1", "3", "Ts Js Qs Ks As")
+	waitText(t, ctx, `#hit-alert`, "seat 3")
+
+	do(t, ctx, chromedp.Focus(chromedp.CSS(`#pool-id`)))
+	tabTo(t, ctx, `#hit-alert-dismiss`, false, 6)
+	do(t, ctx, chromedp.KeyEvent(kb.Enter))
+	waitJS(t, ctx, "the alert dismissed", `document.getElementById("hit-alert").classList.contains("hidden")`)
+	if f := focus(t, ctx, `#queue-h`); !f.Matches {
+		t.Errorf("after Dismiss the focus is on %s, want the hit queue's heading", f.Desc)
+	}
+	tabTo(t, ctx, `#mute`, false, 3)
+	do(t, ctx, chromedp.KeyEvent(" "))
+	if p := eval[string](t, ctx, `document.getElementById("mute").getAttribute("aria-pressed")`); p != "true" {
+		t.Errorf("Space on mute: aria-pressed %q", p)
+	}
+
+	tabTo(t, ctx, `#pending input[aria-label^="reason to void"]`, false, 12)
+	typeKeys(t, ctx, "the ten was a club")
+	tabTo(t, ctx, `#pending button[data-action=void]`, false, 2)
+	do(t, ctx, chromedp.KeyEvent(kb.Enter))
+	waitJS(t, ctx, "the void dialog", `document.getElementById("confirm-dialog").open`)
+	if d := text(t, ctx, `#confirm-dialog`); !strings.Contains(d, "SGD 100,001.73") || !strings.Contains(d, "the ten was a club") {
+		t.Errorf("the void dialog does not restate the hit and the reason: %q", d)
+	}
+	tabTo(t, ctx, `#confirm-ok`, false, 2)
+	do(t, ctx, chromedp.KeyEvent(" "))
+	waitText(t, ctx, `#pending tbody`, "waits for a controller")
+	waitText(t, ctx, `#proposals tbody`, "the ten was a club")
+	shot(t, ctx, "kbd-4-void-proposed")
+
+	do(t, ctx, chromedp.Focus(chromedp.CSS(`#proposals-h`)))
+	tabTo(t, ctx, `#proposals button[data-action=withdraw]`, false, 4)
+	do(t, ctx, chromedp.KeyEvent(kb.Enter))
+	waitText(t, ctx, `#proposals tbody`, "Nothing waits for a second signature.")
+	waitJS(t, ctx, "the void controls back", `!!document.querySelector("#pending button[data-action=void]")`)
+	shot(t, ctx, "kbd-5-void-withdrawn")
 }

@@ -31,7 +31,7 @@ func TestPlaygroundSettlesARound(t *testing.T) {
 	rows := text(t, ctx, `#lines tbody`)
 	// Seat 1: Qh Qd Qs 9c 9d, Bet 20.00 returns 160.00 (7 to 1, 4.1.2);
 	// progressive 1.00 returns SGD 200.00 (4.2).
-	for _, want := range []string{"bet", "20.00", "7 to 1", "160.00", "mbs-megalink-ssp-v6 4.1.2", "SGD 200.00", "ruling R2"} {
+	for _, want := range []string{"Bet", "20.00", "7 to 1", "160.00", "mbs-megalink-ssp-v6 4.1.2", "SGD 200.00", "ruling R2"} {
 		if !strings.Contains(rows, want) {
 			t.Errorf("settlement lines lack %q:\n%s", want, rows)
 		}
@@ -155,17 +155,13 @@ func TestConsoleConfirmsAPendingRoyal(t *testing.T) {
 	}
 	shot(t, ctx, "lock-2-console-pending")
 	do(t, ctx, chromedp.Click(chromedp.CSS(`#pending button[data-action=confirm]`)))
+	confirmDialog(t, ctx, "SGD 100,001.73")
 	waitText(t, ctx, `#pending tbody`, "No pending hit.")
 	shot(t, ctx, "lock-3-console-confirmed")
-	// The display leaves the lock once the hit is confirmed.
+	// The display shows the hit verified once it is confirmed (issue 24:
+	// a confirmed but unpaid hit does not vanish).
 	waitText(t, display, `#status`, "live")
-	deadline := time.Now().Add(5 * time.Second)
-	for text(t, display, `#lock`) != "" && time.Now().Before(deadline) {
-		time.Sleep(50 * time.Millisecond)
-	}
-	if got := text(t, display, `#lock`); got != "" {
-		t.Errorf("the display still shows the lock after the confirm: %q", got)
-	}
+	waitText(t, display, `#lock`, "JACKPOT VERIFIED · table T12 seat 3 · SGD 100,001.73")
 
 	// The cage pays it.
 	cage := browser(t, 1280, 720)
@@ -182,7 +178,13 @@ func TestConsoleConfirmsAPendingRoyal(t *testing.T) {
 	}
 	shot(t, cage, "lock-4-cage-to-pay")
 	do(t, cage, chromedp.Click(chromedp.CSS(`#topay button[data-action=paid]`)))
+	confirmDialog(t, cage, "SGD 100,001.73")
 	waitText(t, cage, `#topay tbody`, "Nothing to pay.")
+	// Paid: the display leaves the lock and says who last won.
+	waitText(t, display, `#last-won`, "Last won: SGD 100,001.73 · royal flush · table T12 seat 3")
+	if got := text(t, display, `#lock`); got != "" {
+		t.Errorf("the display still shows the lock after the payment: %q", got)
+	}
 	// The ledger names who confirmed and who paid.
 	waitText(t, cage, `#ledger tbody`, "browser-cage")
 	if l := text(t, cage, `#ledger tbody`); !strings.Contains(l, "browser-supervisor") {
@@ -218,7 +220,7 @@ func TestConsoleDualControlAdjustment(t *testing.T) {
 	signIn(t, admin, s.url, tok[principal.Admin], "browser-admin (admin)", "dual-1")
 	do(t, admin,
 		chromedp.SetValue(chromedp.CSS(`#adjust-meter`), "reserve"),
-		chromedp.SendKeys(chromedp.CSS(`#adjust-amount`), "50000"),
+		chromedp.SendKeys(chromedp.CSS(`#adjust-amount`), "500.00"), // SGD, in currency units
 		chromedp.SendKeys(chromedp.CSS(`#adjust-reason`), "reserve top-up, finance memo 12"),
 		chromedp.Click(chromedp.CSS(`#adjust-form button[type=submit]`)),
 	)
@@ -245,12 +247,13 @@ func TestConsoleDualControlAdjustment(t *testing.T) {
 
 	ctl := browser(t, 1280, 720)
 	signIn(t, ctl, s.url, tok[principal.Controller], "browser-controller (controller)", "dual-1")
-	waitText(t, ctl, `#proposals tbody`, "reserve +500.00 · reserve top-up, finance memo 12")
+	waitText(t, ctl, `#proposals tbody`, "reserve meter +SGD 500.00 (now SGD 0.00, after SGD 500.00) · reason: reserve top-up, finance memo 12")
 	if row := text(t, ctl, `#proposals tbody`); !strings.Contains(row, "browser-admin (admin)") {
 		t.Errorf("the proposal does not name its proposer: %s", row)
 	}
 	shot(t, ctl, "dual-2-controller-sees-proposal")
 	do(t, ctl, chromedp.Click(chromedp.CSS(`#proposals button[data-action=approve]`)))
+	confirmDialog(t, ctl, "+SGD 500.00")
 	waitText(t, ctl, `#proposals tbody`, "Nothing waits for a second signature.")
 	waitText(t, ctl, `#pool-summary`, "reserve 500.00")
 	waitText(t, ctl, `#ledger tbody`, "approved by browser-controller (controller)")
@@ -291,6 +294,17 @@ func TestConsoleDualControlAdjustment(t *testing.T) {
 	if !found {
 		t.Errorf("no adjustment entry in the ledger")
 	}
+}
+
+// confirmDialog waits for the confirmation dialog, checks that it
+// restates want, and presses its OK button.
+func confirmDialog(t *testing.T, ctx context.Context, want string) {
+	t.Helper()
+	waitJS(t, ctx, "the confirmation dialog", `document.getElementById("confirm-dialog").open`)
+	if d := text(t, ctx, `#confirm-dialog`); !strings.Contains(d, want) {
+		t.Errorf("the confirmation dialog does not restate %q: %q", want, d)
+	}
+	do(t, ctx, chromedp.Click(chromedp.CSS(`#confirm-ok`)))
 }
 
 // status sends a request and returns its status.

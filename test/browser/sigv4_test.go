@@ -256,7 +256,7 @@ func TestConsoleSignsWithSigV4(t *testing.T) {
 	waitText(t, ctx, `#who`, "signed in as "+iamARN+" (admin)")
 
 	// Open the pool: GET /v1/pools/sig%3Apool.1, then its ledger (GET
-	// ...?limit=1000&after=0, signed with the query sorted).
+	// ...?order=desc&limit=200, signed with the query sorted).
 	do(t, ctx,
 		chromedp.SetValue(chromedp.CSS(`#pool-id`), "sig:pool.1"),
 		chromedp.Click(chromedp.CSS(`#pool-form button[type=submit]`)),
@@ -268,7 +268,7 @@ func TestConsoleSignsWithSigV4(t *testing.T) {
 	// Propose an adjustment: a POST with a JSON body.
 	do(t, ctx,
 		chromedp.SetValue(chromedp.CSS(`#adjust-meter`), "reserve"),
-		chromedp.SendKeys(chromedp.CSS(`#adjust-amount`), "2500"),
+		chromedp.SendKeys(chromedp.CSS(`#adjust-amount`), "25.00"), // SGD 25.00: 2,500 minor units
 		chromedp.SendKeys(chromedp.CSS(`#adjust-reason`), "count sheet 7 (signed)"),
 		chromedp.Click(chromedp.CSS(`#adjust-form button[type=submit]`)),
 	)
@@ -303,7 +303,7 @@ func TestConsoleSignsWithSigV4(t *testing.T) {
 			t.Errorf("%s %s carries the secret", r.Method, r.URI)
 		}
 		switch {
-		case r.Method == "GET" && r.URI == "/v1/pools/sig%3Apool.1/ledger?limit=1000&after=0":
+		case r.Method == "GET" && r.URI == "/v1/pools/sig%3Apool.1/ledger?order=desc&limit=200":
 			sawQuery = true
 		case r.Method == "GET" && r.URI == "/v1/pools/sig%3Apool.1":
 			sawEncodedGet = true
@@ -340,9 +340,16 @@ func TestConsoleSignsWithSigV4(t *testing.T) {
 	if got := text(t, bad, `#who`); got != "not signed in" {
 		t.Errorf("after a refused signature the console shows %q", got)
 	}
-	last := s.requests()[len(s.requests())-1]
-	if last.OK || last.URI != "/v1/me" {
-		t.Errorf("the wrong secret's request: %+v, want /v1/me refused", last)
+	// The first console is still live (it polls), so the refused request
+	// is found among the refused ones, not as the last request.
+	var refused []string
+	for _, r := range s.requests() {
+		if !r.OK {
+			refused = append(refused, r.Method+" "+r.URI)
+		}
+	}
+	if len(refused) != 1 || refused[0] != "GET /v1/me" {
+		t.Errorf("the wrong secret's requests refused: %q, want GET /v1/me alone", refused)
 	}
 	shot(t, bad, "sigv4-4-wrong-secret-refused")
 }

@@ -55,7 +55,42 @@ const TS = (() => {
     }
   }
 
+  // A request that never reached the server (the network dropped, the
+  // server is away): not a refusal, so the same submission may be retried.
+  class NetworkError extends Error {
+    constructor(cause) { super("not sent: the network or the server is unreachable (" + (cause && cause.message || cause) + "); retry"); }
+    describe() { return this.message; }
+  }
+
   async function call(method, path, body, extraHeaders) {
+    const res = await send(method, path, body, extraHeaders);
+    const text = await res.text();
+    let data = null;
+    if (text) { try { data = JSON.parse(text); } catch (_) { data = { detail: text }; } }
+    if (!res.ok) throw new Problem(res.status, data);
+    return data;
+  }
+
+  // Conditional GET (ETag / If-None-Match): each path's last answer and
+  // its ETag are kept; a 304 costs no body and answers { data, changed:
+  // false }. A server that sends no ETag is answered in full each time.
+  const lastAnswers = new Map();
+  async function poll(path) {
+    const last = lastAnswers.get(path);
+    const res = await send("GET", path, undefined, last && last.etag ? { "If-None-Match": last.etag } : {});
+    if (res.status === 304 && last) return { data: last.data, changed: false };
+    const text = await res.text();
+    let data = null;
+    if (text) { try { data = JSON.parse(text); } catch (_) { data = { detail: text }; } }
+    if (!res.ok) throw new Problem(res.status, data);
+    const etag = res.headers.get("ETag");
+    const changed = !last || text !== last.text;
+    lastAnswers.set(path, { etag, data, text });
+    return { data, changed };
+  }
+  function forget(prefix) { for (const k of [...lastAnswers.keys()]) if (k.startsWith(prefix)) lastAnswers.delete(k); }
+
+  async function send(method, path, body, extraHeaders) {
     const headers = { "Accept": "application/json" };
     const payload = body === undefined ? undefined : JSON.stringify(body);
     if (body !== undefined) headers["Content-Type"] = "application/json";
@@ -67,25 +102,50 @@ const TS = (() => {
     } else if (token()) {
       headers["Authorization"] = "Bearer " + token();
     }
-    const res = await fetch(path, { method, headers, body: payload, cache: "no-store" });
-    const text = await res.text();
-    let data = null;
-    if (text) { try { data = JSON.parse(text); } catch (_) { data = { detail: text }; } }
-    if (!res.ok) throw new Problem(res.status, data);
-    return data;
+    try {
+      return await fetch(path, { method, headers, body: payload, cache: "no-store" });
+    } catch (e) {
+      throw new NetworkError(e);
+    }
   }
 
   // Money: integer minor units in, text out. No float touches an amount:
   // the minor digits are split off as a string.
   const minorDigits = { JPY: 0, KRW: 0, BHD: 3, KWD: 3, OMR: 3 };
   function formatMoney(amount, currency) {
-    const digits = currency in minorDigits ? minorDigits[currency] : 2;
+    const digits = digitsOf(currency);
     const neg = amount < 0;
     let s = String(Math.abs(amount)).padStart(digits + 1, "0");
     let whole = digits ? s.slice(0, -digits) : s;
     const frac = digits ? s.slice(-digits) : "";
     whole = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ",");
     return (neg ? "-" : "") + whole + (frac ? "." + frac : "");
+  }
+
+  function digitsOf(currency) { return currency in minorDigits ? minorDigits[currency] : 2; }
+
+  // The amount a person typed in currency units ("500.50", "-1,250",
+  // "+12.5") as integer minor units, by string arithmetic (no float):
+  // { minor } or { error } worded in money.
+  function parseMoney(text, currency) {
+    const digits = digitsOf(currency);
+    const s = String(text || "").trim().replace(/\s/g, "");
+    const m = /^([+-])?((?:\d{1,3}(?:,\d{3})+)|\d+)(?:\.(\d*))?$/.exec(s);
+    if (!m) return { error: "Type an amount in " + currency + ", such as 500.50 or -12" + (digits ? "." + "0".repeat(digits) : "") + "." };
+    const frac = m[3] || "";
+    if (frac.length > digits) return { error: currency + " amounts have at most " + digits + " decimals: " + s + " is not an amount of " + currency + "." };
+    const whole = m[2].replace(/,/g, "").replace(/^0+(?=\d)/, "");
+    const minorText = (whole + frac.padEnd(digits, "0")).replace(/^0+(?=\d)/, "");
+    const minor = Number(minorText);
+    if (!Number.isSafeInteger(minor)) return { error: currency + " " + s + " is more than this page can send exactly." };
+    return { minor: m[1] === "-" ? -minor : minor };
+  }
+
+  // An amount with its currency and its sign when asked ("+SGD 500.00").
+  function money(amount, currency, signed) {
+    const n = Number(amount || 0);
+    const sign = n < 0 ? "-" : signed && n > 0 ? "+" : "";
+    return sign + (currency ? currency + " " : "") + formatMoney(Math.abs(n), currency);
   }
 
   function el(tag, attrs, ...children) {
@@ -99,5 +159,5 @@ const TS = (() => {
     return e;
   }
 
-  return { token, setToken, iam, setIAM, signOut, signedIn, tokenFromFragment, call, Problem, formatMoney, el };
+  return { token, setToken, iam, setIAM, signOut, signedIn, tokenFromFragment, call, send, poll, forget, Problem, NetworkError, formatMoney, parseMoney, money, digitsOf, el };
 })();

@@ -4,42 +4,52 @@
 // console adds no operation and bypasses no role or second signature (the
 // API refuses what the principal may not do, and the console shows that
 // refusal as the API words it).
+//
+// Live: once a pool is open the console asks the API twice a second
+// (conditional GETs: a 304 when nothing changed) for the pool, its hits
+// and its proposals, and redraws only what changed; a new pending or held
+// hit raises the alert banner and a beep (mutable, the choice kept).
 "use strict";
 
 (() => {
   TS.tokenFromFragment();
   const $ = (id) => document.getElementById(id);
-  const state = { me: null, pool: null, poolId: sessionStorage.getItem("tablesettle.pool") || "" };
+  const pollMs = 500; // twice a second (conditional GETs): any change shows within 1 s
+  const state = {
+    me: null, pool: null, poolId: sessionStorage.getItem("tablesettle.pool") || "",
+    hits: [], history: [], historySig: "", proposals: [], seen: null, ledger: [], ledgerNext: null, timer: 0, generation: 0,
+  };
+  const Console = { state, beeps: 0 };
 
   function showProblem(e) {
-    const text = !e ? "" : e instanceof TS.Problem ? e.describe() : String(e);
+    const text = !e ? "" : (e instanceof TS.Problem || e instanceof TS.NetworkError) ? e.describe() : String(e);
     $("problem").textContent = text;
     $("problem").classList.toggle("hidden", !text);
   }
 
-  // Runs an API call from a button; shows its refusal, if any.
+  // Runs an API call; shows its refusal, if any.
   async function act(fn) {
     showProblem(null);
     try { return await fn(); } catch (e) { showProblem(e); return undefined; }
   }
 
   const has = (role) => !!(state.me && (state.me.roles || []).includes(role));
+  const readers = ["cage", "controller", "admin", "supervisor"];
 
   function applyRoles() {
     const roles = (state.me && state.me.roles) || [];
     $("who").textContent = state.me ? "signed in as " + state.me.id + " (" + roles.join(", ") + ")" : "not signed in";
-    const open = !!state.poolId && !!state.me;
+    // The cards of a pool show only while that pool is loaded: a pool id
+    // that is not there leaves no button of the previous pool.
+    const open = !!state.pool && !!state.me;
     const show = (sel, on) => document.querySelectorAll(sel).forEach((e) => e.classList.toggle("hidden", !on));
     show(".role-supervisor", open && has("supervisor"));
     show(".role-controller", open && has("controller"));
     show(".role-admin", open && has("admin"));
     show(".role-cage", open && has("cage"));
-    show(".role-read", open && roles.some((r) => ["cage", "controller", "admin", "supervisor"].includes(r)));
+    show(".role-read", open && roles.some((r) => readers.includes(r)));
   }
 
-  // Signs in with what the form holds: a bearer token, or IAM credentials
-  // (then every call is signed with SigV4). /v1/me says who that is; when
-  // the API refuses, nothing is kept.
   async function signIn(creds) {
     if (creds) {
       if (creds.token) TS.setToken(creds.token); else TS.setIAM(creds.iam);
@@ -51,138 +61,531 @@
     if (me && state.poolId) await openPool(state.poolId);
   }
 
+  const cur = () => (state.pool ? state.pool.settings.currency : "");
+  const money = (a, signed) => TS.money(a || 0, cur(), signed);
+  const when = (t) => t ? new Date(t).toLocaleString() : "";
+  const clock = (t) => t ? new Date(t).toLocaleTimeString() : "";
+  const who = (a) => a ? a.id + (a.role ? " (" + a.role + ")" : "") : "";
+  const hand = (c) => (c || "").replace(/_/g, " ");
+  const meterNames = ["displayed", "reserve", "overflow"];
+  const poolPath = (suffix, id) => "/v1/pools/" + encodeURIComponent(id === undefined ? state.poolId : id) + suffix;
+
+  // Opening a pool forgets the previous one at once: its rows, buttons and
+  // polling go before the new pool is asked for.
   async function openPool(id) {
+    clearTimeout(state.timer);
+    state.generation++;
     state.poolId = id;
+    state.pool = null;
+    state.hits = []; state.history = []; state.historySig = ""; state.proposals = []; state.seen = null; state.ledger = []; state.ledgerNext = null;
+    TS.forget("/v1/pools/");
+    for (const t of ["pending", "topay", "proposals", "queue", "ledger"]) $(t).querySelector("tbody").replaceChildren();
+    $("pool-summary").replaceChildren();
+    $("display-link").classList.add("hidden");
+    hideAlert();
+    applyRoles();
     sessionStorage.setItem("tablesettle.pool", id);
     $("pool-id").value = id;
-    const pool = await act(() => TS.call("GET", "/v1/pools/" + encodeURIComponent(id)));
-    state.pool = pool || null;
-    applyRoles();
-    if (!pool) return;
-    const cur = pool.settings.currency;
+    await tick(state.generation, true);
+  }
+
+  // One poll: the pool, its hits and its proposals, each a conditional GET;
+  // whatever changed is redrawn. Then the next poll, a second later.
+  async function tick(gen, first) {
+    if (gen !== state.generation || !state.me) return;
+    try {
+      const p = await TS.poll(poolPath(""));
+      if (gen !== state.generation) return;
+      if (p.changed || first) {
+        state.pool = p.data;
+        applyRoles();
+        renderSummary();
+      }
+      // The open hits every poll (read from the pool alone); the history
+      // (paid and voided, read from the ledger: dearer) only when a hit
+      // appeared or moved on, never for a mere contribution.
+      const [h, pr] = await Promise.all([TS.poll(poolPath("/hits")), TS.poll(poolPath("/proposals"))]);
+      if (gen !== state.generation) return;
+      const sig = JSON.stringify([(h.data.hits || []).map((x) => [x.seq, x.state]), (state.pool.lastHits || []).map((x) => [x.seq, x.state || ""])]);
+      let hist = false;
+      if (first || sig !== state.historySig) {
+        const all = await TS.poll(poolPath("/hits?state=all"));
+        if (gen !== state.generation) return;
+        state.history = all.data.hits || [];
+        state.historySig = sig;
+        hist = true;
+      }
+      if (p.changed || h.changed || pr.changed || hist || first) {
+        const bySeq = new Map((state.history || []).map((x) => [x.seq, x]));
+        for (const x of h.data.hits || []) bySeq.set(x.seq, x);
+        state.hits = [...bySeq.values()].filter((x) => x.state !== "pending" && x.state !== "confirmed" && x.state !== "held" || (h.data.hits || []).some((o) => o.seq === x.seq));
+        state.proposals = pr.data.proposals || [];
+        renderHits(first);
+        renderProposals();
+      }
+      if (p.changed || first) await loadLedgerNew(gen);
+      if ($("problem").dataset.poll) { showProblem(null); delete $("problem").dataset.poll; }
+    } catch (e) {
+      if (gen !== state.generation) return;
+      if (first || (e instanceof TS.Problem && e.status === 404)) {
+        showProblem(e);
+        if (!state.pool || (e instanceof TS.Problem && e.status === 404)) { state.pool = null; applyRoles(); return; }
+      } else {
+        showProblem(e);
+        $("problem").dataset.poll = "1";
+      }
+    }
+    if (gen === state.generation) state.timer = setTimeout(() => tick(gen, false), pollMs);
+  }
+
+  function renderSummary() {
+    const pool = state.pool;
+    const c = pool.settings.currency;
     $("pool-summary").replaceChildren(TS.el("p", {},
-      "Displayed " + cur + " " + TS.formatMoney(pool.meters.displayed, cur) +
-      " · reserve " + TS.formatMoney(pool.meters.reserve, cur) +
-      " · overflow " + TS.formatMoney(pool.meters.overflow, cur) +
-      " · rulesets " + pool.settings.rulesets.join(", ") + " · version " + pool.version));
+      (pool.settings.displayName ? pool.settings.displayName + " · " : "") +
+      "Displayed " + c + " " + TS.formatMoney(pool.meters.displayed, c) +
+      " · reserve " + TS.formatMoney(pool.meters.reserve, c) +
+      " · overflow " + TS.formatMoney(pool.meters.overflow, c) +
+      " · rulesets " + pool.settings.rulesets.join(", ") +
+      (pool.settings.tables ? " · tables " + pool.settings.tables.join(", ") : "") + " · version " + pool.version));
     const link = $("display-link");
-    link.href = "/display/" + encodeURIComponent(id);
+    link.href = "/display/" + encodeURIComponent(state.poolId);
     link.classList.remove("hidden");
-    await refresh();
+    $("adjust-currency").textContent = c;
   }
 
-  // Everything the principal's roles show, reloaded after each action.
-  async function refresh() {
-    const jobs = [];
-    if (has("supervisor")) jobs.push(loadPending());
-    if (has("controller")) jobs.push(loadProposals());
-    if (has("cage")) jobs.push(loadToPay());
-    if (!$("ledger-card").classList.contains("hidden")) jobs.push(loadLedger());
-    await Promise.all(jobs);
+  // ---- safe actions
+  // One Idempotency-Key per submission: the same submission (the same
+  // request) sent again after a network failure or a server error keeps
+  // its key, so the API applies it once; an answer (success or refusal)
+  // ends the submission. The button is disabled while it is sent.
+  const submissions = new Map();
+  const newKey = () => "console-" + (crypto.randomUUID ? crypto.randomUUID() : String(Date.now()) + Math.random());
+
+  async function send(button, method, path, body) {
+    const id = method + " " + path + " " + JSON.stringify(body === undefined ? null : body);
+    let key = submissions.get(id);
+    if (!key) { key = newKey(); submissions.set(id, key); }
+    if (button) button.disabled = true;
+    showProblem(null);
+    try {
+      const out = await TS.call(method, path, body, { "Idempotency-Key": key });
+      submissions.delete(id);
+      return out;
+    } catch (e) {
+      if (!(e instanceof TS.NetworkError) && !(e instanceof TS.Problem && e.status >= 500)) submissions.delete(id);
+      showProblem(e);
+      return undefined;
+    } finally {
+      if (button && button.isConnected) button.disabled = false;
+    }
   }
 
-  const poolPath = (suffix) => "/v1/pools/" + encodeURIComponent(state.poolId) + suffix;
-  const money = (a) => { const cur = state.pool ? state.pool.settings.currency : ""; return TS.formatMoney(a || 0, cur); };
-  const when = (t) => t ? new Date(t).toLocaleString() : "";
-  const who = (a) => a ? a.id + (a.role ? " (" + a.role + ")" : "") : "";
+  // A confirmation: the dialog restates what the action will do in money
+  // (amount, table, seat, hand); Cancel is focused first. Resolves true
+  // only for OK.
+  function ask(title, lines, okLabel, danger) {
+    const dlg = $("confirm-dialog");
+    $("confirm-h").textContent = title;
+    $("confirm-text").replaceChildren(...lines.map((l) => TS.el("p", {}, l)));
+    const ok = $("confirm-ok");
+    ok.textContent = okLabel;
+    ok.className = danger ? "danger" : "primary";
+    return new Promise((resolve) => {
+      const close = () => { dlg.removeEventListener("close", close); resolve(dlg.returnValue === "ok"); };
+      dlg.returnValue = "";
+      dlg.addEventListener("close", close);
+      dlg.showModal();
+      $("confirm-cancel").focus();
+    });
+  }
 
-  // Every state-changing call carries an Idempotency-Key, so a double
-  // click or a retried request is applied once (the API's rule).
-  const idem = () => ({ "Idempotency-Key": "console-" + (crypto.randomUUID ? crypto.randomUUID() : String(Date.now()) + Math.random()) });
+  const hitFacts = (h) => [
+    "Amount: " + money(h.amount) + (h.category ? " · " + hand(h.category || h.hand) : ""),
+    "table " + h.table + " · seat " + h.seat + " · round " + h.round + (h.cards ? " · cards " + h.cards : ""),
+  ];
 
-  // After an action: the pool, and every list the roles show. The row whose
-  // button was pressed is gone then; the focus, lost with it, goes to the
-  // heading of its card, so a keyboard user carries on from there rather
-  // than from the top of the page.
+  // After an action: the lists are asked for at once (not at the next
+  // poll); the focus, if its row went, goes to the heading of its card.
   async function done(out, heading) {
     if (out === undefined) return;
-    await openPool(state.poolId);
+    clearTimeout(state.timer);
+    await tick(state.generation, false);
     const a = document.activeElement;
     if (heading && (!a || a === document.body || !a.isConnected)) $(heading).focus();
   }
 
-  // ---- pending hits (supervisor): verify the cards, then confirm or void
-  async function loadPending() {
-    const out = await act(() => TS.call("GET", poolPath("/hits")));
-    if (!out) return;
-    const rows = out.hits.filter((h) => h.state === "pending").map((h) => {
-      const reason = TS.el("input", { "aria-label": "reason to void hit " + h.seq, placeholder: "reason to void", size: 18 });
+  // A button bound to the pool it was drawn for: after another pool is
+  // opened it does nothing (and it is gone with its row).
+  function action(label, attrs, run) {
+    const gen = state.generation;
+    const b = TS.el("button", Object.assign({ type: "button" }, attrs), label);
+    b.addEventListener("click", async () => { if (gen === state.generation && state.pool) await run(b); });
+    return b;
+  }
+
+  // ---- the hit queue, the alert, the pending hits and the hits to pay
+  const openVoid = (seq) => state.proposals.find((p) => (!p.state || p.state === "open") && p.void && p.void.seq === seq);
+
+  function queueRows() {
+    const held = (state.pool.held || []).map((h) => ({
+      seq: h.seq, state: "held", table: h.table, round: h.round, seat: h.hit.seat, category: h.hit.category, amount: h.amount != null ? h.amount : h.hit.amount,
+      committedAt: h.heldAt, windowClosesAt: h.payAfter,
+    }));
+    const known = new Set(state.hits.map((h) => h.seq));
+    // Paid and voided hits come from /hits?state=all where the API lists
+    // them; else from the pool's last hits (their state when it says so).
+    const heldSeqs = new Set(held.map((h) => h.seq));
+    const past = (state.pool.lastHits || []).filter((h) => !known.has(h.seq) && !heldSeqs.has(h.seq) && (!h.state || h.state === "paid" || h.state === "voided"))
+      .map((h) => ({ seq: h.seq, state: h.state || "paid", table: h.table, round: h.round, seat: h.seat, category: h.category, amount: h.paid, paidAt: h.paidAt, voidedAt: h.voidedAt }));
+    return [...held.filter((h) => !known.has(h.seq)), ...past, ...state.hits].sort((a, b) => b.seq - a.seq);
+  }
+
+  function renderHits(first) {
+    const rows = queueRows();
+    // New pending or held hits: the alert and the beep (not for what was
+    // already there when the pool was opened).
+    const waiting = rows.filter((h) => h.state === "pending" || h.state === "held");
+    if (state.seen === null || first) {
+      state.seen = new Set(waiting.map((h) => h.seq));
+    } else {
+      const fresh = waiting.filter((h) => !state.seen.has(h.seq));
+      for (const h of fresh) state.seen.add(h.seq);
+      if (fresh.length) raiseAlert(fresh);
+    }
+    const stamp = (t, a) => (t || a) ? [clock(t), a ? " · " + who(a) : ""].join("") : "";
+    redraw("queue", (rows.length ? rows.map((h) => TS.el("tr", { "data-seq": h.seq, class: "state-" + h.state },
+      TS.el("td", { class: "num" }, h.seq),
+      TS.el("td", {}, TS.el("span", { class: "badge state-" + h.state }, h.state), openVoid(h.seq) ? " · void proposed" : ""),
+      TS.el("td", {}, h.table), TS.el("td", {}, h.seat), TS.el("td", {}, hand(h.category || h.hand)),
+      TS.el("td", { class: "num" }, h.amount != null ? money(h.amount) : ""),
+      TS.el("td", {}, clock(h.committedAt)),
+      TS.el("td", {}, h.windowClosesAt ? clock(h.windowClosesAt) : ""),
+      TS.el("td", {}, stamp(h.confirmedAt, h.confirmedBy)),
+      TS.el("td", {}, stamp(h.paidAt, h.paidBy)),
+      TS.el("td", {}, h.state === "voided" ? stamp(h.voidedAt, h.voidedBy) + (h.voidReason ? " · " + h.voidReason : "") : ""),
+      TS.el("td", {}, h.state === "paid" ? action("Slip", { "data-action": "slip", "aria-label": "jackpot slip of hit " + h.seq }, () => openSlip(h.seq)) : ""))) :
+      [TS.el("tr", {}, TS.el("td", { colspan: 12, class: "muted" }, "No hit yet."))]));
+    $("release").classList.toggle("hidden", !rows.some((h) => h.state === "held") || !(has("supervisor") || has("cage")));
+    renderPending();
+    renderToPay();
+  }
+
+  // Redraws keep the focus: a button focused in a row that is drawn again
+  // (same row, same action) has the focus again afterwards.
+  function redraw(table, rows) {
+    const tbody = $(table).querySelector("tbody");
+    const a = document.activeElement;
+    const tr = a && a.dataset && a.dataset.action && tbody.contains(a) ? a.closest("tr") : null;
+    const key = tr ? [tr.dataset.seq || "", tr.dataset.proposal || "", a.dataset.action] : null;
+    tbody.replaceChildren(...rows);
+    if (key) {
+      const sel = "tr" + (key[0] ? '[data-seq="' + key[0] + '"]' : "") + (key[1] ? '[data-proposal="' + key[1] + '"]' : "") + ' [data-action="' + key[2] + '"]';
+      const again = tbody.querySelector(sel);
+      if (again) again.focus();
+    }
+  }
+
+  function raiseAlert(fresh) {
+    const a = $("hit-alert");
+    const lines = fresh.map((h) => (h.state === "held" ? "Hit held for its settle window" : "Hit pending verification") +
+      ": table " + h.table + " · seat " + h.seat + " · " + hand(h.category || h.hand) + (h.amount != null ? " · " + money(h.amount) : "") +
+      (h.windowClosesAt ? " · window closes " + clock(h.windowClosesAt) : ""));
+    $("hit-alert-text").replaceChildren(...lines.map((l) => TS.el("p", {}, l)));
+    a.classList.remove("hidden");
+    beep();
+  }
+  function hideAlert() { $("hit-alert").classList.add("hidden"); $("hit-alert-text").replaceChildren(); }
+
+  // ---- the printable jackpot slip of a paid hit
+  async function openSlip(seq) {
+    const sl = await act(() => TS.call("GET", poolPath("/hits/" + seq + "/slip")));
+    if (!sl) return;
+    const c = sl.currency;
+    const row = (k, v) => TS.el("tr", {}, TS.el("th", { scope: "row" }, k), TS.el("td", {}, v));
+    $("slip-body").replaceChildren(
+      TS.el("h2", { id: "slip-h" }, "Jackpot slip · " + (sl.displayName || sl.pool)),
+      TS.el("table", { class: "slip" }, TS.el("tbody", {},
+        row("Hit", String(sl.seq)), row("Table", sl.table), row("Round", sl.round), row("Seat", String(sl.seat)),
+        row("Hand", hand(sl.hand)), row("Amount", TS.money(sl.amount, c)), row("Committed", when(sl.committedAt)),
+        row("Verified by", sl.verifiedBy ? who(sl.verifiedBy) + " · " + when(sl.verifiedAt) : "paid at its commit"),
+        row("Paid by", who(sl.paidBy) + " · " + when(sl.paidAt)),
+        row("Rules", (sl.rules || []).join(", ")))));
+    $("slip-dialog").showModal();
+  }
+  $("slip-print").addEventListener("click", () => window.print());
+
+  // ---- the shift report: JSON shown, CSV downloaded
+  function reportRange() {
+    const from = $("r-from").value, to = $("r-to").value;
+    if (!from || !to) { showProblem("The report needs its From and To."); return null; }
+    return "?from=" + encodeURIComponent(new Date(from).toISOString()) + "&to=" + encodeURIComponent(new Date(to).toISOString());
+  }
+  async function showReport() {
+    const q = reportRange();
+    if (!q) return;
+    const r = await act(() => TS.call("GET", poolPath("/report" + q)));
+    if (!r) return;
+    const c = r.currency;
+    const mm = (m) => m ? "displayed " + TS.money(m.displayed, c) + " · reserve " + TS.money(m.reserve, c) + " · overflow " + TS.money(m.overflow, c) : "";
+    const lines = [
+      "Opening meters: " + mm(r.opening),
+      "Closing meters: " + mm(r.closing),
+      "Contributed: " + TS.money((r.contributed.displayed || 0) + (r.contributed.reserve || 0) + (r.contributed.overflow || 0), c) + " from " + (r.contributed.rounds || 0) + " rounds" +
+        (r.contributions || []).map((t) => " · " + t.table + " " + TS.money((t.displayed || 0) + (t.reserve || 0) + (t.overflow || 0), c)).join(""),
+      "Hits: " + (r.hits || []).length + (r.hits || []).map((h) => " · " + h.table + " seat " + h.seat + " " + hand(h.category || h.hand) + " " + TS.money(h.amount !== undefined ? h.amount : h.paid, c) + " (" + h.state + ")").join(""),
+      "Adjustments: " + (r.adjustments || []).length + (r.adjustments || []).map((a) => " · " + (a.meter || "") + " " + TS.money(a.amount, c, true) + (a.reason ? " (" + a.reason + ")" : "")).join(""),
+      "Corrections: " + (r.corrections || []).length + (r.corrections || []).map((a) => " · " + a.kind + " " + TS.money(a.amount, c, true)).join(""),
+      "Liabilities: " + TS.money(r.liabilities ? r.liabilities.total : 0, c) + " (" + ((r.liabilities && r.liabilities.pending) || []).length + " pending, " +
+        ((r.liabilities && r.liabilities.confirmed) || []).length + " confirmed, " + ((r.liabilities && r.liabilities.held) || []).length + " held)",
+    ];
+    $("report-result").replaceChildren(...lines.map((l) => TS.el("p", {}, l)));
+  }
+  async function downloadReport() {
+    const q = reportRange();
+    if (!q) return;
+    showProblem(null);
+    try {
+      const res = await TS.send("GET", poolPath("/report" + q + "&format=csv"), undefined, { "Accept": "text/csv" });
+      const text = await res.text();
+      if (!res.ok) { let b = null; try { b = JSON.parse(text); } catch (_) { b = { detail: text }; } throw new TS.Problem(res.status, b); }
+      const a = TS.el("a", { href: URL.createObjectURL(new Blob([text], { type: "text/csv" })), download: "report-" + state.poolId + ".csv" });
+      document.body.append(a); a.click(); a.remove();
+      $("report-result").dataset.csv = text;
+    } catch (e) { showProblem(e); }
+  }
+  $("report-form").addEventListener("submit", (ev) => { ev.preventDefault(); showReport(); });
+  $("r-csv").addEventListener("click", downloadReport);
+  (() => {
+    const local = (d) => new Date(d.getTime() - d.getTimezoneOffset() * 60000).toISOString().slice(0, 16);
+    const now = new Date();
+    $("r-from").value = local(new Date(now.getTime() - 8 * 3600000));
+    $("r-to").value = local(new Date(now.getTime() + 3600000));
+  })();
+
+  // ---- the sound: a short WebAudio beep; muted is kept in localStorage.
+  const muteKey = "tablesettle.mute";
+  const muted = () => localStorage.getItem(muteKey) === "1";
+  let audio = null;
+  function beep() {
+    if (muted()) return;
+    Console.beeps++;
+    try {
+      audio = audio || new (window.AudioContext || window.webkitAudioContext)();
+      if (audio.state === "suspended") audio.resume();
+      const o = audio.createOscillator(), g = audio.createGain();
+      o.frequency.value = 880;
+      g.gain.setValueAtTime(0.2, audio.currentTime);
+      g.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + 0.6);
+      o.connect(g).connect(audio.destination);
+      o.start(); o.stop(audio.currentTime + 0.6);
+    } catch (_) { /* no audio device: the banner still shows */ }
+  }
+  function showMute() {
+    const m = muted();
+    $("mute").setAttribute("aria-pressed", m ? "true" : "false");
+  }
+  $("mute").addEventListener("click", () => { localStorage.setItem(muteKey, muted() ? "0" : "1"); showMute(); });
+  $("hit-alert-dismiss").addEventListener("click", () => { hideAlert(); $("queue-h").focus(); });
+
+  // A void reason being typed survives the live redraws (a round at any
+  // table changes the pool), and so does the focus in it.
+  const reasons = new Map();
+  function renderPending() {
+    const a = document.activeElement;
+    const focusedSeq = a && a.dataset && a.dataset.reasonFor;
+    const caret = focusedSeq ? [a.selectionStart, a.selectionEnd] : null;
+    const rows = state.hits.filter((h) => h.state === "pending").map((h) => {
+      const reason = TS.el("input", { "aria-label": "reason to void hit " + h.seq, placeholder: "reason to void", size: 18, "data-reason-for": h.seq });
+      reason.value = reasons.get(h.seq) || "";
+      reason.addEventListener("input", () => reasons.set(h.seq, reason.value));
+      const proposal = openVoid(h.seq);
       return TS.el("tr", { "data-seq": h.seq },
         TS.el("td", { class: "num" }, h.seq), TS.el("td", {}, h.table), TS.el("td", {}, h.round), TS.el("td", {}, h.seat),
-        TS.el("td", { class: "cite" }, h.cards || ""), TS.el("td", {}, (h.category || "").replace(/_/g, " ")),
+        TS.el("td", { class: "cite" }, h.cards || ""), TS.el("td", {}, hand(h.category || h.hand)),
         TS.el("td", { class: "num" }, money(h.amount)), TS.el("td", {}, when(h.committedAt)),
-        TS.el("td", {},
-          TS.el("button", { type: "button", class: "primary", "data-action": "confirm",
-            onclick: async () => done(await act(() => TS.call("POST", poolPath("/hits/" + h.seq + "/confirm"), undefined, idem())), "pending-h") }, "Confirm"),
-          " ", reason, " ",
-          TS.el("button", { type: "button", class: "danger", "data-action": "void",
-            onclick: async () => {
-              if (!reason.value.trim()) { showProblem("A void needs its reason: what the cards really were."); reason.focus(); return; }
-              done(await act(() => TS.call("POST", poolPath("/hits/" + h.seq + "/void"), { reason: reason.value.trim() }, idem())), "pending-h");
-            } }, "Void")));
+        TS.el("td", {}, action("Confirm", { class: "primary", "data-action": "confirm" }, async (b) => {
+          if (!await ask("Confirm hit " + h.seq + "?", [...hitFacts(h), "The cage may then pay it."], "Confirm " + money(h.amount))) return;
+          done(await send(b, "POST", poolPath("/hits/" + h.seq + "/confirm")), "pending-h");
+        })),
+        TS.el("td", { class: "void-cell" }, proposal
+          ? TS.el("span", { class: "muted" }, "void proposal " + proposal.id + " waits for a controller")
+          : [reason, " ", action("Void…", { class: "danger", "data-action": "void" }, async (b) => {
+            const why = reason.value.trim();
+            if (!why) { showProblem("A void needs its reason: what the cards really were."); reason.focus(); return; }
+            if (!await ask("Propose to void hit " + h.seq + "?", [...hitFacts(h), money(h.amount) + " returns to where it came from once a controller approves.", "Reason: " + why], "Propose the void", true)) return;
+            const out = await send(b, "POST", poolPath("/hits/" + h.seq + "/void"), { reason: why });
+            if (out) $("void-result").textContent = "Void of hit " + h.seq + " proposed" + (out.proposal ? " (proposal " + out.proposal.id + ")" : "") + ": it waits for a controller's approval.";
+            done(out, "pending-h");
+          })]));
     });
-    $("pending").querySelector("tbody").replaceChildren(...(rows.length ? rows : [TS.el("tr", {}, TS.el("td", { colspan: 9, class: "muted" }, "No pending hit."))]));
+    redraw("pending", (rows.length ? rows : [TS.el("tr", {}, TS.el("td", { colspan: 10, class: "muted" }, "No pending hit."))]));
+    if (focusedSeq) {
+      const again = $("pending").querySelector('input[data-reason-for="' + focusedSeq + '"]');
+      if (again) { again.focus(); again.setSelectionRange(caret[0], caret[1]); }
+    }
   }
 
-  // ---- confirmed hits (cage): pay, then mark paid
-  async function loadToPay() {
-    const out = await act(() => TS.call("GET", poolPath("/hits")));
-    if (!out) return;
-    const rows = out.hits.filter((h) => h.state === "confirmed").map((h) => TS.el("tr", { "data-seq": h.seq },
-      TS.el("td", { class: "num" }, h.seq), TS.el("td", {}, h.table), TS.el("td", {}, h.seat),
+  function renderToPay() {
+    const rows = state.hits.filter((h) => h.state === "confirmed").map((h) => TS.el("tr", { "data-seq": h.seq },
+      TS.el("td", { class: "num" }, h.seq), TS.el("td", {}, h.table), TS.el("td", {}, h.seat), TS.el("td", {}, hand(h.category || h.hand)),
       TS.el("td", { class: "num" }, money(h.amount)),
       TS.el("td", {}, h.confirmedBy ? h.confirmedBy.id + " · " + when(h.confirmedAt) : ""),
-      TS.el("td", {}, TS.el("button", { type: "button", class: "primary", "data-action": "paid",
-        onclick: async () => done(await act(() => TS.call("POST", poolPath("/hits/" + h.seq + "/paid"), undefined, idem())), "pay-h") }, "Mark paid"))));
-    $("topay").querySelector("tbody").replaceChildren(...(rows.length ? rows : [TS.el("tr", {}, TS.el("td", { colspan: 6, class: "muted" }, "Nothing to pay."))]));
+      TS.el("td", {}, action("Mark paid", { class: "primary", "data-action": "paid" }, async (b) => {
+        if (!await ask("Mark hit " + h.seq + " paid?", [...hitFacts(h), "Verified by " + who(h.confirmedBy) + ". Only after the winner holds " + money(h.amount) + "."], "Mark " + money(h.amount) + " paid")) return;
+        done(await send(b, "POST", poolPath("/hits/" + h.seq + "/paid")), "pay-h");
+      }))));
+    redraw("topay", (rows.length ? rows : [TS.el("tr", {}, TS.el("td", { colspan: 7, class: "muted" }, "Nothing to pay."))]));
   }
 
-  // ---- proposals waiting for a second signature (controller)
-  async function loadProposals() {
-    const out = await act(() => TS.call("GET", poolPath("/proposals")));
-    if (!out) return;
-    const rows = (out.proposals || []).filter((p) => !p.state || p.state === "open").map((p) => TS.el("tr", { "data-proposal": p.id },
-      TS.el("td", {}, p.id), TS.el("td", {}, p.kind),
-      TS.el("td", {}, describeProposal(p)),
-      TS.el("td", {}, p.proposedBy ? p.proposedBy.id + " (" + p.proposedBy.role + ")" : ""),
-      TS.el("td", {}, when(p.expiresAt)),
-      TS.el("td", {}, TS.el("button", { type: "button", class: "primary", "data-action": "approve",
-        onclick: async () => done(await act(() => TS.call("POST", poolPath("/proposals/" + encodeURIComponent(p.id) + "/approve"), undefined, idem())), "proposals-h") }, "Approve"))));
-    $("proposals").querySelector("tbody").replaceChildren(...(rows.length ? rows : [TS.el("tr", {}, TS.el("td", { colspan: 6, class: "muted" }, "Nothing waits for a second signature."))]));
-  }
-
-  function describeProposal(p) {
+  // ---- proposals: what each will do in money; Approve (controller),
+  // Withdraw (its proposer).
+  function effectLines(p) {
+    const lines = [];
+    const e = p.effect || null;
+    const meterLine = (name, before, after) => name + " meter " + money(after - before, true) + " (now " + money(before) + ", after " + money(after) + ")";
+    if (p.void) {
+      const h = state.hits.find((x) => x.seq === p.void.seq) || {};
+      const f = (k, hk) => (e && e[k]) || h[hk || k];
+      const amount = (e && e.amount) || h.amount;
+      lines.push("void hit " + p.void.seq + ": table " + (f("table") || "?") + " · seat " + (f("seat") || "?") + " · " + hand(f("hand", "category")) +
+        (amount !== undefined ? " · " + money(amount) + " back to where it came from" : ""));
+    }
+    if (p.correction) {
+      const c = p.correction;
+      lines.push((c.corrected ? "correct" : "void") + " round " + (c.table || "") + "/" + (c.round || ""));
+    }
+    if (e && e.error) lines.push("would be refused if approved now: " + e.error);
+    const ms = (e && e.meters) || null;
+    if (ms) {
+      for (const name of meterNames) {
+        const m = ms[name];
+        if (m && m.before !== m.after) lines.push(meterLine(name, m.before, m.after));
+      }
+    } else if (p.adjustment) {
+      const a = p.adjustment;
+      const before = state.pool && state.pool.meters ? state.pool.meters[a.meter] : undefined;
+      lines.push(before !== undefined ? meterLine(a.meter, before, before + a.amount) : a.meter + " meter " + money(a.amount, true));
+    }
+    if (e && e.recovered) lines.push("the house recovers " + money(e.recovered) + " from the winner");
+    if (p.settings) lines.push("settings: " + Object.entries(p.settings).filter(([k]) => k !== "reason").map(([k, v]) => k + " " + (typeof v === "object" ? JSON.stringify(v) : v)).join(", "));
     const a = p.adjustment;
-    if (a) return a.meter + " " + (a.amount >= 0 ? "+" : "") + money(a.amount) + " · " + (a.reason || "");
-    if (p.void) return "void hit " + p.void.seq + " · " + (p.void.reason || "");
-    if (p.settings) return "settings " + JSON.stringify(p.settings);
-    if (p.correction) return "correct round " + (p.correction.table || "") + "/" + (p.correction.round || "");
-    return p.summary || JSON.stringify(p);
+    const reason = (e && e.reason) || (a && a.reason) || (p.void && p.void.reason) || (p.correction && p.correction.reason) || (p.settings && p.settings.reason) || p.reason;
+    if (reason) lines.push("reason: " + reason);
+    if (!lines.length) lines.push(p.summary || p.kind);
+    return lines;
   }
 
-  // ---- propose a meter adjustment (admin); a controller approves it
+  function renderProposals() {
+    const mine = (p) => state.me && p.proposedBy && p.proposedBy.id === state.me.id;
+    const rows = state.proposals.filter((p) => !p.state || p.state === "open").map((p) => TS.el("tr", { "data-proposal": p.id },
+      TS.el("td", {}, p.id), TS.el("td", {}, p.kind),
+      TS.el("td", {}, effectLines(p).join(" · ")),
+      TS.el("td", {}, who(p.proposedBy)),
+      TS.el("td", {}, when(p.expiresAt)),
+      TS.el("td", {},
+        has("controller") && !mine(p) ? action("Approve", { class: "primary", "data-action": "approve" }, async (b) => {
+          if (!await ask("Approve proposal " + p.id + "?", [...effectLines(p), "Proposed by " + who(p.proposedBy) + "."], "Approve")) return;
+          done(await send(b, "POST", poolPath("/proposals/" + encodeURIComponent(p.id) + "/approve")), "proposals-h");
+        }) : "",
+        mine(p) ? action("Withdraw", { "data-action": "withdraw" }, async (b) => {
+          done(await send(b, "POST", poolPath("/proposals/" + encodeURIComponent(p.id) + "/withdraw")), "proposals-h");
+        }) : "")));
+    redraw("proposals", (rows.length ? rows : [TS.el("tr", {}, TS.el("td", { colspan: 6, class: "muted" }, "Nothing waits for a second signature."))]));
+  }
+
+  // ---- propose a meter adjustment (admin), typed in currency units
   async function proposeAdjustment() {
-    const amount = Number($("adjust-amount").value);
-    if (!Number.isSafeInteger(amount) || amount === 0) { showProblem("The amount is a whole number of minor units, not zero."); return; }
-    const out = await act(() => TS.call("POST", poolPath("/adjustments"),
-      { meter: $("adjust-meter").value, amount, reason: $("adjust-reason").value.trim() }, idem()));
+    const button = $("adjust-form").querySelector("button[type=submit]");
+    if (button.disabled || !state.pool) return;
+    const parsed = TS.parseMoney($("adjust-amount").value, cur());
+    if (parsed.error) { showProblem(parsed.error); return; }
+    if (parsed.minor === 0) { showProblem("The adjustment may not be " + money(0) + "."); return; }
+    const meter = $("adjust-meter").value, holds = state.pool.meters[meter];
+    if (typeof holds === "number" && holds + parsed.minor < 0) {
+      showProblem("The " + meter + " meter holds " + money(holds) + ": " + money(parsed.minor, true) + " would take it below zero."); return;
+    }
+    const out = await send(button, "POST", poolPath("/adjustments"),
+      { meter: $("adjust-meter").value, amount: parsed.minor, reason: $("adjust-reason").value.trim() });
     if (out) {
-      $("adjust-result").textContent = out.proposal ? "Proposal " + out.proposal.id + " waits for a controller's approval." : "Recorded.";
+      $("adjust-result").textContent = out.proposal ? "Proposal " + out.proposal.id + " (" + $("adjust-meter").value + " " + money(parsed.minor, true) + ") waits for a controller's approval." : "Recorded.";
       await done(out);
     }
   }
 
-  // ---- ledger browser (cage, controller, admin, supervisor)
-  async function loadLedger() {
-    const entries = [];
-    let after = 0;
-    for (let page = 0; page < 20; page++) { // at most 20,000 entries in the browser
-      const out = await act(() => TS.call("GET", poolPath("/ledger?limit=1000&after=" + after)));
-      if (!out) return;
-      entries.push(...out.entries);
-      if (out.entries.length < 1000) break;
-      after = out.entries[out.entries.length - 1].seq;
+  // ---- held hits (RWS): release those whose window has passed
+  $("release").addEventListener("click", async () => {
+    if (!state.pool) return;
+    done(await send($("release"), "POST", poolPath("/release"), undefined), "queue-h");
+  });
+
+  // ---- the ledger: newest first, each entry's signed meter movements;
+  // new entries are added as the pool's ledger grows (not reloaded).
+  function entryMoves(e) {
+    const moves = meterNames.filter((m) => e[m]).map((m) => m + " " + money(e[m], true));
+    if (!moves.length && typeof e.amount === "number" && e.amount) moves.push(money(e.amount, true));
+    if (e.paid) moves.push("paid " + money(e.paid));
+    if (e.recovered) moves.push("recovered " + money(e.recovered));
+    return moves.join(" · ") || "—";
+  }
+
+  // What a proposal entry proposed, as it was written (not as it would
+  // apply now).
+  function proposedText(c) {
+    if (c.adjustment) return c.adjustment.meter + " meter " + money(c.adjustment.amount, true);
+    if (c.void) return "void hit " + c.void.seq;
+    if (c.correction) return (c.correction.corrected ? "correct" : "void") + " round " + (c.correction.table || "") + "/" + (c.correction.round || "");
+    if (c.settings) return "settings " + Object.keys(c.settings).filter((k) => k !== "reason").join(", ");
+    return c.kind || "";
+  }
+
+  // The ledger newest first: the newest page first (order=desc), older
+  // pages on demand (before=next), newer entries as the pool's ledger
+  // grows (after=the newest shown): never the whole ledger again. A server
+  // that does not page newest first (its answer comes oldest first) is
+  // read oldest first instead, once.
+  const ledgerPage = 200;
+  async function loadLedgerNew(gen) {
+    if (!state.me || !(state.me.roles || []).some((r) => readers.includes(r))) return;
+    const total = state.pool ? state.pool.ledgerEntries : 0;
+    if (!state.ledger.length) {
+      const out = await TS.call("GET", poolPath("/ledger?order=desc&limit=" + ledgerPage));
+      if (gen !== state.generation) return;
+      const es = out.entries || [];
+      if (es.length < 2 || es[0].seq > es[1].seq) {
+        state.ledger = es;
+        state.ledgerNext = out.next || null;
+        renderLedger();
+        return;
+      }
     }
+    let after = state.ledger.length ? state.ledger[0].seq : 0;
+    const fresh = [];
+    while (after < total) {
+      const out = await TS.call("GET", poolPath("/ledger?limit=1000&after=" + after));
+      if (gen !== state.generation || !out.entries.length) break;
+      fresh.push(...out.entries);
+      after = out.entries[out.entries.length - 1].seq;
+      if (out.entries.length < 1000) break;
+    }
+    if (gen !== state.generation) return;
+    if (fresh.length) state.ledger = fresh.reverse().concat(state.ledger);
+    renderLedger();
+  }
+
+  async function loadLedgerOlder() {
+    if (!state.ledgerNext) return;
+    const gen = state.generation;
+    const out = await act(() => TS.call("GET", poolPath("/ledger?order=desc&limit=" + ledgerPage + "&before=" + state.ledgerNext)));
+    if (!out || gen !== state.generation) return;
+    const oldest = state.ledger.length ? state.ledger[state.ledger.length - 1].seq : Infinity;
+    state.ledger = state.ledger.concat((out.entries || []).filter((e) => e.seq < oldest));
+    state.ledgerNext = out.next || null;
+    renderLedger();
+  }
+
+  function renderLedger() {
+    const entries = state.ledger;
     const kinds = new Set(entries.map((e) => e.kind));
     const sel = $("f-kind");
     const chosen = sel.value;
@@ -195,20 +598,24 @@
     const shown = entries.filter((e) =>
       (!f.table || e.table === f.table) && (!f.round || e.round === f.round) && (!f.kind || e.kind === f.kind) &&
       (!f.from || new Date(e.at) >= f.from) && (!f.to || new Date(e.at) <= f.to));
-    $("ledger-count").textContent = shown.length + " of " + entries.length + " entries";
+    const total = state.pool ? state.pool.ledgerEntries : entries.length;
+    $("ledger-count").textContent = shown.length + " of " + entries.length + " loaded entries shown (" + total + " in the ledger), newest first";
+    $("ledger-more").classList.toggle("hidden", !state.ledgerNext);
     const tbody = $("ledger").querySelector("tbody");
-    tbody.replaceChildren(...shown.slice(-500).reverse().map((e) => TS.el("tr", { "data-seq": e.seq },
+    tbody.replaceChildren(...shown.map((e) => TS.el("tr", { "data-seq": e.seq },
       TS.el("td", { class: "num" }, e.seq),
       TS.el("td", {}, when(e.at)),
       TS.el("td", {}, e.kind),
-      TS.el("td", {}, e.table ? TS.el("a", { href: "#", onclick: (ev) => { ev.preventDefault(); $("f-table").value = e.table; loadLedger(); } }, e.table) : ""),
-      TS.el("td", {}, e.round ? TS.el("a", { href: "#", onclick: (ev) => { ev.preventDefault(); $("f-round").value = e.round; loadLedger(); } }, e.round) : ""),
+      TS.el("td", {}, e.table ? TS.el("a", { href: "#", onclick: (ev) => { ev.preventDefault(); $("f-table").value = e.table; renderLedger(); } }, e.table) : ""),
+      TS.el("td", {}, e.round ? TS.el("a", { href: "#", onclick: (ev) => { ev.preventDefault(); $("f-round").value = e.round; renderLedger(); } }, e.round) : ""),
       TS.el("td", {}, e.seat || ""),
-      TS.el("td", {}, (e.category || "").replace(/_/g, " ")),
-      TS.el("td", { class: "num" }, money(e.paid || e.contributed || e.displayed || e.reserve || e.overflow || 0)),
+      TS.el("td", {}, hand(e.category)),
+      TS.el("td", { class: "num" }, entryMoves(e)),
+      TS.el("td", {}, [e.proposed ? "proposed: " + proposedText(e.proposed) : "", e.note, e.reason].filter(Boolean).join(" · ")),
       TS.el("td", {}, who(e.actor) || e.by || "", e.approvedBy ? " · approved by " + who(e.approvedBy) : ""),
       TS.el("td", {}, (e.rules || []).map((r) => Cite.link(r))))));
   }
+  $("ledger-more").addEventListener("click", loadLedgerOlder);
 
   // ---- reconcile (controller)
   async function reconcile() {
@@ -217,7 +624,7 @@
     const lines = [TS.el("p", { class: out.ok ? "ok" : "bad" }, out.ok
       ? "Reconciled: the meters equal the ledger's " + out.entries + " entries."
       : "DOES NOT RECONCILE over " + out.entries + " entries.")];
-    for (const d of out.differences || []) lines.push(TS.el("p", { class: "bad" }, d.meter + ": meters " + d.meters + ", ledger " + d.ledger));
+    for (const d of out.differences || []) lines.push(TS.el("p", { class: "bad" }, d.meter + ": meters " + money(d.meters) + ", ledger " + money(d.ledger)));
     for (const p of out.problems || []) lines.push(TS.el("p", { class: "bad" }, p));
     $("reconcile-result").replaceChildren(...lines);
   }
@@ -250,14 +657,18 @@
     for (const id of ["token", "iam-secret", "iam-session"]) $(id).value = "";
     signIn(creds);
   });
-  $("signout").addEventListener("click", () => { TS.signOut(); state.me = null; applyRoles(); });
+  $("signout").addEventListener("click", () => {
+    TS.signOut(); state.me = null; clearTimeout(state.timer); state.generation++; state.pool = null; applyRoles();
+  });
   $("pool-form").addEventListener("submit", (ev) => { ev.preventDefault(); openPool($("pool-id").value.trim()); });
-  $("ledger-form").addEventListener("submit", (ev) => { ev.preventDefault(); loadLedger(); });
-  $("f-clear").addEventListener("click", () => { for (const id of ["f-table", "f-round", "f-from", "f-to"]) $(id).value = ""; $("f-kind").value = ""; loadLedger(); });
+  $("ledger-form").addEventListener("submit", (ev) => { ev.preventDefault(); renderLedger(); });
+  $("f-clear").addEventListener("click", () => { for (const id of ["f-table", "f-round", "f-from", "f-to"]) $(id).value = ""; $("f-kind").value = ""; renderLedger(); });
   $("reconcile").addEventListener("click", reconcile);
   $("adjust-form").addEventListener("submit", (ev) => { ev.preventDefault(); proposeAdjustment(); });
 
-  window.Console = { state, act, refresh, money, when, poolPath, $ };
+  Object.assign(Console, { act, money, when, poolPath, $ });
+  window.Console = Console;
+  showMute();
   if (TS.iam()) {
     $("mode-iam").checked = true;
     $("iam-key").value = TS.iam().accessKeyId;
