@@ -136,7 +136,7 @@ func Propose(p Pool, ch Change, by Actor, now time.Time) (Pool, []Entry, Proposa
 			Fields: []fault.Problem{{Field: FieldPool, Message: "too many open proposals"}}}
 	}
 	pr := Proposal{State: ProposalOpen, Change: ch, ProposedBy: by, ProposedAt: now, ExpiresAt: now.Add(p.Settings.ProposalTTL())}
-	e := c.post(Entry{Kind: KindProposal, Actor: &by, Reason: changeReason(ch),
+	e := c.post(Entry{Kind: KindProposal, Actor: &by, Reason: ch.Reason(),
 		Note: fmt.Sprintf("proposed: %s; takes effect only when a second principal approves it, before %s", ch.Describe(), pr.ExpiresAt.Format(time.RFC3339))})
 	pr.ID = e.Seq
 	c.entries[len(c.entries)-1].Proposal = pr.ID
@@ -148,7 +148,8 @@ func Propose(p Pool, ch Change, by Actor, now time.Time) (Pool, []Entry, Proposa
 	return q, c.entries, pr, expired, nil
 }
 
-func changeReason(ch Change) string {
+// Reason is the reason its proposer gave for the change.
+func (ch Change) Reason() string {
 	switch {
 	case ch.Adjustment != nil:
 		return ch.Adjustment.Reason

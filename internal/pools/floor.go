@@ -61,30 +61,7 @@ func (s *Service) Fresh(ctx context.Context, id string) (jackpot.Pool, error) {
 
 // releaseAs is Release with every entry it writes recorded as by.
 func (s *Service) releaseAs(ctx context.Context, id string, by jackpot.Actor) (jackpot.Pool, []jackpot.Payout, error) {
-	var all []jackpot.Payout
-	for {
-		var paid []jackpot.Payout
-		q, _, err := s.update(ctx, id, nil, func(p jackpot.Pool, now time.Time) (jackpot.Pool, []jackpot.Entry, bool, error) {
-			q, es, out, write, err := s.Rules().Release(p, now)
-			for i := range es {
-				if es[i].Actor == nil {
-					a := by
-					es[i].Actor = &a
-				}
-			}
-			paid = out
-			return q, es, write, err
-		})
-		if err != nil {
-			return jackpot.Pool{}, all, err
-		}
-		all = append(all, paid...)
-		// Nothing paid: another reader paid it first, and q is the pool
-		// as update read it, without a write.
-		if len(paid) == 0 || jackpot.DueHeld(q, s.Now()) == 0 {
-			return q, all, nil
-		}
-	}
+	return s.release(ctx, id, &by)
 }
 
 // SweepHeld releases the due held hits of every pool this service has

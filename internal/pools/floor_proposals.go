@@ -44,7 +44,7 @@ func (s *Service) Effects(ctx context.Context, p jackpot.Pool, prs []jackpot.Pro
 	now := s.Now()
 	out := make([]Effect, len(prs))
 	for i, pr := range prs {
-		e := Effect{Currency: p.Settings.Currency, Reason: changeReason(pr.Change)}
+		e := Effect{Currency: p.Settings.Currency, Reason: pr.Change.Reason()}
 		switch {
 		case pr.Void != nil:
 			for _, h := range p.Locked {
@@ -80,20 +80,6 @@ func (s *Service) Effects(ctx context.Context, p jackpot.Pool, prs []jackpot.Pro
 		out[i] = e
 	}
 	return out
-}
-
-func changeReason(ch jackpot.Change) string {
-	switch {
-	case ch.Adjustment != nil:
-		return ch.Adjustment.Reason
-	case ch.Settings != nil:
-		return ch.Settings.Reason
-	case ch.Correction != nil:
-		return ch.Correction.Reason
-	case ch.Void != nil:
-		return ch.Void.Reason
-	}
-	return ""
 }
 
 // refuseDuplicate refuses a proposal of ch by by on p while an open one

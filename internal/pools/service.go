@@ -475,11 +475,24 @@ func (s *Service) Adjust(ctx context.Context, id string, a jackpot.Adjustment, b
 // commit, commit after commit until none is due. A commit whose answer
 // was lost is recognised as its own (landed), and answers what it paid.
 func (s *Service) Release(ctx context.Context, id string) (jackpot.Pool, []jackpot.Payout, error) {
+	return s.release(ctx, id, nil)
+}
+
+// release is Release; a non-nil by is recorded on every entry it writes
+// that names no actor of its own (the service's clock, for a release on
+// read).
+func (s *Service) release(ctx context.Context, id string, by *jackpot.Actor) (jackpot.Pool, []jackpot.Payout, error) {
 	var all []jackpot.Payout
 	for {
 		var paid []jackpot.Payout
 		q, _, err := s.update(ctx, id, nil, func(p jackpot.Pool, now time.Time) (jackpot.Pool, []jackpot.Entry, bool, error) {
 			q, es, out, write, err := s.Rules().Release(p, now)
+			for i := range es {
+				if by != nil && es[i].Actor == nil {
+					a := *by
+					es[i].Actor = &a
+				}
+			}
 			paid = out
 			return q, es, write, err
 		})
@@ -487,6 +500,8 @@ func (s *Service) Release(ctx context.Context, id string) (jackpot.Pool, []jackp
 			return jackpot.Pool{}, all, err
 		}
 		all = append(all, paid...)
+		// Nothing paid: another reader paid it first, and q is the pool
+		// as update read it, without a write.
 		if len(paid) == 0 || jackpot.DueHeld(q, s.Now()) == 0 {
 			return q, all, nil
 		}
