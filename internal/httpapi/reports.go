@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/csv"
-	"encoding/json"
 	"net/http"
 	"reflect"
 	"strconv"
@@ -12,6 +11,7 @@ import (
 	"time"
 
 	"github.com/danielgtaylor/huma/v2"
+	"github.com/go-json-experiment/json"
 
 	"github.com/tablesettle/tablesettle/internal/fault"
 	"github.com/tablesettle/tablesettle/internal/jackpot"
@@ -90,7 +90,7 @@ func registerReports(api huma.API, svc *pools.Service, tags []string) {
 		ct, body := "application/json", []byte(nil)
 		if wantsCSV(in) {
 			ct, body = "text/csv; charset=utf-8", reportCSV(r)
-		} else if body, err = json.Marshal(r); err != nil {
+		} else if body, err = json.Marshal(r, encodeOptions); err != nil {
 			return nil, poolError(ctx, fault.Wrap(fault.Internal, err, "the report could not be written"), "")
 		}
 		return &huma.StreamResponse{Body: func(hc huma.Context) {
