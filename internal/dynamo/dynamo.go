@@ -6,14 +6,20 @@
 //	sk "POOL"                  the pool: settings, meters, held hits (doc), version
 //	sk "LEDGER#<seq, 19 digits>" one ledger entry (doc), oldest first by sk
 //	sk "REC#<key>"             a round record: round/<table>/<round> or key/<sha256 of Idempotency-Key>;
-//	                           an adjustment's or settings change's: adjustment/key/<sha256>, settings/key/<sha256>
+//	                           an adjustment's or settings change's: adjustment/key/<sha256>, settings/key/<sha256>;
+//	                           a round committed beside the pool also has epoch, shard, rs and rsr (its entry)
+//	sk "SHARD#<nnn>"           a contribution shard (shards.go): epoch, version, n, wagers, amount, sealed, last
 //
 // Every item carries the attribute pool (the pool id; a DynamoDB reserved
 // word, so expressions name it through ExpressionAttributeNames). A commit
 // is one TransactWriteItems: the pool, conditional on its version; every
-// new ledger entry and round record, each conditional on not existing. A
+// new ledger entry and round record, each conditional on not existing;
+// every shard, emptied into the next epoch, conditional on the version the
+// pool was read with (the first commit of a pool creates them). A
 // condition that fails means another writer won (jackpot.ErrConflict);
-// anything else is an unconfirmed write (the service answers 503).
+// anything else is an unconfirmed write (the service answers 503). A
+// round without a hit is committed beside the pool instead (shards.go,
+// docs/scale.md).
 package dynamo
 
 import (
@@ -135,7 +141,6 @@ func (s *Store) CreatePool(ctx context.Context, p jackpot.Pool, entries []jackpo
 		}
 		tx = append(tx, notExists(eit, s.table))
 	}
-	tx = append(tx, s.shardWrites(p.ID, p.Version, nil)...)
 	_, err = s.api.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: tx})
 	if conflict(err) {
 		// Either the pool exists, or this very request landed before and

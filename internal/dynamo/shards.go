@@ -6,8 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
+	"math/rand/v2"
 	"sort"
 	"strconv"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -43,8 +45,9 @@ import (
 const DefaultShards = 16
 
 // MaxShards is the most contribution shards a pool may have: every commit
-// of the pool writes them all in its one transaction (MaxItems).
-const MaxShards = 48
+// of the pool writes them all in its one transaction (MaxItems: 100), beside
+// the pool, its fold and up to MaxReleasedPerCommit released hits' entries.
+const MaxShards = 24
 
 const (
 	attrEpoch  = "epoch"
@@ -52,7 +55,8 @@ const (
 	attrWagers = "wagers"
 	attrAmount = "amount"
 	attrSealed = "sealed"
-	attrEntry  = "entry"
+	attrRate   = "rs"  // a record's round beside the pool: its sum(wager x rate)
+	attrRateR  = "rsr" // and sum(wager x reserve rate), in 1/10000 of the minor unit
 	attrShard  = "shard"
 	attrLast   = "last"
 	prefShard  = "SHARD#"
@@ -243,7 +247,8 @@ func (s *Store) Contribute(ctx context.Context, c pools.Contribution) error {
 	if len(c.Records) == 0 {
 		return errors.New("dynamo: a contribution without a round record")
 	}
-	k := ShardOf(c.Table, s.shards)
+	home := ShardOf(c.Table, s.shards)
+	k := home
 	var wagers int64
 	var amount money.Amount
 	if c.Entry != nil {
@@ -263,13 +268,16 @@ func (s *Store) Contribute(ctx context.Context, c pools.Contribution) error {
 		ConditionExpression:      aws.String("#epoch = :epoch AND attribute_not_exists(#sealed)"),
 		ExpressionAttributeNames: map[string]string{"#version": attrVersion, "#n": attrRounds, "#wagers": attrWagers, "#amount": attrAmount, "#epoch": attrEpoch, "#sealed": attrSealed, "#last": attrLast},
 		ExpressionAttributeValues: map[string]types.AttributeValue{":one": num(1), ":w": num(wagers), ":a": num(int64(amount)),
-			":epoch": num(c.Version), ":last": str(last)}}})
+			":epoch": num(c.Version), ":last": str(last)},
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld}})
 	for i, r := range c.Records {
 		extra := map[string]types.AttributeValue{}
 		if i == 0 {
 			extra[attrEpoch], extra[attrShard] = num(c.Version), num(int64(k))
 			if c.Entry != nil {
-				extra[attrEntry] = str(last)
+				// The round's entry is its record's answer and these two
+				// numbers (entryOf): the record stays under 1 KB.
+				extra[attrRate], extra[attrRateR] = num(c.Entry.RateSum), num(c.Entry.RateSumReserve)
 			}
 		}
 		rit, err := item(c.Pool, skRecord(r.Key), r, extra)
@@ -278,10 +286,30 @@ func (s *Store) Contribute(ctx context.Context, c pools.Contribution) error {
 		}
 		tx = append(tx, notExists(rit, s.table))
 	}
-	_, err := s.api.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: tx})
+	in := &dynamodb.TransactWriteItemsInput{TransactItems: tx}
+	_, err := s.api.TransactWriteItems(ctx, in)
+	for n := 1; n < contendedAttempts && contended(err); n++ {
+		// Another transaction held the shard (or a record) and nothing
+		// was written: the same write again after a short jitter, on the
+		// next shard (any shard of the epoch is folded alike).
+		if err := sleepJitter(ctx, n); err != nil {
+			return fmt.Errorf("dynamo: contribute to %s: %w", c.Pool, err)
+		}
+		k = (home + n) % s.shards
+		tx[0].Update.Key = key(c.Pool, skShard(k))
+		if rit := tx[1].Put.Item; rit != nil {
+			rit[attrShard] = num(int64(k))
+		}
+		_, err = s.api.TransactWriteItems(ctx, in)
+	}
 	if conflict(err) {
 		if cancelledAt(err, 0) {
 			s.forget(c.Pool)
+			if shardMissing(err) {
+				// A pool without shards yet (created before them): the
+				// round goes to the pool, whose commit creates them.
+				return pools.ErrSerial
+			}
 		}
 		return jackpot.ErrConflict
 	}
@@ -289,6 +317,52 @@ func (s *Store) Contribute(ctx context.Context, c pools.Contribution) error {
 		return fmt.Errorf("dynamo: contribute to %s: %w", c.Pool, err)
 	}
 	return nil
+}
+
+// contendedAttempts is how many times Contribute sends a transaction that
+// another transaction on its shard cancelled (TransactionConflict).
+const contendedAttempts = 6
+
+// contended reports whether err is a transaction cancelled only because
+// another transaction held one of its items: nothing was written, and no
+// condition failed.
+func contended(err error) bool {
+	var tce *types.TransactionCanceledException
+	if !errors.As(err, &tce) {
+		var tc *types.TransactionConflictException
+		return errors.As(err, &tc)
+	}
+	found := false
+	for _, r := range tce.CancellationReasons {
+		switch aws.ToString(r.Code) {
+		case "", "None":
+		case "TransactionConflict":
+			found = true
+		default:
+			return false
+		}
+	}
+	return found
+}
+
+// sleepJitter waits 1 to 2^n ms, or until ctx is done.
+func sleepJitter(ctx context.Context, n int) error {
+	d := time.Duration(1+rand.Int64N(int64(1)<<min(n, 5))) * time.Millisecond
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// shardMissing reports whether a cancelled contribution's shard does not
+// exist (its condition failed on no item).
+func shardMissing(err error) bool {
+	var tce *types.TransactionCanceledException
+	return errors.As(err, &tce) && len(tce.CancellationReasons) > 0 && len(tce.CancellationReasons[0].Item) == 0
 }
 
 // cancelledAt reports whether a cancelled transaction's item i failed its
@@ -369,8 +443,8 @@ func (s *Store) Contributions(ctx context.Context, id string) ([]jackpot.Entry, 
 	in := &dynamodb.QueryInput{
 		TableName:                 aws.String(s.table),
 		KeyConditionExpression:    aws.String("#pk = :pk AND begins_with(#sk, :pre)"),
-		FilterExpression:          aws.String("attribute_exists(#entry)"),
-		ExpressionAttributeNames:  map[string]string{"#pk": attrPK, "#sk": attrSK, "#entry": attrEntry},
+		FilterExpression:          aws.String("attribute_exists(#rs)"),
+		ExpressionAttributeNames:  map[string]string{"#pk": attrPK, "#sk": attrSK, "#rs": attrRate},
 		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": str(pk(id)), ":pre": str("REC#")},
 		ConsistentRead:            aws.Bool(true),
 	}
@@ -381,12 +455,11 @@ func (s *Store) Contributions(ctx context.Context, id string) ([]jackpot.Entry, 
 			return nil, jackpot.Pending{}, fmt.Errorf("dynamo: contributions of %s: %w", id, err)
 		}
 		for _, it := range page.Items {
-			d, _ := it[attrEntry].(*types.AttributeValueMemberS)
-			var e jackpot.Entry
-			if d == nil || json.Unmarshal([]byte(d.Value), &e) != nil {
-				return nil, jackpot.Pending{}, fmt.Errorf("dynamo: contributions of %s: an unreadable entry", id)
+			e, err := entryOf(it)
+			if err != nil || e == nil {
+				return nil, jackpot.Pending{}, fmt.Errorf("dynamo: contributions of %s: an unreadable record: %v", id, err)
 			}
-			out = append(out, e)
+			out = append(out, *e)
 		}
 		if len(page.LastEvaluatedKey) == 0 {
 			break
@@ -415,13 +488,33 @@ func (s *Store) Contributed(ctx context.Context, pool, k string) (*jackpot.Entry
 	if err != nil {
 		return nil, fmt.Errorf("dynamo: round record %s of %s: %w", k, pool, err)
 	}
-	d, ok := out.Item[attrEntry].(*types.AttributeValueMemberS)
-	if !ok {
-		return nil, nil
-	}
-	var e jackpot.Entry
-	if err := json.Unmarshal([]byte(d.Value), &e); err != nil {
+	e, err := entryOf(out.Item)
+	if err != nil {
 		return nil, fmt.Errorf("dynamo: round record %s of %s: %w", k, pool, err)
 	}
+	return e, nil
+}
+
+// entryOf is the contribution entry of a round committed beside the pool,
+// from its record item (nil for a round applied to the pool): the answer
+// says what it credited, the item its rate sums, so its carries are
+// rate sum - 10000 x credit (jackpot.Rules.Contribute).
+func entryOf(it map[string]types.AttributeValue) (*jackpot.Entry, error) {
+	if _, ok := it[attrRate]; !ok {
+		return nil, nil
+	}
+	rec, err := decode[jackpot.RoundRecord](it)
+	if err != nil {
+		return nil, err
+	}
+	r := rec.Result
+	c := r.Contribution
+	dealt := r.DealtAt
+	e := jackpot.Entry{Pool: rec.Pool, At: r.AppliedAt, Kind: jackpot.KindContribution, Table: rec.Table, Round: rec.Round, DealtAt: &dealt,
+		Displayed: c.Displayed, Overflow: c.Overflow, Reserve: c.Reserve, Wagers: c.Wagers, WagerAmount: c.WagerAmount,
+		RateSum: intAttr(it, attrRate), RateSumReserve: intAttr(it, attrRateR), Contributed: c.Displayed + c.Overflow, ContributedReserve: c.Reserve,
+		Commit: rec.Commit, Rules: c.Rules}
+	e.CarryDisplayed = e.RateSum - 10000*int64(e.Contributed)
+	e.CarryReserve = e.RateSumReserve - 10000*int64(e.ContributedReserve)
 	return &e, nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"github.com/tablesettle/tablesettle/internal/jackpot"
+	"time"
 )
 
 // ApplyRound applies a round to a pool exactly once. The same table and
@@ -124,8 +125,9 @@ func (s *Service) ApplyRound(ctx context.Context, pool string, r jackpot.Round, 
 
 // contributeAttempts is how many snapshots a round tries beside the pool
 // before it is applied to the pool itself: a commit of the pool under way
-// refuses contributions until it lands (then they back off a little).
-const contributeAttempts = 8
+// refuses contributions until it lands (they back off a little), and a
+// round sent to the pool itself is one more writer racing for it.
+const contributeAttempts = 20
 
 // contribute applies a round without a hit beside the pool (cs); done is
 // false when the round is for the pool itself (it would do more than
@@ -140,8 +142,8 @@ func (s *Service) contribute(ctx context.Context, cs ContributionStore, pool str
 		}
 		if n > 0 && p.Version == last {
 			// The pool has not moved: its shards are sealed for a commit
-			// under way. Let it land.
-			if err := s.backoff(ctx, n-1); err != nil {
+			// under way, or busy. Let it land: 1 to 2^n ms, at most 64.
+			if err := SleepContext(ctx, s.jitter(min(n, 6))); err != nil {
 				return jackpot.RoundResult{}, false, true, unavailable(err)
 			}
 			if p, err = cs.Snapshot(ctx, pool, true); err != nil {
@@ -178,6 +180,8 @@ func (s *Service) contribute(ctx context.Context, cs ContributionStore, pool str
 		switch {
 		case err == nil:
 			return res, false, true, nil
+		case errors.Is(err, ErrSerial):
+			return jackpot.RoundResult{}, false, false, nil
 		case errors.Is(err, jackpot.ErrConflict):
 			// A twin's record, or the pool moved: look for the first
 			// answer, else try a fresh snapshot.
@@ -193,4 +197,15 @@ func (s *Service) contribute(ctx context.Context, cs ContributionStore, pool str
 		}
 	}
 	return jackpot.RoundResult{}, false, false, nil
+}
+
+// jitter is a wait of 1 to 2^n ms, from the service's seeded source.
+func (s *Service) jitter(n int) time.Duration {
+	top := int64(time.Millisecond) << n
+	if s.Rand == nil {
+		return time.Duration(top)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return time.Duration(int64(time.Millisecond) + s.Rand.Int64N(top))
 }

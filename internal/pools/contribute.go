@@ -25,7 +25,8 @@ type ContributionStore interface {
 	// Contribute commits c exactly once: its contribution and its round
 	// records, or nothing. jackpot.ErrConflict when a record exists or the
 	// pool was committed since the snapshot (or a commit of it is under
-	// way); any other error leaves the outcome unknown.
+	// way); ErrSerial when nothing was written and the round is for the
+	// pool itself; any other error leaves the outcome unknown.
 	Contribute(ctx context.Context, c Contribution) error
 	// Contributed returns the contribution entry kept with a round's
 	// record when the round was committed beside the pool (nil when it
