@@ -121,7 +121,9 @@ bench-pools:
 
 ## load-pools: the open loop alone, 170 rounds/s over 10,000 tables for
 ## 5 minutes (POOLS_RATE, POOLS_DURATION), one Straight Flush per 2,000
-## rounds, through the service on DynamoDB Local with contribution shards
+## rounds, at most 8 rounds in flight (POOLS_CONCURRENCY: the function's
+## reserved concurrency), through the service on DynamoDB Local with
+## contribution shards
 POOLS_RATE     ?= 170
 POOLS_DURATION ?= 5m
 load-pools:
