@@ -15,7 +15,8 @@
 // is one TransactWriteItems: the pool, conditional on its version; every
 // new ledger entry and round record, each conditional on not existing;
 // every shard, emptied into the next epoch, conditional on the version the
-// pool was read with (the first commit of a pool creates them). A
+// pool was read with (CreatePool creates them; for a pool created before
+// them, its first commit). A
 // condition that fails means another writer won (jackpot.ErrConflict);
 // anything else is an unconfirmed write (the service answers 503). A
 // round without a hit is committed beside the pool instead (shards.go,
@@ -141,6 +142,9 @@ func (s *Store) CreatePool(ctx context.Context, p jackpot.Pool, entries []jackpo
 		}
 		tx = append(tx, notExists(eit, s.table))
 	}
+	// The shards, at the pool's first epoch: without them its first
+	// rounds would all go to the pool at once.
+	tx = append(tx, s.shardWrites(p.ID, p.Version, nil)...)
 	_, err = s.api.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: tx})
 	if conflict(err) {
 		// Either the pool exists, or this very request landed before and

@@ -127,7 +127,7 @@ func (s *Service) ApplyRound(ctx context.Context, pool string, r jackpot.Round, 
 // before it is applied to the pool itself: a commit of the pool under way
 // refuses contributions until it lands (they back off a little), and a
 // round sent to the pool itself is one more writer racing for it.
-const contributeAttempts = 20
+const contributeAttempts = 60
 
 // contribute applies a round without a hit beside the pool (cs); done is
 // false when the round is for the pool itself (it would do more than
