@@ -26,7 +26,19 @@ func testContributionsRaceAHit(t *testing.T, st pools.Store, sc Scale) {
 	ctx := context.Background()
 	clock := NewClock(T0)
 	svc := service(st, clock)
-	if _, _, err := svc.Create(ctx, "wide", MBSSettings(), Admin); err != nil {
+	// The pool links the race's tables (issue 24: a round from a table
+	// it does not link is refused): 5 per writer and the hitter.
+	set := MBSSettings()
+	set.Tables = []string{"hitter"}
+	for w := range sc.Writers {
+		for i := range 5 {
+			set.Tables = append(set.Tables, fmt.Sprintf("table-%d-%d", w, i))
+		}
+	}
+	if len(set.Tables) > jackpot.MaxTables {
+		t.Fatalf("%d writers use %d tables: a pool links at most %d", sc.Writers, len(set.Tables), jackpot.MaxTables)
+	}
+	if _, _, err := svc.Create(ctx, "wide", set, Admin); err != nil {
 		t.Fatal(err)
 	}
 	const ssp = "mbs-megalink-ssp-v6"
