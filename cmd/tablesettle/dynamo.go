@@ -10,11 +10,12 @@ import (
 )
 
 // dynamoStore is serve's store on a DynamoDB endpoint (DynamoDB Local:
-// -dynamodb http://127.0.0.1:8000): the production store, rounds without
-// a hit committed beside the pool (docs/scale.md), on table, created when
-// missing. The endpoint must be on loopback: serve signs with fake local
-// credentials and never talks to AWS.
-func dynamoStore(endpoint, table string) (*dynamo.Store, error) {
+// -dynamodb http://127.0.0.1:8000): the production store on table,
+// created when missing, with shards contribution shards per pool (0: none,
+// every round commits to the pool item; with some, rounds without a hit
+// are committed beside the pool, docs/scale.md). The endpoint must be on
+// loopback: serve signs with fake local credentials and never talks to AWS.
+func dynamoStore(endpoint, table string, shards int) (*dynamo.Store, error) {
 	u, err := url.Parse(endpoint)
 	if err != nil || (u.Hostname() != "127.0.0.1" && u.Hostname() != "localhost" && u.Hostname() != "::1") {
 		return nil, fmt.Errorf("-dynamodb %q: want DynamoDB Local on loopback, e.g. http://127.0.0.1:8000", endpoint)
@@ -25,5 +26,5 @@ func dynamoStore(endpoint, table string) (*dynamo.Store, error) {
 	if err := dynamo.CreateTable(ctx, client, table); err != nil {
 		return nil, err
 	}
-	return dynamo.New(client, table), nil
+	return dynamo.New(client, table).WithShards(shards), nil
 }

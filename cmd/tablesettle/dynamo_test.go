@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tablesettle/tablesettle/internal/dynamo"
 	"github.com/tablesettle/tablesettle/internal/jackpot/jackpottest"
 	"github.com/tablesettle/tablesettle/internal/pools"
 )
@@ -15,14 +16,14 @@ import (
 // fake credentials): any other endpoint is refused before a request.
 func TestDynamoStoreLoopbackOnly(t *testing.T) {
 	for _, ep := range []string{"https://dynamodb.us-east-1.amazonaws.com", "http://10.0.0.1:8000", "::not a url"} {
-		if _, err := dynamoStore(ep, "t"); err == nil {
+		if _, err := dynamoStore(ep, "t", 0); err == nil {
 			t.Errorf("-dynamodb %s accepted", ep)
 		}
 	}
 }
 
-// serve -dynamodb keeps pools in DynamoDB Local: the table is created,
-// and a round without a hit is committed beside the pool (issue 25).
+// serve -dynamodb -shards 16 keeps pools in DynamoDB Local: the table is
+// created, and a round without a hit is committed beside the pool (issue 25).
 func TestDynamoStoreServesPools(t *testing.T) {
 	ep := os.Getenv("DYNAMODB_ENDPOINT")
 	if ep == "" {
@@ -31,7 +32,7 @@ func TestDynamoStoreServesPools(t *testing.T) {
 		}
 		t.Skip("DynamoDB Local not running (test/dynamodb-local.sh)")
 	}
-	st, err := dynamoStore(ep, fmt.Sprintf("serve-%d", time.Now().UnixNano()))
+	st, err := dynamoStore(ep, fmt.Sprintf("serve-%d", time.Now().UnixNano()), dynamo.DefaultShards)
 	if err != nil {
 		t.Fatal(err)
 	}

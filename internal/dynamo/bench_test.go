@@ -71,7 +71,7 @@ func BenchmarkPools(b *testing.B) {
 		for _, w := range writers {
 			b.Run(fmt.Sprintf("%s/writers=%d", mode, w), func(b *testing.B) {
 				api := &countingAPI{API: dynamo.LocalClient(ep)}
-				st := dynamo.New(api, newTable(b, ep))
+				st := dynamo.New(api, newTable(b, ep)).WithShards(dynamo.DefaultShards)
 				var store pools.Store = st
 				if mode == "serial" {
 					store = serialOnly{st.WithShards(0)}
@@ -172,7 +172,7 @@ func wruOfARound(b *testing.B, ep string) string {
 	var sb strings.Builder
 	for _, mode := range []string{"sharded", "serial"} {
 		table := newTable(b, ep)
-		st := dynamo.New(client, table)
+		st := dynamo.New(client, table).WithShards(dynamo.DefaultShards)
 		var store pools.Store = st
 		if mode == "serial" {
 			store = serialOnly{st.WithShards(0)}
@@ -265,7 +265,7 @@ func itemSize(it map[string]types.AttributeValue) int {
 func warmUp(b *testing.B, ep string) {
 	b.Helper()
 	ctx := context.Background()
-	svc := pools.NewService(dynamo.New(dynamo.LocalClient(ep), newTable(b, ep)), time.Now, 1)
+	svc := pools.NewService(dynamo.New(dynamo.LocalClient(ep), newTable(b, ep)).WithShards(dynamo.DefaultShards), time.Now, 1)
 	if _, _, err := svc.Create(ctx, "warm", jackpottest.MBSSettings(), jackpottest.Admin); err != nil {
 		b.Fatal(err)
 	}
@@ -329,7 +329,7 @@ func BenchmarkPoolsOpenLoop(b *testing.B) {
 	}
 	warmUp(b, ep)
 	for range b.N {
-		st := dynamo.New(dynamo.LocalClient(ep), newTable(b, ep))
+		st := dynamo.New(dynamo.LocalClient(ep), newTable(b, ep)).WithShards(dynamo.DefaultShards)
 		svc := pools.NewService(st, time.Now, 1)
 		ctx := context.Background()
 		if _, _, err := svc.Create(ctx, "wide", jackpottest.MBSSettings(), jackpottest.Admin); err != nil {

@@ -40,8 +40,8 @@ import (
 // commit's fold (before its hit) or in the next epoch (after its reset),
 // never both, never neither.
 
-// DefaultShards is the number of contribution shards a store writes per
-// pool unless told otherwise (WithShards).
+// DefaultShards is the number of contribution shards the benchmarks and
+// serve -shards suggest (WithShards); a store has none unless told.
 const DefaultShards = 16
 
 // MaxShards is the most contribution shards a pool may have: every commit

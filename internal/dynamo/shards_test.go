@@ -20,7 +20,7 @@ import (
 func TestVoidOfARoundFoldedWithOthers_R28(t *testing.T) {
 	ep := endpoint(t)
 	ctx := context.Background()
-	st := dynamo.New(dynamo.LocalClient(ep), newTable(t, ep))
+	st := dynamo.New(dynamo.LocalClient(ep), newTable(t, ep)).WithShards(dynamo.DefaultShards)
 	clock := jackpottest.NewClock(jackpottest.T0)
 	svc := pools.NewService(st, clock.Now, 1)
 	const ssp = "mbs-megalink-ssp-v6"
