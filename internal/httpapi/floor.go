@@ -37,7 +37,12 @@ func poolTag(svc *pools.Service, p jackpot.Pool, variant string) string {
 			expired++
 		}
 	}
-	sum := sha256.Sum256([]byte(variant + "\x00" + p.Shards))
+	digest := variant
+	if p.Shards != "" {
+		// Contributions beside the pool (issue 25): the shards' state.
+		digest += "\x00" + p.Shards
+	}
+	sum := sha256.Sum256([]byte(digest))
 	return fmt.Sprintf(`W/"v%d.s%d.h%d.x%d.%s"`, p.Version, p.Seq, jackpot.DueHeld(p, now), expired, hex.EncodeToString(sum[:4]))
 }
 
