@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"strings"
 	"testing"
 	"time"
 
@@ -48,5 +49,15 @@ func TestDynamoStoreServesPools(t *testing.T) {
 	}
 	if p, err := svc.Get(ctx, "p"); err != nil || p.Meters.Displayed != 10_000_173 {
 		t.Fatalf("displayed %d (%v), want 10,000,173 (two 500 wagers at 17.33%%)", p.Meters.Displayed, err)
+	}
+}
+
+// serve -shards N turns contribution shards on (issue 25; off by default,
+// docs/scale.md): only with -dynamodb, and 0 to dynamo.MaxShards.
+func TestServeShardsFlag(t *testing.T) {
+	for _, args := range [][]string{{"-shards", "3"}, {"-dynamodb", "http://127.0.0.1:1", "-shards", "25"}, {"-dynamodb", "http://127.0.0.1:1", "-shards", "-1"}} {
+		if err := serve(args); err == nil || !strings.Contains(err.Error(), "-shards") {
+			t.Errorf("serve %v: %v, want the -shards flag refused", args, err)
+		}
 	}
 }
