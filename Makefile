@@ -5,7 +5,7 @@ SHELL := /bin/bash
 GO    ?= go
 ADDR  ?= 127.0.0.1:8080
 
-.PHONY: analysis bench bench-peer bench-pools bench-store build chromium deploy fmt-check fuzz lint-spec load openapi run synth test test-browser test-clients test-exhaustive test-infra test-load vet
+.PHONY: analysis bench bench-peer bench-pools bench-store build load-pools chromium deploy fmt-check fuzz lint-spec load openapi run synth test test-browser test-clients test-exhaustive test-infra test-load vet
 
 ## run: the API on $(ADDR) with the embedded default store (no cloud account)
 run:
@@ -107,9 +107,28 @@ build:
 	  awk -v fn=$$fn -v n=$$(stat -c %s dist/$$fn/bootstrap) 'BEGIN { printf "%-15s bootstrap %5.2f MB\n", fn, n / 1048576 }'; \
 	done
 
-## bench-pools: rounds applied per second to one pool on DynamoDB Local, 1 and 8 writers
+## bench-pools: rounds without a hit applied per second to one pool on
+## DynamoDB Local, closed loop of 1-64 writers, the serial path and the
+## contribution shards side by side (rounds/s, p50, p99, cancelled
+## transactions per round), and the WRU a round costs; then 10 s of the
+## open loop (load-pools runs it for 5 minutes); docs/scale.md
+BENCH_POOLS_ROUNDS ?= 400
 bench-pools:
-	test/dynamodb-local.sh $(GO) test -run '^$$' -bench 'BenchmarkRounds' -benchtime 300x ./internal/dynamo
+	@status=0; \
+	test/dynamodb-local.sh $(GO) test -run '^$$' -bench '^BenchmarkPools$$' -benchtime $(BENCH_POOLS_ROUNDS)x -timeout 30m ./internal/dynamo || status=$$?; \
+	POOLS_DURATION=10s test/dynamodb-local.sh $(GO) test -run '^$$' -bench '^BenchmarkPoolsOpenLoop$$' -benchtime 1x -timeout 10m ./internal/dynamo || status=$$?; \
+	exit $$status
+
+## load-pools: the open loop alone, 170 rounds/s over 10,000 tables for
+## 5 minutes (POOLS_RATE, POOLS_DURATION), one Straight Flush per 2,000
+## rounds, at most 8 rounds in flight (POOLS_CONCURRENCY: the function's
+## reserved concurrency), through the service on DynamoDB Local with
+## contribution shards
+POOLS_RATE     ?= 170
+POOLS_DURATION ?= 5m
+load-pools:
+	POOLS_RATE=$(POOLS_RATE) POOLS_DURATION=$(POOLS_DURATION) test/dynamodb-local.sh \
+	  $(GO) test -run '^$$' -bench '^BenchmarkPoolsOpenLoop$$' -benchtime 1x -timeout 60m ./internal/dynamo
 
 ## bench-store: the embedded store (internal/sqlite, docs/store.md), one run
 ## each: the cost of round 1,000 against round 100,000 (p50, p99), rounds/s

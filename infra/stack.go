@@ -24,8 +24,10 @@ import (
 
 // PoolTableActions is exactly what the pools function does on the pools
 // table: the list internal/dynamo/doc.go keeps beside the code that uses it
-// (GetItem and Query to read; TransactWriteItems of Puts to write, which
-// DynamoDB authorises as PutItem too). It is written out action by action,
+// (GetItem and Query to read; TransactWriteItems of Puts and Updates to
+// write, which DynamoDB authorises as PutItem and UpdateItem too: the
+// Updates are the contribution shards' atomic ADDs, docs/scale.md). It is
+// written out action by action,
 // never as a wildcard or through GrantReadWriteData, which would add
 // BatchWriteItem, DeleteItem, Scan and more that the function never calls.
 var PoolTableActions = []string{
@@ -33,6 +35,7 @@ var PoolTableActions = []string{
 	"dynamodb:PutItem",
 	"dynamodb:Query",
 	"dynamodb:TransactWriteItems",
+	"dynamodb:UpdateItem",
 }
 
 // FunctionSpec is one Lambda function of the API: its name (functions/<name>,

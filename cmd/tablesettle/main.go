@@ -1,7 +1,7 @@
 // Command tablesettle runs the API on localhost (the host of `make run`)
 // and writes the OpenAPI spec (the generator of `make openapi`).
 //
-//	tablesettle serve [-addr 127.0.0.1:8080] [-data .tablesettle] [-principals FILE]
+//	tablesettle serve [-addr 127.0.0.1:8080] [-data .tablesettle] [-principals FILE] [-dynamodb URL [-table NAME]]
 //	tablesettle principals add --id ID --role ROLE [--tables T1,T2] [-file FILE]
 //	tablesettle openapi [-out openapi]
 //	tablesettle store backup FILE | check | import FILE [-data .tablesettle]
@@ -25,6 +25,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/tablesettle/tablesettle/internal/dynamo"
 	"github.com/tablesettle/tablesettle/internal/httpapi"
 	"github.com/tablesettle/tablesettle/internal/lambdaapp"
 	"github.com/tablesettle/tablesettle/internal/pools"
@@ -60,15 +61,31 @@ func serve(args []string) error {
 	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on")
 	data := fs.String("data", ".tablesettle", "directory of the embedded store, DATA/"+sqlite.FileName+" (pools survive restarts)")
 	principalsFile := fs.String("principals", os.Getenv(principalsEnv), "principals file (JSON; default DATA/"+defaultPrincipals+", created with a token per role when missing); env "+principalsEnv)
+	ddb := fs.String("dynamodb", "", "DynamoDB Local's endpoint (http://127.0.0.1:PORT): keep pools there, in the production store, instead of the embedded one")
+	ddbTable := fs.String("table", "tablesettle-local", "the DynamoDB table (with -dynamodb; created when missing)")
+	shards := fs.Int("shards", 0, fmt.Sprintf("with -dynamodb: contribution shards per pool (1-%d; 0, the default: none, every round commits to the pool; see docs/scale.md for what is known to be wrong with them on)", dynamo.MaxShards))
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	logger := lambdaapp.Logger(os.Stdout, os.Getenv("LOG_LEVEL"))
-	store, err := openStore(context.Background(), *data, os.Stderr)
-	if err != nil {
-		return err
+	if *shards < 0 || *shards > dynamo.MaxShards || (*shards > 0 && *ddb == "") {
+		return fmt.Errorf("-shards %d: want 0 to %d, with -dynamodb", *shards, dynamo.MaxShards)
 	}
-	defer store.Close()
+	logger := lambdaapp.Logger(os.Stdout, os.Getenv("LOG_LEVEL"))
+	var store pools.Store
+	if *ddb != "" {
+		st, err := dynamoStore(*ddb, *ddbTable, *shards)
+		if err != nil {
+			return err
+		}
+		store = st
+	} else {
+		st, err := openStore(context.Background(), *data, os.Stderr)
+		if err != nil {
+			return err
+		}
+		defer st.Close()
+		store = st
+	}
 	access, err := localAccess(*principalsFile, *data, os.Stderr)
 	if err != nil {
 		return err

@@ -3,10 +3,11 @@ package dynamo
 // IAMActions are the DynamoDB actions the pools function performs at run
 // time, on the one table only, and so exactly what its IAM policy grants
 // (infra/stack.go PoolTableActions; infra's tests check the two agree).
-// GetItem and Query read; every write is one TransactWriteItems whose items
-// are all Puts, and a Put inside a transaction is authorised as
-// dynamodb:PutItem ("Using IAM with DynamoDB transactions", DynamoDB
-// developer guide), so PutItem is granted though never called alone.
+// GetItem and Query read; every write is one TransactWriteItems of Puts
+// and Updates (the contribution shards' atomic ADDs, shards.go), and a Put
+// or an Update inside a transaction is authorised as dynamodb:PutItem or
+// dynamodb:UpdateItem ("Using IAM with DynamoDB transactions", DynamoDB
+// developer guide), so both are granted though never called alone.
 // CreateTable is used by tests and local development only, never by the
 // function.
 var IAMActions = []string{
@@ -14,4 +15,5 @@ var IAMActions = []string{
 	"dynamodb:PutItem",
 	"dynamodb:Query",
 	"dynamodb:TransactWriteItems",
+	"dynamodb:UpdateItem",
 }

@@ -6,14 +6,21 @@
 //	sk "POOL"                  the pool: settings, meters, held hits (doc), version
 //	sk "LEDGER#<seq, 19 digits>" one ledger entry (doc), oldest first by sk
 //	sk "REC#<key>"             a round record: round/<table>/<round> or key/<sha256 of Idempotency-Key>;
-//	                           an adjustment's or settings change's: adjustment/key/<sha256>, settings/key/<sha256>
+//	                           an adjustment's or settings change's: adjustment/key/<sha256>, settings/key/<sha256>;
+//	                           a round committed beside the pool also has epoch, shard, rs and rsr (its entry)
+//	sk "SHARD#<nnn>"           a contribution shard (shards.go): epoch, version, n, wagers, amount, sealed, last
 //
 // Every item carries the attribute pool (the pool id; a DynamoDB reserved
 // word, so expressions name it through ExpressionAttributeNames). A commit
 // is one TransactWriteItems: the pool, conditional on its version; every
-// new ledger entry and round record, each conditional on not existing. A
+// new ledger entry and round record, each conditional on not existing;
+// every shard, emptied into the next epoch, conditional on the version the
+// pool was read with (CreatePool creates them; for a pool created before
+// them, its first commit). A
 // condition that fails means another writer won (jackpot.ErrConflict);
-// anything else is an unconfirmed write (the service answers 503).
+// anything else is an unconfirmed write (the service answers 503). A
+// round without a hit is committed beside the pool instead (shards.go,
+// docs/scale.md).
 package dynamo
 
 import (
@@ -23,6 +30,8 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"sync"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -40,19 +49,32 @@ type API interface {
 	TransactWriteItems(ctx context.Context, in *dynamodb.TransactWriteItemsInput, opts ...func(*dynamodb.Options)) (*dynamodb.TransactWriteItemsOutput, error)
 }
 
-// Store is the DynamoDB pools.Store.
+// Store is the DynamoDB pools.Store, and a pools.ContributionStore:
+// rounds without a hit are committed beside the pool (shards.go).
 type Store struct {
-	api   API
-	table string
+	api    API
+	table  string
+	shards int
+	now    func() time.Time
+
+	mu   sync.Mutex
+	snap map[string]jackpot.Pool // Snapshot's cache: the pool items last read
 }
 
 var (
-	_ pools.Store       = (*Store)(nil)
-	_ pools.LedgerPager = (*Store)(nil)
+	_ pools.Store             = (*Store)(nil)
+	_ pools.LedgerPager       = (*Store)(nil)
+	_ pools.ContributionStore = (*Store)(nil)
 )
 
-// New returns a store on table through api.
-func New(api API, table string) *Store { return &Store{api: api, table: table} }
+// New returns a store on table through api without contribution shards:
+// every round is committed to the pool item (the serial path). Shards are
+// opt-in (WithShards, serve -shards N): with them on, corrections' twin
+// pools, ranged ledger reads and the floor's ETags are known to be wrong
+// (docs/scale.md, "Known to be wrong with shards on").
+func New(api API, table string) *Store {
+	return &Store{api: api, table: table, now: time.Now, snap: map[string]jackpot.Pool{}}
+}
 
 // MaxItems is the most items one TransactWriteItems may write.
 const MaxItems = 100
@@ -124,6 +146,9 @@ func (s *Store) CreatePool(ctx context.Context, p jackpot.Pool, entries []jackpo
 		}
 		tx = append(tx, notExists(eit, s.table))
 	}
+	// The shards, at the pool's first epoch: without them its first
+	// rounds would all go to the pool at once.
+	tx = append(tx, s.shardWrites(p.ID, p.Version, nil)...)
 	_, err = s.api.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: tx})
 	if conflict(err) {
 		// Either the pool exists, or this very request landed before and
@@ -137,8 +162,27 @@ func (s *Store) CreatePool(ctx context.Context, p jackpot.Pool, entries []jackpo
 	return nil
 }
 
-// Pool implements pools.Store.
+// Pool implements pools.Store: the pool item with what its contribution
+// shards hold folded in (the pool as it stands: one GetItem and one Query
+// of the shards, both strongly consistent).
 func (s *Store) Pool(ctx context.Context, id string) (jackpot.Pool, error) {
+	p, err := s.poolItem(ctx, id)
+	if err != nil {
+		return jackpot.Pool{}, err
+	}
+	s.remember(p)
+	if s.shards == 0 {
+		return p, nil
+	}
+	shards, err := s.readShards(ctx, id)
+	if err != nil {
+		return jackpot.Pool{}, err
+	}
+	return s.view(p, shards)
+}
+
+// poolItem reads the pool item alone.
+func (s *Store) poolItem(ctx context.Context, id string) (jackpot.Pool, error) {
 	out, err := s.api.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String(s.table), Key: key(id, skPool), ConsistentRead: aws.Bool(true)})
 	if err != nil {
 		return jackpot.Pool{}, fmt.Errorf("dynamo: get pool %s: %w", id, err)
@@ -204,13 +248,71 @@ func (s *Store) Record(ctx context.Context, pool, k string) (jackpot.RoundRecord
 }
 
 // Commit implements pools.Store: one TransactWriteItems, conditional on
-// the pool's version (the reserved word pool is named through #pool).
+// the pool's version (the reserved word pool is named through #pool), with
+// the fold of the contribution shards the pool was read with (Pool) and
+// every shard emptied into the next epoch, each conditional on the version
+// read. A contribution that landed since the read cancels it: the shards
+// are then sealed, and the caller's next read cannot be overtaken.
 func (s *Store) Commit(ctx context.Context, c jackpot.Commit) error {
 	id := c.Pool.ID
 	if c.Pool.Version != c.PrevVersion+1 {
 		return jackpot.ErrConflict
 	}
-	n := 1 + len(c.Entries) + len(c.Records)
+	var mark shardMark
+	if c.Pool.Shards != "" {
+		if err := json.Unmarshal([]byte(c.Pool.Shards), &mark); err != nil {
+			return fmt.Errorf("dynamo: commit to %s: the pool's shard note: %w", id, err)
+		}
+		if mark.Epoch != c.PrevVersion {
+			return jackpot.ErrConflict
+		}
+	} else if s.shards > 0 {
+		// A pool not read through Pool (a test's, or a created pool's):
+		// it folded nothing, which holds only while the shards hold
+		// nothing.
+		shards, err := s.readShards(ctx, id)
+		if err != nil {
+			return err
+		}
+		mark = shardMark{Epoch: c.PrevVersion, Versions: map[string]int64{}}
+		for _, sh := range shards {
+			if sh.epoch == c.PrevVersion && (sh.pending.Rounds > 0 || sh.pending.WagerAmount > 0) {
+				if err := s.seal(ctx, id, c.PrevVersion, shards); err != nil {
+					return err
+				}
+				return jackpot.ErrConflict
+			}
+			mark.Versions[sh.sk] = sh.version
+		}
+	}
+	var shardTx []types.TransactWriteItem
+	if mark.Versions != nil || s.shards > 0 {
+		shardTx = s.shardWrites(id, c.Pool.Version, mark.Versions)
+	}
+	fold := mark.Fold
+	if len(fold) > 0 {
+		fold = append([]jackpot.Entry(nil), fold...)
+		for i := range fold {
+			if fold[i].Table != "" {
+				// One round's own entry: its commit, its principal.
+				continue
+			}
+			// The fold is the commit's: its id, and its principal (the
+			// store's own name when the commit has no entry of its own).
+			system := FoldActor
+			fold[i].Actor = &system
+			switch {
+			case len(c.Entries) > 0:
+				fold[i].Commit = c.Entries[0].Commit
+				if a := c.Entries[0].Actor; a != nil {
+					fold[i].Actor = a
+				}
+			case len(c.Records) > 0:
+				fold[i].Commit = c.Records[0].Commit
+			}
+		}
+	}
+	n := 1 + len(fold) + len(c.Entries) + len(c.Records) + len(shardTx)
 	if n > MaxItems {
 		return fmt.Errorf("dynamo: commit to %s writes %d items, more than one transaction's %d", id, n, MaxItems)
 	}
@@ -223,7 +325,7 @@ func (s *Store) Commit(ctx context.Context, c jackpot.Commit) error {
 		ConditionExpression:       aws.String("#version = :prev AND #pool = :id"),
 		ExpressionAttributeNames:  map[string]string{"#version": attrVersion, "#pool": attrPool},
 		ExpressionAttributeValues: map[string]types.AttributeValue{":prev": num(c.PrevVersion), ":id": str(id)}}})
-	for _, e := range c.Entries {
+	for _, e := range append(fold, c.Entries...) {
 		eit, err := item(id, skLedger(e.Seq), e, map[string]types.AttributeValue{attrSeq: num(e.Seq)})
 		if err != nil {
 			return err
@@ -237,13 +339,29 @@ func (s *Store) Commit(ctx context.Context, c jackpot.Commit) error {
 		}
 		tx = append(tx, notExists(rit, s.table))
 	}
+	first := len(tx)
+	tx = append(tx, shardTx...)
 	_, err = s.api.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: tx})
 	if conflict(err) {
+		if !cancelledAt(err, 0) {
+			for i := first; i < len(tx); i++ {
+				if cancelledAt(err, i) {
+					// A contribution landed since the read: seal the
+					// epoch, so the next read is the last.
+					if shards, rerr := s.readShards(context.WithoutCancel(ctx), id); rerr == nil {
+						_ = s.seal(context.WithoutCancel(ctx), id, c.PrevVersion, shards)
+					}
+					break
+				}
+			}
+		}
 		return jackpot.ErrConflict
 	}
 	if err != nil {
 		return fmt.Errorf("dynamo: commit to %s: %w", id, err)
 	}
+	p := c.Pool
+	s.remember(p)
 	return nil
 }
 

@@ -61,6 +61,31 @@ func TestContract(t *testing.T) {
 	jackpottest.RunLedgerPager(t, func(t *testing.T) pools.Store { return dynamo.New(client, newTable(t, ep)) })
 }
 
+// knownWrongWithShards are the contract's cases that fail with
+// contribution shards on (docs/scale.md, "Known to be wrong with shards
+// on"): a fold credits the rounds it folds as one summed entry, and a
+// correction's twin pool (issue 21) replays the ledger without the
+// corrected round, which a summed entry cannot leave out: the twin's
+// reserve, overflow and house are off by cents.
+var knownWrongWithShards = map[string]string{
+	"Correct_TwinPoolAndModel_R21_R28":       "with shards: the twin pool replays summed fold entries (docs/scale.md)",
+	"Correct_TwinModelRandomScripts_R21_R28": "with shards: the twin pool replays summed fold entries (docs/scale.md)",
+	"Review_CorrectReleasedRWSHit_R7_R28":    "with shards: the twin pool replays summed fold entries (docs/scale.md)",
+}
+
+// TestContractWithShards runs the contract suite on a store with
+// DefaultShards contribution shards (opt-in, issue 25), but for the cases
+// known to be wrong with them on; the ranged ledger reads
+// (RunLedgerPager) are not run: rounds beside the pool have no seq until
+// folded, and then one entry holds many.
+func TestContractWithShards(t *testing.T) {
+	ep := endpoint(t)
+	client := dynamo.LocalClient(ep)
+	jackpottest.Run(t, func(t *testing.T) pools.Store {
+		return dynamo.New(client, newTable(t, ep)).WithShards(dynamo.DefaultShards)
+	}, jackpottest.Scale{Writers: 8, Rounds: 400, Skip: knownWrongWithShards})
+}
+
 // lossyAPI sends every transaction to DynamoDB and then, for the ones the
 // predicate picks, loses the answer: the write landed but the caller sees
 // a timeout, as when the network fails between the attempt and the answer.

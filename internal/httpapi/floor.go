@@ -24,9 +24,11 @@ import (
 // the pool's item and no body.
 
 // poolTag is the weak ETag of an answer about p: its version and last
-// ledger entry, and what changes an answer without a write (held hits
-// whose window has closed, open proposals that have expired), and the
-// answer's variant (the route and its query).
+// ledger entry, and what changes an answer without a write to the pool
+// item (held hits whose window has closed, open proposals that have
+// expired, contributions committed beside the pool: a sharded store's
+// p.Shards names its shards' versions, issue 25), and the answer's variant
+// (the route and its query).
 func poolTag(svc *pools.Service, p jackpot.Pool, variant string) string {
 	now := svc.Now()
 	expired := 0
@@ -35,7 +37,12 @@ func poolTag(svc *pools.Service, p jackpot.Pool, variant string) string {
 			expired++
 		}
 	}
-	sum := sha256.Sum256([]byte(variant))
+	digest := variant
+	if p.Shards != "" {
+		// Contributions beside the pool (issue 25): the shards' state.
+		digest += "\x00" + p.Shards
+	}
+	sum := sha256.Sum256([]byte(digest))
 	return fmt.Sprintf(`W/"v%d.s%d.h%d.x%d.%s"`, p.Version, p.Seq, jackpot.DueHeld(p, now), expired, hex.EncodeToString(sum[:4]))
 }
 

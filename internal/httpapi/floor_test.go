@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -14,6 +15,7 @@ import (
 	"github.com/tablesettle/tablesettle/internal/jackpot"
 	"github.com/tablesettle/tablesettle/internal/jackpot/jackpottest"
 	"github.com/tablesettle/tablesettle/internal/pools"
+	"github.com/tablesettle/tablesettle/internal/sqlite"
 )
 
 // floorRound is an SSP v6 round of table at roundID: seat 1 a Full House
@@ -470,5 +472,53 @@ func TestShiftReportAndSlip(t *testing.T) {
 	}
 	if resp := api.Get("/v1/pools/megalink/hits/999/slip"); resp.Code != http.StatusNotFound {
 		t.Fatalf("no such hit: %d", resp.Code)
+	}
+}
+
+// shardedStore stands in for a store whose rounds without a hit commit
+// beside the pool (internal/dynamo with shards, issue 25): the pool it
+// reads carries what its shards held (jackpot.Pool.Shards), which changes
+// with each contribution while the pool's version and last seq do not.
+type shardedStore struct {
+	pools.Store
+	shards *string
+}
+
+func (s shardedStore) Pool(ctx context.Context, id string) (jackpot.Pool, error) {
+	p, err := s.Store.Pool(ctx, id)
+	p.Shards = *s.shards
+	return p, err
+}
+
+// TestFloorETagSeesContributionsBesideThePool (issue 24 with issue 25):
+// a contribution committed beside the pool moves the meters without
+// moving the pool's version or last seq; the pool, its hits and its
+// proposals must answer a new tag (200), or the console would be told 304
+// and never show it. (The display's tag is its body's: a contribution
+// that moves the meter changes it; at the ceiling it shows nothing new.)
+func TestFloorETagSeesContributionsBesideThePool(t *testing.T) {
+	sqlst, err := sqlite.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	shards := `{"epoch":2,"versions":{"SHARD#000":1}}`
+	api, _ := poolsAPI(t, shardedStore{sqlst, &shards})
+	if resp := api.Post("/v1/pools", strings.NewReader(createMBS)); resp.Code != http.StatusCreated {
+		t.Fatalf("create: %d %s", resp.Code, resp.Body)
+	}
+	for _, path := range []string{"/v1/pools/megalink", "/v1/pools/megalink/hits", "/v1/pools/megalink/proposals"} {
+		resp := getTagged(t, api, path, "")
+		tag := resp.Header().Get("ETag")
+		if resp.Code != http.StatusOK || tag == "" {
+			t.Fatalf("%s: %d %q", path, resp.Code, tag)
+		}
+		if resp := getTagged(t, api, path, tag); resp.Code != http.StatusNotModified {
+			t.Fatalf("%s, nothing changed: %d, want 304", path, resp.Code)
+		}
+		shards = `{"epoch":2,"versions":{"SHARD#000":2}}`
+		if resp := getTagged(t, api, path, tag); resp.Code != http.StatusOK || resp.Header().Get("ETag") == tag {
+			t.Fatalf("%s after a contribution beside the pool: %d %q, want 200 and a new tag", path, resp.Code, resp.Header().Get("ETag"))
+		}
+		shards = `{"epoch":2,"versions":{"SHARD#000":1}}`
 	}
 }

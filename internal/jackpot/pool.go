@@ -370,6 +370,11 @@ type Pool struct {
 	Version   int64     `json:"version"`
 	CreatedAt time.Time `json:"createdAt"`
 	UpdatedAt time.Time `json:"updatedAt"`
+	// Shards is a sharded store's note of the contribution shards it
+	// folded into this view of the pool (internal/dynamo): opaque to the
+	// domain, carried by every transition from the store's read to its
+	// commit, and never written out.
+	Shards string `json:"-"`
 }
 
 // clone returns a deep copy of p.

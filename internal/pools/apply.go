@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"github.com/tablesettle/tablesettle/internal/jackpot"
+	"time"
 )
 
 // ApplyRound applies a round to a pool exactly once. The same table and
@@ -62,6 +63,13 @@ func (s *Service) applyRound(ctx context.Context, pool string, r jackpot.Round, 
 			return rec.Result, true, !contains(mine, rec.Commit), nil
 		}
 		return jackpot.RoundResult{}, false, false, nil
+	}
+	// A round without a hit commits beside the pool when the store can
+	// (ContributionStore): no read-modify-write of the pool item.
+	if cs, ok := s.Store.(ContributionStore); ok && len(r.Hits) == 0 {
+		if res, replayed, done, err := s.contribute(ctx, cs, pool, r, keys, idempotencyKey, fingerprint, &mine, replay); done {
+			return res, replayed, err
+		}
 	}
 	// The round record is looked for only when it can matter: after a
 	// lost race (a twin may have written it), or when the round does not
@@ -126,4 +134,91 @@ func (s *Service) applyRound(ctx context.Context, pool string, r jackpot.Round, 
 			return jackpot.RoundResult{}, false, unavailable(err)
 		}
 	}
+}
+
+// contributeAttempts is how many snapshots a round tries beside the pool
+// before it is applied to the pool itself: a commit of the pool under way
+// refuses contributions until it lands (they back off a little), and a
+// round sent to the pool itself is one more writer racing for it.
+const contributeAttempts = 60
+
+// contribute applies a round without a hit beside the pool (cs); done is
+// false when the round is for the pool itself (it would do more than
+// contribute, the snapshot cannot be read, or the pool kept moving).
+func (s *Service) contribute(ctx context.Context, cs ContributionStore, pool string, r jackpot.Round, keys []string, idempotencyKey, fingerprint string, mine *[]string,
+	replay func() (jackpot.RoundResult, bool, bool, error)) (jackpot.RoundResult, bool, bool, error) {
+	var last int64 // the version of the last refused attempt
+	for n := 0; n < contributeAttempts; n++ {
+		p, err := cs.Snapshot(ctx, pool, n > 0)
+		if err != nil {
+			return jackpot.RoundResult{}, false, false, nil
+		}
+		if n > 0 && p.Version == last {
+			// The pool has not moved: its shards are sealed for a commit
+			// under way, or busy. Let it land: 1 to 2^n ms, at most 64.
+			if err := SleepContext(ctx, s.jitter(min(n, 6))); err != nil {
+				return jackpot.RoundResult{}, false, true, unavailable(err)
+			}
+			if p, err = cs.Snapshot(ctx, pool, true); err != nil {
+				return jackpot.RoundResult{}, false, false, nil
+			}
+		}
+		last = p.Version
+		e, res, ok, err := s.Rules().Contribute(p, r, s.Now())
+		if err != nil || !ok {
+			// A refusal is the pool's own to give (the snapshot may be
+			// older than the settings): the serial path answers.
+			return jackpot.RoundResult{}, false, false, nil
+		}
+		recs := make([]jackpot.RoundRecord, len(keys))
+		for i, k := range keys {
+			recs[i] = jackpot.RoundRecord{Pool: pool, Key: k, Table: r.Table, Round: r.Round, Fingerprint: fingerprint, Result: res}
+			if i > 0 {
+				recs[i].IdempotencyKey = idempotencyKey
+			}
+		}
+		cid := s.newCommitID()
+		*mine = append(*mine, cid)
+		c := jackpot.Commit{Records: recs}
+		if e != nil {
+			c.Entries = []jackpot.Entry{*e}
+		}
+		stampActor(ctx, c.Entries)
+		stamp(&c, cid)
+		in := Contribution{Pool: pool, Version: p.Version, Table: r.Table, Records: c.Records}
+		if e != nil {
+			in.Entry = &c.Entries[0]
+		}
+		err = cs.Contribute(ctx, in)
+		switch {
+		case err == nil:
+			return res, false, true, nil
+		case errors.Is(err, ErrSerial):
+			return jackpot.RoundResult{}, false, false, nil
+		case errors.Is(err, jackpot.ErrConflict):
+			// A twin's record, or the pool moved: look for the first
+			// answer, else try a fresh snapshot.
+			if res, found, replayed, err := replay(); err != nil || found {
+				return res, replayed, true, err
+			}
+		default:
+			// The outcome is unknown: the round's record tells.
+			if rec, err2 := s.Store.Record(context.WithoutCancel(ctx), pool, keys[0]); err2 == nil && rec.Fingerprint == fingerprint && rec.Op == "" {
+				return rec.Result, !contains(*mine, rec.Commit), true, nil
+			}
+			return jackpot.RoundResult{}, false, true, unavailable(err)
+		}
+	}
+	return jackpot.RoundResult{}, false, false, nil
+}
+
+// jitter is a wait of 1 to 2^n ms, from the service's seeded source.
+func (s *Service) jitter(n int) time.Duration {
+	top := int64(time.Millisecond) << n
+	if s.Rand == nil {
+		return time.Duration(top)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return time.Duration(int64(time.Millisecond) + s.Rand.Int64N(top))
 }

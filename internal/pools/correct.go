@@ -75,5 +75,21 @@ func (s *Service) correctTx(ctx context.Context, p jackpot.Pool, corr jackpot.Co
 	if err != nil {
 		return jackpot.Pool{}, nil, jackpot.CorrectionResult{}, err
 	}
+	if cs, ok := s.Store.(ContributionStore); ok && rec.FirstSeq == 0 {
+		// A round committed beside the pool: its contribution entry is
+		// kept with its record (its credit is in a fold entry of the
+		// ledger, with others'); it is reversed like any other.
+		e, err := cs.Contributed(ctx, p.ID, jackpot.RoundKey(corr.Table, corr.Round))
+		if err != nil {
+			return jackpot.Pool{}, nil, jackpot.CorrectionResult{}, unavailable(err)
+		}
+		folded := false // folded alone, it is in the ledger as it is
+		for _, le := range ledger {
+			folded = folded || (le.Kind == jackpot.KindContribution && le.Commit == rec.Commit && le.Table == corr.Table && le.Round == corr.Round)
+		}
+		if e != nil && !folded {
+			ledger = append([]jackpot.Entry{*e}, ledger...)
+		}
+	}
 	return s.Rules().Correct(p, ledger, rec.Commit, corr, by, now)
 }

@@ -203,7 +203,15 @@ func (s *Service) entriesFrom(ctx context.Context, p jackpot.Pool, after int64) 
 
 // MetersAt returns the pool's meters as they stood at an instant: the sum
 // of every ledger entry committed at or before it.
+//
+// With a ContributionStore the contributions committed beside the pool
+// are folded into it first, so that the ledger holds every round
+// committed before the call; a contribution counts from the time it was
+// folded (the fold entry's).
 func (s *Service) MetersAt(ctx context.Context, id string, at time.Time) (jackpot.AsOf, error) {
+	if err := s.fold(ctx, id); err != nil {
+		return jackpot.AsOf{}, err
+	}
 	p, err := s.Get(ctx, id)
 	if err != nil {
 		return jackpot.AsOf{}, err
@@ -220,10 +228,24 @@ func (s *Service) MetersAt(ctx context.Context, id string, at time.Time) (jackpo
 }
 
 // Reconcile rebuilds the pool's meters from its whole ledger.
+// With a ContributionStore it reconciles the pool as last committed: the
+// contributions committed beside it since are in no meter and no ledger
+// entry of the pool until its next commit folds them in.
 func (s *Service) Reconcile(ctx context.Context, id string) (jackpot.Reconciliation, error) {
+	if err := s.fold(ctx, id); err != nil {
+		return jackpot.Reconciliation{}, err
+	}
 	p, err := s.Get(ctx, id)
 	if err != nil {
 		return jackpot.Reconciliation{}, err
+	}
+	if cs, ok := s.Store.(ContributionStore); ok {
+		switch snap, err := cs.Snapshot(ctx, id, true); {
+		case err == nil:
+			p = snap
+		case !errors.Is(err, ErrSerial):
+			return jackpot.Reconciliation{}, unavailable(err)
+		}
 	}
 	var all []jackpot.Entry
 	after := int64(0)
@@ -516,4 +538,33 @@ func invalid(field, format string, args ...any) error {
 // (a pool with other settings, a key or round sent with another body).
 func conflict(field, msg string) *fault.Error {
 	return &fault.Error{Kind: fault.Conflict, Detail: msg, Fields: []fault.Problem{{Field: field, Message: msg}}}
+}
+
+// fold commits what a ContributionStore's shards hold into the pool (a
+// commit of the pool with no change of its own: the store folds the
+// shards into every commit); nothing when they hold nothing.
+func (s *Service) fold(ctx context.Context, id string) error {
+	cs, ok := s.Store.(ContributionStore)
+	if !ok {
+		return nil
+	}
+	_, _, err := s.update(ctx, id, nil, func(p jackpot.Pool, now time.Time) (jackpot.Pool, []jackpot.Entry, bool, error) {
+		snap, err := cs.Snapshot(ctx, id, true)
+		if errors.Is(err, ErrSerial) {
+			return p, nil, false, nil // nothing is ever beside the pool
+		}
+		if err != nil {
+			return jackpot.Pool{}, nil, false, unavailable(err)
+		}
+		if snap.Version != p.Version || snap.Seq == p.Seq {
+			// Committed since the read (the next attempt reads again),
+			// or nothing to fold.
+			return p, nil, snap.Version != p.Version, nil
+		}
+		q := p
+		q.Version++
+		q.UpdatedAt = now
+		return q, nil, true, nil
+	})
+	return err
 }

@@ -100,59 +100,75 @@ type Opener func(t *testing.T) pools.Store
 // 400 rounds).
 type Scale struct {
 	Writers, Rounds int
+	// Skip names cases not run, each with the reason (a store's variant
+	// with a known defect, documented where the variant is: the store's
+	// default must run every case).
+	Skip map[string]string
 }
 
 // Run runs the contract suite against the stores open returns.
 func Run(t *testing.T, open Opener, scale Scale) {
-	t.Run("CreateGetExists", func(t *testing.T) { testCreate(t, open(t)) })
-	t.Run("CommitIsConditionalAndAtomic", func(t *testing.T) { testCommit(t, open(t)) })
-	t.Run("LedgerPagesOldestFirst", func(t *testing.T) { testLedger(t, open(t)) })
-	t.Run("ReplayReturnsFirstAnswer", func(t *testing.T) { testReplay(t, open(t)) })
-	t.Run("ConcurrentWritersExactlyOnce", func(t *testing.T) { testConcurrent(t, open(t), scale) })
-	t.Run("FaultsApplyOnceOrNotAtAll", func(t *testing.T) { testFaults(t, open(t)) })
-	t.Run("R7_MBS_CommitOrderAcrossTables", func(t *testing.T) { testMBSAcrossTables(t, open(t)) })
-	t.Run("R7_RWS_DealtOrderWithinWindow", func(t *testing.T) { testRWSAcrossTables(t, open(t)) })
-	t.Run("SettingsAfterNextReset", func(t *testing.T) { testSettings(t, open(t)) })
-	t.Run("LedgerPastTheEnd", func(t *testing.T) { testLedgerPastEnd(t, open(t)) })
-	t.Run("ChangesExactlyOnce", func(t *testing.T) { testChangesOnce(t, open(t)) })
-	t.Run("OwnCommitAfterLostAnswer", func(t *testing.T) { testOwnCommit(t, open(t)) })
-	t.Run("Defect1_ThirtyRWSHitsDueAtOnce_R7", func(t *testing.T) { testThirtyDue(t, open(t)) })
-	t.Run("Defect2_CreateRetriedWhileReadsFail", func(t *testing.T) { testCreateRetriedWhileReadsFail(t, open(t)) })
-	t.Run("MetersAsOfAnInstant", func(t *testing.T) { testMetersAt(t, open(t)) })
-	t.Run("Correct_ContributionOnly_R28", func(t *testing.T) { testCorrectContributionOnly(t, open(t)) })
-	t.Run("Correct_PaidStraightFlushIsAHouseRecovery_R28", func(t *testing.T) { testCorrectPaidStraightFlush(t, open(t)) })
-	t.Run("Correct_VoidAfterTheReserveWasSpent_R28", func(t *testing.T) { testVoidAfterTheReserveWasSpent(t, open(t)) })
-	t.Run("Correct_LockedRoyalPendingOrPaid_R28", func(t *testing.T) { testCorrectLockedRoyal(t, open(t)) })
-	t.Run("Correct_HeldRWSHitWithdrawn_R28_R7", func(t *testing.T) { testCorrectHeldRWS(t, open(t)) })
-	t.Run("Correct_VoidWithItsRule_R28", func(t *testing.T) { testVoidRound(t, open(t)) })
-	t.Run("Lock_PendingRoyalConfirmedAndPaid", func(t *testing.T) { testLockConfirmed(t, open(t)) })
-	t.Run("Lock_ConfirmerDoesNotPay", func(t *testing.T) { testLockConfirmerDoesNotPay(t, open(t)) })
-	t.Run("Lock_PendingRoyalVoidedAfterThreeRounds_R28", func(t *testing.T) { testLockVoidAfterRounds(t, open(t)) })
-	t.Run("Lock_RWSHeldHitEntersAfterItsWindow_R7", func(t *testing.T) { testLockHeldRWS(t, open(t)) })
-	t.Run("Lock_TwoTablesVoidedInEitherOrder", func(t *testing.T) { testLockTwoTables(t, open(t)) })
-	t.Run("Lock_ConcurrentWritersWithConfirmsAndVoids", func(t *testing.T) { testLockConcurrent(t, open(t), scale) })
-	t.Run("Dual_AdjustmentApprovedBySecondPrincipal", func(t *testing.T) { testDualControlAdjustment(t, open(t)) })
-	t.Run("Dual_OnePersonTwoRoleSessions", func(t *testing.T) { testDualControlOnePersonTwoRoles(t, open(t)) })
-	t.Run("Dual_ExpiryAndWithdraw", func(t *testing.T) { testDualControlExpiryAndWithdraw(t, open(t)) })
-	t.Run("Floor_HeldReleasedOnReadOnce_R7", func(t *testing.T) { testFloorHeldReleasedOnRead(t, open(t)) })
-	t.Run("Floor_UnlinkedTableWritesNothing", func(t *testing.T) { testFloorUnlinkedTableWritesNothing(t, open(t)) })
-	t.Run("Floor_OneOpenVoidPerHit", func(t *testing.T) { testFloorOneOpenVoidPerHit(t, open(t)) })
-	t.Run("Dual_VoidOfPendingRoyal_R28", func(t *testing.T) { testDualControlVoid(t, open(t)) })
-	t.Run("Dual_CorrectionVoidsRound_R28", func(t *testing.T) { testDualControlCorrection(t, open(t)) })
-	t.Run("Review_SharedRoyalNotVoidedAlone_R5_R28", func(t *testing.T) { testSharedRoyalVoidedAlone(t, open(t)) })
-	t.Run("Review_ApproveExactlyOnce", func(t *testing.T) { testApproveExactlyOnce(t, open(t)) })
-	t.Run("Review_ApprovalAfterThePoolChanged", func(t *testing.T) { testApprovalAfterThePoolChanged(t, open(t)) })
-	t.Run("Review_CorrectionByLockState_R28", func(t *testing.T) { testCorrectionByLockState(t, open(t)) })
-	t.Run("Review_CorrectReleasedRWSHit_R7_R28", func(t *testing.T) { testCorrectReleasedRWSHit(t, open(t)) })
-	t.Run("Review_MetersAtSkewedWriters", func(t *testing.T) { testMetersAtSkewedWriters(t, open(t)) })
-	t.Run("Review_KeysExactlyOnce", func(t *testing.T) { testKeysExactlyOnce(t, open(t)) })
-	t.Run("Review_TwoCorrectionsOfOneRound_R28", func(t *testing.T) { testTwoCorrectionsOfOneRound(t, open(t)) })
-	t.Run("Correct_AfterTheResetSpentTheOverflow_R21_R28", func(t *testing.T) { testCorrectionAfterOverflowSpent(t, open(t)) })
-	t.Run("Correct_TwinPoolAndModel_R21_R28", func(t *testing.T) { testCorrectionsTwinModel(t, open(t)) })
-	t.Run("Correct_TwinModelRandomScripts_R21_R28", func(t *testing.T) { testCorrectionsTwinRandom(t, open(t)) })
-	t.Run("Reconcile_CorrectionAcrossARateChange_R28", func(t *testing.T) { testReconcileAcrossRateChange(t, open(t)) })
-	t.Run("R29_MBSAcrossTablesPendingAndPaid", func(t *testing.T) { testR29MBSAcrossTables(t, open(t)) })
-	t.Run("R29_RWSSameRoundAndAcrossTablesPendingAndPaid_R6_R7", func(t *testing.T) { testR29RWS(t, open(t)) })
+	runCase(t, scale, "CreateGetExists", func(t *testing.T) { testCreate(t, open(t)) })
+	runCase(t, scale, "CommitIsConditionalAndAtomic", func(t *testing.T) { testCommit(t, open(t)) })
+	runCase(t, scale, "LedgerPagesOldestFirst", func(t *testing.T) { testLedger(t, open(t)) })
+	runCase(t, scale, "ReplayReturnsFirstAnswer", func(t *testing.T) { testReplay(t, open(t)) })
+	runCase(t, scale, "ConcurrentWritersExactlyOnce", func(t *testing.T) { testConcurrent(t, open(t), scale) })
+	runCase(t, scale, "ContributionsRaceAHit_R1_R3", func(t *testing.T) { testContributionsRaceAHit(t, open(t), scale) })
+	runCase(t, scale, "FaultsApplyOnceOrNotAtAll", func(t *testing.T) { testFaults(t, open(t)) })
+	runCase(t, scale, "R7_MBS_CommitOrderAcrossTables", func(t *testing.T) { testMBSAcrossTables(t, open(t)) })
+	runCase(t, scale, "R7_RWS_DealtOrderWithinWindow", func(t *testing.T) { testRWSAcrossTables(t, open(t)) })
+	runCase(t, scale, "SettingsAfterNextReset", func(t *testing.T) { testSettings(t, open(t)) })
+	runCase(t, scale, "LedgerPastTheEnd", func(t *testing.T) { testLedgerPastEnd(t, open(t)) })
+	runCase(t, scale, "ChangesExactlyOnce", func(t *testing.T) { testChangesOnce(t, open(t)) })
+	runCase(t, scale, "OwnCommitAfterLostAnswer", func(t *testing.T) { testOwnCommit(t, open(t)) })
+	runCase(t, scale, "Defect1_ThirtyRWSHitsDueAtOnce_R7", func(t *testing.T) { testThirtyDue(t, open(t)) })
+	runCase(t, scale, "Defect2_CreateRetriedWhileReadsFail", func(t *testing.T) { testCreateRetriedWhileReadsFail(t, open(t)) })
+	runCase(t, scale, "MetersAsOfAnInstant", func(t *testing.T) { testMetersAt(t, open(t)) })
+	runCase(t, scale, "Correct_ContributionOnly_R28", func(t *testing.T) { testCorrectContributionOnly(t, open(t)) })
+	runCase(t, scale, "Correct_PaidStraightFlushIsAHouseRecovery_R28", func(t *testing.T) { testCorrectPaidStraightFlush(t, open(t)) })
+	runCase(t, scale, "Correct_VoidAfterTheReserveWasSpent_R28", func(t *testing.T) { testVoidAfterTheReserveWasSpent(t, open(t)) })
+	runCase(t, scale, "Correct_LockedRoyalPendingOrPaid_R28", func(t *testing.T) { testCorrectLockedRoyal(t, open(t)) })
+	runCase(t, scale, "Correct_HeldRWSHitWithdrawn_R28_R7", func(t *testing.T) { testCorrectHeldRWS(t, open(t)) })
+	runCase(t, scale, "Correct_VoidWithItsRule_R28", func(t *testing.T) { testVoidRound(t, open(t)) })
+	runCase(t, scale, "Lock_PendingRoyalConfirmedAndPaid", func(t *testing.T) { testLockConfirmed(t, open(t)) })
+	runCase(t, scale, "Lock_ConfirmerDoesNotPay", func(t *testing.T) { testLockConfirmerDoesNotPay(t, open(t)) })
+	runCase(t, scale, "Lock_PendingRoyalVoidedAfterThreeRounds_R28", func(t *testing.T) { testLockVoidAfterRounds(t, open(t)) })
+	runCase(t, scale, "Lock_RWSHeldHitEntersAfterItsWindow_R7", func(t *testing.T) { testLockHeldRWS(t, open(t)) })
+	runCase(t, scale, "Lock_TwoTablesVoidedInEitherOrder", func(t *testing.T) { testLockTwoTables(t, open(t)) })
+	runCase(t, scale, "Lock_ConcurrentWritersWithConfirmsAndVoids", func(t *testing.T) { testLockConcurrent(t, open(t), scale) })
+	runCase(t, scale, "Dual_AdjustmentApprovedBySecondPrincipal", func(t *testing.T) { testDualControlAdjustment(t, open(t)) })
+	runCase(t, scale, "Dual_OnePersonTwoRoleSessions", func(t *testing.T) { testDualControlOnePersonTwoRoles(t, open(t)) })
+	runCase(t, scale, "Dual_ExpiryAndWithdraw", func(t *testing.T) { testDualControlExpiryAndWithdraw(t, open(t)) })
+	runCase(t, scale, "Floor_HeldReleasedOnReadOnce_R7", func(t *testing.T) { testFloorHeldReleasedOnRead(t, open(t)) })
+	runCase(t, scale, "Floor_UnlinkedTableWritesNothing", func(t *testing.T) { testFloorUnlinkedTableWritesNothing(t, open(t)) })
+	runCase(t, scale, "Floor_OneOpenVoidPerHit", func(t *testing.T) { testFloorOneOpenVoidPerHit(t, open(t)) })
+	runCase(t, scale, "Dual_VoidOfPendingRoyal_R28", func(t *testing.T) { testDualControlVoid(t, open(t)) })
+	runCase(t, scale, "Dual_CorrectionVoidsRound_R28", func(t *testing.T) { testDualControlCorrection(t, open(t)) })
+	runCase(t, scale, "Review_SharedRoyalNotVoidedAlone_R5_R28", func(t *testing.T) { testSharedRoyalVoidedAlone(t, open(t)) })
+	runCase(t, scale, "Review_ApproveExactlyOnce", func(t *testing.T) { testApproveExactlyOnce(t, open(t)) })
+	runCase(t, scale, "Review_ApprovalAfterThePoolChanged", func(t *testing.T) { testApprovalAfterThePoolChanged(t, open(t)) })
+	runCase(t, scale, "Review_CorrectionByLockState_R28", func(t *testing.T) { testCorrectionByLockState(t, open(t)) })
+	runCase(t, scale, "Review_CorrectReleasedRWSHit_R7_R28", func(t *testing.T) { testCorrectReleasedRWSHit(t, open(t)) })
+	runCase(t, scale, "Review_MetersAtSkewedWriters", func(t *testing.T) { testMetersAtSkewedWriters(t, open(t)) })
+	runCase(t, scale, "Review_KeysExactlyOnce", func(t *testing.T) { testKeysExactlyOnce(t, open(t)) })
+	runCase(t, scale, "Review_TwoCorrectionsOfOneRound_R28", func(t *testing.T) { testTwoCorrectionsOfOneRound(t, open(t)) })
+	runCase(t, scale, "Correct_AfterTheResetSpentTheOverflow_R21_R28", func(t *testing.T) { testCorrectionAfterOverflowSpent(t, open(t)) })
+	runCase(t, scale, "Correct_TwinPoolAndModel_R21_R28", func(t *testing.T) { testCorrectionsTwinModel(t, open(t)) })
+	runCase(t, scale, "Correct_TwinModelRandomScripts_R21_R28", func(t *testing.T) { testCorrectionsTwinRandom(t, open(t)) })
+	runCase(t, scale, "Reconcile_CorrectionAcrossARateChange_R28", func(t *testing.T) { testReconcileAcrossRateChange(t, open(t)) })
+	runCase(t, scale, "R29_MBSAcrossTablesPendingAndPaid", func(t *testing.T) { testR29MBSAcrossTables(t, open(t)) })
+	runCase(t, scale, "R29_RWSSameRoundAndAcrossTablesPendingAndPaid_R6_R7", func(t *testing.T) { testR29RWS(t, open(t)) })
+}
+
+// runCase runs one case of the suite as a subtest, skipped when the
+// scale names it in Skip (with the reason given there).
+func runCase(t *testing.T, sc Scale, name string, f func(*testing.T)) {
+	t.Run(name, func(t *testing.T) {
+		if why, ok := sc.Skip[name]; ok {
+			t.Skip(why)
+		}
+		f(t)
+	})
 }
 
 // testLedgerPastEnd: audit defect 8. A page after the last entry is empty
@@ -417,6 +433,12 @@ func testLedger(t *testing.T, st pools.Store) {
 			t.Fatal(err)
 		}
 	}
+	// A store that commits rounds beside the pool (pools.ContributionStore)
+	// has them in the ledger once folded (a reconciliation folds); its
+	// rounds' own entries are checked by LedgerHasEveryRound.
+	MustReconcile(t, svc, "p")
+	LedgerHasEveryRound(t, st, "p", 12)
+	_, beside := st.(pools.ContributionStore)
 	var seqs []int64
 	after := int64(0)
 	for {
@@ -432,7 +454,7 @@ func testLedger(t *testing.T, st pools.Store) {
 		}
 		after = es[len(es)-1].Seq
 	}
-	if len(seqs) != 13 {
+	if len(seqs) != 13 && !beside {
 		t.Fatalf("ledger has %d entries, want 13 (opening + 12 contributions)", len(seqs))
 	}
 	for i, s := range seqs {
@@ -562,24 +584,72 @@ func testConcurrent(t *testing.T, st pools.Store, sc Scale) {
 		t.Fatalf("wagers %d (%d), want %d: a round was lost or counted twice", p.Meters.Wagers, p.Meters.WagerAmount, wantWagers)
 	}
 	rec := MustReconcile(t, svc, "linked")
-	contributions := map[string]int{}
-	es, _ := allEntries(ctx, st, "linked")
-	for _, e := range es {
-		if e.Kind == jackpot.KindContribution {
-			contributions[e.Table+"/"+e.Round]++
-		}
-	}
-	if len(contributions) != sc.Rounds {
-		t.Fatalf("%d rounds in the ledger, want %d", len(contributions), sc.Rounds)
-	}
-	for k, n := range contributions {
-		if n != 1 {
-			t.Fatalf("round %s contributed %d times", k, n)
-		}
-	}
+	LedgerHasEveryRound(t, st, "linked", sc.Rounds)
 	// Credited + carried == sum(wager x rate), exactly.
 	if int64(rec.Rebuilt.Contributed)*10000+rec.Rebuilt.CarryDisplayed != wantWagers*500*1733 {
 		t.Fatalf("carried-fraction invariant broken: %d*10000+%d != %d", rec.Rebuilt.Contributed, rec.Rebuilt.CarryDisplayed, wantWagers*500*1733)
+	}
+}
+
+// Beside is a pools.ContributionStore that lists the own entries of the
+// rounds it committed beside the pool, and what its shards hold (not yet
+// folded into the pool); internal/dynamo.Store is one.
+type Beside interface {
+	Contributions(ctx context.Context, id string) ([]jackpot.Entry, jackpot.Pending, error)
+}
+
+// LedgerHasEveryRound checks that each of the pool's rounds contributed
+// exactly once: by its own entry in the ledger, or (a store that commits
+// rounds beside the pool, Beside) by its entry kept with its record, and
+// that the ledger's folds of several rounds (contribution entries without a
+// table) and what the shards still hold add up to those entries exactly.
+func LedgerHasEveryRound(t testing.TB, st pools.Store, id string, rounds int) {
+	t.Helper()
+	ctx := context.Background()
+	es, err := allEntries(ctx, st, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := map[string]int{}
+	own := map[string]bool{} // commits whose round has its own entry
+	var folded jackpot.Pending
+	for _, e := range es {
+		switch {
+		case e.Kind != jackpot.KindContribution || e.Corrects != "":
+		case e.Table != "":
+			n[e.Table+"/"+e.Round]++
+			own[e.Commit] = true
+		default:
+			folded.Wagers += e.Wagers
+			folded.WagerAmount += e.WagerAmount
+		}
+	}
+	var parts jackpot.Pending
+	var pending jackpot.Pending
+	if b, ok := st.(Beside); ok {
+		var ps []jackpot.Entry
+		if ps, pending, err = b.Contributions(ctx, id); err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range ps {
+			if own[e.Commit] {
+				continue // folded alone: the ledger has it as it is
+			}
+			n[e.Table+"/"+e.Round]++
+			parts.Wagers += e.Wagers
+			parts.WagerAmount += e.WagerAmount
+		}
+	}
+	if len(n) != rounds {
+		t.Fatalf("%d rounds contributed, want %d", len(n), rounds)
+	}
+	for k, c := range n {
+		if c != 1 {
+			t.Fatalf("round %s contributed %d times", k, c)
+		}
+	}
+	if folded.Wagers+pending.Wagers != parts.Wagers || folded.WagerAmount+pending.WagerAmount != parts.WagerAmount {
+		t.Fatalf("the ledger's folds (%+v) and the shards (%+v) are not the rounds committed beside the pool (%+v)", folded, pending, parts)
 	}
 }
 
@@ -848,6 +918,7 @@ func testSettings(t *testing.T, st pools.Store) {
 	if res.Contribution.Displayed != 100 || res.Meters.Displayed != 10_000_100 {
 		t.Fatalf("contribution %d (pool %d), want 100 at the new rate", res.Contribution.Displayed, res.Meters.Displayed)
 	}
+	MustReconcile(t, svc, "p") // a store that commits rounds beside the pool folds them in
 	es, _ := allEntries(ctx, st, "p")
 	kinds := ""
 	for _, e := range es {

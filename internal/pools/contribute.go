@@ -1,0 +1,54 @@
+package pools
+
+import (
+	"context"
+	"errors"
+
+	"github.com/tablesettle/tablesettle/internal/jackpot"
+)
+
+// ContributionStore is a Store that can also commit a round which only
+// contributes beside the pool, without reading or versioning the pool
+// item: contributions commute, so many tables add to one pool at once,
+// while every other change (a hit, a lock, a void, a correction, an
+// adjustment, a settings change) still goes through Pool and Commit, which
+// fold what the contributions added into the pool first. It is optional:
+// the service uses it when the store has it and the round has no hit, and
+// the serial path (Pool, Commit) otherwise. internal/dynamo implements it;
+// the embedded store keeps one writer and does not.
+type ContributionStore interface {
+	// Snapshot returns the pool as its last commit left it, without the
+	// contributions committed beside it since; possibly from a cache
+	// (fresh true: read now). Its Version names the contribution epoch a
+	// Contribute computed from it must land in.
+	Snapshot(ctx context.Context, id string, fresh bool) (jackpot.Pool, error)
+	// Contribute commits c exactly once: its contribution and its round
+	// records, or nothing. jackpot.ErrConflict when a record exists or the
+	// pool was committed since the snapshot (or a commit of it is under
+	// way); ErrSerial when nothing was written and the round is for the
+	// pool itself; any other error leaves the outcome unknown.
+	Contribute(ctx context.Context, c Contribution) error
+	// Contributed returns the contribution entry kept with a round's
+	// record when the round was committed beside the pool (nil when it
+	// was applied to the pool itself): a correction reverses it (R28).
+	Contributed(ctx context.Context, pool, key string) (*jackpot.Entry, error)
+}
+
+// ErrSerial is a ContributionStore's refusal to commit anything beside
+// the pool (Snapshot): it is configured to commit every round to the pool
+// item itself, which then is the pool as it stands.
+var ErrSerial = errors.New("pools: the store commits every round to the pool")
+
+// Contribution is one round that only contributes, computed at a
+// snapshot of the pool (jackpot.Rules.Contribute).
+type Contribution struct {
+	Pool string
+	// Version is the snapshot's: the contribution lands only while the
+	// pool is still at it.
+	Version int64
+	Table   string
+	// Entry is the round's contribution entry (Seq 0; nil without a
+	// wager): the store keeps it with the round's record.
+	Entry   *jackpot.Entry
+	Records []jackpot.RoundRecord
+}
