@@ -21,6 +21,7 @@ import (
 
 	"github.com/tablesettle/tablesettle/internal/hand"
 	"github.com/tablesettle/tablesettle/internal/money"
+	"github.com/tablesettle/tablesettle/rules"
 )
 
 // ID names one ruleset: one version of one casino's rule document.
@@ -529,7 +530,10 @@ type Ruleset struct {
 	Short    string `json:"short"`
 	Casino   string `json:"casino"`   // One of: MBS, RWS.
 	Document string `json:"document"` // The document's file name in shared/rules.
-	Version  int    `json:"version"`
+	// Rules is the rule document itself: what its clauses say, so that a
+	// citation of this ruleset resolves (GET /v1/rulesets/{id}/document).
+	Rules   rules.Document `json:"-"`
+	Version int            `json:"version"`
 	// InForce is when the document took effect, Singapore time.
 	InForce time.Time `json:"inForce"`
 	// Currency is the currency of the document's fixed amounts and caps
