@@ -109,26 +109,8 @@ func (p Pay) String() string {
 	return p.format()
 }
 
-func (p Pay) format() string {
-	switch p.Kind {
-	case ToOne, ForOne:
-		word := " to "
-		if p.Kind == ForOne {
-			word = " for "
-		}
-		return itoa(p.Odds.Num) + word + itoa(p.Odds.Den)
-	case Fixed:
-		return string(p.Currency) + " " + formatMinor(p.Amount, p.Currency.MinorDigits())
-	case PoolPercent:
-		bp := int64(p.BasisPoints)
-		s := itoa(bp / 100)
-		if r := bp % 100; r != 0 {
-			s += "." + string(rune('0'+r/10)) + string(rune('0'+r%10))
-		}
-		return s + "% of the pool"
-	}
-	return string(p.Kind)
-}
+// format is the settlement line's spelling (see spell).
+func (p Pay) format() string { return p.spell(false) }
 
 // Returned is what a winning wager of the given stake gets back in all
 // under a ToOne or ForOne price (ruling R2), rounded down to the minor unit
