@@ -21,16 +21,19 @@ type Document struct {
 	RulesetID string // e.g. "mbs-megalink-tcp-v6"
 	File      string // the file of this directory
 	Title     string // the game, as the document names it
+	// Body is the document's text when it is not a file of this directory
+	// (a test's ruleset brings its own); empty for the embedded documents.
+	Body string
 }
 
 // Documents are the rule documents, one per ruleset id, in the order of
 // RULINGS.md. A new version of a document is a new entry with a new id.
 var Documents = []Document{
-	{"mbs-megalink-ssp-v6", "mbs-megalink-singapore-stud-poker-v6.txt", "Megalink Singapore Stud Poker (MBS), version 6"},
-	{"mbs-ssp-v4", "mbs-singapore-stud-poker-v4.txt", "Singapore Stud Poker (MBS), version 4"},
-	{"mbs-megalink-tcp-v6", "mbs-megalink-three-card-poker-v6.txt", "Megalink Three Card Poker (MBS), version 6"},
-	{"mbs-megalink-thb-v9", "mbs-megalink-texas-holdem-bonus-progressive-v9.txt", "Megalink Texas Hold'em Bonus Progressive (MBS), version 9"},
-	{"rws-mlp-csp-v2", "rws-multi-link-progressive-casino-stud-poker-v2.txt", "Multi-Link Progressive Casino Stud Poker (RWS), version 2"},
+	{"mbs-megalink-ssp-v6", "mbs-megalink-singapore-stud-poker-v6.txt", "Megalink Singapore Stud Poker (MBS), version 6", ""},
+	{"mbs-ssp-v4", "mbs-singapore-stud-poker-v4.txt", "Singapore Stud Poker (MBS), version 4", ""},
+	{"mbs-megalink-tcp-v6", "mbs-megalink-three-card-poker-v6.txt", "Megalink Three Card Poker (MBS), version 6", ""},
+	{"mbs-megalink-thb-v9", "mbs-megalink-texas-holdem-bonus-progressive-v9.txt", "Megalink Texas Hold'em Bonus Progressive (MBS), version 9", ""},
+	{"rws-mlp-csp-v2", "rws-multi-link-progressive-casino-stud-poker-v2.txt", "Multi-Link Progressive Casino Stud Poker (RWS), version 2", ""},
 }
 
 // DocumentOf returns the document of a ruleset id.
@@ -45,6 +48,9 @@ func DocumentOf(rulesetID string) (Document, bool) {
 
 // Text returns a document's whole text.
 func (d Document) Text() string {
+	if d.Body != "" {
+		return d.Body
+	}
 	b, err := files.ReadFile(d.File)
 	if err != nil {
 		panic("rules: " + d.File + " is not embedded: " + err.Error())
@@ -73,6 +79,9 @@ var sectionLine = regexp.MustCompile(`^\s*(?:-\s*)?\d+\.\s`)
 // Clauses returns the numbered clauses of the document in document order.
 // A number the document repeats keeps its first text.
 func (d Document) Clauses() []Clause {
+	if d.Body != "" {
+		return parseDocument(d.Body)
+	}
 	clauses.once.Do(parseClauses)
 	return clauses.byDoc[d.RulesetID]
 }
@@ -107,33 +116,38 @@ var clauses struct {
 func parseClauses() {
 	clauses.byDoc = map[string][]Clause{}
 	for _, d := range Documents {
-		var out []Clause
-		seen := map[string]bool{}
-		cur := -1 // index in out of the clause that continuation lines join
-		for _, line := range strings.Split(strings.ReplaceAll(d.Text(), "\r\n", "\n"), "\n") {
-			text := strings.TrimSpace(line)
-			if m := clauseLine.FindStringSubmatch(line); m != nil {
-				cur = -1
-				if !seen[m[1]] {
-					seen[m[1]] = true
-					out = append(out, Clause{Number: m[1], Text: strings.TrimSpace(m[2])})
-					cur = len(out) - 1
-				}
-				continue
-			}
-			if sectionLine.MatchString(line) {
-				cur = -1
-				continue
-			}
-			if text != "" && cur >= 0 {
-				// A clause's own lines (a pay table under its heading,
-				// blank lines between included) until the next clause or
-				// section, kept as lines.
-				out[cur].Text += "\n" + text
-			}
-		}
-		clauses.byDoc[d.RulesetID] = out
+		clauses.byDoc[d.RulesetID] = parseDocument(d.Text())
 	}
+}
+
+// parseDocument returns the numbered clauses of a document's text.
+func parseDocument(text string) []Clause {
+	var out []Clause
+	seen := map[string]bool{}
+	cur := -1 // index in out of the clause that continuation lines join
+	for _, line := range strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n") {
+		text := strings.TrimSpace(line)
+		if m := clauseLine.FindStringSubmatch(line); m != nil {
+			cur = -1
+			if !seen[m[1]] {
+				seen[m[1]] = true
+				out = append(out, Clause{Number: m[1], Text: strings.TrimSpace(m[2])})
+				cur = len(out) - 1
+			}
+			continue
+		}
+		if sectionLine.MatchString(line) {
+			cur = -1
+			continue
+		}
+		if text != "" && cur >= 0 {
+			// A clause's own lines (a pay table under its heading,
+			// blank lines between included) until the next clause or
+			// section, kept as lines.
+			out[cur].Text += "\n" + text
+		}
+	}
+	return out
 }
 
 // Ruling is one of the product's rulings, cited as "ruling R<n>".

@@ -17,6 +17,7 @@ import (
 // registerAnalysis adds GET /v1/rulesets/{id}/analysis and
 // POST /v1/paytables/analyze (the "paytables" function).
 func registerAnalysis(api huma.API, deps Deps) {
+	cat := deps.rulesets()
 	huma.Register(api, huma.Operation{
 		OperationID: "get-ruleset-analysis",
 		Method:      http.MethodGet,
@@ -28,7 +29,7 @@ func registerAnalysis(api huma.API, deps Deps) {
 			"The five-card stud figures are precomputed by `make analysis` and embedded.",
 		Tags: []string{"Analysis"},
 	}, func(ctx context.Context, in *rulesetAnalysisInput) (*analysisOutput, error) {
-		return rulesetAnalysis(ctx, in)
+		return rulesetAnalysis(ctx, cat, in)
 	})
 	huma.Register(api, huma.Operation{
 		OperationID: "analyze-paytable",
@@ -50,7 +51,7 @@ func registerAnalysis(api huma.API, deps Deps) {
 			},
 		}),
 	}, func(ctx context.Context, in *analyzeInput) (*analysisOutput, error) {
-		return deps.AnalysisCache.analyzeCached(func() (*analysisOutput, error) { return analyzeProposal(ctx, in.Body) }, in.Body)
+		return deps.AnalysisCache.analyzeCached(func() (*analysisOutput, error) { return analyzeProposal(ctx, cat, in.Body) }, in.Body)
 	})
 }
 
@@ -63,7 +64,7 @@ type analysisOutput struct {
 	Body analysis.Figures
 }
 
-func rulesetAnalysis(ctx context.Context, in *rulesetAnalysisInput) (*analysisOutput, error) {
+func rulesetAnalysis(ctx context.Context, cat ruleset.Catalogue, in *rulesetAnalysisInput) (*analysisOutput, error) {
 	rep, ok, err := analysis.PublishedFigures(in.ID)
 	if err != nil {
 		return nil, huma.Error500InternalServerError("the precomputed figures cannot be read")
@@ -73,7 +74,7 @@ func rulesetAnalysis(ctx context.Context, in *rulesetAnalysisInput) (*analysisOu
 			Fields: []fault.Problem{{Field: "path.id", Message: "unknown ruleset id", Value: in.ID}}}, "")
 	}
 	if in.Unit != 0 && in.Unit != analysis.DefaultUnit {
-		r, _ := ruleset.Get(ruleset.ID(in.ID))
+		r, _ := cat.Get(ruleset.ID(in.ID))
 		spec, err := analysis.FromRuleset(r, in.Unit)
 		if err != nil {
 			return nil, huma.Error500InternalServerError("the ruleset cannot be analysed")
@@ -290,8 +291,8 @@ func applyProposal(r ruleset.Ruleset, req AnalyzeRequest, spec *analysis.Spec) e
 	return nil
 }
 
-func analyzeProposal(ctx context.Context, req AnalyzeRequest) (*analysisOutput, error) {
-	r, ok := ruleset.Get(ruleset.ID(req.Ruleset))
+func analyzeProposal(ctx context.Context, cat ruleset.Catalogue, req AnalyzeRequest) (*analysisOutput, error) {
+	r, ok := cat.Get(ruleset.ID(req.Ruleset))
 	if !ok {
 		return nil, unprocessable("body.ruleset", "unknown ruleset id", req.Ruleset)
 	}

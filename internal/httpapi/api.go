@@ -26,6 +26,7 @@ import (
 	"github.com/danielgtaylor/huma/v2/adapters/humago"
 
 	"github.com/tablesettle/tablesettle/internal/pools"
+	"github.com/tablesettle/tablesettle/internal/ruleset"
 	"github.com/tablesettle/tablesettle/internal/web"
 )
 
@@ -62,6 +63,21 @@ type Deps struct {
 	// AnalysisCache keeps custom paytable analyses by their proposal's
 	// hash (nil: none).
 	AnalysisCache *AnalysisCache
+	// Catalogue is the rulesets the edge serves: the ruleset id enum of
+	// the spec and every operation's lookup (settle, paytables, rule
+	// documents, irregularities, analysis) come from it. The zero value
+	// means ruleset.Standard(), the five rule documents. Pools must be
+	// built over the same catalogue (pools.NewServiceIn).
+	Catalogue ruleset.Catalogue
+}
+
+// rulesets is the catalogue the edge serves: deps.Catalogue, or the
+// standard one when none was given.
+func (d Deps) rulesets() ruleset.Catalogue {
+	if len(d.Catalogue.Listed()) == 0 {
+		return ruleset.Standard()
+	}
+	return d.Catalogue
 }
 
 // Group names a set of operations served together by one Lambda function.
@@ -239,7 +255,7 @@ func New(deps Deps, groups ...Group) (http.Handler, huma.API) {
 	}
 	mux := http.NewServeMux()
 	api := humago.New(mux, Config())
-	registerDocs(api)
+	registerDocs(api, deps.rulesets())
 	Register(api, deps, groups...)
 	web.Register(mux, func(w http.ResponseWriter, r *http.Request) {
 		writeProblem(w, http.StatusNotFound, "no page or asset at "+bound(r.URL.Path))

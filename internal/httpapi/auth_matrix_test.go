@@ -15,6 +15,7 @@ import (
 	"github.com/tablesettle/tablesettle/internal/httpapi"
 	"github.com/tablesettle/tablesettle/internal/httpapi/authtest"
 	"github.com/tablesettle/tablesettle/internal/pools"
+	"github.com/tablesettle/tablesettle/internal/ruleset"
 	"github.com/tablesettle/tablesettle/internal/sqlite"
 )
 
@@ -27,6 +28,12 @@ func localServer(t *testing.T) (*httptest.Server, []authtest.Op, map[string]stri
 
 // localServerLogging is localServer writing its logs to w.
 func localServerLogging(t *testing.T, w io.Writer) (*httptest.Server, []authtest.Op, map[string]string, string) {
+	t.Helper()
+	return localServerIn(t, w, ruleset.Standard())
+}
+
+// localServerIn is localServerLogging serving the rulesets of cat.
+func localServerIn(t *testing.T, w io.Writer, cat ruleset.Catalogue) (*httptest.Server, []authtest.Op, map[string]string, string) {
 	t.Helper()
 	dir := t.TempDir()
 	st, err := sqlite.Open(dir)
@@ -47,9 +54,10 @@ func localServerLogging(t *testing.T, w io.Writer) (*httptest.Server, []authtest
 		tokens[c.Name] = tok
 	}
 	h, api := httpapi.New(httpapi.Deps{
-		Logger: slog.New(slog.NewJSONHandler(w, &slog.HandlerOptions{Level: slog.LevelDebug})),
-		Pools:  pools.NewService(st, time.Now, 1),
-		Access: &httpapi.Access{Authenticator: httpapi.BearerTokens{Tokens: auth.NewTokens(entries)}, OpenStateless: true},
+		Logger:    slog.New(slog.NewJSONHandler(w, &slog.HandlerOptions{Level: slog.LevelDebug})),
+		Pools:     pools.NewServiceIn(cat, st, time.Now, 1),
+		Access:    &httpapi.Access{Authenticator: httpapi.BearerTokens{Tokens: auth.NewTokens(entries)}, OpenStateless: true},
+		Catalogue: cat,
 	})
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)

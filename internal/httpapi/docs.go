@@ -10,6 +10,7 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/go-json-experiment/json"
+	"github.com/tablesettle/tablesettle/internal/ruleset"
 )
 
 // The /docs page is served from the binary: a small hand-written renderer
@@ -28,7 +29,7 @@ const DocsCSP = "default-src 'none'; script-src 'self'; style-src 'self'; connec
 // /openapi-3.0.json, /openapi-3.0.yaml: the documents `make openapi`
 // commits, made once on first request) and GET /docs with its two assets.
 // None is an operation of the API, so none is in the spec.
-func registerDocs(api huma.API) {
+func registerDocs(api huma.API, cat ruleset.Catalogue) {
 	var (
 		once sync.Once
 		docs specDocs
@@ -44,7 +45,7 @@ func registerDocs(api huma.API) {
 		"/openapi-3.0.yaml": {func() []byte { return docs.v30YAML }, "application/openapi+yaml"},
 	} {
 		api.Adapter().Handle(&huma.Operation{Method: http.MethodGet, Path: path}, func(ctx huma.Context) {
-			once.Do(func() { docs, err = publishedSpec(api.OpenAPI()) })
+			once.Do(func() { docs, err = publishedSpec(api.OpenAPI(), cat) })
 			if err != nil {
 				ctx.SetHeader("Content-Type", "application/problem+json")
 				ctx.SetStatus(http.StatusInternalServerError)

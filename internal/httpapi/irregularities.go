@@ -3,6 +3,7 @@ package httpapi
 import (
 	"context"
 	"net/http"
+	"reflect"
 
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/go-json-experiment/json"
@@ -11,11 +12,12 @@ import (
 	"github.com/tablesettle/tablesettle/internal/fault"
 	"github.com/tablesettle/tablesettle/internal/irregularity"
 	"github.com/tablesettle/tablesettle/internal/money"
+	"github.com/tablesettle/tablesettle/internal/ruleset"
 )
 
 // IrregularityRequest is the body of POST /v1/irregularities.
 type IrregularityRequest struct {
-	Ruleset string         `json:"ruleset" enum:"mbs-megalink-ssp-v6,mbs-ssp-v4,mbs-megalink-tcp-v6,mbs-megalink-thb-v9,rws-mlp-csp-v2" example:"mbs-megalink-ssp-v6" doc:"The ruleset the round is played under."`
+	Ruleset string         `json:"ruleset" example:"mbs-megalink-ssp-v6" doc:"The ruleset the round is played under."` // its enum is the catalogue's ids (rulesetEnum)
 	Kind    string         `json:"kind" minLength:"1" maxLength:"64" example:"power_failure" doc:"The event kind, as listed by GET /v1/rulesets/{id}/irregularities. A kind another ruleset covers but this one does not is referred to the shift manager; an unknown kind is refused."`
 	Facts   map[string]any `json:"facts,omitempty" doc:"The event's facts, by name: true/false, whole numbers, enum strings, or lists of seat numbers, as the catalogue types them."`
 	Round   *RoundInput    `json:"round,omitempty" doc:"Optional: the round as sent to POST /v1/rounds/settle. With it the answer carries the settlement lines the outcome decides (returned wagers and their amounts, per seat)."`
@@ -75,6 +77,8 @@ type catalogueOutput struct {
 
 // registerIrregularities adds the irregularities operations (the "irregularities" function).
 func registerIrregularities(api huma.API, deps Deps) {
+	cat := deps.rulesets()
+	rulesetEnum(api, cat, reflect.TypeFor[IrregularityRequest]())
 	huma.Register(api, huma.Operation{
 		OperationID: "list-irregularities",
 		Method:      http.MethodGet,
@@ -84,7 +88,7 @@ func registerIrregularities(api huma.API, deps Deps) {
 		Tags:        []string{"Irregularities"},
 		Errors:      []int{http.StatusNotFound},
 	}, func(ctx context.Context, in *catalogueInput) (*catalogueOutput, error) {
-		rs, ok := irregularity.Catalogue(in.ID)
+		rs, ok := irregularity.For(cat, ruleset.ID(in.ID))
 		if !ok {
 			return nil, problemOf(ctx, &fault.Error{Kind: fault.NotFound, Detail: "no such ruleset",
 				Fields: []fault.Problem{{Field: "path.id", Message: "not a ruleset id", Value: in.ID}}}, "")
@@ -111,7 +115,7 @@ func registerIrregularities(api huma.API, deps Deps) {
 			}},
 		}),
 	}, func(ctx context.Context, in *irregularityInput) (*irregularityOutput, error) {
-		out, err := decideIrregularity(ctx, in.Body)
+		out, err := decideIrregularity(ctx, cat, in.Body)
 		if err != nil {
 			return nil, err
 		}
@@ -119,8 +123,8 @@ func registerIrregularities(api huma.API, deps Deps) {
 	})
 }
 
-func decideIrregularity(ctx context.Context, req IrregularityRequest) (irregularity.Outcome, error) {
-	rs, ok := irregularity.Catalogue(req.Ruleset)
+func decideIrregularity(ctx context.Context, cat ruleset.Catalogue, req IrregularityRequest) (irregularity.Outcome, error) {
+	rs, ok := irregularity.For(cat, ruleset.ID(req.Ruleset))
 	if !ok {
 		return irregularity.Outcome{}, problemOf(ctx, fault.InvalidFields("unknown ruleset",
 			fault.Problem{Field: "body.ruleset", Message: "not a ruleset id", Value: req.Ruleset}), "")

@@ -15,8 +15,8 @@ import (
 // registerPaytables adds the rulesets, paytables and hand evaluation
 // operations (the "paytables" function).
 func registerPaytables(api huma.API, deps Deps) {
-	registerRulesets(api)
-	registerRulings(api)
+	registerRulesets(api, deps.rulesets())
+	registerRulings(api, deps.rulesets())
 	registerEvaluate(api)
 	registerAnalysis(api, deps)
 }
@@ -147,7 +147,7 @@ type rulesetOutput struct {
 	Body Ruleset
 }
 
-func registerRulesets(api huma.API) {
+func registerRulesets(api huma.API, cat ruleset.Catalogue) {
 	huma.Register(api, huma.Operation{
 		OperationID: "list-rulesets",
 		Method:      http.MethodGet,
@@ -158,7 +158,7 @@ func registerRulesets(api huma.API) {
 		Tags: []string{"Rulesets"},
 	}, func(ctx context.Context, _ *struct{}) (*rulesetsOutput, error) {
 		out := &rulesetsOutput{}
-		for _, rs := range ruleset.All() {
+		for _, rs := range cat.All() {
 			out.Body.Rulesets = append(out.Body.Rulesets, rulesetView(rs))
 		}
 		return out, nil
@@ -172,10 +172,10 @@ func registerRulesets(api huma.API) {
 		Tags:        []string{"Rulesets"},
 		Errors:      []int{http.StatusNotFound},
 	}, func(ctx context.Context, in *rulesetInput) (*rulesetOutput, error) {
-		rs, ok := ruleset.Get(ruleset.ID(in.ID))
+		rs, ok := cat.Get(ruleset.ID(in.ID))
 		if !ok {
 			ids := make([]string, 0, 5)
-			for _, id := range ruleset.IDs() {
+			for _, id := range cat.IDs() {
 				ids = append(ids, string(id))
 			}
 			return nil, problemOf(ctx, &fault.Error{Kind: fault.NotFound, Detail: "no such ruleset", Fields: []fault.Problem{{

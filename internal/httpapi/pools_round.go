@@ -2,15 +2,10 @@ package httpapi
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"time"
 
-	"github.com/tablesettle/tablesettle/internal/card"
 	"github.com/tablesettle/tablesettle/internal/jackpot"
-	"github.com/tablesettle/tablesettle/internal/money"
 	"github.com/tablesettle/tablesettle/internal/pools"
 )
 
@@ -42,45 +37,7 @@ func jackpotRound(ctx context.Context, svc *pools.Service, b PoolRoundRequest, l
 // ValidRoundID reports whether id can name a round in a pool.
 func ValidRoundID(id string) bool { return jackpot.ValidID(id) }
 
-// roundFingerprint identifies a round request by its parsed, canonical
-// content, not its bytes: whitespace, key order, a wager of 0 (no wager)
-// against one left out, "exposed": true against the default, and the
-// spelling of the cards ("AS" or "As") do not make a retry a different
-// round (409). What could change the settlement does.
+// roundFingerprint is the round's replay identity, decided by pools.
 func roundFingerprint(b PoolRoundRequest) string {
-	c := b
-	cards := func(s string) string {
-		if cs, err := card.ParseList(s); err == nil {
-			return card.Format(cs)
-		}
-		return s
-	}
-	c.Dealer, c.Community = cards(b.Dealer), cards(b.Community)
-	c.DealtAt = b.DealtAt.UTC()
-	if len(b.Limits) > 0 {
-		c.Limits = map[string]SettleLimit{}
-		for k, v := range b.Limits {
-			if v != (SettleLimit{}) {
-				c.Limits[k] = v
-			}
-		}
-	}
-	c.Positions = make([]SettlePosition, len(b.Positions))
-	for i, p := range b.Positions {
-		q := p
-		q.Cards = cards(p.Cards)
-		q.Wagers = map[string]money.Amount{}
-		for k, v := range p.Wagers {
-			if v != 0 {
-				q.Wagers[k] = v
-			}
-		}
-		if p.Exposed != nil && *p.Exposed {
-			q.Exposed = nil
-		}
-		c.Positions[i] = q
-	}
-	body, _ := json.Marshal(c)
-	sum := sha256.Sum256(body)
-	return hex.EncodeToString(sum[:])
+	return pools.RoundFingerprint(b.SettleRequest.round(), b.Table, b.DealtAt)
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 
+	"github.com/tablesettle/tablesettle/internal/ruleset"
 	"github.com/tablesettle/tablesettle/rules"
 )
 
@@ -77,21 +78,21 @@ func clauseView(id string, c rules.Clause) Clause {
 }
 
 // documentOf finds a ruleset's document or answers 404 naming path.id.
-func documentOf(id string) (rules.Document, error) {
-	d, ok := rules.DocumentOf(id)
+func documentOf(cat ruleset.Catalogue, id string) (rules.Document, error) {
+	rs, ok := cat.Lookup(ruleset.ID(id))
 	if !ok {
-		ids := make([]string, 0, len(rules.Documents))
-		for _, d := range rules.Documents {
-			ids = append(ids, d.RulesetID)
+		ids := make([]string, 0, len(cat.Listed()))
+		for _, id := range cat.Listed() {
+			ids = append(ids, string(id))
 		}
-		return d, huma.Error404NotFound("no such ruleset", &huma.ErrorDetail{
+		return rules.Document{}, huma.Error404NotFound("no such ruleset", &huma.ErrorDetail{
 			Location: "path.id", Value: id, Message: "unknown ruleset id; known: " + strings.Join(ids, ", "),
 		})
 	}
-	return d, nil
+	return rs.Rules, nil
 }
 
-func registerRulings(api huma.API) {
+func registerRulings(api huma.API, cat ruleset.Catalogue) {
 	huma.Register(api, huma.Operation{
 		OperationID: "list-rulings",
 		Method:      http.MethodGet,
@@ -133,7 +134,7 @@ func registerRulings(api huma.API) {
 		Tags:        []string{"Rules"},
 		Errors:      []int{http.StatusNotFound},
 	}, func(ctx context.Context, in *rulesetInput) (*documentOutput, error) {
-		d, err := documentOf(in.ID)
+		d, err := documentOf(cat, in.ID)
 		if err != nil {
 			return nil, err
 		}
@@ -153,7 +154,7 @@ func registerRulings(api huma.API) {
 		Tags:   []string{"Rules"},
 		Errors: []int{http.StatusNotFound},
 	}, func(ctx context.Context, in *clauseInput) (*clauseOutput, error) {
-		d, err := documentOf(in.ID)
+		d, err := documentOf(cat, in.ID)
 		if err != nil {
 			return nil, err
 		}

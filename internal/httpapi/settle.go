@@ -3,6 +3,7 @@ package httpapi
 import (
 	"context"
 	"net/http"
+	"reflect"
 
 	"github.com/danielgtaylor/huma/v2"
 
@@ -20,7 +21,7 @@ import (
 
 // SettleRequest is the body of POST /v1/rounds/settle.
 type SettleRequest struct {
-	Ruleset         string                 `json:"ruleset" enum:"mbs-megalink-ssp-v6,mbs-ssp-v4,mbs-megalink-tcp-v6,mbs-megalink-thb-v9,rws-mlp-csp-v2" doc:"The ruleset id."`
+	Ruleset         string                 `json:"ruleset" doc:"The ruleset id."` // its enum is the catalogue's ids (rulesetEnum)
 	RoundID         string                 `json:"roundId" maxLength:"128" doc:"The table's id of the round, echoed back."`
 	Currency        string                 `json:"currency,omitempty" maxLength:"3" doc:"ISO 4217 code of every amount; default SGD. Rulesets with fixed prizes or caps in SGD (all but mbs-megalink-thb-v9 and mbs-ssp-v4) take SGD only."`
 	Dealer          string                 `json:"dealer" maxLength:"200" doc:"The dealer's cards: 5 (stud games), 3 (TCP), the 2 hole cards (THB). Rank 2-10/T/J/Q/K/A then suit c/d/h/s or a suit symbol, any case, separated by spaces or commas."`
@@ -143,7 +144,10 @@ type settleOutput struct {
 }
 
 // registerSettle adds the settle operations (the "settle" function).
-func registerSettle(api huma.API, _ Deps) {
+func registerSettle(api huma.API, deps Deps) {
+	cat := deps.rulesets()
+	rulesetEnum(api, cat, reflect.TypeFor[SettleRequest]())
+	settler := settle.Settler{Rulesets: cat}
 	huma.Register(api, huma.Operation{
 		OperationID: "settle-round",
 		Method:      http.MethodPost,
@@ -165,7 +169,7 @@ func registerSettle(api huma.API, _ Deps) {
 			}},
 		},
 	}, func(ctx context.Context, in *settleInput) (*settleOutput, error) {
-		s, err := settle.Settle(in.Body.round())
+		s, err := settler.Settle(in.Body.round())
 		if err != nil {
 			return nil, problemOf(ctx, err, "body")
 		}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/danielgtaylor/huma/v2/yaml"
+	"github.com/tablesettle/tablesettle/internal/ruleset"
 )
 
 // The spec as generated clients use it (issue 15 section 5). huma's model
@@ -38,19 +39,28 @@ const jsonSafeMax = 1<<53 - 1
 // any) pass what a JavaScript number holds exactly: meters, amounts.
 const int64Note = "int64: JavaScript clients need a BigInt-aware JSON parser for values beyond ±(2^53-1)."
 
-// named enum schemas: a property whose enum has exactly these values
-// becomes a $ref to the named schema.
-var namedEnums = []struct {
+// namedEnum is a named enum schema: a property whose enum has exactly
+// these values becomes a $ref to the named schema.
+type namedEnum struct {
 	name, description string
 	values            []string
-}{
-	{"RulesetId", "A ruleset id: one version of one casino's rule document (GET /v1/rulesets).",
-		[]string{"mbs-megalink-ssp-v6", "mbs-ssp-v4", "mbs-megalink-tcp-v6", "mbs-megalink-thb-v9", "rws-mlp-csp-v2"}},
-	{"Casino", "The casino whose rules apply: MBS (Marina Bay Sands) or RWS (Resorts World Sentosa).",
-		[]string{"MBS", "RWS"}},
 }
 
-func publishedSpec(oapi *huma.OpenAPI) (specDocs, error) {
+// namedEnums are the named enums of a spec served over cat: the ruleset
+// id (the catalogue's ids, in its order) and the casino.
+func namedEnums(cat ruleset.Catalogue) []namedEnum {
+	ids := make([]string, 0, len(cat.Listed()))
+	for _, id := range cat.Listed() {
+		ids = append(ids, string(id))
+	}
+	return []namedEnum{
+		{"RulesetId", "A ruleset id: one version of one casino's rule document (GET /v1/rulesets).", ids},
+		{"Casino", "The casino whose rules apply: MBS (Marina Bay Sands) or RWS (Resorts World Sentosa).",
+			[]string{"MBS", "RWS"}},
+	}
+}
+
+func publishedSpec(oapi *huma.OpenAPI, cat ruleset.Catalogue) (specDocs, error) {
 	var d specDocs
 	raw31, err := json.Marshal(oapi)
 	if err != nil {
@@ -69,7 +79,7 @@ func publishedSpec(oapi *huma.OpenAPI) (specDocs, error) {
 		if err != nil {
 			return d, err
 		}
-		rewriteSpec(root.(*object), doc.v30)
+		rewriteSpec(root.(*object), doc.v30, namedEnums(cat))
 		var buf bytes.Buffer
 		if err := encodeOrdered(&buf, root); err != nil {
 			return d, err
@@ -84,7 +94,7 @@ func publishedSpec(oapi *huma.OpenAPI) (specDocs, error) {
 	return d, nil
 }
 
-func rewriteSpec(root *object, v30 bool) {
+func rewriteSpec(root *object, v30 bool, namedEnums []namedEnum) {
 	comps, _ := root.get("components").(*object)
 	schemas, _ := comps.get("schemas").(*object)
 	if schemas == nil {

@@ -75,6 +75,17 @@ func (c Catalogue) IDs() []ID {
 	return ids
 }
 
+// Listed returns the ruleset ids in the order the catalogue lists them:
+// the standard ones in document order, then each one With added. The
+// API's ruleset id enum is this list.
+func (c Catalogue) Listed() []ID {
+	ids := make([]ID, len(c.sets))
+	for i := range c.sets {
+		ids[i] = c.sets[i].ID
+	}
+	return ids
+}
+
 // Get returns a copy of the standard ruleset with the given id.
 func Get(id ID) (Ruleset, bool) { return Standard().Get(id) }
 

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/tablesettle/tablesettle/internal/money"
+	"github.com/tablesettle/tablesettle/rules"
 )
 
 // mbsManager is who decides at MBS what the rules do not cover (6.1).
@@ -62,7 +63,7 @@ const (
 var rulesets = [...]Ruleset{
 	{
 		ID: SSPv6, Game: GameStud, Name: "Megalink Singapore Stud Poker", Short: "SSP v6", Casino: "MBS",
-		Document: "mbs-megalink-singapore-stud-poker-v6.txt", Version: 6,
+		Document: "mbs-megalink-singapore-stud-poker-v6.txt", Version: 6, Rules: document(SSPv6),
 		InForce: time.Date(2019, 8, 2, 0, 0, 0, 0, sgt), Currency: money.SGD,
 		Majors:         Majors{Rule: "3.15", OrderRule: "3.14"},
 		Irregularities: Irregularities{Section5: Section5Megalink, ReferTo: mbsManager, ReferClause: "6.1"},
@@ -91,7 +92,7 @@ var rulesets = [...]Ruleset{
 	},
 	{
 		ID: SSPv4, Game: GameStud, Name: "Singapore Stud Poker", Short: "SSP v4", Casino: "MBS",
-		Document: "mbs-singapore-stud-poker-v4.txt", Version: 4,
+		Document: "mbs-singapore-stud-poker-v4.txt", Version: 4, Rules: document(SSPv4),
 		InForce: time.Date(2013, 5, 9, 0, 0, 0, 0, sgt), Currency: money.SGD,
 		// SSP v4 has no several-winners clauses (rulings R5, R7), no
 		// section 6 (ruling R25), and voids the round for a wrong count to
@@ -148,7 +149,7 @@ var rulesets = [...]Ruleset{
 	},
 	{
 		ID: TCPv6, Game: GameThreeCard, Name: "Megalink Three Card Poker", Short: "TCP v6", Casino: "MBS",
-		Document: "mbs-megalink-three-card-poker-v6.txt", Version: 6,
+		Document: "mbs-megalink-three-card-poker-v6.txt", Version: 6, Rules: document(TCPv6),
 		InForce: time.Date(2019, 8, 2, 0, 0, 0, 0, sgt), Currency: money.SGD,
 		Majors:         Majors{Rule: "3.18", OrderRule: "3.17"},
 		Irregularities: Irregularities{Section5: Section5Megalink, ReferTo: mbsManager, ReferClause: "6.1"},
@@ -194,7 +195,7 @@ var rulesets = [...]Ruleset{
 	},
 	{
 		ID: THBv9, Game: GameHoldem, Name: "Megalink Texas Hold'em Bonus Progressive", Short: "THB", Casino: "MBS",
-		Document: "mbs-megalink-texas-holdem-bonus-progressive-v9.txt", Version: 9,
+		Document: "mbs-megalink-texas-holdem-bonus-progressive-v9.txt", Version: 9, Rules: document(THBv9),
 		InForce: time.Date(2023, 7, 4, 7, 0, 0, 0, sgt), Currency: money.SGD,
 		Majors:         Majors{Rule: "3.15", OrderRule: "3.14"},
 		Irregularities: Irregularities{Section5: Section5Megalink, ReferTo: mbsManager, ReferClause: "6.1"},
@@ -248,7 +249,7 @@ var rulesets = [...]Ruleset{
 	},
 	{
 		ID: RWSCSPv2, Game: GameStud, Name: "Multi-Link Progressive Casino Stud Poker", Short: "RWS CSP", Casino: "RWS",
-		Document: "rws-multi-link-progressive-casino-stud-poker-v2.txt", Version: 2,
+		Document: "rws-multi-link-progressive-casino-stud-poker-v2.txt", Version: 2, Rules: document(RWSCSPv2),
 		InForce: time.Date(2020, 6, 28, 8, 0, 0, 0, sgt), Currency: money.SGD,
 		Majors:    Majors{Sequential: true, Rule: "4.5.1", SettleWindow: true, OrderRule: "4.5.2"},
 		Decisions: Decisions{DeclinedFolds: true, AbsentFolds: true},
@@ -278,4 +279,10 @@ var rulesets = [...]Ruleset{
 			JackpotReset: "1.13",
 		},
 	},
+}
+
+// document is the embedded rule document of a standard ruleset.
+func document(id ID) rules.Document {
+	d, _ := rules.DocumentOf(string(id))
+	return d
 }

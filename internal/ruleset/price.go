@@ -13,37 +13,67 @@ import (
 // only when there are some; another currency is written "JPY 5,000"),
 // "10% of the Progressive Jackpot". (String is the spelling settlement
 // cites on its lines: "SGD 2000.00", "100% of the pool".)
-func (p Pay) AsWritten() string {
+func (p Pay) AsWritten() string { return p.spell(true) }
+
+// spell is the one price formatter. A price has two spellings, both in
+// answers: printed, as a document's paytable prints it (AsWritten: a $ for
+// SGD, thousands grouped, cents only when there are some, a percentage
+// without trailing zeros, "of the Progressive Jackpot"), or cited, as
+// settlement writes it on its lines (String: the currency's code, every
+// minor digit, two decimals of a percentage, "of the pool").
+func (p Pay) spell(printed bool) string {
 	switch p.Kind {
 	case ToOne:
-		return fmt.Sprintf("%d to %d", p.Odds.Num, p.Odds.Den)
+		return itoa(p.Odds.Num) + " to " + itoa(p.Odds.Den)
 	case ForOne:
-		return fmt.Sprintf("%d for %d", p.Odds.Num, p.Odds.Den)
+		return itoa(p.Odds.Num) + " for " + itoa(p.Odds.Den)
 	case Fixed:
-		digits := p.Currency.MinorDigits()
-		unit := int64(1)
-		for range digits {
-			unit *= 10
+		code := string(p.Currency) + " "
+		if printed && p.Currency == money.SGD {
+			code = "$"
 		}
-		whole, frac := int64(p.Amount)/unit, int64(p.Amount)%unit
-		sym := "$"
-		if p.Currency != money.SGD {
-			sym = string(p.Currency) + " "
-		}
-		s := sym + thousands(whole)
-		if frac != 0 {
-			s += fmt.Sprintf(".%0*d", digits, frac)
-		}
-		return s
+		return code + amountText(p.Amount, p.Currency.MinorDigits(), printed)
 	case PoolPercent:
 		bp := int64(p.BasisPoints)
-		s := strconv.FormatInt(bp/100, 10)
+		s := itoa(bp / 100)
 		if r := bp % 100; r != 0 {
-			s += strings.TrimRight(fmt.Sprintf(".%02d", r), "0")
+			f := fmt.Sprintf("%02d", r)
+			if printed {
+				f = strings.TrimRight(f, "0")
+			}
+			s += "." + f
 		}
-		return s + "% of the Progressive Jackpot"
+		if printed {
+			return s + "% of the Progressive Jackpot"
+		}
+		return s + "% of the pool"
 	}
 	return string(p.Kind)
+}
+
+// amountText writes an amount of minor units with digits decimals:
+// printed, grouped in thousands and with no decimals when they are all 0
+// (200000 with 2 digits is "2,000"); otherwise plain and with every digit
+// ("2000.00").
+func amountText(a money.Amount, digits int, printed bool) string {
+	n := int64(a)
+	sign := ""
+	if !printed && n < 0 {
+		sign, n = "-", -n
+	}
+	unit := int64(1)
+	for range digits {
+		unit *= 10
+	}
+	whole, frac := n/unit, n%unit
+	s := strconv.FormatInt(whole, 10)
+	if printed {
+		s = thousands(whole)
+	}
+	if digits > 0 && (frac != 0 || !printed) {
+		s += fmt.Sprintf(".%0*d", digits, frac)
+	}
+	return sign + s
 }
 
 // thousands writes n with comma separators: 2000 -> "2,000".

@@ -21,6 +21,7 @@ import (
 
 	"github.com/tablesettle/tablesettle/internal/hand"
 	"github.com/tablesettle/tablesettle/internal/money"
+	"github.com/tablesettle/tablesettle/rules"
 )
 
 // ID names one ruleset: one version of one casino's rule document.
@@ -108,26 +109,8 @@ func (p Pay) String() string {
 	return p.format()
 }
 
-func (p Pay) format() string {
-	switch p.Kind {
-	case ToOne, ForOne:
-		word := " to "
-		if p.Kind == ForOne {
-			word = " for "
-		}
-		return itoa(p.Odds.Num) + word + itoa(p.Odds.Den)
-	case Fixed:
-		return string(p.Currency) + " " + formatMinor(p.Amount, p.Currency.MinorDigits())
-	case PoolPercent:
-		bp := int64(p.BasisPoints)
-		s := itoa(bp / 100)
-		if r := bp % 100; r != 0 {
-			s += "." + string(rune('0'+r/10)) + string(rune('0'+r%10))
-		}
-		return s + "% of the pool"
-	}
-	return string(p.Kind)
-}
+// format is the settlement line's spelling (see spell).
+func (p Pay) format() string { return p.spell(false) }
 
 // Returned is what a winning wager of the given stake gets back in all
 // under a ToOne or ForOne price (ruling R2), rounded down to the minor unit
@@ -529,7 +512,10 @@ type Ruleset struct {
 	Short    string `json:"short"`
 	Casino   string `json:"casino"`   // One of: MBS, RWS.
 	Document string `json:"document"` // The document's file name in shared/rules.
-	Version  int    `json:"version"`
+	// Rules is the rule document itself: what its clauses say, so that a
+	// citation of this ruleset resolves (GET /v1/rulesets/{id}/document).
+	Rules   rules.Document `json:"-"`
+	Version int            `json:"version"`
 	// InForce is when the document took effect, Singapore time.
 	InForce time.Time `json:"inForce"`
 	// Currency is the currency of the document's fixed amounts and caps

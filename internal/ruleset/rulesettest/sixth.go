@@ -3,12 +3,21 @@
 package rulesettest
 
 import (
+	_ "embed"
+
 	"github.com/tablesettle/tablesettle/internal/money"
 	"github.com/tablesettle/tablesettle/internal/ruleset"
+	"github.com/tablesettle/tablesettle/rules"
 )
 
 // SixthID is the sixth, test-only ruleset.
 const SixthID ruleset.ID = "test-ssp-v6-sequential"
+
+// document is the sixth ruleset's own rule document: the clauses in which
+// it differs from SSP v6.
+//
+//go:embed testdata/test-ssp-v6-sequential.txt
+var document string
 
 // Sixth is SSP v6 with another Bet paytable (Full House 8 to 1 instead of
 // 7 to 1) and RWS-style major prizes: paid one after the other and held for
@@ -17,6 +26,8 @@ const SixthID ruleset.ID = "test-ssp-v6-sequential"
 func Sixth() ruleset.Ruleset {
 	r, _ := ruleset.Get(ruleset.SSPv6)
 	r.ID, r.Name, r.Version = SixthID, "Singapore Stud Poker, sequential majors (test)", 99
+	r.Document = "test-ssp-v6-sequential.txt"
+	r.Rules = rules.Document{RulesetID: string(SixthID), File: r.Document, Title: r.Name, Body: document}
 	r.Majors = ruleset.Majors{Sequential: true, Rule: "3.15", SettleWindow: true, OrderRule: "3.14"}
 	bet, _ := r.Wager(ruleset.Bet)
 	for i := range bet.Paytable {
