@@ -3,6 +3,7 @@ package jackpot_test
 import (
 	"fmt"
 	"math/rand/v2"
+	"strings"
 	"testing"
 	"time"
 
@@ -481,6 +482,12 @@ func TestAdjustNeverBelowZero(t *testing.T) {
 	p, _, _ := jackpot.New("p", jackpottest.MBSSettings(), ops, t0)
 	if _, _, err := jackpot.Adjust(p, jackpot.Adjustment{Meter: "reserve", Amount: -1, Reason: "x"}, ops, t0); fault.KindOf(err) != fault.Invalid {
 		t.Fatalf("reserve below zero: %v", err)
+	}
+	// Issue 24 "errors worded in money, not cents": the refusal states what
+	// the meter holds in SGD, not in minor units.
+	if _, _, err := jackpot.Adjust(p, jackpot.Adjustment{Meter: "displayed", Amount: -10_000_001, Reason: "x"}, ops, t0); err == nil ||
+		!strings.Contains(err.Error(), "the displayed meter holds SGD 100000.00: -SGD 100000.01 would take it below zero") {
+		t.Fatalf("displayed below zero: %v", err)
 	}
 	if _, _, err := jackpot.Adjust(p, jackpot.Adjustment{Meter: "displayed", Amount: -5, Reason: "x"}, jackpot.Actor{}, t0); fault.KindOf(err) != fault.Unauthenticated {
 		t.Fatalf("unsigned adjustment: %v", err)

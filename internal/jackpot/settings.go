@@ -96,7 +96,7 @@ func Adjust(p Pool, a Adjustment, by Actor, now time.Time) (Pool, []Entry, error
 	if after, err := money.Add(have, a.Amount); err != nil {
 		return Pool{}, nil, overflowError(fmt.Errorf("the %s meter would overflow", a.Meter))
 	} else if after < 0 {
-		return Pool{}, nil, invalid("amount", "the %s meter holds %d: it cannot go below zero", a.Meter, have)
+		return Pool{}, nil, invalid("amount", "the %s meter holds %s: %s would take it below zero", a.Meter, p.Settings.Currency.Format(have), p.Settings.Currency.Format(a.Amount))
 	}
 	q := p.clone()
 	c := &change{pool: &q, now: now}

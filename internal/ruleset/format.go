@@ -4,8 +4,6 @@ import (
 	"strconv"
 
 	"github.com/tablesettle/tablesettle/internal/fault"
-
-	"github.com/tablesettle/tablesettle/internal/money"
 )
 
 // notOdds is the refusal of Returned and Winnings for a price that does
@@ -24,24 +22,3 @@ func overflow(err error) error {
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
-
-// formatMinor writes an amount of minor units with its decimal point:
-// 200000 with 2 digits is "2000.00".
-func formatMinor(a money.Amount, digits int) string {
-	n := int64(a)
-	neg := n < 0
-	if neg {
-		n = -n
-	}
-	s := strconv.FormatInt(n, 10)
-	if digits > 0 {
-		for len(s) <= digits {
-			s = "0" + s
-		}
-		s = s[:len(s)-digits] + "." + s[len(s)-digits:]
-	}
-	if neg {
-		s = "-" + s
-	}
-	return s
-}

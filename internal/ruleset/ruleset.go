@@ -117,7 +117,7 @@ func (p Pay) format() string {
 		}
 		return itoa(p.Odds.Num) + word + itoa(p.Odds.Den)
 	case Fixed:
-		return string(p.Currency) + " " + formatMinor(p.Amount, p.Currency.MinorDigits())
+		return p.Currency.Format(p.Amount)
 	case PoolPercent:
 		bp := int64(p.BasisPoints)
 		s := itoa(bp / 100)
