@@ -527,9 +527,22 @@
   }
 
   // ---- held hits (RWS): release those whose window has passed
+  // The answer is said: what was paid, or that no held hit is due yet
+  // and when the first window closes (ruling R7: not paid before).
   $("release").addEventListener("click", async () => {
     if (!state.pool) return;
-    done(await send($("release"), "POST", poolPath("/release"), undefined), "queue-h");
+    const b = $("release");
+    $("release-result").textContent = "";
+    const out = await send(b, "POST", poolPath("/release"), undefined);
+    if (out) {
+      const paid = out.paid || [];
+      const held = ((out.pool && out.pool.held) || []).slice().sort((x, y) => String(x.payAfter).localeCompare(String(y.payAfter)));
+      $("release-result").textContent = paid.length
+        ? "Released " + paid.length + " held hit" + (paid.length > 1 ? "s" : "") + ": " + paid.map((p) => "table " + p.table + " seat " + p.seat + " " + money(p.amount)).join(", ") + "."
+        : "No held hit is due" + (held.length ? ": table " + held[0].table + " seat " + held[0].hit.seat + " waits, its window closes " + clock(held[0].payAfter) + "." : ".");
+    }
+    await done(out, "queue-h");
+    if (out && b.isConnected && !b.classList.contains("hidden") && document.activeElement !== b) b.focus();
   });
 
   // ---- the ledger: newest first, each entry's signed meter movements;
