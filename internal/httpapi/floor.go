@@ -18,7 +18,7 @@ import (
 )
 
 // The live floor (issue 24, docs/floor.md): the console and the sign poll
-// each second with If-None-Match. API Gateway in front of Lambda answers
+// twice a second with If-None-Match (docs/floor-shift.md says why). API Gateway in front of Lambda answers
 // one request with one response and cannot hold a stream open, so both
 // hosts use one mechanism: conditional GETs, a 304 costing one read of
 // the pool's item and no body.

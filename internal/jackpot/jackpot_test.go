@@ -3,6 +3,7 @@ package jackpot_test
 import (
 	"fmt"
 	"math/rand/v2"
+	"strings"
 	"testing"
 	"time"
 
@@ -482,6 +483,12 @@ func TestAdjustNeverBelowZero(t *testing.T) {
 	if _, _, err := jackpot.Adjust(p, jackpot.Adjustment{Meter: "reserve", Amount: -1, Reason: "x"}, ops, t0); fault.KindOf(err) != fault.Invalid {
 		t.Fatalf("reserve below zero: %v", err)
 	}
+	// Issue 24 "errors worded in money, not cents": the refusal states what
+	// the meter holds in SGD, not in minor units.
+	if _, _, err := jackpot.Adjust(p, jackpot.Adjustment{Meter: "displayed", Amount: -10_000_001, Reason: "x"}, ops, t0); err == nil ||
+		!strings.Contains(err.Error(), "the displayed meter holds SGD 100000.00: -SGD 100000.01 would take it below zero") {
+		t.Fatalf("displayed below zero: %v", err)
+	}
 	if _, _, err := jackpot.Adjust(p, jackpot.Adjustment{Meter: "displayed", Amount: -5, Reason: "x"}, jackpot.Actor{}, t0); fault.KindOf(err) != fault.Unauthenticated {
 		t.Fatalf("unsigned adjustment: %v", err)
 	}
@@ -523,5 +530,34 @@ func TestCeilingOverflow(t *testing.T) {
 	}
 	if q.Meters.Overflow != 0 || q.Meters.Reserve != 0 || q.Meters.Displayed != 10_000_000 {
 		t.Fatalf("after: %+v", q.Meters)
+	}
+}
+
+// Issue 24 "errors worded in money, not cents": a setting or an
+// adjustment out of bounds is refused with its bounds in the pool's
+// currency (the field itself stays in minor units, and says so).
+func TestBoundsWordedInMoney(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		edit func(*jackpot.Settings)
+		want string
+	}{
+		{"unit", func(s *jackpot.Settings) { s.Unit = jackpot.MaxUnit + 1 }, "the wager unit must be SGD 0.01 to SGD 100000000.00 (1-10000000000 minor units)"},
+		{"reset", func(s *jackpot.Settings) { s.Reset = 0 }, "the reset amount must be SGD 0.01 to SGD 10000000000000.00 (1-1000000000000000 minor units)"},
+		{"ceiling", func(s *jackpot.Settings) { s.Ceiling = 5 }, "the ceiling must be zero (none) or from the reset amount, SGD 100000.00, to SGD 10000000000000.00"},
+		{"verify", func(s *jackpot.Settings) { s.Verify = &jackpot.Verify{AtOrAbove: -1} }, "must be 0 (no threshold) to SGD 10000000000000.00"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s := jackpottest.MBSSettings()
+			c.edit(&s)
+			if _, _, err := jackpot.New("p", s, ops, t0); err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("err %v, want %q", err, c.want)
+			}
+		})
+	}
+	p, _, _ := jackpot.New("p", jackpottest.MBSSettings(), ops, t0)
+	if _, _, err := jackpot.Adjust(p, jackpot.Adjustment{Meter: "reserve", Amount: jackpot.MaxAmount + 1, Reason: "x"}, ops, t0); err == nil ||
+		!strings.Contains(err.Error(), "an adjustment moves a meter by SGD 0.01 to SGD 10000000000000.00, up or down") {
+		t.Fatalf("adjustment out of bounds: %v", err)
 	}
 }

@@ -285,7 +285,7 @@ func Void(p Pool, seq int64, reason string, by Actor, now time.Time, resetEntry 
 	}
 	if m := q.Meters; m.Displayed < 0 {
 		return Pool{}, nil, LockedHit{}, &fault.Error{Kind: fault.Conflict,
-			Detail: fmt.Sprintf("voiding hit %d would take the displayed meter to %d: the pool was adjusted since; adjust it first", h.Seq, m.Displayed),
+			Detail: fmt.Sprintf("voiding hit %d would take the displayed meter to %s: the pool was adjusted since; adjust it first", h.Seq, q.Settings.Currency.Format(m.Displayed)),
 			Fields: []fault.Problem{{Field: FieldHit, Message: "the displayed meter cannot go below zero", Value: h.Seq}}}
 	}
 	c.prune()

@@ -40,7 +40,7 @@ func cite(ruleset, clause string) []string {
 // it: a progressive stake is the pool's unit; where the ruleset has a
 // MaxProgressiveMultiplier (THB 3.5.3: 5) 1 to that many units, where it
 // has a ProgressiveCredits clause (SSP v4 3.5) any whole number of units.
-func validateStake(rs *ruleset.Ruleset, unit, amount money.Amount, field string) error {
+func validateStake(rs *ruleset.Ruleset, c money.Currency, unit, amount money.Amount, field string) error {
 	if amount <= 0 {
 		return invalid(field, "a progressive wager must be positive")
 	}
@@ -49,17 +49,17 @@ func validateStake(rs *ruleset.Ruleset, unit, amount money.Amount, field string)
 	case rs.MaxProgressiveMultiplier > 0:
 		maxM := money.Amount(rs.MaxProgressiveMultiplier)
 		if amount%unit != 0 || amount/unit < 1 || amount/unit > maxM {
-			return invalid(field, "%s takes 1-%d times the pool's unit %d (%s), got %d", rs.Short, maxM, unit,
-				joinRules(append(cite(id, rs.Clauses.ProgressiveUnit), "ruling R17")), amount)
+			return invalid(field, "%s takes 1-%d times the pool's unit %s (%s), got %s", rs.Short, maxM, c.Format(unit),
+				joinRules(append(cite(id, rs.Clauses.ProgressiveUnit), "ruling R17")), c.Format(amount))
 		}
 	case rs.Clauses.ProgressiveCredits != "":
 		if amount%unit != 0 {
-			return invalid(field, "%s jackpot wagers are whole credits of the pool's unit %d (%s), got %d", rs.Short, unit,
-				joinRules(cite(id, rs.Clauses.ProgressiveCredits)), amount)
+			return invalid(field, "%s jackpot wagers are whole credits of the pool's unit %s (%s), got %s", rs.Short, c.Format(unit),
+				joinRules(cite(id, rs.Clauses.ProgressiveCredits)), c.Format(amount))
 		}
 	default:
 		if amount != unit {
-			return invalid(field, "a progressive wager must equal the pool's unit %d (ruling R22), got %d", unit, amount)
+			return invalid(field, "a progressive wager must equal the pool's unit %s (ruling R22), got %s", c.Format(unit), c.Format(amount))
 		}
 	}
 	return nil
@@ -119,7 +119,7 @@ func (k Rules) Apply(p Pool, r Round, now time.Time) (Pool, []Entry, RoundResult
 		if wn != WagerPlayer && !(wn == WagerDealer && dealerJackpot) {
 			return Pool{}, nil, RoundResult{}, invalid(fmt.Sprintf("wagers[%d].wager", i), "only SSP v4 takes a dealer-hand jackpot wager (mbs-ssp-v4 3.5)")
 		}
-		if err := validateStake(desc, s.Unit, w.Amount, field); err != nil {
+		if err := validateStake(desc, s.Currency, s.Unit, w.Amount, field); err != nil {
 			return Pool{}, nil, RoundResult{}, err
 		}
 		k := fmt.Sprintf("%d/%s", w.Seat, wn)

@@ -79,7 +79,7 @@ func Adjust(p Pool, a Adjustment, by Actor, now time.Time) (Pool, []Entry, error
 		return Pool{}, nil, invalid("reason", "an adjustment states its reason")
 	}
 	if a.Amount == 0 || a.Amount > MaxAmount || a.Amount < -MaxAmount {
-		return Pool{}, nil, invalid("amount", "an adjustment moves a meter by 1 to %d minor units, up or down (not zero)", MaxAmount)
+		return Pool{}, nil, invalid("amount", "an adjustment moves a meter by %s to %s, up or down (not zero; 1-%d minor units)", p.Settings.Currency.Format(1), p.Settings.Currency.Format(MaxAmount), MaxAmount)
 	}
 	e := Entry{Kind: KindAdjustment, Actor: &by, Reason: a.Reason}
 	var have money.Amount
@@ -96,7 +96,7 @@ func Adjust(p Pool, a Adjustment, by Actor, now time.Time) (Pool, []Entry, error
 	if after, err := money.Add(have, a.Amount); err != nil {
 		return Pool{}, nil, overflowError(fmt.Errorf("the %s meter would overflow", a.Meter))
 	} else if after < 0 {
-		return Pool{}, nil, invalid("amount", "the %s meter holds %d: it cannot go below zero", a.Meter, have)
+		return Pool{}, nil, invalid("amount", "the %s meter holds %s: %s would take it below zero", a.Meter, p.Settings.Currency.Format(have), p.Settings.Currency.Format(a.Amount))
 	}
 	q := p.clone()
 	c := &change{pool: &q, now: now}

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"math/bits"
+	"strconv"
 )
 
 // Amount is a count of a currency's minor unit (SGD cents by default).
@@ -30,6 +31,29 @@ func (c Currency) Valid() bool { _, ok := minorDigits[c]; return ok }
 
 // MinorDigits returns the number of minor-unit digits of c (2 for SGD).
 func (c Currency) MinorDigits() int { return minorDigits[c] }
+
+// Format writes a in c's major units with the currency, as a refusal or a
+// document states an amount: 1474 SGD is "SGD 14.74", -1475 SGD is
+// "-SGD 14.75", 500 JPY is "JPY 500". It is the one formatter of money.
+func (c Currency) Format(a Amount) string {
+	n := uint64(a)
+	neg := a < 0
+	if neg {
+		n = -n // two's complement: exact for math.MinInt64 too
+	}
+	s := strconv.FormatUint(n, 10)
+	if d := c.MinorDigits(); d > 0 {
+		for len(s) <= d {
+			s = "0" + s
+		}
+		s = s[:len(s)-d] + "." + s[len(s)-d:]
+	}
+	s = string(c) + " " + s
+	if neg {
+		s = "-" + s
+	}
+	return s
+}
 
 // ErrOverflow is returned when a computation does not fit in an int64 of
 // minor units.

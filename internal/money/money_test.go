@@ -141,3 +141,27 @@ func TestCurrency(t *testing.T) {
 		t.Error("unknown or lower-case code accepted")
 	}
 }
+
+// Issue 24 "errors worded in money, not cents": an amount of minor units
+// reads in the currency's major units with the currency (ISO 4217 minor
+// digits: SGD 2, JPY 0), never as a count of cents.
+func TestCurrencyFormat(t *testing.T) {
+	cases := []struct {
+		c    Currency
+		a    Amount
+		want string
+	}{
+		{"SGD", 1474, "SGD 14.74"},
+		{"SGD", 5, "SGD 0.05"},
+		{"SGD", 0, "SGD 0.00"},
+		{"SGD", -1475, "-SGD 14.75"},
+		{"USD", 1234567890, "USD 12345678.90"},
+		{"JPY", 500, "JPY 500"},
+		{"SGD", math.MinInt64, "-SGD 92233720368547758.08"},
+	}
+	for _, c := range cases {
+		if got := c.c.Format(c.a); got != c.want {
+			t.Errorf("%s.Format(%d) = %q, want %q", c.c, c.a, got, c.want)
+		}
+	}
+}

@@ -28,11 +28,14 @@ func (p Pay) spell(printed bool) string {
 	case ForOne:
 		return itoa(p.Odds.Num) + " for " + itoa(p.Odds.Den)
 	case Fixed:
+		if !printed {
+			return p.Currency.Format(p.Amount)
+		}
 		code := string(p.Currency) + " "
-		if printed && p.Currency == money.SGD {
+		if p.Currency == money.SGD {
 			code = "$"
 		}
-		return code + amountText(p.Amount, p.Currency.MinorDigits(), printed)
+		return code + printedAmount(p.Amount, p.Currency.MinorDigits())
 	case PoolPercent:
 		bp := int64(p.BasisPoints)
 		s := itoa(bp / 100)
@@ -51,29 +54,22 @@ func (p Pay) spell(printed bool) string {
 	return string(p.Kind)
 }
 
-// amountText writes an amount of minor units with digits decimals:
-// printed, grouped in thousands and with no decimals when they are all 0
-// (200000 with 2 digits is "2,000"); otherwise plain and with every digit
-// ("2000.00").
-func amountText(a money.Amount, digits int, printed bool) string {
+// printedAmount writes an amount of minor units with digits decimals as
+// the documents print it: grouped in thousands and with no decimals when
+// they are all 0 (200000 with 2 digits is "2,000"). The plain spelling
+// ("SGD 2000.00") is money.Currency.Format, the one formatter of amounts.
+func printedAmount(a money.Amount, digits int) string {
 	n := int64(a)
-	sign := ""
-	if !printed && n < 0 {
-		sign, n = "-", -n
-	}
 	unit := int64(1)
 	for range digits {
 		unit *= 10
 	}
 	whole, frac := n/unit, n%unit
-	s := strconv.FormatInt(whole, 10)
-	if printed {
-		s = thousands(whole)
-	}
-	if digits > 0 && (frac != 0 || !printed) {
+	s := thousands(whole)
+	if digits > 0 && frac != 0 {
 		s += fmt.Sprintf(".%0*d", digits, frac)
 	}
-	return sign + s
+	return s
 }
 
 // thousands writes n with comma separators: 2000 -> "2,000".

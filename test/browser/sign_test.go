@@ -3,8 +3,11 @@ package browser
 import (
 	"encoding/json"
 	"fmt"
+	"image/png"
 	"net"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -44,6 +47,7 @@ func TestSignFitsAnyAmountOnAnyScreen(t *testing.T) {
 	api(t, "POST", s.url+"/v1/pools", `{"id":"fit-big","currency":"SGD","rulesets":["mbs-megalink-ssp-v6"],"tables":["T12"],"unit":500,"contributionBp":1733,"reserveBp":517,"reset":1234567890,"verify":{"percent":true}}`,
 		"Authorization", "Bearer "+tok[principal.Admin])
 	playRound(t, s, tok, "fit-big", "R1", "3", "Ts Js Qs Ks As")
+	start := time.Now().Add(-time.Second)
 	for _, size := range [][2]int{{390, 844}, {1280, 720}, {1920, 1080}, {3840, 2160}} {
 		tag := strconv.Itoa(size[0]) + "x" + strconv.Itoa(size[1])
 		t.Run(tag, func(t *testing.T) {
@@ -64,9 +68,10 @@ func TestSignFitsAnyAmountOnAnyScreen(t *testing.T) {
 				}
 			}
 			noHorizontalScroll(t, ctx, "sign "+tag)
-			if size[0] <= 1920 {
-				shot(t, ctx, "sign-fit-"+tag)
-			}
+			shot(t, ctx, "sign-fit-"+tag)
+			// A screenshot at every size, 4K included: the fit is seen, not
+			// only measured.
+			checkShot(t, "sign-fit-"+tag, size[0], size[1], start)
 		})
 	}
 }
@@ -216,7 +221,8 @@ func TestSignShowsLevels(t *testing.T) {
 		"Authorization", "Bearer "+tok[principal.Admin])
 	api(t, "POST", s.url+"/v1/pools", `{"id":"lvl-minor","displayName":"Megalink Minor","currency":"SGD","rulesets":["mbs-megalink-ssp-v6"],"tables":["T12"],"unit":100,"contributionBp":2000,"reserveBp":500,"reset":500000}`,
 		"Authorization", "Bearer "+tok[principal.Admin])
-	for _, size := range [][2]int64{{390, 844}, {1280, 720}, {1920, 1080}} {
+	start := time.Now().Add(-time.Second)
+	for _, size := range [][2]int64{{390, 844}, {1280, 720}, {1920, 1080}, {3840, 2160}} {
 		ctx := screen(t, size[0], size[1])
 		do(t, ctx, chromedp.Navigate(s.url+"/display/lvl-major,lvl-minor#token="+tok[principal.Display]))
 		waitText(t, ctx, `#amount`, "1,234,567.89")
@@ -231,8 +237,35 @@ func TestSignShowsLevels(t *testing.T) {
 		}
 		noHorizontalScroll(t, ctx, "levels")
 		shot(t, ctx, fmt.Sprintf("sign-levels-%dx%d", size[0], size[1]))
+		checkShot(t, fmt.Sprintf("sign-levels-%dx%d", size[0], size[1]), int(size[0]), int(size[1]), start)
 		if size[0] == 1280 {
 			checkA11y(t, ctx, "sign with levels and paytables")
 		}
+	}
+}
+
+// checkShot fails the test unless screenshot name was written since
+// start and is the w x h screen it shows.
+func checkShot(t *testing.T, name string, w, h int, start time.Time) {
+	t.Helper()
+	dir := os.Getenv("SCREENSHOT_DIR")
+	if dir == "" {
+		dir = "screenshots"
+	}
+	p := filepath.Join(dir, name+".png")
+	f, err := os.Open(p)
+	if err != nil {
+		t.Fatalf("no screenshot %s: %v", name, err)
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil || fi.ModTime().Before(start) {
+		t.Fatalf("screenshot %s is not from this run", p)
+	}
+	c, err := png.DecodeConfig(f)
+	if err != nil {
+		t.Fatalf("screenshot %s: %v", p, err)
+	}
+	if c.Width != w || c.Height != h {
+		t.Errorf("screenshot %s is %dx%d, want %dx%d", p, c.Width, c.Height, w, h)
 	}
 }

@@ -7,8 +7,9 @@
 //
 // Live: once a pool is open the console asks the API twice a second
 // (conditional GETs: a 304 when nothing changed) for the pool, its hits
-// and its proposals, and redraws only what changed; a new pending or held
-// hit raises the alert banner and a beep (mutable, the choice kept).
+// and its proposals, and redraws only what changed; a pending or held hit
+// (already waiting when the pool is opened, or new) raises the alert
+// banner and a beep (mutable, the choice kept).
 "use strict";
 
 (() => {
@@ -17,7 +18,7 @@
   const pollMs = 500; // twice a second (conditional GETs): any change shows within 1 s
   const state = {
     me: null, pool: null, poolId: sessionStorage.getItem("tablesettle.pool") || "",
-    hits: [], history: [], historySig: "", proposals: [], seen: null, ledger: [], ledgerNext: null, timer: 0, generation: 0,
+    hits: [], history: [], historySig: "", proposals: [], seen: null, announced: new Set(), ledger: [], ledgerNext: null, timer: 0, generation: 0,
   };
   const Console = { state, beeps: 0 };
 
@@ -243,16 +244,19 @@
 
   function renderHits(first) {
     const rows = queueRows();
-    // New pending or held hits: the alert and the beep (not for what was
-    // already there when the pool was opened).
+    // Pending or held hits: the alert and the beep, for those already
+    // waiting when the pool is opened and for each that arrives later
+    // (each announced once: a dismissed alert does not come back).
     const waiting = rows.filter((h) => h.state === "pending" || h.state === "held");
     if (state.seen === null || first) {
       state.seen = new Set(waiting.map((h) => h.seq));
+      if (waiting.length) raiseAlert(waiting, "Jackpot hit waiting");
     } else {
       const fresh = waiting.filter((h) => !state.seen.has(h.seq));
       for (const h of fresh) state.seen.add(h.seq);
-      if (fresh.length) raiseAlert(fresh);
+      if (fresh.length) raiseAlert(fresh, "New jackpot hit");
     }
+    showAlert(waiting);
     const stamp = (t, a) => (t || a) ? [clock(t), a ? " · " + who(a) : ""].join("") : "";
     redraw("queue", (rows.length ? rows.map((h) => TS.el("tr", { "data-seq": h.seq, class: "state-" + h.state },
       TS.el("td", { class: "num" }, h.seq),
@@ -286,16 +290,25 @@
     }
   }
 
-  function raiseAlert(fresh) {
-    const a = $("hit-alert");
-    const lines = fresh.map((h) => (h.state === "held" ? "Hit held for its settle window" : "Hit pending verification") +
-      ": table " + h.table + " · seat " + h.seat + " · " + hand(h.category || h.hand) + (h.amount != null ? " · " + money(h.amount) : "") +
-      (h.windowClosesAt ? " · window closes " + clock(h.windowClosesAt) : ""));
-    $("hit-alert-text").replaceChildren(...lines.map((l) => TS.el("p", {}, l)));
-    a.classList.remove("hidden");
+  // The banner names every announced hit not yet dismissed that still
+  // waits (pending or held); it goes when none is left. Dismiss hides the
+  // banner only: the hits stay in the queue and in the pending hits.
+  function raiseAlert(hits, title) {
+    for (const h of hits) state.announced.add(h.seq);
+    $("hit-alert-h").textContent = title;
+    showAlert(hits);
     beep();
   }
-  function hideAlert() { $("hit-alert").classList.add("hidden"); $("hit-alert-text").replaceChildren(); }
+  function showAlert(waiting) {
+    const shown = waiting.filter((h) => state.announced.has(h.seq));
+    const lines = shown.map((h) => (h.state === "held" ? "Hit held for its settle window" : "Hit pending verification") +
+      ": table " + h.table + " · seat " + h.seat + " · " + hand(h.category || h.hand) + (h.amount != null ? " · " + money(h.amount) : "") +
+      (h.windowClosesAt ? " · window closes " + clock(h.windowClosesAt) : ""));
+    const text = $("hit-alert-text");
+    if (text.textContent !== lines.join("")) text.replaceChildren(...lines.map((l) => TS.el("p", {}, l)));
+    $("hit-alert").classList.toggle("hidden", !shown.length);
+  }
+  function hideAlert() { state.announced.clear(); $("hit-alert").classList.add("hidden"); $("hit-alert-text").replaceChildren(); }
 
   // ---- the printable jackpot slip of a paid hit
   async function openSlip(seq) {
@@ -514,9 +527,22 @@
   }
 
   // ---- held hits (RWS): release those whose window has passed
+  // The answer is said: what was paid, or that no held hit is due yet
+  // and when the first window closes (ruling R7: not paid before).
   $("release").addEventListener("click", async () => {
     if (!state.pool) return;
-    done(await send($("release"), "POST", poolPath("/release"), undefined), "queue-h");
+    const b = $("release");
+    $("release-result").textContent = "";
+    const out = await send(b, "POST", poolPath("/release"), undefined);
+    if (out) {
+      const paid = out.paid || [];
+      const held = ((out.pool && out.pool.held) || []).slice().sort((x, y) => String(x.payAfter).localeCompare(String(y.payAfter)));
+      $("release-result").textContent = paid.length
+        ? "Released " + paid.length + " held hit" + (paid.length > 1 ? "s" : "") + ": " + paid.map((p) => "table " + p.table + " seat " + p.seat + " " + money(p.amount)).join(", ") + "."
+        : "No held hit is due" + (held.length ? ": table " + held[0].table + " seat " + held[0].hit.seat + " waits, its window closes " + clock(held[0].payAfter) + "." : ".");
+    }
+    await done(out, "queue-h");
+    if (out && b.isConnected && !b.classList.contains("hidden") && document.activeElement !== b) b.focus();
   });
 
   // ---- the ledger: newest first, each entry's signed meter movements;
