@@ -25,7 +25,7 @@ func TestPriceSpellingsPinned(t *testing.T) {
 		{Pay{Kind: Fixed, Amount: 123456789, Currency: money.SGD}, "$1,234,567.89", "SGD 1234567.89"},
 		{Pay{Kind: Fixed, Amount: 5000, Currency: "JPY"}, "JPY 5,000", "JPY 5000"},
 		{Pay{Kind: Fixed, Amount: 1000000, Currency: "THB"}, "THB 10,000", "THB 10000.00"},
-		{Pay{Kind: Fixed, Amount: -250, Currency: money.SGD}, "$-2.-50", "-SGD 2.50"}, // no price is negative; the plain spelling is money.Currency.Format's,
+		{Pay{Kind: Fixed, Amount: -250, Currency: money.SGD}, "$-2.-50", "-SGD 2.50"}, // no price is negative; the plain spelling is money.Currency.Format's
 		{Pay{Kind: PoolPercent, BasisPoints: 10000}, "100% of the Progressive Jackpot", "100% of the pool"},
 		{Pay{Kind: PoolPercent, BasisPoints: 1000}, "10% of the Progressive Jackpot", "10% of the pool"},
 		{Pay{Kind: PoolPercent, BasisPoints: 1250}, "12.5% of the Progressive Jackpot", "12.50% of the pool"},
