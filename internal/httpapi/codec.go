@@ -107,6 +107,13 @@ func locatedDetail(msg string) (status int, location, message string, ok bool) {
 func decodeError(data []byte, err error) error {
 	var se *json.SemanticError
 	if errors.As(err, &se) {
+		// The decoder stops at the first value it cannot take; a document
+		// that is not JSON further on is answered 400 like any other.
+		var v jsontext.Value
+		var sy *jsontext.SyntacticError
+		if lerr := json.Unmarshal(data, &v, lenient); errors.As(lerr, &sy) {
+			return decodeError(data, lerr)
+		}
 		loc := location(data, se.JSONPointer)
 		switch {
 		case errors.Is(se.Err, json.ErrUnknownName):
