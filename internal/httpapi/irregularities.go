@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"reflect"
+	"strings"
 
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/go-json-experiment/json"
@@ -47,10 +48,31 @@ type RoundInput struct {
 // UnmarshalJSONFrom reads the round as its schema says: further members
 // (of the settle round) are taken and ignored, here and in its positions,
 // so the codec's RejectUnknownMembers (codec.go) is lifted for it.
+//
+// A member that differs only in case from a name the round reads
+// ("RoundId", "CURRENCY") is refused as unexpected, as everywhere else:
+// taken and ignored, it would leave the field it was meant for unset.
 func (r *RoundInput) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 	type plain RoundInput
-	return json.UnmarshalDecode(dec, (*plain)(r), json.RejectUnknownMembers(false))
+	val, err := dec.ReadValue()
+	if err != nil {
+		return err
+	}
+	var members map[string]jsontext.Value
+	if json.Unmarshal(val, &members) == nil {
+		for name := range members {
+			for _, known := range roundInputNames {
+				if name != known && strings.EqualFold(name, known) {
+					return &json.SemanticError{JSONPointer: dec.StackPointer().AppendToken(name), Err: json.ErrUnknownName}
+				}
+			}
+		}
+	}
+	return json.Unmarshal(val, (*plain)(r), json.RejectUnknownMembers(false))
 }
+
+// roundInputNames are the members RoundInput reads.
+var roundInputNames = []string{"ruleset", "roundId", "currency", "progressiveUnit", "positions"}
 
 // PositionInput is one position of the round: its seat and wagers.
 type PositionInput struct {
