@@ -534,15 +534,19 @@
     const b = $("release");
     $("release-result").textContent = "";
     const out = await send(b, "POST", poolPath("/release"), undefined);
+    let said = "";
     if (out) {
       const paid = out.paid || [];
       const held = ((out.pool && out.pool.held) || []).slice().sort((x, y) => String(x.payAfter).localeCompare(String(y.payAfter)));
-      $("release-result").textContent = paid.length
+      said = paid.length
         ? "Released " + paid.length + " held hit" + (paid.length > 1 ? "s" : "") + ": " + paid.map((p) => "table " + p.table + " seat " + p.seat + " " + money(p.amount)).join(", ") + "."
         : "No held hit is due" + (held.length ? ": table " + held[0].table + " seat " + held[0].hit.seat + " waits, its window closes " + clock(held[0].payAfter) + "." : ".");
     }
     await done(out, "queue-h");
     if (out && b.isConnected && !b.classList.contains("hidden") && document.activeElement !== b) b.focus();
+    // Said last, once the focus is back where the user left it (the
+    // button was disabled while sending, which blurs it).
+    if (said) $("release-result").textContent = said;
   });
 
   // ---- the ledger: newest first, each entry's signed meter movements;
