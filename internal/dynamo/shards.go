@@ -347,15 +347,7 @@ func contended(err error) bool {
 
 // sleepJitter waits 1 to 2^n ms, or until ctx is done.
 func sleepJitter(ctx context.Context, n int) error {
-	d := time.Duration(1+rand.Int64N(int64(1)<<min(n, 5))) * time.Millisecond
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
+	return pools.SleepContext(ctx, time.Duration(1+rand.Int64N(int64(1)<<min(n, 5)))*time.Millisecond)
 }
 
 // shardMissing reports whether a cancelled contribution's shard does not
