@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/tablesettle/tablesettle/internal/fault"
+	"github.com/tablesettle/tablesettle/internal/jackpot"
 	"github.com/tablesettle/tablesettle/internal/jackpot/jackpottest"
 	"github.com/tablesettle/tablesettle/internal/pools"
 	"github.com/tablesettle/tablesettle/internal/sqlite"
@@ -93,21 +94,8 @@ func TestFullDiskRefusesWholly(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Rounds with long ids until the file would have to grow.
-	var refused int
-	for i := 0; i < 500 && refused == 0; i++ {
-		r := round(fmt.Sprintf("r%d-%060d", i, i), jackpottest.T0)
-		_, _, err := svc.ApplyRound(ctx, "p", r, "", "")
-		switch {
-		case err == nil:
-			before, _ = svc.Get(ctx, "p")
-		case fault.KindOf(err) == fault.Unavailable:
-			refused = i
-			t.Logf("round %d refused: %v", i, errors.Unwrap(err))
-		default:
-			t.Fatalf("round %d: %v; want applied or Unavailable", i, err)
-		}
-	}
-	if refused == 0 {
+	refused, before := applyUntilRefused(t, svc, before, 0, 500, func(i int) string { return fmt.Sprintf("r%d-%060d", i, i) })
+	if refused < 0 {
 		t.Fatal("the capped database never filled")
 	}
 	after, _ := svc.Get(ctx, "p")
@@ -176,20 +164,8 @@ func TestFullDiskTmpfs(t *testing.T) {
 	}
 	filler.Close()
 	before, _ := svc.Get(ctx, "p")
-	refused := 0
-	for i := 1; i < 2000 && refused == 0; i++ {
-		_, _, err := svc.ApplyRound(ctx, "p", round(fmt.Sprintf("r%d", i), jackpottest.T0), "", "")
-		switch {
-		case err == nil:
-			before, _ = svc.Get(ctx, "p")
-		case fault.KindOf(err) == fault.Unavailable:
-			refused = i
-			t.Logf("round %d refused: %v", i, errors.Unwrap(err))
-		default:
-			t.Fatalf("round %d: %v; want applied or Unavailable", i, err)
-		}
-	}
-	if refused == 0 {
+	refused, before := applyUntilRefused(t, svc, before, 1, 2000, func(i int) string { return fmt.Sprintf("r%d", i) })
+	if refused < 0 {
 		t.Fatal("the full file system never refused a write")
 	}
 	after, err := svc.Get(ctx, "p")
@@ -212,4 +188,26 @@ func TestFullDiskTmpfs(t *testing.T) {
 	if c, err := st.Check(ctx); err != nil || !c.OK() {
 		t.Fatalf("check: %v %+v", err, c)
 	}
+}
+
+// applyUntilRefused applies rounds named id(i) to pool p, i from from to n-1,
+// until the store refuses one as Unavailable (a full database or disk). It
+// returns that round's i (-1 when none was refused) and the pool as the
+// last applied round left it (before, when none was).
+func applyUntilRefused(t *testing.T, svc *pools.Service, before jackpot.Pool, from, n int, id func(i int) string) (int, jackpot.Pool) {
+	t.Helper()
+	ctx := context.Background()
+	for i := from; i < n; i++ {
+		_, _, err := svc.ApplyRound(ctx, "p", round(id(i), jackpottest.T0), "", "")
+		switch {
+		case err == nil:
+			before, _ = svc.Get(ctx, "p")
+		case fault.KindOf(err) == fault.Unavailable:
+			t.Logf("round %d refused: %v", i, errors.Unwrap(err))
+			return i, before
+		default:
+			t.Fatalf("round %d: %v; want applied or Unavailable", i, err)
+		}
+	}
+	return -1, before
 }
