@@ -246,6 +246,48 @@ func Register(api huma.API, deps Deps, groups ...Group) {
 	}
 }
 
+// operations is the huma adapter of every host: it registers each route
+// huma hands it (the operations huma.Register adds, and the spec and docs
+// routes registerDocs hands the adapter directly, which api.UseMiddleware
+// would not reach) on the mux, behind the huma middlewares each runs
+// first: its access rule (Access.guard, when the host has an Access),
+// then its query and body admitted (bodyLimits.admit). So a refused
+// request's body is never read.
+type operations struct {
+	mux    *http.ServeMux
+	access *Access
+	limits bodyLimits
+}
+
+// Handle implements huma.Adapter.
+func (o operations) Handle(op *huma.Operation, handler func(huma.Context)) {
+	route := strings.ToUpper(op.Method) + " " + op.Path
+	var first huma.Middlewares
+	if o.access != nil {
+		first = append(first, o.access.guard(route))
+	}
+	first = append(first, func(ctx huma.Context, next func(huma.Context)) {
+		if r, w := humago.Unwrap(ctx); o.limits.admit(w, r) {
+			next(ctx)
+		}
+	})
+	o.mux.Handle(route, operation{op: op, handler: first.Handler(handler)})
+}
+
+// ServeHTTP implements huma.Adapter.
+func (o operations) ServeHTTP(w http.ResponseWriter, r *http.Request) { o.mux.ServeHTTP(w, r) }
+
+// operation is the mux's handler of one route registered by operations:
+// Middleware tells it from a page or a redirect by its type.
+type operation struct {
+	op      *huma.Operation
+	handler func(huma.Context)
+}
+
+func (o operation) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	o.handler(humago.NewContext(o.op, r, w))
+}
+
 // New returns an http.Handler serving the given groups (all of them when
 // none are named), with the spec at /openapi.yaml and docs at /docs, wrapped
 // in the middleware every host shares.
@@ -254,7 +296,7 @@ func New(deps Deps, groups ...Group) (http.Handler, huma.API) {
 		groups = AllGroups
 	}
 	mux := http.NewServeMux()
-	api := humago.New(mux, Config())
+	api := huma.NewAPI(Config(), operations{mux: mux, access: deps.Access, limits: limitsOf(deps)})
 	registerDocs(api, deps.rulesets())
 	Register(api, deps, groups...)
 	web.Register(mux, func(w http.ResponseWriter, r *http.Request) {
