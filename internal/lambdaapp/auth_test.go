@@ -17,6 +17,8 @@ import (
 	"github.com/tablesettle/tablesettle/internal/httpapi"
 	"github.com/tablesettle/tablesettle/internal/httpapi/authtest"
 	"github.com/tablesettle/tablesettle/internal/pools"
+	"github.com/tablesettle/tablesettle/internal/ruleset"
+	"github.com/tablesettle/tablesettle/internal/ruleset/rulesettest"
 	"github.com/tablesettle/tablesettle/internal/sqlite"
 )
 
@@ -31,7 +33,23 @@ func roleName(c authtest.Caller) string { return "tablesettle-matrix-" + c.Name 
 // (requestContext.authorizer.iam.userArn, an assumed-role session) mapped
 // to roles by TABLESETTLE_IAM_PRINCIPALS. In the stack nothing is open: a
 // stateless operation needs an identity too.
-func TestAccessMatrixLambda(t *testing.T) {
+func TestAccessMatrixLambda(t *testing.T) { accessMatrixLambda(t, ruleset.Standard()) }
+
+// TestAccessMatrixLambdaWithSixth: the same matrix through Lambda handlers
+// built with the sixth, test-only ruleset in their catalogue
+// (internal/ruleset/rulesettest): a ruleset added as data changes no
+// operation's access, in the stack as on the local server.
+func TestAccessMatrixLambdaWithSixth(t *testing.T) {
+	cat, err := rulesettest.SixthCatalogue()
+	if err != nil {
+		t.Fatal(err)
+	}
+	accessMatrixLambda(t, cat)
+}
+
+// accessMatrixLambda walks the access matrix through the functions of a
+// stack serving the rulesets of cat.
+func accessMatrixLambda(t *testing.T, cat ruleset.Catalogue) {
 	var mapping []auth.IAMEntry
 	for _, c := range authtest.Callers() {
 		if c.Principal != nil {
@@ -49,7 +67,8 @@ func TestAccessMatrixLambda(t *testing.T) {
 	}
 	deps := Deps(getenv)
 	deps.Logger = slog.New(slog.NewJSONHandler(io.Discard, nil))
-	deps.Pools = pools.NewService(st, time.Now, 1)
+	deps.Pools = pools.NewServiceIn(cat, st, time.Now, 1)
+	deps.Catalogue = cat
 
 	handlers := map[string]Handler{} // route -> the handler of the function serving it
 	var ops []authtest.Op
