@@ -40,59 +40,54 @@ type Access struct {
 	OpenStateless bool
 }
 
-// authenticated is the context key of what authenticate found: the
-// request's principal, nil when it carries no credentials.
-type authenticated struct{}
-
 // authenticate runs before a request's body is read: it refuses two
 // Authorization headers (400), credentials that are not valid (401) or
-// cannot be checked (503), and otherwise puts the principal (nil without
-// credentials) in r's context for authorize. On a refusal it writes the
-// problem and returns false.
-func (a *Access) authenticate(w http.ResponseWriter, r *http.Request, route string) (*http.Request, bool) {
+// cannot be checked (503), and otherwise returns the principal (nil
+// without credentials), which Middleware keeps for authorize. On a
+// refusal it writes the problem and reports false.
+func (a *Access) authenticate(w http.ResponseWriter, r *http.Request, route string) (*principal.Principal, bool) {
 	if len(r.Header.Values("Authorization")) > 1 {
 		// Which one would count? Neither: a proxy and a client may each
 		// have added one (RFC 9110 11.6.2 allows one credential).
-		return r, refuse(w, r, http.StatusBadRequest, "the request has more than one Authorization header; send exactly one",
+		return nil, refuse(w, r, http.StatusBadRequest, "the request has more than one Authorization header; send exactly one",
 			[]any{"route", route, "reason", "two Authorization headers"}, &huma.ErrorDetail{Location: "header.Authorization", Message: "given more than once"})
 	}
 	p, err := a.Authenticator.Authenticate(r)
 	if e, _ := fault.As(err); err != nil && (e == nil || e.Kind != fault.Unauthenticated) {
 		Log(r.Context()).Error("credentials could not be checked", "route", route, "err", err.Error())
-		return r, refuse(w, r, http.StatusServiceUnavailable, "the service could not check the request's credentials; retry, or quote the request id", nil)
+		return nil, refuse(w, r, http.StatusServiceUnavailable, "the service could not check the request's credentials; retry, or quote the request id", nil)
 	} else if err != nil {
 		w.Header().Set("WWW-Authenticate", a.Authenticator.Challenge()+`, error="invalid_token"`)
-		return r, refuse(w, r, http.StatusUnauthorized, e.Detail, []any{"route", route, "reason", "bad credentials"})
+		return nil, refuse(w, r, http.StatusUnauthorized, e.Detail, []any{"route", route, "reason", "bad credentials"})
 	}
-	ctx := context.WithValue(r.Context(), authenticated{}, p)
-	if p != nil {
-		ctx = principal.NewContext(ctx, p) // the access log names it
-	}
-	return r.WithContext(ctx), true
+	return p, true
 }
 
 // authorize decides whether the principal authenticate found may call
 // route, whose rule this is. It lets through a principal the rule allows,
 // acting in the first of its roles the rule names (in the returned
-// request's context); a caller without credentials only on a page, or on
-// a stateless route where the host opens them; and answers 401 or 403
+// context); a caller without credentials only on a page, or on a
+// stateless route where the host opens them; and answers 401 or 403
 // otherwise, reporting false: the operation never runs, its body is never
 // read. A route auth.Routes does not list is refused to everyone.
-func (a *Access) authorize(w http.ResponseWriter, r *http.Request, route string, rule auth.Rule) (*http.Request, bool) {
-	p, _ := r.Context().Value(authenticated{}).(*principal.Principal)
+func (a *Access) authorize(w http.ResponseWriter, r *http.Request, route string, rule auth.Rule) (context.Context, bool) {
+	var p *principal.Principal
+	if rl, ok := r.Context().Value(loggerKey{}).(*requestLog); ok {
+		p = rl.who
+	}
 	if rule.Public || p == nil && rule.Stateless && a.OpenStateless {
-		return r, true
+		return r.Context(), true
 	}
 	if p == nil {
 		w.Header().Set("WWW-Authenticate", a.Authenticator.Challenge())
-		return r, refuse(w, r, http.StatusUnauthorized, route+" needs credentials: "+a.Authenticator.Challenge(), []any{"route", route, "reason", "no credentials"})
+		return nil, refuse(w, r, http.StatusUnauthorized, route+" needs credentials: "+a.Authenticator.Challenge(), []any{"route", route, "reason", "no credentials"})
 	}
 	if e := rule.Authorize(p, route); e != nil {
-		return r, refuse(w, r, http.StatusForbidden, e.Detail, []any{"route", route, "principal", p.ID, "reason", "role"})
+		return nil, refuse(w, r, http.StatusForbidden, e.Detail, []any{"route", route, "principal", p.ID, "reason", "role"})
 	}
 	acting := *p
 	acting.Acting = rule.Acting(p)
-	return r.WithContext(principal.NewContext(r.Context(), &acting)), true
+	return principal.NewContext(r.Context(), &acting), true
 }
 
 // guard is the huma middleware of the operation at route: its access rule,
@@ -102,8 +97,8 @@ func (a *Access) guard(route string) func(huma.Context, func(huma.Context)) {
 	rule := auth.RuleOf(route)
 	return func(ctx huma.Context, next func(huma.Context)) {
 		r, w := humago.Unwrap(ctx)
-		if r, ok := a.authorize(w, r, route, rule); ok {
-			next(huma.WithContext(ctx, r.Context()))
+		if c, ok := a.authorize(w, r, route, rule); ok {
+			next(huma.WithContext(ctx, c))
 		}
 	}
 }
@@ -175,8 +170,12 @@ func documentAccess(oapi *huma.OpenAPI, op *huma.Operation) {
 	}
 }
 
-// principalID is the id of ctx's principal for the access log, or "".
-func principalID(ctx context.Context) string {
+// principalID is the id of the request's principal for the access log:
+// the one authenticate found, else ctx's (a host without Access), or "".
+func principalID(ctx context.Context, rl *requestLog) string {
+	if rl.who != nil {
+		return rl.who.ID
+	}
 	if p, ok := principal.FromContext(ctx); ok {
 		return p.ID
 	}

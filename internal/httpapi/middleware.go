@@ -22,6 +22,7 @@ import (
 	"github.com/danielgtaylor/huma/v2"
 
 	"github.com/tablesettle/tablesettle/internal/auth"
+	"github.com/tablesettle/tablesettle/internal/principal"
 )
 
 // DefaultBodyReadTimeout bounds the time a client may take to send its
@@ -68,7 +69,8 @@ func Log(ctx context.Context) *slog.Logger {
 type requestLog struct {
 	base  *slog.Logger
 	id    string
-	start time.Time // when the middleware took the request: the body's deadlines count from it
+	start time.Time            // when the middleware took the request: the body's deadlines count from it
+	who   *principal.Principal // whom the credentials name (Access.authenticate); authorize reads it here
 	once  sync.Once
 	l     *slog.Logger
 }
@@ -157,7 +159,7 @@ func Middleware(deps Deps, mux *http.ServeMux) http.Handler {
 			logger.LogAttrs(ctx, slog.LevelInfo, "request", slog.String("request_id", id),
 				slog.String("method", r.Method), slog.String("path", r.URL.Path), slog.String("route", route),
 				slog.Int("status", status), slog.Int64("bytes_in", r.ContentLength), slog.Int("bytes_out", rec.bytes),
-				slog.String("principal", principalID(r.Context())),
+				slog.String("principal", principalID(r.Context(), rl)),
 				slog.Float64("duration_ms", float64(time.Since(start).Microseconds())/1000))
 		}()
 
@@ -172,7 +174,7 @@ func Middleware(deps Deps, mux *http.ServeMux) http.Handler {
 		}
 		ok := true
 		if deps.Access != nil && !auth.RuleOf(route).Public { // a page: anyone, credentials or none
-			if r, ok = deps.Access.authenticate(rec, r, route); !ok {
+			if rl.who, ok = deps.Access.authenticate(rec, r, route); !ok {
 				return
 			}
 		}
@@ -182,7 +184,10 @@ func Middleware(deps Deps, mux *http.ServeMux) http.Handler {
 		// is checked here.
 		_, isOp := h.(operation)
 		if !isOp && deps.Access != nil {
-			r, ok = deps.Access.authorize(rec, r, route, auth.RuleOf(route))
+			var c context.Context
+			if c, ok = deps.Access.authorize(rec, r, route, auth.RuleOf(route)); ok {
+				r = r.WithContext(c)
+			}
 		}
 		if isOp || ok && limits.admit(rec, r) {
 			mux.ServeHTTP(rec, r)
