@@ -165,16 +165,8 @@ func schemaName(t reflect.Type, hint string) string {
 // registers it, and documents them in the spec: huma's own per-operation
 // body limit defaults to 1 MiB, so it is lowered here once for all.
 func everyOperation(oapi *huma.OpenAPI, op *huma.Operation) {
-	errSchema := oapi.Components.Schemas.Schema(reflect.TypeFor[huma.ErrorModel](), true, "Error")
+	problem, errSchema := problemResponses(oapi, op)
 	documentRules(oapi.Components.Schemas.SchemaFromRef(errSchema.Ref))
-	problem := func(desc string) *huma.Response {
-		return &huma.Response{Description: desc, Content: map[string]*huma.MediaType{
-			"application/problem+json": {Schema: errSchema},
-		}}
-	}
-	if op.Responses == nil {
-		op.Responses = map[string]*huma.Response{}
-	}
 	addRequestExample(oapi, op)
 	if op.RequestBody != nil {
 		// huma refuses a body whose length reaches MaxBodyBytes, so one more
@@ -221,6 +213,21 @@ func documentRules(s *huma.Schema) {
 		Items:       &huma.Schema{Type: huma.TypeString},
 		Description: "The rules and rulings the refusal applies, e.g. \"mbs-megalink-ssp-v6 3.10.2.1\", \"ruling R20\"; absent when it cites none.",
 	}
+}
+
+// problemResponses makes op's Responses if it has none, and returns how
+// to describe a problem answer of op in the spec, and the problem's
+// schema.
+func problemResponses(oapi *huma.OpenAPI, op *huma.Operation) (func(desc string) *huma.Response, *huma.Schema) {
+	errSchema := oapi.Components.Schemas.Schema(reflect.TypeFor[huma.ErrorModel](), true, "Error")
+	if op.Responses == nil {
+		op.Responses = map[string]*huma.Response{}
+	}
+	return func(desc string) *huma.Response {
+		return &huma.Response{Description: desc, Content: map[string]*huma.MediaType{
+			"application/problem+json": {Schema: errSchema},
+		}}
+	}, errSchema
 }
 
 func setIfAbsent(m map[string]*huma.Response, code string, r *huma.Response) {

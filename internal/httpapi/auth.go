@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"net/http"
-	"reflect"
 	"strings"
 
 	"github.com/danielgtaylor/huma/v2"
@@ -154,15 +153,7 @@ func (b BearerTokens) Authenticate(r *http.Request) (*principal.Principal, error
 // the spec: 401 everywhere (in the stack every operation needs an
 // authenticated caller), 403 where a role is required.
 func documentAccess(oapi *huma.OpenAPI, op *huma.Operation) {
-	errSchema := oapi.Components.Schemas.Schema(reflect.TypeFor[huma.ErrorModel](), true, "Error")
-	problem := func(desc string) *huma.Response {
-		return &huma.Response{Description: desc, Content: map[string]*huma.MediaType{
-			"application/problem+json": {Schema: errSchema},
-		}}
-	}
-	if op.Responses == nil {
-		op.Responses = map[string]*huma.Response{}
-	}
+	problem, _ := problemResponses(oapi, op)
 	setIfAbsent(op.Responses, "401", problem("No credentials, or credentials that are not valid (WWW-Authenticate says which scheme). "+
 		"Locally (`tablesettle serve`) stateless operations need none; in the stack every request is SigV4-signed."))
 	if !auth.RuleOf(op.Method + " " + op.Path).Stateless {
