@@ -4,8 +4,10 @@
 // function, the local server, the tests and the OpenAPI generator.
 //
 // Behaviour common to every operation (current and future) lives here and
-// in middleware.go: RFC 9457 problem+json for every error, including
-// unknown routes, wrong methods and panics, all made in errors.go;
+// in middleware.go: every operation registered (operations) behind its
+// access rule (auth.go), checked before its body is read; RFC 9457
+// problem+json for every error, including unknown routes, wrong methods
+// and panics, all made in errors.go;
 // request bodies over MaxBodyBytes refused with 413 (and the connection
 // closed); every JSON body decoded by the one strict codec of codec.go
 // (duplicate, case-variant and unknown names, invalid UTF-8: 422 naming
