@@ -185,8 +185,8 @@ func Middleware(deps Deps, mux *http.ServeMux) http.Handler {
 		_, isOp := h.(operation)
 		if !isOp && deps.Access != nil {
 			var c context.Context
-			if c, ok = deps.Access.authorize(rec, r, route, auth.RuleOf(route)); ok {
-				r = r.WithContext(c)
+			if c, ok = deps.Access.authorize(rec, r, route, auth.RuleOf(route)); ok && c != r.Context() {
+				r = r.WithContext(c) // the acting principal
 			}
 		}
 		if isOp || ok && limits.admit(rec, r) {
