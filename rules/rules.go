@@ -1,5 +1,6 @@
-// Package rules holds what the service cites: the five casino rule documents
-// (the .txt files of this directory, unchanged) and the product's rulings
+// Package rules holds what the service cites: the casino rule documents
+// (the .txt files of this directory, unchanged; each ruleset's description
+// in internal/ruleset names its own) and the product's rulings
 // R1-R29 (RULINGS.md), embedded in every binary so that a citation such as
 // "mbs-megalink-tcp-v6 3.11.2" or "ruling R12" resolves for a client
 // without anything outside the repository.
@@ -7,6 +8,7 @@ package rules
 
 import (
 	"embed"
+	"io/fs"
 	"regexp"
 	"strconv"
 	"strings"
@@ -16,7 +18,10 @@ import (
 //go:embed *.txt RULINGS.md
 var files embed.FS
 
-// Document names a ruleset's rule document.
+// Document is a ruleset's rule document. Each ruleset's description
+// (internal/ruleset) carries its own: the catalogue of rulesets is the one
+// list of documents, and a new ruleset is its description and its
+// document, nothing else.
 type Document struct {
 	RulesetID string // e.g. "mbs-megalink-tcp-v6"
 	File      string // the file of this directory
@@ -26,24 +31,11 @@ type Document struct {
 	Body string
 }
 
-// Documents are the rule documents, one per ruleset id, in the order of
-// RULINGS.md. A new version of a document is a new entry with a new id.
-var Documents = []Document{
-	{"mbs-megalink-ssp-v6", "mbs-megalink-singapore-stud-poker-v6.txt", "Megalink Singapore Stud Poker (MBS), version 6", ""},
-	{"mbs-ssp-v4", "mbs-singapore-stud-poker-v4.txt", "Singapore Stud Poker (MBS), version 4", ""},
-	{"mbs-megalink-tcp-v6", "mbs-megalink-three-card-poker-v6.txt", "Megalink Three Card Poker (MBS), version 6", ""},
-	{"mbs-megalink-thb-v9", "mbs-megalink-texas-holdem-bonus-progressive-v9.txt", "Megalink Texas Hold'em Bonus Progressive (MBS), version 9", ""},
-	{"rws-mlp-csp-v2", "rws-multi-link-progressive-casino-stud-poker-v2.txt", "Multi-Link Progressive Casino Stud Poker (RWS), version 2", ""},
-}
-
-// DocumentOf returns the document of a ruleset id.
-func DocumentOf(rulesetID string) (Document, bool) {
-	for _, d := range Documents {
-		if d.RulesetID == rulesetID {
-			return d, true
-		}
-	}
-	return Document{}, false
+// Files are the rule documents embedded here (the .txt files of this
+// directory), sorted.
+func Files() []string {
+	names, _ := fs.Glob(files, "*.txt") // the pattern is valid
+	return names
 }
 
 // Text returns a document's whole text.
@@ -83,7 +75,7 @@ func (d Document) Clauses() []Clause {
 		return parseDocument(d.Body)
 	}
 	clauses.once.Do(parseClauses)
-	return clauses.byDoc[d.RulesetID]
+	return clauses.byFile[d.File]
 }
 
 // Clause returns one numbered clause of the document.
@@ -109,14 +101,14 @@ func (d Document) Subclauses(number string) []Clause {
 }
 
 var clauses struct {
-	once  sync.Once
-	byDoc map[string][]Clause
+	once   sync.Once
+	byFile map[string][]Clause
 }
 
 func parseClauses() {
-	clauses.byDoc = map[string][]Clause{}
-	for _, d := range Documents {
-		clauses.byDoc[d.RulesetID] = parseDocument(d.Text())
+	clauses.byFile = map[string][]Clause{}
+	for _, f := range Files() {
+		clauses.byFile[f] = parseDocument(Document{File: f}.Text())
 	}
 }
 
@@ -221,8 +213,10 @@ type Citation struct {
 var citationForm = regexp.MustCompile(`^(?:ruling (R\d+)|([a-z0-9-]+) (\d+(?:\.\d+)+))$`)
 
 // Resolve resolves one citation in the form the service writes it:
-// "ruling R12" or "<ruleset id> <clause>" ("mbs-megalink-tcp-v6 3.11.2").
-func Resolve(citation string) (Citation, bool) {
+// "ruling R12", or "<ruleset id> <clause>" ("mbs-megalink-tcp-v6 3.11.2")
+// in the document documentOf gives for that ruleset id (a catalogue's:
+// ruleset.Catalogue.Resolve).
+func Resolve(citation string, documentOf func(rulesetID string) (Document, bool)) (Citation, bool) {
 	m := citationForm.FindStringSubmatch(strings.TrimSpace(citation))
 	if m == nil {
 		return Citation{}, false
@@ -234,7 +228,7 @@ func Resolve(citation string) (Citation, bool) {
 		}
 		return Citation{Ruling: &r}, true
 	}
-	d, ok := DocumentOf(m[2])
+	d, ok := documentOf(m[2])
 	if !ok {
 		return Citation{}, false
 	}

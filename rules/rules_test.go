@@ -40,60 +40,34 @@ func TestRulingByID(t *testing.T) {
 	}
 }
 
-// Citations in the two forms the service writes resolve to their text.
+// A ruling resolves by itself; a clause in the document the lookup gives
+// for its ruleset id (a catalogue's: internal/ruleset's test resolves
+// every form the service writes against the rulesets' own documents).
 func TestResolve(t *testing.T) {
-	for _, tc := range []struct {
-		cite, want string // want: a part of the resolved text ("" = must not resolve)
-	}{
-		{"mbs-megalink-tcp-v6 3.11.2", `All "Ante" wagers shall be paid in accordance with the Pay Table stipulated in Rule 4.1.`},
-		{"mbs-megalink-tcp-v6 3.11.1", `There shall be no payment on the "Play" wagers.`},
-		{"rws-mlp-csp-v2 1.14", "Qualifying Hand"},
-		{"mbs-megalink-ssp-v6 4.2", "Pay Table:\nHand\tPays\nRoyal Flush\t100% of the \"Progressive Jackpot\""}, // a heading and its table
-		{"rws-mlp-csp-v2 4.1.1", "The maximum payout for a BET shall be SGD 100,000.00 for each betting box."},
-		{"mbs-ssp-v4 5.2", ""},
-		{"ruling R12", "The same card appearing twice"},
-		{"ruling R5", "split (pool + (n-1) x reset)"},
-		{"ruling R29", "only that hit's own entries are reversed"},
-		{"ruling R30", ""},
-		{"mbs-megalink-tcp-v6 9.99", ""},
-		{"nope 3.1", ""},
-		{"R12", ""},
-	} {
-		t.Run(tc.cite, func(t *testing.T) {
-			c, ok := Resolve(tc.cite)
-			if tc.cite == "mbs-ssp-v4 5.2" {
-				// SSP v4's section 5 numbers its clauses: 5.2 must resolve.
-				if !ok || c.Clause == nil || c.Clause.Text == "" {
-					t.Fatalf("%q does not resolve", tc.cite)
-				}
-				return
-			}
-			if tc.want == "" {
-				if ok {
-					t.Fatalf("%q resolves to %+v, want nothing", tc.cite, c)
-				}
-				return
-			}
-			if !ok {
-				t.Fatalf("%q does not resolve", tc.cite)
-			}
-			text := ""
-			if c.Ruling != nil {
-				text = c.Ruling.Text
-			} else {
-				text = c.Clause.Text
-			}
-			if !strings.Contains(text, tc.want) {
-				t.Errorf("%q resolves to %q, want it to contain %q", tc.cite, text, tc.want)
-			}
-		})
+	tcp := Document{RulesetID: "mbs-megalink-tcp-v6", File: "mbs-megalink-three-card-poker-v6.txt"}
+	asked := ""
+	lookup := func(id string) (Document, bool) {
+		asked = id
+		return tcp, id == tcp.RulesetID
+	}
+	if c, ok := Resolve("ruling R12", lookup); !ok || c.Ruling == nil || !strings.Contains(c.Ruling.Text, "The same card appearing twice") || asked != "" {
+		t.Errorf("ruling R12: %+v %v (asked for %q)", c, ok, asked)
+	}
+	if c, ok := Resolve("mbs-megalink-tcp-v6 3.11.2", lookup); !ok || c.RulesetID != "mbs-megalink-tcp-v6" || c.Clause == nil ||
+		!strings.Contains(c.Clause.Text, "Pay Table stipulated in Rule 4.1.") {
+		t.Errorf("mbs-megalink-tcp-v6 3.11.2: %+v %v", c, ok)
+	}
+	for _, cite := range []string{"mbs-megalink-ssp-v6 4.2", "mbs-megalink-tcp-v6 9.99", "ruling R30", "R12"} {
+		if c, ok := Resolve(cite, lookup); ok {
+			t.Errorf("%q resolves to %+v, want nothing", cite, c)
+		}
 	}
 }
 
 // A clause's continuation lines join its text, and a sub-clause is its own
 // clause (TCP 3.11 and its four parts).
 func TestClausesAndSubclauses(t *testing.T) {
-	d, _ := DocumentOf("mbs-megalink-tcp-v6")
+	d := Document{RulesetID: "mbs-megalink-tcp-v6", File: "mbs-megalink-three-card-poker-v6.txt"}
 	c, ok := d.Clause("3.11")
 	if !ok || !strings.HasPrefix(c.Text, "If the Dealer does not have a poker hand containing at least one Queen") {
 		t.Fatalf("3.11 = %q, %v", c.Text, ok)
@@ -105,9 +79,12 @@ func TestClausesAndSubclauses(t *testing.T) {
 	if got := strings.Join(nums, " "); got != "3.11.1 3.11.2 3.11.3 3.11.4" {
 		t.Errorf("sub-clauses of 3.11: %s", got)
 	}
-	for _, d := range Documents {
-		if n := len(d.Clauses()); n < 50 {
-			t.Errorf("%s: %d clauses parsed", d.RulesetID, n)
+	if files := Files(); len(files) == 0 {
+		t.Error("no embedded documents")
+	}
+	for _, f := range Files() {
+		if n := len(Document{File: f}.Clauses()); n < 50 {
+			t.Errorf("%s: %d clauses parsed", f, n)
 		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tablesettle/tablesettle/internal/fault"
 	"github.com/tablesettle/tablesettle/internal/principal"
 )
 
@@ -265,5 +266,28 @@ func TestRoutesAsDesigned(t *testing.T) {
 	if e := Authorize(&principal.Principal{ID: "x", Roles: []principal.Role{A}}, "DELETE /v1/pools/{id}"); e == nil ||
 		!strings.Contains(e.Detail, "has no access rule") {
 		t.Errorf("a route without a rule: %v", e)
+	}
+}
+
+// RuleOf is what a host binds to an operation when it registers it: a
+// route Routes does not list gets the rule that refuses every principal,
+// one holding every role included, and acts in no role; a listed route
+// acts in the first of the principal's roles its rule names.
+func TestRuleOf(t *testing.T) {
+	all := &principal.Principal{ID: "all", Roles: principal.Roles, Tables: []string{"T12"}}
+	unlisted := RuleOf("DELETE /v1/pools/{id}")
+	if e := unlisted.Authorize(all, "DELETE /v1/pools/{id}"); e == nil || e.Kind != fault.Forbidden ||
+		e.Detail != "DELETE /v1/pools/{id} has no access rule: refused to every principal" {
+		t.Errorf("unlisted: %v", e)
+	}
+	if unlisted.Stateless || unlisted.Public || unlisted.AnyPrincipal || unlisted.Acting(all) != "" {
+		t.Errorf("unlisted rule %+v acts as %q", unlisted, unlisted.Acting(all))
+	}
+	reconcile := RuleOf("GET /v1/pools/{id}/reconcile")
+	if e := reconcile.Authorize(all, "GET /v1/pools/{id}/reconcile"); e != nil || reconcile.Acting(all) != principal.Controller {
+		t.Errorf("reconcile: %v, acting %q", e, reconcile.Acting(all))
+	}
+	if got := RuleOf("GET /v1/rulesets").Acting(all); got != "" {
+		t.Errorf("a stateless route acts as %q", got)
 	}
 }

@@ -30,6 +30,10 @@ type Rule struct {
 	// one of the principal's tables; the operation checks it with
 	// CheckTable once it has read its body.
 	TableBound bool
+
+	// unlisted is the rule of a route Routes does not list (RuleOf): it
+	// refuses every principal.
+	unlisted bool
 }
 
 var (
@@ -128,12 +132,29 @@ var Routes = map[string]Rule{
 // sign's kiosk (display) reads its pools' displays and nothing else.
 var Narrow = []principal.Role{principal.Display}
 
+// RuleOf is the rule of route ("METHOD /path" as registered): its entry
+// of Routes, or, for a route Routes does not list, the rule that refuses
+// every principal. A host looks each operation's rule up once, when the
+// operation is registered (internal/httpapi), and checks every request
+// against that rule.
+func RuleOf(route string) Rule {
+	if rule, ok := Routes[route]; ok {
+		return rule
+	}
+	return Rule{unlisted: true}
+}
+
 // Authorize decides whether p may call route: nil, or a Forbidden
 // *fault.Error naming what is missing. p is the authenticated principal
 // (nil only where the caller may go without credentials: check that first).
 func Authorize(p *principal.Principal, route string) *fault.Error {
-	rule, ok := Routes[route]
-	if !ok {
+	return RuleOf(route).Authorize(p, route)
+}
+
+// Authorize decides whether p may call route, whose rule this is: nil, or
+// a Forbidden *fault.Error naming what is missing.
+func (rule Rule) Authorize(p *principal.Principal, route string) *fault.Error {
+	if rule.unlisted {
 		return fault.New(fault.Forbidden, "%s has no access rule: refused to every principal", route)
 	}
 	if rule.Stateless || rule.Public || (rule.AnyPrincipal && p != nil) {
@@ -163,11 +184,10 @@ func Authorize(p *principal.Principal, route string) *fault.Error {
 	return fault.New(fault.Forbidden, "%s needs role %s; principal %q has %s", route, strings.Join(need, " or "), id, have)
 }
 
-// ActingRole is the role p acts in on route: the first of p's roles the
-// route allows, or "" (a stateless route, or none allowed).
-func ActingRole(p *principal.Principal, route string) principal.Role {
-	rule, ok := Routes[route]
-	if !ok || rule.Stateless || p == nil {
+// Acting is the role p acts in under this rule: the first of p's roles
+// the rule allows, or "" (a stateless route, or none allowed).
+func (rule Rule) Acting(p *principal.Principal) principal.Role {
+	if rule.unlisted || rule.Stateless || p == nil {
 		return ""
 	}
 	for _, r := range p.Roles {

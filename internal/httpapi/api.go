@@ -4,8 +4,10 @@
 // function, the local server, the tests and the OpenAPI generator.
 //
 // Behaviour common to every operation (current and future) lives here and
-// in middleware.go: RFC 9457 problem+json for every error, including
-// unknown routes, wrong methods and panics, all made in errors.go;
+// in middleware.go: every operation registered (operations) behind its
+// access rule (auth.go), checked before its body is read; RFC 9457
+// problem+json for every error, including unknown routes, wrong methods
+// and panics, all made in errors.go;
 // request bodies over MaxBodyBytes refused with 413 (and the connection
 // closed); every JSON body decoded by the one strict codec of codec.go
 // (duplicate, case-variant and unknown names, invalid UTF-8: 422 naming
@@ -165,16 +167,8 @@ func schemaName(t reflect.Type, hint string) string {
 // registers it, and documents them in the spec: huma's own per-operation
 // body limit defaults to 1 MiB, so it is lowered here once for all.
 func everyOperation(oapi *huma.OpenAPI, op *huma.Operation) {
-	errSchema := oapi.Components.Schemas.Schema(reflect.TypeFor[huma.ErrorModel](), true, "Error")
+	problem, errSchema := problemResponses(oapi, op)
 	documentRules(oapi.Components.Schemas.SchemaFromRef(errSchema.Ref))
-	problem := func(desc string) *huma.Response {
-		return &huma.Response{Description: desc, Content: map[string]*huma.MediaType{
-			"application/problem+json": {Schema: errSchema},
-		}}
-	}
-	if op.Responses == nil {
-		op.Responses = map[string]*huma.Response{}
-	}
 	addRequestExample(oapi, op)
 	if op.RequestBody != nil {
 		// huma refuses a body whose length reaches MaxBodyBytes, so one more
@@ -223,6 +217,21 @@ func documentRules(s *huma.Schema) {
 	}
 }
 
+// problemResponses makes op's Responses if it has none, and returns how
+// to describe a problem answer of op in the spec, and the problem's
+// schema.
+func problemResponses(oapi *huma.OpenAPI, op *huma.Operation) (func(desc string) *huma.Response, *huma.Schema) {
+	errSchema := oapi.Components.Schemas.Schema(reflect.TypeFor[huma.ErrorModel](), true, "Error")
+	if op.Responses == nil {
+		op.Responses = map[string]*huma.Response{}
+	}
+	return func(desc string) *huma.Response {
+		return &huma.Response{Description: desc, Content: map[string]*huma.MediaType{
+			"application/problem+json": {Schema: errSchema},
+		}}
+	}, errSchema
+}
+
 func setIfAbsent(m map[string]*huma.Response, code string, r *huma.Response) {
 	if _, ok := m[code]; !ok {
 		m[code] = r
@@ -246,6 +255,48 @@ func Register(api huma.API, deps Deps, groups ...Group) {
 	}
 }
 
+// operations is the huma adapter of every host: it registers each route
+// huma hands it (the operations huma.Register adds, and the spec and docs
+// routes registerDocs hands the adapter directly, which api.UseMiddleware
+// would not reach) on the mux, behind the huma middlewares each runs
+// first: its access rule (Access.guard, when the host has an Access),
+// then its query and body admitted (bodyLimits.admit). So a refused
+// request's body is never read.
+type operations struct {
+	mux    *http.ServeMux
+	access *Access
+	limits bodyLimits
+}
+
+// Handle implements huma.Adapter.
+func (o operations) Handle(op *huma.Operation, handler func(huma.Context)) {
+	route := strings.ToUpper(op.Method) + " " + op.Path
+	var first huma.Middlewares
+	if o.access != nil {
+		first = append(first, o.access.guard(route))
+	}
+	first = append(first, func(ctx huma.Context, next func(huma.Context)) {
+		if r, w := humago.Unwrap(ctx); o.limits.admit(w, r) {
+			next(ctx)
+		}
+	})
+	o.mux.Handle(route, operation{op: op, handler: first.Handler(handler)})
+}
+
+// ServeHTTP implements huma.Adapter.
+func (o operations) ServeHTTP(w http.ResponseWriter, r *http.Request) { o.mux.ServeHTTP(w, r) }
+
+// operation is the mux's handler of one route registered by operations:
+// Middleware tells it from a page or a redirect by its type.
+type operation struct {
+	op      *huma.Operation
+	handler func(huma.Context)
+}
+
+func (o operation) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	o.handler(humago.NewContext(o.op, r, w))
+}
+
 // New returns an http.Handler serving the given groups (all of them when
 // none are named), with the spec at /openapi.yaml and docs at /docs, wrapped
 // in the middleware every host shares.
@@ -254,7 +305,7 @@ func New(deps Deps, groups ...Group) (http.Handler, huma.API) {
 		groups = AllGroups
 	}
 	mux := http.NewServeMux()
-	api := humago.New(mux, Config())
+	api := huma.NewAPI(Config(), operations{mux: mux, access: deps.Access, limits: limitsOf(deps)})
 	registerDocs(api, deps.rulesets())
 	Register(api, deps, groups...)
 	web.Register(mux, func(w http.ResponseWriter, r *http.Request) {

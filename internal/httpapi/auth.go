@@ -4,10 +4,10 @@ import (
 	"context"
 	"errors"
 	"net/http"
-	"reflect"
 	"strings"
 
 	"github.com/danielgtaylor/huma/v2"
+	"github.com/danielgtaylor/huma/v2/adapters/humago"
 
 	"github.com/tablesettle/tablesettle/internal/auth"
 	"github.com/tablesettle/tablesettle/internal/fault"
@@ -29,63 +29,77 @@ type Authenticator interface {
 // authenticator of its credentials and whether stateless routes are open
 // to callers without any (the local server, so that a newcomer's first
 // curl works; never in the stack). Who may call which route is auth.Routes.
+//
+// Both hosts check a request in two steps: Middleware authenticates its
+// credentials before anything else (authenticate), and each operation,
+// registered behind its access rule (guard, a huma middleware), decides
+// whether that principal may call it (authorize) before its body is read.
 type Access struct {
 	Authenticator Authenticator
 	OpenStateless bool
 }
 
-// authorize runs before an operation (and before its body is read): it
-// authenticates r, puts the principal in its context and checks the
-// route's rule. On a refusal it writes the 401 or 403 problem and returns
-// false: the operation never runs, so nothing is written.
-func (a *Access) authorize(w http.ResponseWriter, r *http.Request, route string) (*http.Request, bool) {
-	if rule, ok := auth.Routes[route]; ok && rule.Public {
-		return r, true // a page: no data, no credentials needed (auth.Rule.Public)
-	}
+// authenticate runs before a request's body is read: it refuses two
+// Authorization headers (400), credentials that are not valid (401) or
+// cannot be checked (503), and otherwise returns the principal (nil
+// without credentials), which Middleware keeps for authorize. On a
+// refusal it writes the problem and reports false.
+func (a *Access) authenticate(w http.ResponseWriter, r *http.Request, route string) (*principal.Principal, bool) {
 	if len(r.Header.Values("Authorization")) > 1 {
 		// Which one would count? Neither: a proxy and a client may each
 		// have added one (RFC 9110 11.6.2 allows one credential).
-		Log(r.Context()).Info("access refused", "route", route, "reason", "two Authorization headers")
-		dropBody(w, r)
-		writeProblem(w, http.StatusBadRequest, "the request has more than one Authorization header; send exactly one",
-			&huma.ErrorDetail{Location: "header.Authorization", Message: "given more than once"})
-		return r, false
+		return nil, refuse(w, r, http.StatusBadRequest, "the request has more than one Authorization header; send exactly one",
+			[]any{"route", route, "reason", "two Authorization headers"}, &huma.ErrorDetail{Location: "header.Authorization", Message: "given more than once"})
 	}
 	p, err := a.Authenticator.Authenticate(r)
-	if err != nil {
-		e, _ := fault.As(err)
-		if e == nil || e.Kind != fault.Unauthenticated {
-			Log(r.Context()).Error("credentials could not be checked", "route", route, "err", err.Error())
-			dropBody(w, r)
-			writeProblem(w, http.StatusServiceUnavailable, "the service could not check the request's credentials; retry, or quote the request id")
-			return r, false
-		}
-		Log(r.Context()).Info("access refused", "route", route, "reason", "bad credentials")
+	if e, _ := fault.As(err); err != nil && (e == nil || e.Kind != fault.Unauthenticated) {
+		Log(r.Context()).Error("credentials could not be checked", "route", route, "err", err.Error())
+		return nil, refuse(w, r, http.StatusServiceUnavailable, "the service could not check the request's credentials; retry, or quote the request id", nil)
+	} else if err != nil {
 		w.Header().Set("WWW-Authenticate", a.Authenticator.Challenge()+`, error="invalid_token"`)
-		dropBody(w, r)
-		writeProblem(w, http.StatusUnauthorized, e.Detail)
-		return r, false
+		return nil, refuse(w, r, http.StatusUnauthorized, e.Detail, []any{"route", route, "reason", "bad credentials"})
+	}
+	return p, true
+}
+
+// authorize decides whether the principal authenticate found may call
+// route, whose rule this is. It lets through a principal the rule allows,
+// acting in the first of its roles the rule names (in the returned
+// context); a caller without credentials only on a page, or on a
+// stateless route where the host opens them; and answers 401 or 403
+// otherwise, reporting false: the operation never runs, its body is never
+// read. A route auth.Routes does not list is refused to everyone.
+func (a *Access) authorize(w http.ResponseWriter, r *http.Request, route string, rule auth.Rule) (context.Context, bool) {
+	var p *principal.Principal
+	if rl, ok := r.Context().Value(loggerKey{}).(*requestLog); ok {
+		p = rl.who
+	}
+	if rule.Public || p == nil && rule.Stateless && a.OpenStateless {
+		return r.Context(), true
 	}
 	if p == nil {
-		if rule, ok := auth.Routes[route]; ok && rule.Stateless && a.OpenStateless {
-			return r, true
-		}
-		Log(r.Context()).Info("access refused", "route", route, "reason", "no credentials")
 		w.Header().Set("WWW-Authenticate", a.Authenticator.Challenge())
-		dropBody(w, r)
-		writeProblem(w, http.StatusUnauthorized, route+" needs credentials: "+a.Authenticator.Challenge())
-		return r, false
+		return nil, refuse(w, r, http.StatusUnauthorized, route+" needs credentials: "+a.Authenticator.Challenge(), []any{"route", route, "reason", "no credentials"})
 	}
-	if e := auth.Authorize(p, route); e != nil {
-		r = r.WithContext(principal.NewContext(r.Context(), p))
-		Log(r.Context()).Info("access refused", "route", route, "principal", p.ID, "reason", "role")
-		dropBody(w, r)
-		writeProblem(w, http.StatusForbidden, e.Detail)
-		return r, false
+	if e := rule.Authorize(p, route); e != nil {
+		return nil, refuse(w, r, http.StatusForbidden, e.Detail, []any{"route", route, "principal", p.ID, "reason", "role"})
 	}
 	acting := *p
-	acting.Acting = auth.ActingRole(p, route)
-	return r.WithContext(principal.NewContext(r.Context(), &acting)), true
+	acting.Acting = rule.Acting(p)
+	return principal.NewContext(r.Context(), &acting), true
+}
+
+// guard is the huma middleware of the operation at route: its access rule,
+// looked up once, when the operation is registered (operations.Handle),
+// checked on every request by authorize.
+func (a *Access) guard(route string) func(huma.Context, func(huma.Context)) {
+	rule := auth.RuleOf(route)
+	return func(ctx huma.Context, next func(huma.Context)) {
+		r, w := humago.Unwrap(ctx)
+		if c, ok := a.authorize(w, r, route, rule); ok {
+			next(huma.WithContext(ctx, c))
+		}
+	}
 }
 
 // requireTable refuses (403) a request for a table its principal is not
@@ -139,24 +153,20 @@ func (b BearerTokens) Authenticate(r *http.Request) (*principal.Principal, error
 // the spec: 401 everywhere (in the stack every operation needs an
 // authenticated caller), 403 where a role is required.
 func documentAccess(oapi *huma.OpenAPI, op *huma.Operation) {
-	errSchema := oapi.Components.Schemas.Schema(reflect.TypeFor[huma.ErrorModel](), true, "Error")
-	problem := func(desc string) *huma.Response {
-		return &huma.Response{Description: desc, Content: map[string]*huma.MediaType{
-			"application/problem+json": {Schema: errSchema},
-		}}
-	}
-	if op.Responses == nil {
-		op.Responses = map[string]*huma.Response{}
-	}
+	problem, _ := problemResponses(oapi, op)
 	setIfAbsent(op.Responses, "401", problem("No credentials, or credentials that are not valid (WWW-Authenticate says which scheme). "+
 		"Locally (`tablesettle serve`) stateless operations need none; in the stack every request is SigV4-signed."))
-	if rule, ok := auth.Routes[op.Method+" "+op.Path]; !ok || !rule.Stateless {
+	if !auth.RuleOf(op.Method + " " + op.Path).Stateless {
 		setIfAbsent(op.Responses, "403", problem("The principal's role may not call this operation, or (a table) is not bound to the request's table; the detail names what is missing. Nothing was written."))
 	}
 }
 
-// principalID is the id of ctx's principal for the access log, or "".
-func principalID(ctx context.Context) string {
+// principalID is the id of the request's principal for the access log:
+// the one authenticate found, else ctx's (a host without Access), or "".
+func principalID(ctx context.Context, rl *requestLog) string {
+	if rl.who != nil {
+		return rl.who.ID
+	}
 	if p, ok := principal.FromContext(ctx); ok {
 		return p.ID
 	}

@@ -2,6 +2,7 @@ package httpapi_test
 
 import (
 	"bytes"
+	"context"
 	"io"
 	"log/slog"
 	"net/http"
@@ -15,6 +16,7 @@ import (
 	"github.com/tablesettle/tablesettle/internal/httpapi"
 	"github.com/tablesettle/tablesettle/internal/httpapi/authtest"
 	"github.com/tablesettle/tablesettle/internal/pools"
+	"github.com/tablesettle/tablesettle/internal/principal"
 	"github.com/tablesettle/tablesettle/internal/ruleset"
 	"github.com/tablesettle/tablesettle/internal/sqlite"
 )
@@ -222,5 +224,46 @@ func TestSpecDocumentsAccess(t *testing.T) {
 		if stateless := auth.Routes[op.Route].Stateless; (resp["403"] != nil) == stateless {
 			t.Errorf("%s: 403 documented %v, stateless %v", op.Route, resp["403"] != nil, stateless)
 		}
+	}
+}
+
+// An operation auth.Routes does not list is refused to every principal,
+// the admin included (403 naming the missing rule), and to a caller
+// without credentials (401), even on the local server that opens the
+// stateless operations: its rule is looked up when it is registered, and
+// a route without one is no operation anybody may call. Its handler never
+// runs.
+func TestOperationWithoutRuleRefusedToEveryone(t *testing.T) {
+	entries, tok, err := auth.Add(nil, "ops-1", principal.Roles, []string{authtest.BoundTable})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, api := httpapi.New(httpapi.Deps{
+		Logger: slog.New(slog.NewJSONHandler(io.Discard, nil)),
+		Access: &httpapi.Access{Authenticator: httpapi.BearerTokens{Tokens: auth.NewTokens(entries)}, OpenStateless: true},
+	})
+	ran := false
+	huma.Register(api, huma.Operation{OperationID: "unlisted", Method: http.MethodPost, Path: "/v1/unlisted"},
+		func(context.Context, *struct{ Body struct{} }) (*struct{}, error) { ran = true; return nil, nil })
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	for _, tc := range []struct {
+		name, auth string
+		status     int
+		detail     string
+	}{
+		{"every role", "Bearer " + tok, http.StatusForbidden, `"detail":"POST /v1/unlisted has no access rule: refused to every principal"`},
+		{"no credentials", "", http.StatusUnauthorized, `"detail":"POST /v1/unlisted needs credentials: Bearer realm=\"tablesettle\""`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			hdr := http.Header{}
+			if tc.auth != "" {
+				hdr.Set("Authorization", tc.auth)
+			}
+			a := send(t, srv, http.MethodPost, "/v1/unlisted", []byte(`{}`), hdr)
+			if a.Status != tc.status || !bytes.Contains(a.Body, []byte(tc.detail)) || ran {
+				t.Fatalf("%d %s (ran %v), want %d with %s", a.Status, a.Body, ran, tc.status, tc.detail)
+			}
+		})
 	}
 }

@@ -20,6 +20,9 @@ import (
 	"unicode/utf8"
 
 	"github.com/danielgtaylor/huma/v2"
+
+	"github.com/tablesettle/tablesettle/internal/auth"
+	"github.com/tablesettle/tablesettle/internal/principal"
 )
 
 // DefaultBodyReadTimeout bounds the time a client may take to send its
@@ -64,10 +67,12 @@ func Log(ctx context.Context) *slog.Logger {
 // logger.With for every request would be a good part of the middleware's
 // cost.
 type requestLog struct {
-	base *slog.Logger
-	id   string
-	once sync.Once
-	l    *slog.Logger
+	base  *slog.Logger
+	id    string
+	start time.Time            // when the middleware took the request: the body's deadlines count from it
+	who   *principal.Principal // whom the credentials name (Access.authenticate); authorize reads it here
+	once  sync.Once
+	l     *slog.Logger
 }
 
 func (r *requestLog) logger() *slog.Logger {
@@ -97,11 +102,14 @@ func validClientID(s string) bool {
 }
 
 // Middleware wraps mux (the ServeMux huma registered on) with the
-// behaviour every operation shares: request id, access log, problem+json
-// for unknown routes and wrong methods, authentication, a strict query
-// string, the body read whole under its limit and deadlines, and the one
-// recover. Errors are sanitised where they are made (errors.go): a 5xx
-// body never shows internal text.
+// behaviour every request shares: request id, access log, problem+json
+// for unknown routes and wrong methods, authentication (before any body
+// is read), and the one recover. An operation registered through
+// operations then checks its own access rule and admits its body (its
+// huma middlewares); any other route (a page, the mux's redirect to a
+// clean path) gets the same two steps here: the rule of its route, then
+// admit. Errors are sanitised where they are made (errors.go): a 5xx body
+// never shows internal text.
 func Middleware(deps Deps, mux *http.ServeMux) http.Handler {
 	logger := deps.Logger
 	if logger == nil {
@@ -111,13 +119,7 @@ func Middleware(deps Deps, mux *http.ServeMux) http.Handler {
 	if newID == nil {
 		newID = randomRequestID
 	}
-	limits := bodyLimits{read: deps.BodyReadTimeout, idle: deps.BodyIdleTimeout}
-	if limits.read <= 0 {
-		limits.read = DefaultBodyReadTimeout
-	}
-	if limits.idle <= 0 {
-		limits.idle = DefaultBodyIdleTimeout
-	}
+	limits := limitsOf(deps)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		id := RequestID(r.Context())
@@ -128,12 +130,12 @@ func Middleware(deps Deps, mux *http.ServeMux) http.Handler {
 				id = newID()
 			}
 		}
-		rl := &requestLog{base: logger, id: id}
+		rl := &requestLog{base: logger, id: id, start: start}
 		ctx := context.WithValue(WithRequestID(r.Context(), id), loggerKey{}, rl)
 		r = r.WithContext(ctx)
 		w.Header().Set(RequestIDHeader, id)
 		rec := &recorder{ResponseWriter: w}
-		_, route := mux.Handler(r)
+		h, route := mux.Handler(r)
 
 		defer func() {
 			if v := recover(); v != nil {
@@ -157,48 +159,73 @@ func Middleware(deps Deps, mux *http.ServeMux) http.Handler {
 			logger.LogAttrs(ctx, slog.LevelInfo, "request", slog.String("request_id", id),
 				slog.String("method", r.Method), slog.String("path", r.URL.Path), slog.String("route", route),
 				slog.Int("status", status), slog.Int64("bytes_in", r.ContentLength), slog.Int("bytes_out", rec.bytes),
-				slog.String("principal", principalID(r.Context())),
+				slog.String("principal", principalID(r.Context(), rl)),
 				slog.Float64("duration_ms", float64(time.Since(start).Microseconds())/1000))
 		}()
 
 		if route == "" {
-			dropBody(rec, r)
 			if allow := allowedMethods(mux, r); len(allow) > 0 {
 				rec.Header().Set("Allow", strings.Join(allow, ", "))
-				writeProblem(rec, http.StatusMethodNotAllowed, fmt.Sprintf("%s is not allowed on %s; use %s", r.Method, r.URL.Path, strings.Join(allow, " or ")))
-				return
+				refuse(rec, r, http.StatusMethodNotAllowed, fmt.Sprintf("%s is not allowed on %s; use %s", r.Method, r.URL.Path, strings.Join(allow, " or ")), nil)
+			} else {
+				refuse(rec, r, http.StatusNotFound, fmt.Sprintf("no operation at %s %s; the spec is at /openapi.yaml", r.Method, r.URL.Path), nil)
 			}
-			writeProblem(rec, http.StatusNotFound, fmt.Sprintf("no operation at %s %s; the spec is at /openapi.yaml", r.Method, r.URL.Path))
 			return
 		}
-		if deps.Access != nil {
-			var ok bool
-			if r, ok = deps.Access.authorize(rec, r, route); !ok {
+		ok := true
+		if deps.Access != nil && !auth.RuleOf(route).Public { // a page: anyone, credentials or none
+			if rl.who, ok = deps.Access.authenticate(rec, r, route); !ok {
 				return
 			}
 		}
-		if !checkQuery(rec, r) {
-			return
-		}
-		if r.Body != nil && r.Body != http.NoBody {
-			body, ok := limits.read1(rec, r, start)
-			if !ok {
-				return
+		// An operation checks its rule and admits its body itself (its huma
+		// middlewares, operations.Handle); a page or the mux's redirect to
+		// a clean path (checked by the rule of the route it redirects to)
+		// is checked here.
+		_, isOp := h.(operation)
+		if !isOp && deps.Access != nil {
+			var c context.Context
+			if c, ok = deps.Access.authorize(rec, r, route, auth.RuleOf(route)); ok && c != r.Context() {
+				r = r.WithContext(c) // the acting principal
 			}
-			if len(body) > 0 && hasBody(r.Method) {
-				if !jsonContentType(r.Header.Get("Content-Type")) {
-					writeProblem(rec, http.StatusUnsupportedMediaType, fmt.Sprintf("request Content-Type %q is not application/json", bound(r.Header.Get("Content-Type"))),
-						&huma.ErrorDetail{Location: "body", Message: "the body must be sent as Content-Type application/json (any case, parameters such as charset=utf-8 allowed)"})
-					return
-				}
-				// huma looks formats up case-sensitively: give it the one name.
-				r.Header.Set("Content-Type", "application/json")
-			}
-			r.Body = requestBody{bytes.NewReader(body)}
-			r.ContentLength = int64(len(body))
 		}
-		mux.ServeHTTP(rec, r)
+		if isOp || ok && limits.admit(rec, r) {
+			mux.ServeHTTP(rec, r)
+		}
 	})
+}
+
+// admit checks r's query string and reads its body whole under the
+// limits, in place (r.Body becomes the bytes read, its Content-Type the
+// one huma knows); when it cannot, it answers (400, 408, 413, 415, 422)
+// and reports false.
+func (l bodyLimits) admit(w http.ResponseWriter, r *http.Request) bool {
+	if !checkQuery(w, r) {
+		return false
+	}
+	if r.Body == nil || r.Body == http.NoBody {
+		return true
+	}
+	start := time.Now()
+	if rl, ok := r.Context().Value(loggerKey{}).(*requestLog); ok {
+		start = rl.start
+	}
+	body, ok := l.read1(w, r, start)
+	if !ok {
+		return false
+	}
+	if len(body) > 0 && hasBody(r.Method) {
+		if !jsonContentType(r.Header.Get("Content-Type")) {
+			writeProblem(w, http.StatusUnsupportedMediaType, fmt.Sprintf("request Content-Type %q is not application/json", bound(r.Header.Get("Content-Type"))),
+				&huma.ErrorDetail{Location: "body", Message: "the body must be sent as Content-Type application/json (any case, parameters such as charset=utf-8 allowed)"})
+			return false
+		}
+		// huma looks formats up case-sensitively: give it the one name.
+		r.Header.Set("Content-Type", "application/json")
+	}
+	r.Body = requestBody{bytes.NewReader(body)}
+	r.ContentLength = int64(len(body))
+	return true
 }
 
 // checkQuery refuses a query string Go's parser would read silently
@@ -210,18 +237,14 @@ func checkQuery(w http.ResponseWriter, r *http.Request) bool {
 	}
 	q, err := url.ParseQuery(r.URL.RawQuery)
 	if err != nil {
-		dropBody(w, r)
-		writeProblem(w, http.StatusBadRequest, "the query string has a % not followed by two hex digits, or a ';'",
+		return refuse(w, r, http.StatusBadRequest, "the query string has a % not followed by two hex digits, or a ';'", nil,
 			&huma.ErrorDetail{Location: "query", Message: "a bad % escape (RFC 3986 percent-encoding)"})
-		return false
 	}
 	for name, vs := range q {
 		for _, v := range vs {
 			if !utf8.ValidString(name) || !utf8.ValidString(v) {
-				dropBody(w, r)
-				writeProblem(w, http.StatusUnprocessableEntity, "a query parameter is not valid UTF-8",
+				return refuse(w, r, http.StatusUnprocessableEntity, "a query parameter is not valid UTF-8", nil,
 					&huma.ErrorDetail{Location: "query." + bound(strings.ToValidUTF8(name, "\uFFFD")), Message: "not valid UTF-8 once its % escapes are decoded"})
-				return false
 			}
 		}
 	}
@@ -241,13 +264,23 @@ type bodyLimits struct {
 	read, idle time.Duration
 }
 
+// limitsOf are deps' body limits, the defaults where it sets none.
+func limitsOf(deps Deps) bodyLimits {
+	l := bodyLimits{read: deps.BodyReadTimeout, idle: deps.BodyIdleTimeout}
+	if l.read <= 0 {
+		l.read = DefaultBodyReadTimeout
+	}
+	if l.idle <= 0 {
+		l.idle = DefaultBodyIdleTimeout
+	}
+	return l
+}
+
 // read1 reads r's body whole, at most MaxBodyBytes; when it cannot, it
 // answers (413, 408 or 400, with the connection closed) and reports false.
-func (l bodyLimits) read1(w *recorder, r *http.Request, start time.Time) ([]byte, bool) {
+func (l bodyLimits) read1(w http.ResponseWriter, r *http.Request, start time.Time) ([]byte, bool) {
 	if r.ContentLength > MaxBodyBytes {
-		dropBody(w, r)
-		writeProblem(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("request body is %d bytes; the limit is %d bytes (64 KiB)", r.ContentLength, MaxBodyBytes))
-		return nil, false
+		return nil, refuse(w, r, http.StatusRequestEntityTooLarge, fmt.Sprintf("request body is %d bytes; the limit is %d bytes (64 KiB)", r.ContentLength, MaxBodyBytes), nil)
 	}
 	rc := http.NewResponseController(w)
 	end := start.Add(l.read)
@@ -263,21 +296,26 @@ func (l bodyLimits) read1(w *recorder, r *http.Request, start time.Time) ([]byte
 		if errors.As(err, &ne) && ne.Timeout() {
 			Log(r.Context()).Warn("request body timed out", "err", err.Error(), "bytes_read", len(body),
 				"idle_timeout", l.idle.String(), "read_timeout", l.read.String())
-			dropBody(w, r)
-			writeProblem(w, http.StatusRequestTimeout, fmt.Sprintf("the request body stopped arriving (%d bytes read): nothing came for %s, or the whole body took over %s", len(body), l.idle, l.read))
-			return nil, false
+			return nil, refuse(w, r, http.StatusRequestTimeout, fmt.Sprintf("the request body stopped arriving (%d bytes read): nothing came for %s, or the whole body took over %s", len(body), l.idle, l.read), nil)
 		}
 		Log(r.Context()).Warn("request body unreadable", "err", err.Error(), "bytes_read", len(body))
-		dropBody(w, r)
-		writeProblem(w, http.StatusBadRequest, "the request body could not be read")
-		return nil, false
+		return nil, refuse(w, r, http.StatusBadRequest, "the request body could not be read", nil)
 	}
 	if len(body) > MaxBodyBytes {
-		dropBody(w, r)
-		writeProblem(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("request body is over %d bytes (64 KiB)", MaxBodyBytes))
-		return nil, false
+		return nil, refuse(w, r, http.StatusRequestEntityTooLarge, fmt.Sprintf("request body is over %d bytes (64 KiB)", MaxBodyBytes), nil)
 	}
 	return body, true
+}
+
+// refuse answers status with the request's body left unread (dropBody),
+// logging why as an access refusal unless why is nil, and reports false.
+func refuse(w http.ResponseWriter, r *http.Request, status int, detail string, why []any, errs ...*huma.ErrorDetail) bool {
+	if why != nil {
+		Log(r.Context()).Info("access refused", why...)
+	}
+	dropBody(w, r)
+	writeProblem(w, status, detail, errs...)
+	return false
 }
 
 // dropBody closes the connection after the answer to a request whose

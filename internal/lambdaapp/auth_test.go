@@ -12,11 +12,15 @@ import (
 	"time"
 
 	"github.com/aws/aws-lambda-go/events"
+	"github.com/danielgtaylor/huma/v2"
 
 	"github.com/tablesettle/tablesettle/internal/auth"
 	"github.com/tablesettle/tablesettle/internal/httpapi"
 	"github.com/tablesettle/tablesettle/internal/httpapi/authtest"
 	"github.com/tablesettle/tablesettle/internal/pools"
+	"github.com/tablesettle/tablesettle/internal/principal"
+	"github.com/tablesettle/tablesettle/internal/ruleset"
+	"github.com/tablesettle/tablesettle/internal/ruleset/rulesettest"
 	"github.com/tablesettle/tablesettle/internal/sqlite"
 )
 
@@ -31,7 +35,23 @@ func roleName(c authtest.Caller) string { return "tablesettle-matrix-" + c.Name 
 // (requestContext.authorizer.iam.userArn, an assumed-role session) mapped
 // to roles by TABLESETTLE_IAM_PRINCIPALS. In the stack nothing is open: a
 // stateless operation needs an identity too.
-func TestAccessMatrixLambda(t *testing.T) {
+func TestAccessMatrixLambda(t *testing.T) { accessMatrixLambda(t, ruleset.Standard()) }
+
+// TestAccessMatrixLambdaWithSixth: the same matrix through Lambda handlers
+// built with the sixth, test-only ruleset in their catalogue
+// (internal/ruleset/rulesettest): a ruleset added as data changes no
+// operation's access, in the stack as on the local server.
+func TestAccessMatrixLambdaWithSixth(t *testing.T) {
+	cat, err := rulesettest.SixthCatalogue()
+	if err != nil {
+		t.Fatal(err)
+	}
+	accessMatrixLambda(t, cat)
+}
+
+// accessMatrixLambda walks the access matrix through the functions of a
+// stack serving the rulesets of cat.
+func accessMatrixLambda(t *testing.T, cat ruleset.Catalogue) {
 	var mapping []auth.IAMEntry
 	for _, c := range authtest.Callers() {
 		if c.Principal != nil {
@@ -49,7 +69,8 @@ func TestAccessMatrixLambda(t *testing.T) {
 	}
 	deps := Deps(getenv)
 	deps.Logger = slog.New(slog.NewJSONHandler(io.Discard, nil))
-	deps.Pools = pools.NewService(st, time.Now, 1)
+	deps.Pools = pools.NewServiceIn(cat, st, time.Now, 1)
+	deps.Catalogue = cat
 
 	handlers := map[string]Handler{} // route -> the handler of the function serving it
 	var ops []authtest.Op
@@ -126,5 +147,41 @@ func TestBadIAMMappingRefusesAll(t *testing.T) {
 	resp, _ := h(context.Background(), ev)
 	if resp.StatusCode != http.StatusServiceUnavailable || strings.Contains(resp.Body, "arn") {
 		t.Errorf("%d %s", resp.StatusCode, resp.Body)
+	}
+}
+
+// In the stack too, an operation the access table does not list is
+// refused to every identity, one mapped to every role included (403
+// naming the missing rule), and to a request without one (401): the
+// Lambda handler goes through the same check as the local server.
+func TestOperationWithoutRuleRefusedInLambda(t *testing.T) {
+	raw, _ := json.Marshal([]auth.IAMEntry{{ARN: "arn:aws:iam::" + account + ":role/all", Roles: principal.Roles, Tables: []string{authtest.BoundTable}}})
+	deps := Deps(func(k string) string {
+		return map[string]string{"LOG_LEVEL": "error", IAMPrincipalsEnv: string(raw)}[k]
+	})
+	deps.Logger = slog.New(slog.NewJSONHandler(io.Discard, nil))
+	h, api := httpapi.New(deps, httpapi.GroupPaytables)
+	ran := false
+	huma.Register(api, huma.Operation{OperationID: "unlisted", Method: http.MethodGet, Path: "/v1/unlisted"},
+		func(context.Context, *struct{}) (*struct{}, error) { ran = true; return nil, nil })
+	handler := Adapt(h, deps.Logger)
+	for _, tc := range []struct {
+		arn    string
+		status int
+		detail string
+	}{
+		{"arn:aws:sts::" + account + ":assumed-role/all/s", http.StatusForbidden, "GET /v1/unlisted has no access rule: refused to every principal"},
+		{"", http.StatusUnauthorized, `GET /v1/unlisted needs credentials: AWS4-HMAC-SHA256 realm=\"tablesettle\"`},
+	} {
+		ev := events.APIGatewayV2HTTPRequest{Version: "2.0", RawPath: "/v1/unlisted", RequestContext: events.APIGatewayV2HTTPRequestContext{
+			RequestID: "r1", HTTP: events.APIGatewayV2HTTPRequestContextHTTPDescription{Method: "GET", Path: "/v1/unlisted"}}}
+		if tc.arn != "" {
+			ev.RequestContext.Authorizer = &events.APIGatewayV2HTTPRequestContextAuthorizerDescription{
+				IAM: &events.APIGatewayV2HTTPRequestContextAuthorizerIAMDescription{UserARN: tc.arn}}
+		}
+		resp, err := handler(context.Background(), ev)
+		if err != nil || resp.StatusCode != tc.status || !strings.Contains(resp.Body, `"detail":"`+tc.detail+`"`) || ran {
+			t.Errorf("%q: %d %s (ran %v, err %v), want %d %s", tc.arn, resp.StatusCode, resp.Body, ran, err, tc.status, tc.detail)
+		}
 	}
 }

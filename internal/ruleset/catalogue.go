@@ -5,6 +5,7 @@ import (
 	"sort"
 
 	"github.com/tablesettle/tablesettle/internal/fault"
+	"github.com/tablesettle/tablesettle/rules"
 )
 
 // Catalogue is a set of rulesets looked up by id: the one place settlement,
@@ -45,6 +46,22 @@ func (c Catalogue) Lookup(id ID) (*Ruleset, bool) {
 		}
 	}
 	return nil, false
+}
+
+// Document returns the rule document of the ruleset with the given id:
+// the one its description carries (Ruleset.Rules).
+func (c Catalogue) Document(id string) (rules.Document, bool) {
+	if r, ok := c.Lookup(ID(id)); ok {
+		return r.Rules, true
+	}
+	return rules.Document{}, false
+}
+
+// Resolve resolves a citation in the form the service writes it ("ruling
+// R12", "mbs-megalink-tcp-v6 3.11.2") against the rulings and the
+// documents of c's rulesets.
+func (c Catalogue) Resolve(citation string) (rules.Citation, bool) {
+	return rules.Resolve(citation, c.Document)
 }
 
 // Get returns a copy of the ruleset with the given id.

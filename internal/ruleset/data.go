@@ -63,7 +63,8 @@ const (
 var rulesets = [...]Ruleset{
 	{
 		ID: SSPv6, Game: GameStud, Name: "Megalink Singapore Stud Poker", Short: "SSP v6", Casino: "MBS",
-		Document: "mbs-megalink-singapore-stud-poker-v6.txt", Version: 6, Rules: document(SSPv6),
+		Document: "mbs-megalink-singapore-stud-poker-v6.txt", Version: 6,
+		Rules:   rules.Document{RulesetID: string(SSPv6), File: "mbs-megalink-singapore-stud-poker-v6.txt", Title: "Megalink Singapore Stud Poker (MBS), version 6"},
 		InForce: time.Date(2019, 8, 2, 0, 0, 0, 0, sgt), Currency: money.SGD,
 		Majors:         Majors{Rule: "3.15", OrderRule: "3.14"},
 		Irregularities: Irregularities{Section5: Section5Megalink, ReferTo: mbsManager, ReferClause: "6.1"},
@@ -92,7 +93,8 @@ var rulesets = [...]Ruleset{
 	},
 	{
 		ID: SSPv4, Game: GameStud, Name: "Singapore Stud Poker", Short: "SSP v4", Casino: "MBS",
-		Document: "mbs-singapore-stud-poker-v4.txt", Version: 4, Rules: document(SSPv4),
+		Document: "mbs-singapore-stud-poker-v4.txt", Version: 4,
+		Rules:   rules.Document{RulesetID: string(SSPv4), File: "mbs-singapore-stud-poker-v4.txt", Title: "Singapore Stud Poker (MBS), version 4"},
 		InForce: time.Date(2013, 5, 9, 0, 0, 0, 0, sgt), Currency: money.SGD,
 		// SSP v4 has no several-winners clauses (rulings R5, R7), no
 		// section 6 (ruling R25), and voids the round for a wrong count to
@@ -149,7 +151,8 @@ var rulesets = [...]Ruleset{
 	},
 	{
 		ID: TCPv6, Game: GameThreeCard, Name: "Megalink Three Card Poker", Short: "TCP v6", Casino: "MBS",
-		Document: "mbs-megalink-three-card-poker-v6.txt", Version: 6, Rules: document(TCPv6),
+		Document: "mbs-megalink-three-card-poker-v6.txt", Version: 6,
+		Rules:   rules.Document{RulesetID: string(TCPv6), File: "mbs-megalink-three-card-poker-v6.txt", Title: "Megalink Three Card Poker (MBS), version 6"},
 		InForce: time.Date(2019, 8, 2, 0, 0, 0, 0, sgt), Currency: money.SGD,
 		Majors:         Majors{Rule: "3.18", OrderRule: "3.17"},
 		Irregularities: Irregularities{Section5: Section5Megalink, ReferTo: mbsManager, ReferClause: "6.1"},
@@ -195,7 +198,8 @@ var rulesets = [...]Ruleset{
 	},
 	{
 		ID: THBv9, Game: GameHoldem, Name: "Megalink Texas Hold'em Bonus Progressive", Short: "THB", Casino: "MBS",
-		Document: "mbs-megalink-texas-holdem-bonus-progressive-v9.txt", Version: 9, Rules: document(THBv9),
+		Document: "mbs-megalink-texas-holdem-bonus-progressive-v9.txt", Version: 9,
+		Rules:   rules.Document{RulesetID: string(THBv9), File: "mbs-megalink-texas-holdem-bonus-progressive-v9.txt", Title: "Megalink Texas Hold'em Bonus Progressive (MBS), version 9"},
 		InForce: time.Date(2023, 7, 4, 7, 0, 0, 0, sgt), Currency: money.SGD,
 		Majors:         Majors{Rule: "3.15", OrderRule: "3.14"},
 		Irregularities: Irregularities{Section5: Section5Megalink, ReferTo: mbsManager, ReferClause: "6.1"},
@@ -249,7 +253,8 @@ var rulesets = [...]Ruleset{
 	},
 	{
 		ID: RWSCSPv2, Game: GameStud, Name: "Multi-Link Progressive Casino Stud Poker", Short: "RWS CSP", Casino: "RWS",
-		Document: "rws-multi-link-progressive-casino-stud-poker-v2.txt", Version: 2, Rules: document(RWSCSPv2),
+		Document: "rws-multi-link-progressive-casino-stud-poker-v2.txt", Version: 2,
+		Rules:   rules.Document{RulesetID: string(RWSCSPv2), File: "rws-multi-link-progressive-casino-stud-poker-v2.txt", Title: "Multi-Link Progressive Casino Stud Poker (RWS), version 2"},
 		InForce: time.Date(2020, 6, 28, 8, 0, 0, 0, sgt), Currency: money.SGD,
 		Majors:    Majors{Sequential: true, Rule: "4.5.1", SettleWindow: true, OrderRule: "4.5.2"},
 		Decisions: Decisions{DeclinedFolds: true, AbsentFolds: true},
@@ -279,10 +284,4 @@ var rulesets = [...]Ruleset{
 			JackpotReset: "1.13",
 		},
 	},
-}
-
-// document is the embedded rule document of a standard ruleset.
-func document(id ID) rules.Document {
-	d, _ := rules.DocumentOf(string(id))
-	return d
 }
