@@ -5,7 +5,7 @@ SHELL := /bin/bash
 GO    ?= go
 ADDR  ?= 127.0.0.1:8080
 
-.PHONY: analysis bench bench-peer bench-pools bench-store build load-pools chromium deploy fmt-check fuzz lint-spec load openapi run synth test test-browser test-clients test-exhaustive test-infra test-load vet
+.PHONY: analysis bench bench-peer bench-pools bench-store build load-pools load-pools-open chromium deploy fmt-check fuzz lint-spec load openapi run synth test test-browser test-clients test-exhaustive test-infra test-load vet
 
 ## run: the API on $(ADDR) with the embedded default store (no cloud account)
 run:
@@ -134,6 +134,24 @@ POOLS_DURATION ?= 5m
 load-pools:
 	POOLS_RATE=$(POOLS_RATE) POOLS_DURATION=$(POOLS_DURATION) test/dynamodb-local.sh \
 	  $(GO) test -run '^$$' -bench '^BenchmarkPoolsOpenLoop$$' -benchtime 1x -timeout 60m ./internal/dynamo
+
+## load-pools-open: the open loop through serve and vegeta (docs/scale.md,
+## "Open loop through serve"): POOLS_RATE rounds/s for POOLS_DURATION over
+## 10,000 table ids, each posting as its own table principal, to one pool
+## linked by the pattern "table-*", one Straight Flush per 2,000 rounds,
+## through `tablesettle serve -dynamodb URL -shards POOLS_SHARDS` on
+## DynamoDB Local, at most POOLS_CONCURRENCY rounds in flight; then zero
+## errors, zero cents off (the meters against the driver's own sums) and
+## reconcile, and the WRU counted from the items written. Not part of make
+## test (this 2-core machine does not hold 170 rounds/s: see docs/scale.md)
+POOLS_SHARDS      ?= 16
+POOLS_CONCURRENCY ?= 8
+load-pools-open:
+	@mkdir -p bin
+	$(GO) build -o bin/tablesettle ./cmd/tablesettle
+	cd test/load && $(GO) build -o ../../bin/load .
+	test/dynamodb-local.sh sh -c 'bin/load -scenario pools -serve bin/tablesettle -dynamodb "$$DYNAMODB_ENDPOINT" \
+	  -shards $(POOLS_SHARDS) -rate $(POOLS_RATE) -duration $(POOLS_DURATION) -max-workers $(POOLS_CONCURRENCY) -seed $(LOAD_SEED)'
 
 ## bench-store: the embedded store (internal/sqlite, docs/store.md), one run
 ## each: the cost of round 1,000 against round 100,000 (p50, p99), rounds/s

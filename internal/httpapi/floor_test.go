@@ -72,6 +72,31 @@ func TestLinkedTables(t *testing.T) {
 	}
 }
 
+// TestLinkedTablePatterns (issue 25): a wide-area pool links its 10,000
+// tables with one pattern, "table-*" (every table whose id starts with
+// "table-"), beside ids; a table outside both is refused, 403 at
+// body.table; a malformed pattern is refused at its index.
+func TestLinkedTablePatterns(t *testing.T) {
+	api, _ := poolsAPI(t, nil)
+	wide := strings.Replace(createMBS, `"tables":["T1","T2","T3","T7","T12"]`, `"tables":["T12","table-*"]`, 1)
+	if resp := api.Post("/v1/pools", strings.NewReader(wide)); resp.Code != http.StatusCreated {
+		t.Fatalf("create: %d %s", resp.Code, resp.Body)
+	}
+	for _, table := range []string{"table-00000", "table-09999", "T12"} {
+		if resp := api.Post("/v1/pools/megalink/rounds", strings.NewReader(floorRound(table, "R1"))); resp.Code != http.StatusOK {
+			t.Fatalf("linked %s: %d %s", table, resp.Code, resp.Body)
+		}
+	}
+	resp := api.Post("/v1/pools/megalink/rounds", strings.NewReader(floorRound("T13", "R1")))
+	if resp.Code != http.StatusForbidden || !strings.Contains(resp.Body.String(), `"location":"body.table"`) || !strings.Contains(resp.Body.String(), "it links tables T12, table-*") {
+		t.Fatalf("unlinked T13: %d %s", resp.Code, resp.Body)
+	}
+	bad := strings.Replace(strings.Replace(createMBS, `"tables":["T1","T2","T3","T7","T12"]`, `"tables":["T12","*"]`, 1), `"id":"megalink"`, `"id":"everyone"`, 1)
+	if resp := api.Post("/v1/pools", strings.NewReader(bad)); resp.Code != http.StatusUnprocessableEntity || !strings.Contains(resp.Body.String(), `"location":"body.tables[1]"`) {
+		t.Fatalf("a pattern linking every table: %d %s", resp.Code, resp.Body)
+	}
+}
+
 // getTagged GETs path with If-None-Match inm and returns the answer.
 func getTagged(t *testing.T, api humatest.TestAPI, path, inm string, headers ...any) *httptest.ResponseRecorder {
 	t.Helper()

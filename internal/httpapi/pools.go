@@ -29,7 +29,7 @@ type PoolSettings struct {
 	SettleWindowMS     int64             `json:"settleWindowMs,omitempty" minimum:"0" maximum:"600000" example:"5000" doc:"RWS only: how long a major hit is held so that a hand dealt earlier at another table but reported later is paid first (ruling R7). Default 5000."`
 	Verify             *PoolVerify       `json:"verify,omitempty" doc:"The jackpot lock: which hits are committed pending, for a supervisor to confirm or void before the cage pays. Absent: none."`
 	ProposalTTLSeconds int64             `json:"proposalTtlSeconds,omitempty" minimum:"0" maximum:"86400" example:"1800" doc:"Dual control: how long a proposed adjustment, settings change, correction or void waits for its approval before it expires, in seconds (0: the default, 1800; else 60-86400). Changed like every setting: after the next reset."`
-	Tables             []string          `json:"tables,omitempty" maxItems:"200" example:"[\"T12\",\"T13\"]" doc:"The table ids linked to the pool (issue 24): a round from any other table is refused (403 naming body.table), and a pool without tables accepts no round. Changed under dual control like every setting, but effective when approved (it moves no money)."`
+	Tables             []string          `json:"tables,omitempty" maxItems:"200" example:"[\"T12\",\"T13\"]" doc:"The table ids linked to the pool (issue 24), at most 200 entries: a round from any other table is refused (403 naming body.table), and a pool without tables accepts no round. An entry ending in '*' is a pattern linking every table whose id starts with what comes before it (1-63 characters): \"table-*\" links table-00000 to table-09999 (a wide-area pool, issue 25). Changed under dual control like every setting, but effective when approved (it moves no money)."`
 	DisplayName        string            `json:"displayName,omitempty" maxLength:"80" example:"Megalink Progressive" doc:"What the sign shows for the pool. Changed like tables: effective when approved."`
 }
 
@@ -124,7 +124,7 @@ type PatchPoolRequest struct {
 	SettleWindowMS     *int64             `json:"settleWindowMs,omitempty"`
 	Verify             *PoolVerify        `json:"verify,omitempty"`
 	ProposalTTLSeconds *int64             `json:"proposalTtlSeconds,omitempty" minimum:"0" maximum:"86400"`
-	Tables             []string           `json:"tables,omitempty" maxItems:"200" doc:"The table ids linked to the pool, all of them (replaces the list); effective when approved."`
+	Tables             []string           `json:"tables,omitempty" maxItems:"200" doc:"The table ids linked to the pool, all of them (replaces the list), at most 200 entries, each a table id or a pattern (\"table-*\": every table whose id starts with \"table-\"); effective when approved."`
 	DisplayName        *string            `json:"displayName,omitempty" maxLength:"80" doc:"What the sign shows; effective when approved."`
 	Reason             string             `json:"reason,omitempty" maxLength:"500"`
 	NoBy

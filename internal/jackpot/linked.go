@@ -2,7 +2,6 @@ package jackpot
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -14,8 +13,22 @@ import (
 // name no table accepts no round: a table feeds a pool only once someone
 // linked it, under dual control.
 
-// MaxTables is how many tables one pool links.
+// MaxTables is how many entries a pool's tables hold: table ids and
+// prefix patterns (TablePattern) together.
 const MaxTables = 200
+
+// TablePattern ends an entry of a pool's tables that links every table
+// whose id starts with what comes before it: "table-*" links table-00000
+// to table-09999 and any other id starting with "table-" (issue 25: a
+// wide-area pool of 10,000 tables). The prefix is 1-63 characters of a
+// table id, so a pattern never matches every table and no table id is
+// mistaken for one (a table id holds no '*').
+const TablePattern = "*"
+
+// tablePrefix is the prefix of entry when it is a pattern.
+func tablePrefix(entry string) (string, bool) {
+	return strings.CutSuffix(entry, TablePattern)
+}
 
 // MaxDisplayName is the longest display name, in characters.
 const MaxDisplayName = 80
@@ -32,8 +45,12 @@ func validateLinks(s Settings) error {
 	seen := map[string]bool{}
 	for i, t := range s.Tables {
 		field := fmt.Sprintf("tables[%d]", i)
-		if !ValidID(t) {
-			return invalid(field, "a table id is 1-64 letters, digits, '-', '_', '.' or ':'")
+		if prefix, ok := tablePrefix(t); ok {
+			if !ValidID(prefix) || len(prefix) > 63 {
+				return invalid(field, "a table pattern is 1-63 letters, digits, '-', '_', '.' or ':', then one '*' (every table whose id starts with them)")
+			}
+		} else if !ValidID(t) {
+			return invalid(field, "a table id is 1-64 letters, digits, '-', '_', '.' or ':' (or a pattern: a prefix of one, then '*')")
 		}
 		if seen[t] {
 			return invalid(field, "table %q listed twice", t)
@@ -60,8 +77,19 @@ func linkNow(q *Pool, s Settings) {
 	q.Settings.DisplayName = s.DisplayName
 }
 
-// Links reports whether table is linked to p.
-func (p Pool) Links(table string) bool { return slices.Contains(p.Settings.Tables, table) }
+// Links reports whether table is linked to p: named in its tables, or
+// starting with the prefix of one of its patterns.
+func (p Pool) Links(table string) bool {
+	for _, t := range p.Settings.Tables {
+		if t == table {
+			return true
+		}
+		if prefix, ok := tablePrefix(t); ok && strings.HasPrefix(table, prefix) {
+			return true
+		}
+	}
+	return false
+}
 
 // CheckLinked refuses a round of table on p unless the table is linked to
 // it: Forbidden, naming the table (FieldTable).

@@ -4,6 +4,13 @@
 //
 //	go run . [-url http://127.0.0.1:8080] [-rate 200] [-duration 5s] [-seed 1]
 //	go run . -stage-url https://abc123.execute-api.ap-southeast-1.amazonaws.com -sigv4 -region ap-southeast-1
+//	go run . -scenario pools -serve ../../bin/tablesettle -dynamodb http://127.0.0.1:PORT -shards 16 -rate 170 -duration 5m
+//
+// The pools scenario (pools.go, docs/scale.md "Open loop through serve")
+// starts serve itself, with a principals file of its own: one wide-area
+// pool linked to -tables table ids, each table posting rounds as its own
+// principal, one Straight Flush per -hit-every rounds; it checks the pool's
+// meters against its own sums to the minor unit and reconciles the pool.
 //
 // Without -stage-url, only a literal loopback address is accepted, and the
 // dialer refuses any other address: load never leaves the machine by accident.
@@ -46,6 +53,13 @@ type Options struct {
 	Region   string
 	Timeout  time.Duration
 	Wait     time.Duration
+
+	// The pools scenario's.
+	Serve      ServeOptions
+	Tables     int
+	HitEvery   int
+	MaxWorkers uint64
+	Warmup     int
 }
 
 func main() {
@@ -64,7 +78,7 @@ func parseFlags(args []string, stderr io.Writer) (Options, error) {
 	fs.SetOutput(stderr)
 	fs.StringVar(&o.URL, "url", "http://127.0.0.1:8080", "base URL of a local server (loopback only)")
 	fs.StringVar(&o.StageURL, "stage-url", "", "base URL of a deployed stage (the stack's ApiUrl output); the only way to target a non-loopback host")
-	fs.StringVar(&o.Scenario, "scenario", "settle", "what to send: "+strings.Join(scenarioNames(), ", "))
+	fs.StringVar(&o.Scenario, "scenario", "settle", "what to send: "+strings.Join(append(scenarioNames(), poolsScenario), ", "))
 	fs.IntVar(&o.Rate, "rate", 200, "requests per second")
 	fs.DurationVar(&o.Duration, "duration", 5*time.Second, "how long to attack (at most 10m)")
 	fs.Uint64Var(&o.Seed, "seed", 1, "seed of the generated requests: the same seed sends the same requests")
@@ -72,6 +86,13 @@ func parseFlags(args []string, stderr io.Writer) (Options, error) {
 	fs.StringVar(&o.Region, "region", os.Getenv("AWS_REGION"), "AWS region of the stage, for -sigv4")
 	fs.DurationVar(&o.Timeout, "timeout", 10*time.Second, "per-request timeout")
 	fs.DurationVar(&o.Wait, "wait", 0, "wait up to this long for the target to accept connections before attacking")
+	fs.StringVar(&o.Serve.Binary, "serve", "", "pools: the tablesettle binary to start (serve), on a free loopback port")
+	fs.StringVar(&o.Serve.DynamoDB, "dynamodb", "", "pools: DynamoDB Local's endpoint for serve -dynamodb (empty: serve's embedded store)")
+	fs.IntVar(&o.Serve.Shards, "shards", 16, "pools: serve -shards (contribution shards per pool; 0: none)")
+	fs.IntVar(&o.Tables, "tables", 10000, "pools: table ids table-00000 ... linked to the pool, one principal each")
+	fs.IntVar(&o.HitEvery, "hit-every", 2000, "pools: one round in this many has a Straight Flush (0: none)")
+	fs.Uint64Var(&o.MaxWorkers, "max-workers", 8, "pools: most rounds in flight at once (a round due while all are busy waits, and its wait counts; 8 as make load-pools)")
+	fs.IntVar(&o.Warmup, "warmup", 300, "pools: rounds sent to another pool first, not measured (DynamoDB Local's JIT)")
 	if err := fs.Parse(args); err != nil {
 		return o, err
 	}
@@ -87,8 +108,11 @@ func parseFlags(args []string, stderr io.Writer) (Options, error) {
 	if o.Timeout <= 0 {
 		return o, fmt.Errorf("-timeout %s: want more than 0", o.Timeout)
 	}
+	if o.Scenario == poolsScenario {
+		return o, checkPoolsFlags(o)
+	}
 	if _, ok := scenarios[o.Scenario]; !ok {
-		return o, fmt.Errorf("-scenario %q: want one of %s", o.Scenario, strings.Join(scenarioNames(), ", "))
+		return o, fmt.Errorf("-scenario %q: want one of %s", o.Scenario, strings.Join(append(scenarioNames(), poolsScenario), ", "))
 	}
 	return o, nil
 }
@@ -97,6 +121,9 @@ func run(ctx context.Context, args []string, stdout io.Writer) (int, error) {
 	o, err := parseFlags(args, os.Stderr)
 	if err != nil {
 		return 2, err
+	}
+	if o.Scenario == poolsScenario {
+		return runPools(ctx, o, stdout)
 	}
 	target, err := ResolveTarget(o.URL, o.StageURL)
 	if err != nil {
@@ -122,6 +149,34 @@ func run(ctx context.Context, args []string, stdout io.Writer) (int, error) {
 		return 1, fmt.Errorf("%d of %d requests failed", rep.Failed(), rep.Requests)
 	}
 	return 0, nil
+}
+
+// poolsScenario names the pools scenario, which is not a Scenario: it
+// starts serve, makes its pool and principals, and checks the money after.
+const poolsScenario = "pools"
+
+// checkPoolsFlags checks the pools scenario's flags.
+func checkPoolsFlags(o Options) error {
+	switch {
+	case o.Serve.Binary == "":
+		return errors.New("-scenario pools needs -serve (the tablesettle binary): it starts serve with principals of its own")
+	case o.URL != "http://127.0.0.1:8080" || o.StageURL != "" || o.SigV4:
+		return errors.New("-scenario pools runs against the serve it starts (-serve), not -url, -stage-url or -sigv4")
+	case o.Tables < 1 || o.Tables > 100000:
+		return fmt.Errorf("-tables %d: want 1 to 100000", o.Tables)
+	case o.HitEvery < 0:
+		return fmt.Errorf("-hit-every %d: want 0 (none) or more", o.HitEvery)
+	case o.Serve.Shards < 0:
+		return fmt.Errorf("-shards %d: want 0 or more", o.Serve.Shards)
+	case o.MaxWorkers < 1:
+		return errors.New("-max-workers: want at least 1")
+	case o.Warmup < 0:
+		return fmt.Errorf("-warmup %d: want 0 or more", o.Warmup)
+	}
+	if o.Serve.DynamoDB != "" {
+		return checkLoopbackEndpoint(o.Serve.DynamoDB)
+	}
+	return nil
 }
 
 // waitForTarget polls until the target accepts a TCP connection.
