@@ -1,6 +1,7 @@
 package auth
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -289,5 +290,57 @@ func TestRuleOf(t *testing.T) {
 	}
 	if got := RuleOf("GET /v1/rulesets").Acting(all); got != "" {
 		t.Errorf("a stateless route acts as %q", got)
+	}
+}
+
+// manyTables is a principals file of a wide-area pool's tables: n table
+// principals, each bound to its own table (docs/scale.md).
+func manyTables(tb testing.TB, n int) ([]Entry, []string) {
+	tb.Helper()
+	entries := make([]Entry, 0, n)
+	tokens := make([]string, 0, n)
+	for i := range n {
+		tok := NewToken()
+		id := fmt.Sprintf("table-%05d", i)
+		entries = append(entries, Entry{ID: id, Roles: []principal.Role{principal.Table}, Tables: []string{id}, TokenSHA256: HashToken(tok)})
+		tokens = append(tokens, tok)
+	}
+	if err := Validate(entries); err != nil {
+		tb.Fatal(err)
+	}
+	return entries, tokens
+}
+
+// TestTokensLookupAmongTenThousand: with 10,000 principals every token
+// finds its own principal (bound to its own table only) and nothing else;
+// a token of another file finds none.
+func TestTokensLookupAmongTenThousand(t *testing.T) {
+	entries, tokens := manyTables(t, 10000)
+	ts := NewTokens(entries)
+	for i, tok := range tokens {
+		p, err := ts.Lookup(tok)
+		if err != nil || p.ID != entries[i].ID || !p.BoundTo(entries[i].ID) || len(p.Tables) != 1 {
+			t.Fatalf("token %d: got %+v, %v; want %s bound to itself only", i, p, err, entries[i].ID)
+		}
+	}
+	if p, err := ts.Lookup(NewToken()); err != ErrBadToken || p != nil {
+		t.Fatalf("a token no principal holds: got %v, %v; want ErrBadToken", p, err)
+	}
+}
+
+// BenchmarkTokensLookup: a lookup among 10 and among 10,000 principals
+// (compare the two in one run: the index makes them the same order).
+func BenchmarkTokensLookup(b *testing.B) {
+	for _, n := range []int{10, 10000} {
+		b.Run(fmt.Sprintf("principals=%d", n), func(b *testing.B) {
+			entries, tokens := manyTables(b, n)
+			ts := NewTokens(entries)
+			b.ReportAllocs()
+			for i := 0; b.Loop(); i++ {
+				if _, err := ts.Lookup(tokens[i%n]); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
