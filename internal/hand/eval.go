@@ -86,10 +86,11 @@ func flushLookup(key, mask uint64) Value {
 // added) and spell the two lookups out, as a nested inlined call costs more
 // than its body; Eval6 gathers its flush masks two cards at a time
 // (pairMasks). A test runs the compiler to keep them so. Eval7 is too large
-// even so (88 with card pairs on its flush path; see the note), and a call
-// on its flush path costs more (the inliner charges 57 for any call it
-// cannot inline): a loop that ranks seven cards per hand runs faster with
-// Eval7All, or adding keys with Partial.
+// even so (88 with card pairs on its flush path; keys of card pairs too
+// would fit, but their 22 KiB table leaves L1 and ran slower than the call:
+// docs/evaluator-inlining.md), and a call on its flush path costs more (the
+// inliner charges 57 for any call it cannot inline): a loop that ranks seven
+// cards per hand runs faster with Eval7All, or adding keys with Partial.
 
 // Eval5 ranks five distinct cards under rules 3.11-3.12.
 func Eval5(c0, c1, c2, c3, c4 card.Card) Value {
