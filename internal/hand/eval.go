@@ -65,11 +65,13 @@ func rankLookup(key uint64) Value {
 // cards' masks. The flush suit s has its flag at key bit 3+4s and its ranks
 // at mask bit 16s+12 (cardMasks is rotated left by tablegen.MaskRotate =
 // 12), so rotating the mask right by 4 times the flag's index brings them
-// to bits 0-12 (masked, so that no index needs a bounds check: one would
-// give the function a frame and a panic path). A flush is the rare case (3% of seven-card hands), so the masks are
-// only gathered then.
+// to bits 0-12, with bits 13-15 zero (the gap between two suits' ranks):
+// a uint16 of it is the flush's index in rankClasses, below flushSlots for
+// any cards, and needs no mask or bounds check (a bounds check would give
+// the function a frame and a panic path). A flush is the rare case (3% of
+// seven-card hands), so the masks are only gathered then.
 func flushLookup(key, mask uint64) Value {
-	return Value(flushClasses[bits.RotateLeft64(mask, -4*bits.TrailingZeros64(key&flushBits))&uint64(len(flushClasses)-1)])
+	return Value(rankClasses[uint16(bits.RotateLeft64(mask, -4*bits.TrailingZeros64(key&flushBits)))])
 }
 
 // The fixed-size evaluators add the cards' keys and look the sum up; they
@@ -78,21 +80,23 @@ func flushLookup(key, mask uint64) Value {
 // array argument is copied through the stack, and reading it back byte by
 // byte stalls store-to-load forwarding (Eval7 ran 3x slower that way).
 //
-// Eval5 is small enough for Go's inliner (cost 79 of its budget of 80; see
-// docs/evaluator-inlining.md): a caller's loop pays no call per hand. To
-// fit, it starts from firstKeys (the bias already added) and spells the two
-// lookups out, as a nested inlined call costs more than its body. A test
-// runs the compiler to keep it so. Eval6 and Eval7 are too large even
-// spelled out so (87 and 95; as written, 96 and 104), and a call on their
-// flush path costs more (the inliner charges 57 for any call it cannot
-// inline): a loop that ranks six or seven cards per hand should use
-// Eval6All or Eval7All, or add keys with Partial.
+// Eval5 and Eval6 are small enough for Go's inliner (cost 78 and 80 of its
+// budget of 80; see docs/evaluator-inlining.md): a caller's loop pays no
+// call per hand. To fit, they start from firstKeys (the bias already
+// added) and spell the two lookups out, as a nested inlined call costs more
+// than its body; Eval6 gathers its flush masks two cards at a time
+// (pairMasks). A test runs the compiler to keep them so. Eval7 is too large
+// even so (88 with card pairs on its flush path; keys of card pairs too
+// would fit, but their 22 KiB table leaves L1 and ran slower than the call:
+// docs/evaluator-inlining.md), and a call on its flush path costs more (the
+// inliner charges 57 for any call it cannot inline): a loop that ranks seven
+// cards per hand runs faster with Eval7All, or adding keys with Partial.
 
 // Eval5 ranks five distinct cards under rules 3.11-3.12.
 func Eval5(c0, c1, c2, c3, c4 card.Card) Value {
 	key := firstKeys[c0] + cardKeys[c1] + cardKeys[c2] + cardKeys[c3] + cardKeys[c4]
 	if key&flushBits != 0 {
-		return Value(flushClasses[bits.RotateLeft64(cardMasks[c0]|cardMasks[c1]|cardMasks[c2]|cardMasks[c3]|cardMasks[c4], -4*bits.TrailingZeros64(key&flushBits))&uint64(len(flushClasses)-1)])
+		return Value(rankClasses[uint16(bits.RotateLeft64(cardMasks[c0]|cardMasks[c1]|cardMasks[c2]|cardMasks[c3]|cardMasks[c4], -4*bits.TrailingZeros64(key&flushBits)))])
 	}
 	return Value(rankClasses[(uint32(key>>rankShift)+rankOffsets[key>>(rankShift+rowShift)])&uint32(len(rankClasses)-1)])
 }
@@ -101,9 +105,28 @@ func Eval5(c0, c1, c2, c3, c4 card.Card) Value {
 func Eval6(c0, c1, c2, c3, c4, c5 card.Card) Value {
 	key := firstKeys[c0] + cardKeys[c1] + cardKeys[c2] + cardKeys[c3] + cardKeys[c4] + cardKeys[c5]
 	if key&flushBits != 0 {
-		return flushLookup(key, cardMasks[c0]|cardMasks[c1]|cardMasks[c2]|cardMasks[c3]|cardMasks[c4]|cardMasks[c5])
+		return Value(rankClasses[uint16(bits.RotateLeft64(pairMasks[c0][c1]|pairMasks[c2][c3]|pairMasks[c4][c5], -4*bits.TrailingZeros64(key&flushBits)))])
 	}
-	return rankLookup(key)
+	return Value(rankClasses[(uint32(key>>rankShift)+rankOffsets[key>>(rankShift+rowShift)])&uint32(len(rankClasses)-1)])
+}
+
+// pairMasks[a][b] is cardMasks[a] | cardMasks[b]: Eval6's flush path reads
+// three of them where it would read six masks, which keeps Eval6 within the
+// inlining budget (a pair costs the inliner 5 nodes, two cards 7). Indexed
+// by two card.Cards it needs no bounds check, so it spans 256 x 256 entries
+// (512 KiB of address space, zero, in the BSS), of which init fills the
+// 52 x 52 of valid cards: 104 KiB are ever touched (55-100 microseconds at
+// start-up on the shared build machine, mostly the page faults; as static
+// data it would add 512 KiB to every binary). Only hands with a flush read
+// it (3% of six-card hands), so its size costs the common path nothing.
+var pairMasks [256][256]uint64
+
+func init() {
+	for a := range card.NumCards {
+		for b := range card.NumCards {
+			pairMasks[a][b] = cardMasks[a] | cardMasks[b]
+		}
+	}
 }
 
 // Eval7 ranks the best five of seven distinct cards (THB v9 3.10: the two

@@ -81,8 +81,10 @@ func FuzzEval(f *testing.F) {
 // The fixed-size evaluators are total: repeated or invalid cards (a caller's
 // bug: the API and settlement reject them first) give a meaningless value,
 // never a panic. Such hands hash outside the rank table's 73,775 entries
-// (checked below, so the test exercises the guard); the table is padded to a
-// power of two and the index masked.
+// (which follow its 8,192 flush entries; checked below, so the test
+// exercises the guard); the table is padded to a power of two and the index
+// masked, and a flush index is a uint16 (Eval6 also reads pairMasks, 256 x
+// 256 for the same reason).
 func TestEvalNeverPanics(t *testing.T) {
 	outside := 0
 	check := func(cs ...card.Card) {
@@ -90,13 +92,14 @@ func TestEvalNeverPanics(t *testing.T) {
 		for _, c := range cs {
 			key += cardKeys[c]
 		}
-		if key&flushBits == 0 && rankIndex(key) >= numRankClasses {
+		if i := rankIndex(key); key&flushBits == 0 && (i < flushSlots || i >= flushSlots+numRankClasses) {
 			outside++
 		}
 		switch len(cs) {
 		case 5:
 			Eval5(cs[0], cs[1], cs[2], cs[3], cs[4])
 		case 7:
+			Eval6(cs[0], cs[1], cs[2], cs[3], cs[4], cs[5])
 			Eval7(cs[0], cs[1], cs[2], cs[3], cs[4], cs[5], cs[6])
 			h := [7]card.Card(cs)
 			Eval7All([][7]card.Card{h, h, h, h, h}, make([]Value, 5))

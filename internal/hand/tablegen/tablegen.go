@@ -22,9 +22,13 @@
 //
 // Without a flush the rank sum is hashed to a dense index with one
 // displacement per 2^RowShift-wide row of sums (Offsets), found greedily by
-// Build (first fit, fullest rows first). The result is a minimal perfect
-// hash: Ranks has exactly one entry per rank multiset of 5 to 7 cards.
-// With a flush, the 13-bit rank mask of the flush suit indexes Flush.
+// Build (first fit, fullest rows first). With a flush, the 13-bit rank mask
+// of the flush suit is the index. Both index one table, Ranks: its first
+// FlushSlots entries are Flush, and the rank multisets of 5 to 7 cards take
+// exactly the next 73,775 (the hash is minimal above the flushes). One table
+// lets the flush index be a uint16 (bits 13-15 of a rotated mask are zero)
+// with no mask and no bounds check: the node that saves keeps hand.Eval6
+// within Go's inlining budget.
 //
 // The values stored are dense equivalence classes: 1 is the worst five-card
 // hand (7-5-4-3-2 of at least two suits), 7462 the Royal Flush, each class
@@ -74,6 +78,10 @@ const MaskRotate = 12
 // NumRows is the number of perfect-hash rows: every rank sum is below 2^25.
 const NumRows = 1 << (RankBits - RowShift)
 
+// FlushSlots is where the rank multisets start in Ranks: entries 0 to 8191
+// are Flush, indexed by a 13-bit rank mask.
+const FlushSlots = 8192
+
 // Categories, lowest first, as numbered by package hand.
 const (
 	catHighCard = iota + 1
@@ -91,7 +99,7 @@ const (
 // Tables are the evaluator's lookup tables.
 type Tables struct {
 	Offsets [NumRows]uint32 // per row: added (mod 2^32) to the rank sum
-	Ranks   []uint16        // class of each non-flush rank multiset of 5-7 cards
+	Ranks   []uint16        // Flush, then the class of each non-flush rank multiset of 5-7 cards
 	Flush   [8192]uint16    // class of the best flush in a 13-bit rank mask (5-7 bits set)
 	// CategoryFloor[c] is the lowest class of category c (index 1-10), and
 	// CategoryFloor[11] is one more than the highest class.
@@ -335,8 +343,14 @@ func Build() (*Tables, error) {
 		}
 	}
 	slices.SortStableFunc(order, func(a, b int) int { return len(rows[b]) - len(rows[a]) })
+	for m := uint32(0); m < 8192; m++ {
+		if n := bits.OnesCount32(m); n >= 5 && n <= 7 {
+			t.Flush[m] = class(bestOfFlush(m))
+		}
+	}
+
 	const colMask = 1<<RowShift - 1
-	size := 2*len(entries) + 2<<RowShift
+	size := FlushSlots + 2*len(entries) + 2<<RowShift
 	used := make([]bool, size)
 	// next[i] leads to the lowest free slot at or after i (union-find with
 	// path halving), so that the search visits only displacements that put
@@ -352,7 +366,13 @@ func Build() (*Tables, error) {
 		}
 		return i
 	}
-	table := make([]uint16, 0, len(entries))
+	// The flushes take the first FlushSlots entries.
+	for i := range FlushSlots {
+		used[i] = true
+		next[i] = int32(i + 1)
+	}
+	table := make([]uint16, FlushSlots, FlushSlots+len(entries))
+	copy(table, t.Flush[:])
 	for _, r := range order {
 		row := rows[r]
 		c0 := int(row[0].sum & colMask)
@@ -379,12 +399,6 @@ func Build() (*Tables, error) {
 		t.Offsets[r] = uint32(d) - uint32(r)<<RowShift
 	}
 	t.Ranks = table
-
-	for m := uint32(0); m < 8192; m++ {
-		if n := bits.OnesCount32(m); n >= 5 && n <= 7 {
-			t.Flush[m] = class(bestOfFlush(m))
-		}
-	}
 
 	// Three cards: every ordered rank triple, then suited (a suited triple
 	// of repeated ranks cannot be dealt; its entry is never read).
@@ -428,7 +442,7 @@ func (t *Tables) Source() ([]byte, error) {
 	fmt.Fprintf(&b, "// rotated left by %d: bit (16*suit + %d + rank-2) mod 64. The flag of a\n", MaskRotate, MaskRotate)
 	b.WriteString("// flush in suit s is key bit 4s+3, so rotating a hand's mask right by 4\n")
 	b.WriteString("// times that bit's index brings the suit's 13 ranks to bits 0-12, with\n")
-	b.WriteString("// bits 13-15 zero: a uint16 of it indexes flushClasses.\n")
+	b.WriteString("// bits 13-15 zero: a uint16 of it indexes the flushes in rankClasses.\n")
 	b.WriteString("var cardMasks = [256]uint64{\n")
 	for c := 0; c < 52; c++ {
 		r, s := c/4, c%4
@@ -452,16 +466,15 @@ func (t *Tables) Source() ([]byte, error) {
 	for size < len(t.Ranks) {
 		size *= 2
 	}
-	fmt.Fprintf(&b, "// numRankClasses is the number of rank multisets of 5 to 7 cards.\nconst numRankClasses = %d\n\n", len(t.Ranks))
-	b.WriteString("// rankClasses is the class of each rank multiset of 5 to 7 cards without a\n")
-	b.WriteString("// flush. Its size is a power of two so that a masked index needs no bounds\n")
-	b.WriteString("// check and no input, however wrong, can index outside it.\n")
+	fmt.Fprintf(&b, "// numRankClasses is the number of rank multisets of 5 to 7 cards.\nconst numRankClasses = %d\n\n", len(t.Ranks)-FlushSlots)
+	fmt.Fprintf(&b, "// flushSlots is where the rank multisets start in rankClasses.\nconst flushSlots = %d\n\n", FlushSlots)
+	b.WriteString("// rankClasses is, at index m below flushSlots, the class of the best flush\n")
+	b.WriteString("// in a 13-bit rank mask m of one suit, then the class of each rank multiset\n")
+	b.WriteString("// of 5 to 7 cards without a flush. Its size is a power of two so that a\n")
+	b.WriteString("// masked index needs no bounds check and no input, however wrong, can index\n")
+	b.WriteString("// outside it.\n")
 	fmt.Fprintf(&b, "var rankClasses = [%d]uint16{", size)
 	writeList(&b, t.Ranks, func(v uint16) string { return fmt.Sprint(v) })
-	b.WriteString("}\n\n")
-	b.WriteString("// flushClasses is the class of the best flush in a 13-bit rank mask of one suit.\n")
-	b.WriteString("var flushClasses = [8192]uint16{")
-	writeList(&b, t.Flush[:], func(v uint16) string { return fmt.Sprint(v) })
 	b.WriteString("}\n\n")
 	b.WriteString("// threeValues is the Value3, shifted right 8 bits (its low 8 bits are\n")
 	b.WriteString("// always zero), of each ordered triple of ranks: index 169*(r0-2) +\n")
