@@ -63,14 +63,14 @@ func localTable(t *testing.T) (table string, getenv func(string) string, tables 
 	return table, getenv, tables, clock
 }
 
-// holdRoyals opens an RWS pool with a 5 s settle window and deals a held
-// Royal at each of tables (seat 1, one SGD 5 wager each), all at the
+// holdRoyals opens an RWS pool with a settle window of window and deals a
+// held Royal at each of tables (seat 1, one SGD 5 wager each), all at the
 // clock's time.
-func holdRoyals(t *testing.T, svc *pools.Service, clock *jackpottest.Clock, id string, tables ...string) {
+func holdRoyals(t *testing.T, svc *pools.Service, clock *jackpottest.Clock, id string, window time.Duration, tables ...string) {
 	t.Helper()
 	ctx := context.Background()
 	s := jackpottest.RWSSettings()
-	s.SettleWindowMS = 5000
+	s.SettleWindowMS = window.Milliseconds()
 	if _, _, err := svc.Create(ctx, id, s, jackpottest.Admin); err != nil {
 		t.Fatal(err)
 	}
@@ -142,10 +142,11 @@ func hitEntries(t *testing.T, svc *pools.Service, id string) map[int64][]jackpot
 // nothing and writes nothing.
 func TestScheduledEvent(t *testing.T) {
 	_, getenv, tables, clock := localTable(t)
-	holdRoyals(t, tables, clock, "rws", "T1")
-	// A pool whose Royal was dealt now, its window closing in 5 s.
+	holdRoyals(t, tables, clock, "rws", 5*time.Second, "T1")
+	// A pool whose Royal was dealt now, its window closing in 10 minutes
+	// (the longest a window may be).
 	later := pools.NewService(tables.Store, time.Now, 2)
-	holdRoyals(t, later, jackpottest.NewClock(time.Now()), "later", "T2")
+	holdRoyals(t, later, jackpottest.NewClock(time.Now()), "later", 10*time.Minute, "T2")
 
 	var logs bytes.Buffer
 	h, err := handler(getenv, &logs)
@@ -209,7 +210,7 @@ func TestSweepsAndAReaderRace(t *testing.T) {
 	_, getenv, tables, clock := localTable(t)
 	ids := []string{"p0", "p1", "p2", "p3", "p4", "p5"}
 	for _, id := range append(append([]string{}, ids...), "twin") {
-		holdRoyals(t, tables, clock, id, "T1", "T2", "T3")
+		holdRoyals(t, tables, clock, id, 5*time.Second, "T1", "T2", "T3")
 	}
 	// The twin: released alone, first.
 	ctx := context.Background()
