@@ -48,11 +48,17 @@ func (s *Service) noteHeld(p jackpot.Pool) {
 // service's now (R7, R21), recorded as the service's clock (Clock).
 func (s *Service) Fresh(ctx context.Context, id string) (jackpot.Pool, error) {
 	p, _, err := s.fresh(ctx, id)
-	return p, err
+	if err != nil {
+		return jackpot.Pool{}, err
+	}
+	return p, nil
 }
 
 // fresh is Fresh, with what this call paid (nothing when another reader
-// or sweep paid it first: each release is a conditional commit).
+// or sweep paid it first: each release is a conditional commit). On an
+// error, paid is what was committed before it (a release of more held
+// hits than one commit pays is several commits) and the pool is as read
+// before the release.
 func (s *Service) fresh(ctx context.Context, id string) (jackpot.Pool, []jackpot.Payout, error) {
 	p, err := s.Get(ctx, id)
 	if err != nil {
@@ -60,9 +66,11 @@ func (s *Service) fresh(ctx context.Context, id string) (jackpot.Pool, []jackpot
 	}
 	var paid []jackpot.Payout
 	if jackpot.DueHeld(p, s.Now()) > 0 {
-		if p, paid, err = s.releaseAs(ctx, id, Clock); err != nil {
-			return jackpot.Pool{}, nil, err
+		q, out, err := s.releaseAs(ctx, id, Clock)
+		if err != nil {
+			return p, out, err
 		}
+		p, paid = q, out
 	}
 	s.noteHeld(p)
 	return p, paid, nil
@@ -76,11 +84,10 @@ func (s *Service) releaseAs(ctx context.Context, id string, by jackpot.Actor) (j
 // HeldIndex is a Store that lists the pools holding a hit whose settle
 // window closed at or before at, from an index (internal/dynamo: a sparse
 // index of the pool items holding a hit). It may lag a commit by a moment
-// (the index is eventually consistent) but never lists a pool that holds
-// nothing due as due for long: SweepHeld reads each pool it lists
-// strongly before paying anything. A sweep with no memory of the pools it
-// has seen (the scheduled Lambda function, functions/sweep) finds them
-// through it.
+// (the index is eventually consistent): SweepHeld reads each pool it lists,
+// strongly, before paying anything, so a stale entry costs one read and
+// pays nothing. A sweep with no memory of the pools it has seen (the
+// scheduled Lambda function, functions/sweep) finds them through it.
 type HeldIndex interface {
 	HeldDue(ctx context.Context, at time.Time) ([]string, error)
 }
@@ -129,14 +136,11 @@ func (s *Service) SweepHeld(ctx context.Context) ([]Released, error) {
 	var out []Released
 	for _, id := range ids {
 		p, paid, err := s.fresh(ctx, id)
-		if err != nil {
-			if first == nil {
-				first = err
-			}
-			continue
-		}
 		if len(paid) > 0 {
 			out = append(out, Released{Pool: id, Currency: p.Settings.Currency, Paid: paid})
+		}
+		if err != nil && first == nil {
+			first = err
 		}
 	}
 	return out, first

@@ -2,6 +2,8 @@ package pools_test
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"testing"
 	"time"
 
@@ -176,5 +178,59 @@ func TestShiftReportCorrection(t *testing.T) {
 	}
 	if rep.Opening != rep.Closing || rep.Opening != (jackpot.MeterView{Displayed: 10_000_000}) || rep.Liabilities.Total != 0 {
 		t.Fatalf("meters %+v -> %+v, liabilities %+v", rep.Opening, rep.Closing, rep.Liabilities)
+	}
+}
+
+// failSecondCommit is a store whose second commit fails (a store that went
+// away mid-sweep).
+type failSecondCommit struct {
+	pools.Store
+	commits int
+}
+
+func (f *failSecondCommit) Commit(ctx context.Context, c jackpot.Commit) error {
+	if f.commits++; f.commits == 2 {
+		return errors.New("store unreachable")
+	}
+	return f.Store.Commit(ctx, c)
+}
+
+// TestSweepHeldSaysWhatItPaidBeforeAFailure (ruling R7): 21 held Royals
+// due in one pool take two commits (at most jackpot.MaxReleasedPerCommit,
+// 20, per commit); when the second fails, the sweep returns the error and
+// still the 20 it paid, the first SGD 100,018.19 (the reset, 100,000.00,
+// and 21 rounds' 21 x 500 x 17.33% = 1,819.65, the .65 carried), so that
+// its caller can log them; the 21st stays held.
+func TestSweepHeldSaysWhatItPaidBeforeAFailure(t *testing.T) {
+	st, err := sqlite.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	clock := jackpottest.NewClock(jackpottest.T0)
+	svc := pools.NewService(st, clock.Now, 1)
+	ctx := context.Background()
+	s := jackpottest.RWSSettings()
+	s.SettleWindowMS = 5000
+	if _, _, err := svc.Create(ctx, "rws", s, jackpottest.Admin); err != nil {
+		t.Fatal(err)
+	}
+	for i := range jackpot.MaxReleasedPerCommit + 1 {
+		r := jackpottest.RoundOf("rws-mlp-csp-v2", fmt.Sprintf("T%d", i+1), "r1", jackpottest.T0, 500, []int{1}, jackpottest.Royal("rws-mlp-csp-v2", 1, 1, 500))
+		if _, _, err := svc.ApplyRound(ctx, "rws", r, "", ""); err != nil {
+			t.Fatal(err)
+		}
+	}
+	clock.Advance(5 * time.Second)
+	sweep := pools.NewService(indexed{&failSecondCommit{Store: st}}, clock.Now, 2)
+	sweep.MaxAttempts = 1
+	rel, err := sweep.SweepHeld(ctx)
+	if err == nil {
+		t.Fatal("no error from a sweep whose second commit failed")
+	}
+	if len(rel) != 1 || rel[0].Pool != "rws" || rel[0].Currency != "SGD" || len(rel[0].Paid) != jackpot.MaxReleasedPerCommit || rel[0].Paid[0].Amount != 10_001_819 {
+		t.Fatalf("the sweep says it paid %+v, want the first 20 Royals, the first SGD 100,018.19", rel)
+	}
+	if p, _ := svc.Get(ctx, "rws"); len(p.Held) != 1 {
+		t.Fatalf("%d still held, want 1", len(p.Held))
 	}
 }
