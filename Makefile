@@ -102,7 +102,7 @@ bench-peer:
 ## build: dist/<function>/bootstrap for each Lambda function: provided.al2023
 ## on arm64, -tags lambda.norpc, trimmed and stripped. The directory is the
 ## function's CDK asset: the CDK hashes it and its CLI zips it on deploy.
-FUNCTIONS ?= paytables settle pools irregularities
+FUNCTIONS ?= paytables settle pools irregularities sweep
 build:
 	@mkdir -p dist
 	@for fn in $(FUNCTIONS); do \

@@ -120,6 +120,9 @@ func principalRoles(stack awscdk.Stack, cfg StageConfig, api awsapigatewayv2.Htt
 	}
 	value := stack.ToJsonString(mapping, nil)
 	for _, spec := range Functions {
+		if spec.Scheduled {
+			continue // it serves no caller
+		}
 		fns[spec.Name].AddEnvironment(jsii.String(IAMPrincipalsEnv), value, nil)
 	}
 	return nil

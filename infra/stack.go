@@ -13,6 +13,8 @@ import (
 	"github.com/aws/aws-cdk-go/awscdk/v2/awscloudwatch"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awscloudwatchactions"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awsdynamodb"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awsevents"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awseventstargets"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awsiam"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awslambda"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awslogs"
@@ -38,6 +40,32 @@ var PoolTableActions = []string{
 	"dynamodb:UpdateItem",
 }
 
+// SweepTableActions is exactly what the scheduled sweep does on the pools
+// table, the list internal/dynamo/doc.go keeps (SweepIAMActions): GetItem
+// to read a pool, TransactWriteItems of Puts (PutItem) to pay what is
+// due, Query to read the ledger after a lost answer. No UpdateItem (the
+// Lambda store keeps no contribution shards), no Scan, no DeleteItem.
+var SweepTableActions = []string{
+	"dynamodb:GetItem",
+	"dynamodb:PutItem",
+	"dynamodb:Query",
+	"dynamodb:TransactWriteItems",
+}
+
+// HeldIndexActions is what the sweep does on the held index, and only
+// there (internal/dynamo/doc.go, SweepIndexIAMActions): one Query for the
+// pools with a held hit due.
+var HeldIndexActions = []string{"dynamodb:Query"}
+
+// HeldIndexName is the pools table's sparse global secondary index of the
+// pool items holding an RWS hit (internal/dynamo/held.go: heldKey S,
+// heldDue N, keys projected only).
+const HeldIndexName = "held"
+
+// SweepEveryMinutes is how often EventBridge invokes the sweep: a held hit
+// is paid within about a minute of its window closing with no page open.
+const SweepEveryMinutes = 1
+
 // FunctionSpec is one Lambda function of the API: its name (functions/<name>,
 // dist/<name>/bootstrap), its memory and timeout, and whether it uses the table.
 //
@@ -56,20 +84,30 @@ var PoolTableActions = []string{
 //     /v1/rulesets/{id}/analysis, exhaustive enumerations over card
 //     combinations: CPU-bound seconds, so 1,769 MB (one whole vCPU) and 29 s,
 //     just under the HTTP API's 30 s integration ceiling.
+//   - sweep, scheduled every minute, does one Query of the held index and,
+//     per pool with a hit due, one read and one transaction: 256 MB is
+//     plenty; 50 s lets it finish before the next minute's run (an overlap
+//     would be safe: every release is a conditional commit).
 type FunctionSpec struct {
 	Name        string
 	Concurrency Concurrency
 	MemoryMB    float64
 	TimeoutSec  float64
 	UsesTable   bool
+	// Scheduled is a function no route reaches: an EventBridge rule
+	// invokes it every SweepEveryMinutes (the sweep). It serves no caller,
+	// so it is given no principals.
+	Scheduled bool
 }
 
-// Functions are the four Lambda functions (CONTRACTS.md "Lambda functions").
+// Functions are the four Lambda functions of the API (CONTRACTS.md "Lambda
+// functions") and the scheduled sweep of held hits.
 var Functions = []FunctionSpec{
 	{Name: "paytables", MemoryMB: 1769, TimeoutSec: 29, Concurrency: Capped},
 	{Name: "settle", MemoryMB: 512, TimeoutSec: 10, Concurrency: Reserved},
 	{Name: "pools", MemoryMB: 512, TimeoutSec: 10, UsesTable: true, Concurrency: Reserved},
 	{Name: "irregularities", MemoryMB: 512, TimeoutSec: 10},
+	{Name: "sweep", MemoryMB: 256, TimeoutSec: 50, UsesTable: true, Scheduled: true},
 }
 
 // Concurrency is how a function shares the account's Lambda concurrency
@@ -264,6 +302,15 @@ func NewTablesettleStack(scope constructs.Construct, cfg StageConfig, props *aws
 		Encryption:    awsdynamodb.TableEncryption_AWS_MANAGED,
 		RemovalPolicy: awscdk.RemovalPolicy_RETAIN,
 	})
+	// The held index (internal/dynamo/held.go): sparse, only the pool
+	// items holding an RWS hit carry its keys, so the sweep's one Query
+	// reads the pools with a hit due and nothing else.
+	table.AddGlobalSecondaryIndex(&awsdynamodb.GlobalSecondaryIndexProps{
+		IndexName:      jsii.String(HeldIndexName),
+		PartitionKey:   &awsdynamodb.Attribute{Name: jsii.String("heldKey"), Type: awsdynamodb.AttributeType_STRING},
+		SortKey:        &awsdynamodb.Attribute{Name: jsii.String("heldDue"), Type: awsdynamodb.AttributeType_NUMBER},
+		ProjectionType: awsdynamodb.ProjectionType_KEYS_ONLY,
+	})
 
 	alarmTopic := awssns.NewTopic(stack, jsii.String("AlarmTopic"), &awssns.TopicProps{
 		DisplayName: jsii.String("tablesettle " + cfg.Stage + " alarms"),
@@ -326,14 +373,44 @@ func NewTablesettleStack(scope constructs.Construct, cfg StageConfig, props *aws
 		case spec.Concurrency == Capped && cfg.AnalysisConcurrency > 0:
 			fnProps.ReservedConcurrentExecutions = jsii.Number(cfg.AnalysisConcurrency)
 		}
+		if spec.Scheduled {
+			// The next minute's run is the retry: an event retried later
+			// would only find the work done.
+			fnProps.RetryAttempts = jsii.Number(0)
+		}
 		fn := awslambda.NewFunction(stack, jsii.String(spec.Name+"Function"), fnProps)
-		if spec.UsesTable {
+		switch {
+		case spec.UsesTable && spec.Scheduled:
+			fn.AddToRolePolicy(awsiam.NewPolicyStatement(&awsiam.PolicyStatementProps{
+				Sid:       jsii.String("PoolsTableRelease"),
+				Effect:    awsiam.Effect_ALLOW,
+				Actions:   jsii.Strings(SweepTableActions...),
+				Resources: jsii.Strings(*table.TableArn()),
+			}))
+			fn.AddToRolePolicy(awsiam.NewPolicyStatement(&awsiam.PolicyStatementProps{
+				Sid:       jsii.String("HeldIndex"),
+				Effect:    awsiam.Effect_ALLOW,
+				Actions:   jsii.Strings(HeldIndexActions...),
+				Resources: jsii.Strings(*table.TableArn() + "/index/" + HeldIndexName),
+			}))
+		case spec.UsesTable:
 			fn.AddToRolePolicy(awsiam.NewPolicyStatement(&awsiam.PolicyStatementProps{
 				Sid:       jsii.String("PoolsTable"),
 				Effect:    awsiam.Effect_ALLOW,
 				Actions:   jsii.Strings(PoolTableActions...),
 				Resources: jsii.Strings(*table.TableArn()),
 			}))
+		}
+		if spec.Scheduled {
+			awsevents.NewRule(stack, jsii.String(spec.Name+"Schedule"), &awsevents.RuleProps{
+				RuleName:    jsii.String(fmt.Sprintf("tablesettle-%s-%s", cfg.Stage, spec.Name)),
+				Description: jsii.String("tablesettle " + spec.Name + " (" + cfg.Stage + "): pays the held RWS hits whose settle window has closed"),
+				Schedule:    awsevents.Schedule_Rate(awscdk.Duration_Minutes(jsii.Number(SweepEveryMinutes))),
+				Targets: &[]awsevents.IRuleTarget{awseventstargets.NewLambdaFunction(fn, &awseventstargets.LambdaFunctionProps{
+					MaxEventAge:   awscdk.Duration_Minutes(jsii.Number(1)),
+					RetryAttempts: jsii.Number(2),
+				})},
+			})
 		}
 		fns[spec.Name] = fn
 
@@ -374,13 +451,16 @@ func NewTablesettleStack(scope constructs.Construct, cfg StageConfig, props *aws
 	})
 	integrations := map[string]awsapigatewayv2integrations.HttpLambdaIntegration{}
 	for _, spec := range Functions {
+		if spec.Scheduled {
+			continue // no route reaches it
+		}
 		integrations[spec.Name] = awsapigatewayv2integrations.NewHttpLambdaIntegration(
 			jsii.String(spec.Name+"Integration"), fns[spec.Name], nil)
 	}
 	routeSettings := map[string]any{}
 	none := awsapigatewayv2.NewHttpNoneAuthorizer()
 	for i, r := range append(append([]Route{}, Routes...), PageRoutes...) {
-		if _, ok := fns[r.Function]; !ok {
+		if _, ok := integrations[r.Function]; !ok {
 			return nil, fmt.Errorf("route %s %s: no function %q", r.Method, r.Path, r.Function)
 		}
 		var authorizer awsapigatewayv2.IHttpRouteAuthorizer = iam

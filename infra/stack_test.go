@@ -130,10 +130,11 @@ func functionIDs(t *testing.T, tpl map[string]any) map[string]string {
 
 func TestFunctionsAreArmAl2023WithJSONLogsAndRetention(t *testing.T) {
 	tpl, raw := template(t)
-	tpl.ResourceCountIs(jsii.String("AWS::Lambda::Function"), jsii.Number(4))
+	tpl.ResourceCountIs(jsii.String("AWS::Lambda::Function"), jsii.Number(5))
 	// Settlement and pools have concurrency reserved; custom analyses are
-	// capped; irregularities share the account's pool (issue 16 item 6).
-	reserved := map[string]any{"settle": 25, "pools": 25, "paytables": 5, "irregularities": assertions.Match_Absent()}
+	// capped; irregularities and the sweep share the account's pool (issue
+	// 16 item 6).
+	reserved := map[string]any{"settle": 25, "pools": 25, "paytables": 5, "irregularities": assertions.Match_Absent(), "sweep": assertions.Match_Absent()}
 	for _, f := range Functions {
 		tpl.HasResourceProperties(jsii.String("AWS::Lambda::Function"), map[string]any{
 			"FunctionName":                 "tablesettle-test-" + f.Name,
@@ -173,7 +174,9 @@ func TestReservedConcurrencyIsOptional(t *testing.T) {
 	})
 }
 
-func TestOnlyPoolsFunctionKnowsTheTable(t *testing.T) {
+// The pools function and the sweep, which pays held hits, are the only
+// functions told the table's name.
+func TestOnlyPoolsAndSweepKnowTheTable(t *testing.T) {
 	_, raw := template(t)
 	ids := functionIDs(t, raw)
 	fns := resources(raw, "AWS::Lambda::Function")
@@ -181,14 +184,16 @@ func TestOnlyPoolsFunctionKnowsTheTable(t *testing.T) {
 		env, _ := props(fns[id])["Environment"].(map[string]any)
 		vars, _ := env["Variables"].(map[string]any)
 		_, has := vars["TABLESETTLE_TABLE"]
-		if has != (name == "pools") {
-			t.Errorf("%s: TABLESETTLE_TABLE set = %v, want %v (CONTRACTS.md: pools function only)", name, has, name == "pools")
+		if want := name == "pools" || name == "sweep"; has != want {
+			t.Errorf("%s: TABLESETTLE_TABLE set = %v, want %v (CONTRACTS.md: pools function only, and the sweep)", name, has, want)
 		}
 	}
 }
 
 // The table's key schema is CONTRACTS.md's: pk (S) hash, sk (S) range,
-// on-demand, no GSI; it holds money, so PITR, deletion protection, RETAIN.
+// on-demand; one GSI, the sparse held index the sweep queries (heldKey S,
+// heldDue N, keys only: internal/dynamo/held.go); it holds money, so
+// PITR, deletion protection, RETAIN.
 func TestPoolsTable(t *testing.T) {
 	tpl, raw := template(t)
 	tpl.ResourceCountIs(jsii.String("AWS::DynamoDB::Table"), jsii.Number(1))
@@ -200,17 +205,31 @@ func TestPoolsTable(t *testing.T) {
 				map[string]any{"AttributeName": "pk", "KeyType": "HASH"},
 				map[string]any{"AttributeName": "sk", "KeyType": "RANGE"},
 			},
-			"AttributeDefinitions": []any{
+			"AttributeDefinitions": assertions.Match_ArrayWith(&[]any{
 				map[string]any{"AttributeName": "pk", "AttributeType": "S"},
 				map[string]any{"AttributeName": "sk", "AttributeType": "S"},
-			},
+				map[string]any{"AttributeName": "heldKey", "AttributeType": "S"},
+				map[string]any{"AttributeName": "heldDue", "AttributeType": "N"},
+			}),
 			"BillingMode":                      "PAY_PER_REQUEST",
 			"PointInTimeRecoverySpecification": map[string]any{"PointInTimeRecoveryEnabled": true},
 			"DeletionProtectionEnabled":        true,
 			"SSESpecification":                 map[string]any{"SSEEnabled": true},
-			"GlobalSecondaryIndexes":           assertions.Match_Absent(),
+			"GlobalSecondaryIndexes": []any{map[string]any{
+				"IndexName": "held",
+				"KeySchema": []any{
+					map[string]any{"AttributeName": "heldKey", "KeyType": "HASH"},
+					map[string]any{"AttributeName": "heldDue", "KeyType": "RANGE"},
+				},
+				"Projection": map[string]any{"ProjectionType": "KEYS_ONLY"},
+			}},
 		},
 	})
+	for id, tbl := range resources(raw, "AWS::DynamoDB::Table") {
+		if n := len(asAny(props(tbl)["AttributeDefinitions"])); n != 4 {
+			t.Errorf("table %s: %d attribute definitions, want 4 (pk, sk, heldKey, heldDue)", id, n)
+		}
+	}
 	for id, tbl := range resources(raw, "AWS::DynamoDB::Table") {
 		if _, ok := props(tbl)["ProvisionedThroughput"]; ok {
 			t.Errorf("table %s has ProvisionedThroughput; want on-demand only", id)
@@ -246,19 +265,26 @@ func asStrings(v any) []string {
 // no fewer (the store would be refused in production).
 func storeTableActions(t *testing.T) []string {
 	t.Helper()
+	return docActions(t, "IAMActions")
+}
+
+// docActions is the sorted list of dynamodb: actions of var name in
+// internal/dynamo/doc.go.
+func docActions(t *testing.T, name string) []string {
+	t.Helper()
 	doc, err := os.ReadFile(filepath.Join("..", "internal", "dynamo", "doc.go"))
 	if err != nil {
 		t.Fatalf("the pool store's action list: %v", err)
 	}
 	src := string(doc)
-	start := strings.Index(src, "var IAMActions = []string{")
+	start := strings.Index(src, "var "+name+" = []string{")
 	if start < 0 {
-		t.Fatal("internal/dynamo/doc.go has no var IAMActions = []string{...}")
+		t.Fatalf("internal/dynamo/doc.go has no var %s = []string{...}", name)
 	}
 	end := strings.Index(src[start:], "}")
 	want := dynamoAction.FindAllString(src[start:start+end], -1)
 	if len(want) == 0 {
-		t.Fatal("internal/dynamo/doc.go lists no dynamodb: action")
+		t.Fatalf("internal/dynamo/doc.go lists no dynamodb: action in %s", name)
 	}
 	sort.Strings(want)
 	return slices.Compact(want)
@@ -266,18 +292,33 @@ func storeTableActions(t *testing.T) []string {
 
 var dynamoAction = regexp.MustCompile(`dynamodb:[A-Z][A-Za-z]+`)
 
-// PoolTableActions is the store's own list, exactly.
+// PoolTableActions is the store's own list, exactly; so are the sweep's
+// two lists, on the table and on the held index.
 func TestPolicyIsWhatThePoolStoreUses(t *testing.T) {
-	got := slices.Clone(PoolTableActions)
-	sort.Strings(got)
-	if want := storeTableActions(t); !slices.Equal(got, want) {
-		t.Errorf("PoolTableActions %v, the pool store uses exactly %v (internal/dynamo/doc.go)", got, want)
+	for _, c := range []struct {
+		name string
+		got  []string
+		doc  string
+	}{{"PoolTableActions", PoolTableActions, "IAMActions"}, {"SweepTableActions", SweepTableActions, "SweepIAMActions"}, {"HeldIndexActions", HeldIndexActions, "SweepIndexIAMActions"}} {
+		got := slices.Clone(c.got)
+		sort.Strings(got)
+		if want := docActions(t, c.doc); !slices.Equal(got, want) {
+			t.Errorf("%s %v, the store uses exactly %v (internal/dynamo/doc.go %s)", c.name, got, want, c.doc)
+		}
+	}
+	// The sweep pays and reads; it never updates a shard, deletes or scans.
+	for _, a := range append(slices.Clone(SweepTableActions), HeldIndexActions...) {
+		if a == "dynamodb:UpdateItem" || a == "dynamodb:DeleteItem" || a == "dynamodb:Scan" || a == "dynamodb:BatchWriteItem" {
+			t.Errorf("the sweep is granted %s", a)
+		}
 	}
 }
 
-// Least privilege: every statement that touches the table grants exactly
-// PoolTableActions, on the table only, with no wildcard, and only to the
-// pools function's role; no other role has any DynamoDB action at all.
+// Least privilege: the statements that touch the table are exactly
+// three, each a plain Allow with no wildcard, each attached to one role:
+// the pools function's, PoolTableActions on the table ARN; the sweep's,
+// SweepTableActions on the table ARN and HeldIndexActions on the held
+// index's ARN only. No other role has any DynamoDB action at all.
 func TestTablePolicyIsExactlyTheContractActions(t *testing.T) {
 	_, raw := template(t)
 	tables := resources(raw, "AWS::DynamoDB::Table")
@@ -287,13 +328,23 @@ func TestTablePolicyIsExactlyTheContractActions(t *testing.T) {
 	}
 	ids := functionIDs(t, raw)
 	// The function's Role is {"Fn::GetAtt": [roleID, "Arn"]}; policies name it {"Ref": roleID}.
-	roleAttr := props(resources(raw, "AWS::Lambda::Function")[ids["pools"]])["Role"].(map[string]any)["Fn::GetAtt"].([]any)
-	poolsRole, _ := json.Marshal(map[string]any{"Ref": roleAttr[0]})
-
-	want := storeTableActions(t)
-	found := 0
+	roleOf := func(name string) string {
+		roleAttr := props(resources(raw, "AWS::Lambda::Function")[ids[name]])["Role"].(map[string]any)["Fn::GetAtt"].([]any)
+		b, _ := json.Marshal([]any{map[string]any{"Ref": roleAttr[0]}})
+		return string(b)
+	}
+	tableArn := `{"Fn::GetAtt":["` + tableID + `","Arn"]}`
+	indexArn := `{"Fn::Join":["",[` + tableArn + `,"/index/held"]]}`
+	type grant struct{ role, resource, actions string }
+	want := map[grant]bool{
+		{roleOf("pools"), tableArn, strings.Join(docActions(t, "IAMActions"), " ")}:           true,
+		{roleOf("sweep"), tableArn, strings.Join(docActions(t, "SweepIAMActions"), " ")}:      true,
+		{roleOf("sweep"), indexArn, strings.Join(docActions(t, "SweepIndexIAMActions"), " ")}: true,
+	}
+	got := map[grant]bool{}
 	for pid, p := range resources(raw, "AWS::IAM::Policy") {
 		doc := props(p)["PolicyDocument"].(map[string]any)
+		roles, _ := json.Marshal(props(p)["Roles"])
 		for _, st := range doc["Statement"].([]any) {
 			s := st.(map[string]any)
 			actions := asStrings(s["Action"])
@@ -306,37 +357,89 @@ func TestTablePolicyIsExactlyTheContractActions(t *testing.T) {
 					dynamo = true
 				}
 			}
-			touchesTable := refersTo(s["Resource"], tableID)
-			if !dynamo && !touchesTable {
+			if !dynamo && !refersTo(s["Resource"], tableID) {
 				continue
-			}
-			found++
-			got := slices.Clone(actions)
-			sort.Strings(got)
-			if !slices.Equal(got, want) {
-				t.Errorf("policy %s: table actions %v, want exactly %v (internal/dynamo/doc.go)", pid, got, want)
 			}
 			if s["Effect"] != "Allow" || s["NotAction"] != nil || s["NotResource"] != nil {
 				t.Errorf("policy %s: statement %v: want a plain Allow", pid, s)
 			}
+			sorted := slices.Clone(actions)
+			sort.Strings(sorted)
 			res, _ := json.Marshal(s["Resource"])
-			if wantRes := `{"Fn::GetAtt":["` + tableID + `","Arn"]}`; string(res) != wantRes {
-				t.Errorf("policy %s: Resource %s, want the table ARN %s only", pid, res, wantRes)
+			g := grant{string(roles), string(res), strings.Join(sorted, " ")}
+			if !want[g] {
+				t.Errorf("policy %s grants %s on %s to %s: not one of the three grants (internal/dynamo/doc.go)", pid, g.actions, g.resource, g.role)
 			}
-			roles, _ := json.Marshal(props(p)["Roles"])
-			if string(roles) != "["+string(poolsRole)+"]" {
-				t.Errorf("policy %s: attached to %s, want only the pools role %s", pid, roles, poolsRole)
-			}
+			got[g] = true
 		}
 	}
-	if found != 1 {
-		t.Errorf("%d statements touch the table, want exactly 1 (the pools function's)", found)
+	for g := range want {
+		if !got[g] {
+			t.Errorf("no statement grants %s on %s to %s", g.actions, g.resource, g.role)
+		}
 	}
 	// No inline policies or managed policies with DynamoDB hidden in roles.
 	for rid, r := range resources(raw, "AWS::IAM::Role") {
 		if b, _ := json.Marshal(r); strings.Contains(string(b), "dynamodb") {
 			t.Errorf("role %s mentions dynamodb outside the one policy: %s", rid, b)
 		}
+	}
+}
+
+// The sweep (functions/sweep) is invoked by one EventBridge rule every
+// minute, with no retry of its own (the next minute's run is the retry),
+// and by nothing else: no route, no API integration reaches it, and it is
+// given no principals (it serves no caller). Its failures alarm like any
+// function's (TestAlarms).
+func TestSweepIsScheduledEveryMinute(t *testing.T) {
+	tpl, raw := template(t)
+	ids := functionIDs(t, raw)
+	sweep := ids["sweep"]
+	rules := resources(raw, "AWS::Events::Rule")
+	if len(rules) != 1 {
+		t.Fatalf("%d EventBridge rules, want 1 (the sweep's)", len(rules))
+	}
+	var ruleID string
+	for id, r := range rules {
+		ruleID = id
+		p := props(r)
+		if p["ScheduleExpression"] != "rate(1 minute)" || p["State"] != "ENABLED" || p["Name"] != "tablesettle-test-sweep" {
+			t.Errorf("rule %s: schedule %v, state %v, name %v; want rate(1 minute), ENABLED, tablesettle-test-sweep", id, p["ScheduleExpression"], p["State"], p["Name"])
+		}
+		targets := asAny(p["Targets"])
+		if len(targets) != 1 || !refersTo(targets[0].(map[string]any)["Arn"], sweep) {
+			t.Errorf("rule %s: targets %v, want the sweep function alone", id, targets)
+		}
+		if _, has := p["EventPattern"]; has {
+			t.Errorf("rule %s has an event pattern: a schedule has none", id)
+		}
+	}
+	// EventBridge, from this rule only, may invoke the sweep.
+	tpl.HasResourceProperties(jsii.String("AWS::Lambda::Permission"), map[string]any{
+		"Action":       "lambda:InvokeFunction",
+		"Principal":    "events.amazonaws.com",
+		"FunctionName": map[string]any{"Fn::GetAtt": []any{sweep, "Arn"}},
+		"SourceArn":    map[string]any{"Fn::GetAtt": []any{ruleID, "Arn"}},
+	})
+	for id, perm := range resources(raw, "AWS::Lambda::Permission") {
+		p := props(perm)
+		if refersTo(p["FunctionName"], sweep) && p["Principal"] != "events.amazonaws.com" {
+			t.Errorf("permission %s lets %v invoke the sweep", id, p["Principal"])
+		}
+	}
+	tpl.HasResourceProperties(jsii.String("AWS::Lambda::EventInvokeConfig"), map[string]any{
+		"FunctionName":         map[string]any{"Ref": sweep},
+		"MaximumRetryAttempts": 0,
+	})
+	for id, in := range resources(raw, "AWS::ApiGatewayV2::Integration") {
+		if refersTo(props(in)["IntegrationUri"], sweep) {
+			t.Errorf("integration %s reaches the sweep: no route may", id)
+		}
+	}
+	env, _ := props(resources(raw, "AWS::Lambda::Function")[sweep])["Environment"].(map[string]any)
+	vars, _ := env["Variables"].(map[string]any)
+	if _, has := vars[IAMPrincipalsEnv]; has {
+		t.Errorf("the sweep is given %s: it serves no caller", IAMPrincipalsEnv)
 	}
 }
 

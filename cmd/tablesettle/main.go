@@ -145,7 +145,8 @@ func writeSpec(args []string) error {
 // sweepHeld pays, every interval until ctx ends, the held RWS hits whose
 // settle window has closed (ruling R7), of every pool the service has seen
 // holding one: a held hit is paid at its window's close even with no page
-// open (docs/floor.md). The Lambda host has no ticker: it releases on read.
+// open (docs/floor.md). On AWS the scheduled function functions/sweep makes
+// the same call every minute.
 func sweepHeld(ctx context.Context, svc *pools.Service, interval time.Duration, logger interface {
 	Warn(msg string, args ...any)
 }) {
@@ -156,7 +157,7 @@ func sweepHeld(ctx context.Context, svc *pools.Service, interval time.Duration, 
 		case <-ctx.Done():
 			return
 		case <-t.C:
-			if err := svc.SweepHeld(ctx); err != nil && ctx.Err() == nil {
+			if _, err := svc.SweepHeld(ctx); err != nil && ctx.Err() == nil {
 				logger.Warn("held hits not released; retrying next tick", "err", err.Error())
 			}
 		}

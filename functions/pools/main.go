@@ -1,8 +1,9 @@
 // Command pools is the Lambda function serving the progressive jackpot pool
 // operations of tablesettle (API Gateway HTTP API, payload 2.0). Built by
 // `make build` into dist/pools/bootstrap for provided.al2023 on
-// arm64. It is the only function with table access: TABLESETTLE_TABLE names
-// the DynamoDB table.
+// arm64. It is the only API function with table access (the scheduled
+// sweep, functions/sweep, is the other function that has it):
+// TABLESETTLE_TABLE names the DynamoDB table.
 package main
 
 import (

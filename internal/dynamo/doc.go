@@ -17,3 +17,24 @@ var IAMActions = []string{
 	"dynamodb:TransactWriteItems",
 	"dynamodb:UpdateItem",
 }
+
+// SweepIAMActions are the DynamoDB actions the scheduled sweep
+// (functions/sweep) performs on the table, and so exactly what its IAM
+// policy grants there (infra/stack.go SweepTableActions): GetItem to read
+// a pool, one TransactWriteItems of Puts (authorised as PutItem too) to pay
+// what is due, and Query to read the ledger when the answer to a commit
+// was lost (did it land?). No UpdateItem: the function's store keeps no
+// contribution shards, whose Updates are the only ones the store writes.
+var SweepIAMActions = []string{
+	"dynamodb:GetItem",
+	"dynamodb:PutItem",
+	"dynamodb:Query",
+	"dynamodb:TransactWriteItems",
+}
+
+// SweepIndexIAMActions are what the sweep does on the held index (held.go),
+// and only there (infra/stack.go HeldIndexActions): one Query for the pools
+// with a held hit due.
+var SweepIndexIAMActions = []string{
+	"dynamodb:Query",
+}

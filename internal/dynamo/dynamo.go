@@ -10,6 +10,10 @@
 //	                           a round committed beside the pool also has epoch, shard, rs and rsr (its entry)
 //	sk "SHARD#<nnn>"           a contribution shard (shards.go): epoch, version, n, wagers, amount, sealed, last
 //
+// A pool item holding an RWS hit in its settle window also carries heldKey
+// and heldDue, the keys of the sparse global secondary index "held" that
+// lists the pools with a held hit due (held.go, the scheduled sweep).
+//
 // Every item carries the attribute pool (the pool id; a DynamoDB reserved
 // word, so expressions name it through ExpressionAttributeNames). A commit
 // is one TransactWriteItems: the pool, conditional on its version; every
@@ -134,7 +138,7 @@ func notExists(it map[string]types.AttributeValue, table string) types.TransactW
 
 // CreatePool implements pools.Store.
 func (s *Store) CreatePool(ctx context.Context, p jackpot.Pool, entries []jackpot.Entry) error {
-	it, err := item(p.ID, skPool, p, map[string]types.AttributeValue{attrVersion: num(p.Version)})
+	it, err := item(p.ID, skPool, p, poolAttrs(p))
 	if err != nil {
 		return err
 	}
@@ -316,7 +320,7 @@ func (s *Store) Commit(ctx context.Context, c jackpot.Commit) error {
 	if n > MaxItems {
 		return fmt.Errorf("dynamo: commit to %s writes %d items, more than one transaction's %d", id, n, MaxItems)
 	}
-	pit, err := item(id, skPool, c.Pool, map[string]types.AttributeValue{attrVersion: num(c.Pool.Version)})
+	pit, err := item(id, skPool, c.Pool, poolAttrs(c.Pool))
 	if err != nil {
 		return err
 	}
@@ -389,14 +393,16 @@ func conflict(err error) bool {
 }
 
 // CreateTable creates the table with the key schema the infra defines
-// (pk S, sk S, on-demand) and waits until it is active. Tests and local
+// (pk S, sk S, on-demand; the held index, held.go) and waits until it is active. Tests and local
 // development use it; the Lambda function never does.
 func CreateTable(ctx context.Context, client *dynamodb.Client, table string) error {
 	_, err := client.CreateTable(ctx, &dynamodb.CreateTableInput{
-		TableName:            aws.String(table),
-		BillingMode:          types.BillingModePayPerRequest,
-		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String(attrPK), AttributeType: types.ScalarAttributeTypeS}, {AttributeName: aws.String(attrSK), AttributeType: types.ScalarAttributeTypeS}},
-		KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String(attrPK), KeyType: types.KeyTypeHash}, {AttributeName: aws.String(attrSK), KeyType: types.KeyTypeRange}},
+		TableName:   aws.String(table),
+		BillingMode: types.BillingModePayPerRequest,
+		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String(attrPK), AttributeType: types.ScalarAttributeTypeS}, {AttributeName: aws.String(attrSK), AttributeType: types.ScalarAttributeTypeS},
+			{AttributeName: aws.String(AttrHeldKey), AttributeType: types.ScalarAttributeTypeS}, {AttributeName: aws.String(AttrHeldDue), AttributeType: types.ScalarAttributeTypeN}},
+		KeySchema:              []types.KeySchemaElement{{AttributeName: aws.String(attrPK), KeyType: types.KeyTypeHash}, {AttributeName: aws.String(attrSK), KeyType: types.KeyTypeRange}},
+		GlobalSecondaryIndexes: []types.GlobalSecondaryIndex{heldIndexSpec()},
 	})
 	if err != nil {
 		var inUse *types.ResourceInUseException

@@ -385,3 +385,155 @@ func TestSDKRetryMeetsItsOwnWrite(t *testing.T) {
 	}
 	jackpottest.MustReconcile(t, svc, "p")
 }
+
+// TestHeldIndex (ruling R7, the scheduled sweep): a pool holding an RWS
+// Royal in its 5 s settle window is listed by the held index from the
+// moment its window closes (not 1 ms before), and no longer once the hit
+// is paid (SGD 100,000.86 to seat 1); a pool holding nothing is never
+// listed.
+func TestHeldIndex(t *testing.T) {
+	ep := endpoint(t)
+	st := dynamo.New(dynamo.LocalClient(ep), newTable(t, ep))
+	clock := jackpottest.NewClock(jackpottest.T0)
+	svc := pools.NewService(st, clock.Now, 1)
+	ctx := context.Background()
+	s := jackpottest.RWSSettings()
+	s.SettleWindowMS = 5000
+	for _, id := range []string{"rws", "quiet"} {
+		if _, _, err := svc.Create(ctx, id, s, jackpottest.Admin); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := jackpottest.RoundOf("rws-mlp-csp-v2", "T1", "r1", jackpottest.T0, 500, []int{1}, jackpottest.Royal("rws-mlp-csp-v2", 1, 1, 500))
+	if _, _, err := svc.ApplyRound(ctx, "rws", r, "", ""); err != nil {
+		t.Fatal(err)
+	}
+	closes := jackpottest.T0.Add(5 * time.Second)
+	for _, c := range []struct {
+		at   time.Time
+		want int
+	}{{closes.Add(-time.Millisecond), 0}, {closes, 1}, {closes.Add(time.Hour), 1}} {
+		ids, err := st.HeldDue(ctx, c.at)
+		if err != nil || len(ids) != c.want || (c.want == 1 && ids[0] != "rws") {
+			t.Fatalf("due at %s: %v, %v; want %d (rws)", c.at.Sub(closes), ids, err, c.want)
+		}
+	}
+	clock.Advance(5 * time.Second)
+	p, err := svc.Fresh(ctx, "rws")
+	if err != nil || len(p.Held) != 0 || len(p.LastHits) != 1 || p.LastHits[0].Paid != 10_000_086 {
+		t.Fatalf("the read paid %+v, %v; want the Royal, SGD 100,000.86", p.LastHits, err)
+	}
+	if ids, err := st.HeldDue(ctx, closes.Add(time.Hour)); err != nil || len(ids) != 0 {
+		t.Fatalf("after the payment the index lists %v, %v", ids, err)
+	}
+}
+
+// actionsAPI records the IAM action of every call (a Put or an Update
+// inside a transaction is authorised as PutItem or UpdateItem, and the
+// transaction as TransactWriteItems), and on what: the table or an index.
+type actionsAPI struct {
+	dynamo.API
+	mu   sync.Mutex
+	seen map[string]bool
+}
+
+func (a *actionsAPI) note(action string, index *string) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	on := "table"
+	if index != nil {
+		on = "index/" + *index
+	}
+	a.seen["dynamodb:"+action+" on "+on] = true
+}
+
+func (a *actionsAPI) GetItem(ctx context.Context, in *dynamodb.GetItemInput, opts ...func(*dynamodb.Options)) (*dynamodb.GetItemOutput, error) {
+	a.note("GetItem", nil)
+	return a.API.GetItem(ctx, in, opts...)
+}
+
+func (a *actionsAPI) Query(ctx context.Context, in *dynamodb.QueryInput, opts ...func(*dynamodb.Options)) (*dynamodb.QueryOutput, error) {
+	a.note("Query", in.IndexName)
+	return a.API.Query(ctx, in, opts...)
+}
+
+func (a *actionsAPI) TransactWriteItems(ctx context.Context, in *dynamodb.TransactWriteItemsInput, opts ...func(*dynamodb.Options)) (*dynamodb.TransactWriteItemsOutput, error) {
+	a.note("TransactWriteItems", nil)
+	for _, it := range in.TransactItems {
+		switch {
+		case it.Put != nil:
+			a.note("PutItem", nil)
+		case it.Update != nil:
+			a.note("UpdateItem", nil)
+		case it.Delete != nil:
+			a.note("DeleteItem", nil)
+		case it.ConditionCheck != nil:
+			a.note("ConditionCheckItem", nil)
+		}
+	}
+	return a.API.TransactWriteItems(ctx, in, opts...)
+}
+
+// TestSweepUsesOnlyItsGrant (least privilege, infra/stack.go): two sweeps
+// racing over pools holding due RWS Royals (so that one loses and reads
+// the ledger to learn whether its commit landed) call nothing but
+// SweepIAMActions on the table and SweepIndexIAMActions on the held index,
+// the sweep function's whole IAM policy; and every Royal is paid once.
+func TestSweepUsesOnlyItsGrant(t *testing.T) {
+	ep := endpoint(t)
+	client := dynamo.LocalClient(ep)
+	table := newTable(t, ep)
+	clock := jackpottest.NewClock(jackpottest.T0)
+	tables := pools.NewService(dynamo.New(client, table), clock.Now, 1)
+	ctx := context.Background()
+	s := jackpottest.RWSSettings()
+	s.SettleWindowMS = 5000
+	ids := []string{"a", "b", "c", "d"}
+	for _, id := range ids {
+		if _, _, err := tables.Create(ctx, id, s, jackpottest.Admin); err != nil {
+			t.Fatal(err)
+		}
+		r := jackpottest.RoundOf("rws-mlp-csp-v2", "T1", "r1", jackpottest.T0, 500, []int{1}, jackpottest.Royal("rws-mlp-csp-v2", 1, 1, 500))
+		if _, _, err := tables.ApplyRound(ctx, id, r, "", ""); err != nil {
+			t.Fatal(err)
+		}
+	}
+	clock.Advance(5 * time.Second)
+	api := &actionsAPI{API: client, seen: map[string]bool{}}
+	var wg sync.WaitGroup
+	paid := make([]int, 2)
+	for i := range paid {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			rel, err := pools.NewService(dynamo.New(api, table), clock.Now, uint64(i+2)).SweepHeld(ctx)
+			if err != nil {
+				t.Error(err)
+			}
+			for _, r := range rel {
+				paid[i] += len(r.Paid)
+			}
+		}()
+	}
+	wg.Wait()
+	if paid[0]+paid[1] != len(ids) {
+		t.Errorf("the sweeps paid %d + %d Royals, want %d in all, each once", paid[0], paid[1], len(ids))
+	}
+	grant := map[string]bool{}
+	for _, a := range dynamo.SweepIAMActions {
+		grant[a+" on table"] = true
+	}
+	for _, a := range dynamo.SweepIndexIAMActions {
+		grant[a+" on index/"+dynamo.HeldIndex] = true
+	}
+	for a := range api.seen {
+		if !grant[a] {
+			t.Errorf("the sweep called %s, which its policy does not grant", a)
+		}
+	}
+	for _, must := range []string{"dynamodb:Query on index/held", "dynamodb:TransactWriteItems on table"} {
+		if !api.seen[must] {
+			t.Errorf("the sweep never called %s (seen %v)", must, api.seen)
+		}
+	}
+}

@@ -291,7 +291,9 @@ func TestSafeActions(t *testing.T) {
 	if resp := adjust("a1"); resp.Code != http.StatusAccepted || resp.Header().Get("Idempotent-Replayed") != "true" {
 		t.Fatalf("the same key is a replay: %d %s", resp.Code, resp.Body)
 	}
-	if resp := adjust("a2"); resp.Code != http.StatusConflict || !strings.Contains(resp.Body.String(), `"value":`+itoa64(adj)) {
+	// The 409 says what the open proposal does, in money (issue 24).
+	if resp := adjust("a2"); resp.Code != http.StatusConflict || !strings.Contains(resp.Body.String(), `"value":`+itoa64(adj)) ||
+		!strings.Contains(resp.Body.String(), "is open: approve or withdraw it first (adjust the reserve meter by +SGD 500.00)") {
 		t.Fatalf("double-click: %d %s", resp.Code, resp.Body)
 	}
 	res := decodeBody[jackpot.RoundResult](t, api.Post("/v1/pools/megalink/rounds", strings.NewReader(floorRound("T12", "R1"))).Body.Bytes())

@@ -269,8 +269,8 @@ func TestMBSSSPv6_5_14_MaximumBeyondInt32(t *testing.T) {
 		v    any
 		want string
 	}{
-		{float64(1_000_000_000_001), "must be from 1 to 1000000000000 minor units"},
-		{float64(0), "must be from 1 to 1000000000000 minor units"},
+		{float64(1_000_000_000_001), "must be from 1 to 1,000,000,000,000 minor units"},
+		{float64(0), "must be from 1 to 1,000,000,000,000 minor units"},
 		{1.5, "must be a whole number of minor units"},
 		{"100", "must be a whole number of minor units"},
 	} {

@@ -267,6 +267,17 @@ func resolve(s Scope, f Facts, r *Round) ([]int, bool) {
 // seatFacts are the facts that name seats of the round.
 var seatFacts = []string{"seat", "seats", "viewedSeats", "withdrawnSeats", "firstViewedSeat", "additionalSeats", "affectedSeats"}
 
+// inMoney writes a in the round's currency, as every message states an
+// amount (money.Currency.Format: "SGD 1,500.00"); for a round whose
+// currency the service does not know (refused for that too), as grouped
+// minor units.
+func inMoney(c money.Currency, a money.Amount) string {
+	if !c.Valid() {
+		return money.Grouped(a) + " minor units"
+	}
+	return c.Format(a)
+}
+
 // checkRound checks the round itself and that every seat the facts f name
 // is a position of it (raw, the facts as sent, locates a seat in its list).
 func checkRound(rs *Ruleset, r *Round, f Facts, raw map[string]any) ([]Problem, []string) {
@@ -296,7 +307,7 @@ func checkRound(rs *Ruleset, r *Round, f Facts, raw map[string]any) ([]Problem, 
 			if !slices.Contains(rs.Wagers, w) {
 				probs = append(probs, Problem{Field: at + ".wagers." + w, Message: fmt.Sprintf("%s has no %s wager (its wagers: %s)", rs.ID, w, strings.Join(rs.Wagers, ", ")), Value: p.Wagers[w]})
 			} else if p.Wagers[w] < 0 || p.Wagers[w] > maxAmount {
-				probs = append(probs, Problem{Field: at + ".wagers." + w, Message: fmt.Sprintf("a wager is 0 to %d minor units", maxAmount), Value: p.Wagers[w]})
+				probs = append(probs, Problem{Field: at + ".wagers." + w, Message: fmt.Sprintf("a wager is %s to %s (0-%s minor units)", inMoney(r.Currency, 0), inMoney(r.Currency, maxAmount), money.Grouped(maxAmount)), Value: p.Wagers[w]})
 			}
 		}
 	}
@@ -341,14 +352,14 @@ func checkRound(rs *Ruleset, r *Round, f Facts, raw map[string]any) ([]Problem, 
 			// the total Bets placed on it): a report whose total the
 			// round does not show contradicts the round.
 			if box != total {
-				probs = append(probs, Problem{Field: "facts.boxTotal", Message: fmt.Sprintf("the box total %d is not the %d the round has on seat %d", box, total, seat), Value: box})
+				probs = append(probs, Problem{Field: "facts.boxTotal", Message: fmt.Sprintf("the box total %s is not the %s the round has on seat %d", inMoney(r.Currency, box), inMoney(r.Currency, total), seat), Value: box})
 			} else if box-max > stake {
-				probs = append(probs, Problem{Field: "facts.boxTotal", Message: fmt.Sprintf("the excess %d (box total %d less maximum %d) is more than the %s wager of seat %d, %d", box-max, box, max, w, seat, stake), Value: box})
+				probs = append(probs, Problem{Field: "facts.boxTotal", Message: fmt.Sprintf("the excess %s (box total %s less maximum %s) is more than the %s wager of seat %d, %s", inMoney(r.Currency, box-max), inMoney(r.Currency, box), inMoney(r.Currency, max), w, seat, inMoney(r.Currency, stake)), Value: box})
 			}
 		} else if max, ok := f["maximum"].(money.Amount); ok && stake <= max {
-			probs = append(probs, Problem{Field: "facts.maximum", Message: fmt.Sprintf("the %s wager of seat %d is %d, not over the maximum %d", w, seat, stake, max), Value: max})
+			probs = append(probs, Problem{Field: "facts.maximum", Message: fmt.Sprintf("the %s wager of seat %d is %s, not over the maximum %s", w, seat, inMoney(r.Currency, stake), inMoney(r.Currency, max)), Value: max})
 		} else if min, ok := f["minimum"].(money.Amount); ok && stake >= min {
-			probs = append(probs, Problem{Field: "facts.minimum", Message: fmt.Sprintf("the %s wager of seat %d is %d, not under the minimum %d", w, seat, stake, min), Value: min})
+			probs = append(probs, Problem{Field: "facts.minimum", Message: fmt.Sprintf("the %s wager of seat %d is %s, not under the minimum %s", w, seat, inMoney(r.Currency, stake), inMoney(r.Currency, min)), Value: min})
 		}
 	}
 	if dir, ok := f["betComparedToTwiceAnte"].(string); ok && len(probs) == 0 {
@@ -356,7 +367,7 @@ func checkRound(rs *Ruleset, r *Round, f Facts, raw map[string]any) ([]Problem, 
 		p := position(r, seat)
 		bet, twice := p.Wagers["bet"], 2*p.Wagers["ante"]
 		if (dir == "above" && bet <= twice) || (dir == "below" && bet >= twice) {
-			probs = append(probs, Problem{Field: "facts.betComparedToTwiceAnte", Message: fmt.Sprintf("seat %d bets %d against an ante of %d: not %s twice the ante", seat, bet, p.Wagers["ante"], dir), Value: dir})
+			probs = append(probs, Problem{Field: "facts.betComparedToTwiceAnte", Message: fmt.Sprintf("seat %d bets %s against an ante of %s: not %s twice the ante", seat, inMoney(r.Currency, bet), inMoney(r.Currency, p.Wagers["ante"]), dir), Value: dir})
 		}
 	}
 	return probs, rules
@@ -380,7 +391,7 @@ func checkMultiples(rs *Ruleset, r *Round) []Problem {
 				continue
 			}
 			probs = append(probs, Problem{Field: fmt.Sprintf("round.positions[%d].wagers.%s", i, w.Name),
-				Message: fmt.Sprintf("%s must be %d times the %s (%d), not %d (%s, ruling R20)", w.Name, m.Times, m.Of, base*money.Amount(m.Times), s, d.Cite(m.Rule)),
+				Message: fmt.Sprintf("%s must be %d times the %s (%s), not %s (%s, ruling R20)", w.Name, m.Times, m.Of, inMoney(r.Currency, base*money.Amount(m.Times)), inMoney(r.Currency, s), d.Cite(m.Rule)),
 				Value:   s})
 		}
 	}
@@ -403,7 +414,7 @@ func checkProgressive(rs *Ruleset, r *Round) []Problem {
 	const prog = string(ruleset.Progressive)
 	u, maxM := r.ProgressiveUnit, money.Amount(max(1, d.MaxProgressiveMultiplier))
 	if u < 0 || u > maxAmount {
-		return []Problem{{Field: "round.progressiveUnit", Message: fmt.Sprintf("the progressive pool's unit (ruling R22) must be 1 to %d minor units", maxAmount), Value: u}}
+		return []Problem{{Field: "round.progressiveUnit", Message: fmt.Sprintf("the progressive pool's unit (ruling R22) must be %s to %s (1-%s minor units)", inMoney(r.Currency, 1), inMoney(r.Currency, maxAmount), money.Grouped(maxAmount)), Value: u}}
 	}
 	rule := "ruling R22"
 	if d.Clauses.ProgressiveUnit != "" {
@@ -423,12 +434,12 @@ func checkProgressive(rs *Ruleset, r *Round) []Problem {
 		switch {
 		case u > 0 && (s%u != 0 || s/u < 1 || s/u > maxM):
 			if maxM > 1 {
-				probs = append(probs, Problem{Field: at, Message: fmt.Sprintf("a progressive wager of %d is not 1 to %d times the unit %d (%s)", s, maxM, u, rule), Value: s})
+				probs = append(probs, Problem{Field: at, Message: fmt.Sprintf("a progressive wager of %s is not 1 to %d times the unit %s (%s)", inMoney(r.Currency, s), maxM, inMoney(r.Currency, u), rule), Value: s})
 			} else {
-				probs = append(probs, Problem{Field: at, Message: fmt.Sprintf("a progressive wager must be the pool's unit %d, not %d (%s)", u, s, rule), Value: s})
+				probs = append(probs, Problem{Field: at, Message: fmt.Sprintf("a progressive wager must be the pool's unit %s, not %s (%s)", inMoney(r.Currency, u), inMoney(r.Currency, s), rule), Value: s})
 			}
 		case u == 0 && maxM == 1 && first != 0 && s != first:
-			probs = append(probs, Problem{Field: at, Message: fmt.Sprintf("a progressive wager is the pool's one unit (%s): %d here, %d at %s", rule, s, first, firstAt), Value: s})
+			probs = append(probs, Problem{Field: at, Message: fmt.Sprintf("a progressive wager is the pool's one unit (%s): %s here, %s at %s", rule, inMoney(r.Currency, s), inMoney(r.Currency, first), firstAt), Value: s})
 		}
 		if first == 0 {
 			first, firstAt = s, at

@@ -67,7 +67,7 @@ func TestRWS_5_1_BoxTotalNotOverMaximumRefused(t *testing.T) {
 	for _, total := range []int{40000, 50000} {
 		for _, r := range []*Round{nil, round(pos(2, "ante=40000", "bet=10000"))} {
 			_, err := Decide(rs, "wager_over_maximum", map[string]any{"seat": 2, "wager": "bet", "maximum": 50000, "boxTotal": total, "noticedBeforeClose": true}, r)
-			if field, msg := refusal(t, err); field != "facts.boxTotal" || !strings.Contains(msg, "is not over facts.maximum 50000") {
+			if field, msg := refusal(t, err); field != "facts.boxTotal" || !strings.Contains(msg, "minor units is not over facts.maximum, 50,000 minor units") {
 				t.Errorf("box total %d (round %v): %s %q", total, r != nil, field, msg)
 			}
 		}

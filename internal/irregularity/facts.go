@@ -111,7 +111,7 @@ func parseFacts(k *Kind, raw map[string]any) (Facts, []Problem) {
 		a, ok1 := out[f.Name].(money.Amount)
 		b, ok2 := out[f.Exceeds].(money.Amount)
 		if f.Exceeds != "" && ok1 && ok2 && a <= b {
-			probs = append(probs, Problem{Field: "facts." + f.Name, Message: fmt.Sprintf("%d is not over facts.%s %d", a, f.Exceeds, b), Value: a})
+			probs = append(probs, Problem{Field: "facts." + f.Name, Message: fmt.Sprintf("%s minor units is not over facts.%s, %s minor units", money.Grouped(a), f.Exceeds, money.Grouped(b)), Value: a})
 		}
 	}
 	for _, rq := range k.Requires {
@@ -188,7 +188,7 @@ func (f Fact) parse(v any) (val any, at int, msg string) {
 			return nil, whole, "must be a whole number of minor units"
 		}
 		if n < 1 || n > int64(maxAmount) {
-			return nil, whole, fmt.Sprintf("must be from 1 to %d minor units", maxAmount)
+			return nil, whole, fmt.Sprintf("must be from 1 to %s minor units", money.Grouped(maxAmount))
 		}
 		return money.Amount(n), whole, ""
 	case Enum:

@@ -100,3 +100,37 @@ func TestBoxTotalIsTheRounds_RWS_5_1(t *testing.T) {
 		}
 	}
 }
+
+// TestRefusalsWordedInMoney_RWS_5_1 (issue 24: errors worded in money,
+// not cents): a report whose facts contradict its round states the
+// round's amounts in its currency with the thousands grouped
+// (money.Currency.Format), never as counts of minor units.
+func TestRefusalsWordedInMoney_RWS_5_1(t *testing.T) {
+	rs, _ := Catalogue(RWSMLPCSPv2)
+	r := round(pos(2, "ante=4000000", "bet=2000000"))
+	for _, c := range []struct {
+		name  string
+		facts map[string]any
+		field string
+		want  string
+	}{
+		{"box total not the round's", map[string]any{"seat": 2, "wager": "ante", "maximum": 5000000, "boxTotal": 5500000, "noticedBeforeClose": true},
+			"facts.boxTotal", "the box total SGD 55,000.00 is not the SGD 60,000.00 the round has on seat 2"},
+		{"excess over the wager", map[string]any{"seat": 2, "wager": "bet", "maximum": 3000000, "boxTotal": 6000000, "noticedBeforeClose": true},
+			"facts.boxTotal", "the excess SGD 30,000.00 (box total SGD 60,000.00 less maximum SGD 30,000.00) is more than the bet wager of seat 2, SGD 20,000.00"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := Decide(rs, "wager_over_maximum", c.facts, r)
+			if field, msg := refusal(t, err); field != c.field || msg != c.want {
+				t.Errorf("%s %q, want %s %q", field, msg, c.field, c.want)
+			}
+		})
+	}
+	bad := round(pos(2, "ante=4000000", "bet=2000000"))
+	bad.Positions[0].Wagers["bet"] = maxAmount + 1
+	_, err := Decide(rs, "wager_over_maximum", map[string]any{"seat": 2, "wager": "bet", "maximum": 3000000, "boxTotal": 6000000, "noticedBeforeClose": true}, bad)
+	const want = "a wager is SGD 0.00 to SGD 10,000,000,000.00 (0-1,000,000,000,000 minor units)"
+	if field, msg := refusal(t, err); field != "round.positions[0].wagers.bet" || msg != want {
+		t.Errorf("a wager beyond any table: %s %q, want %q", field, msg, want)
+	}
+}

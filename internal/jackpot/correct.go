@@ -163,7 +163,7 @@ func (k Rules) Correct(p Pool, ledger []Entry, original string, corr Correction,
 		}
 	}
 	if c.err != nil {
-		return fail(overflowError(c.err))
+		return fail(overflowError(c.pool.Settings.Currency, c.err))
 	}
 	if m := q.Meters; m.Displayed < 0 || m.Reserve < 0 || m.Overflow < 0 {
 		return fail(&fault.Error{Kind: fault.Conflict, Detail: "the correction would take a meter below zero: the pool was adjusted since; adjust it first",

@@ -50,11 +50,11 @@ func (k Rules) Fold(p Pool, pend Pending, one *Entry, at time.Time) (Pool, []Ent
 	s := q.Settings
 	credit, carry, rateSum, err := Accrue(pend.WagerAmount, s.ContributionBP, q.Meters.CarryDisplayed)
 	if err != nil {
-		return Pool{}, nil, overflowError(err)
+		return Pool{}, nil, overflowError(s.Currency, err)
 	}
 	creditR, carryR, rateSumR, err := Accrue(pend.WagerAmount, s.ReserveBP, q.Meters.CarryReserve)
 	if err != nil {
-		return Pool{}, nil, overflowError(err)
+		return Pool{}, nil, overflowError(s.Currency, err)
 	}
 	toDisplayed, toOverflow := SplitAtCeiling(q.Meters.Displayed, credit, s.Ceiling)
 	e := Entry{Kind: KindContribution, Rules: []string{"ruling R4", "ruling R1"},
@@ -69,7 +69,7 @@ func (k Rules) Fold(p Pool, pend Pending, one *Entry, at time.Time) (Pool, []Ent
 	e.Contributed, e.ContributedReserve = credit, creditR
 	c.post(e)
 	if c.err != nil {
-		return Pool{}, nil, overflowError(c.err)
+		return Pool{}, nil, overflowError(c.pool.Settings.Currency, c.err)
 	}
 	return q, c.entries, nil
 }
@@ -105,11 +105,11 @@ func (k Rules) Contribute(p Pool, r Round, now time.Time) (*Entry, RoundResult, 
 	e := es[0]
 	credit, carry, _, err := Accrue(e.WagerAmount, s.ContributionBP, 0)
 	if err != nil {
-		return nil, RoundResult{}, false, overflowError(err)
+		return nil, RoundResult{}, false, overflowError(s.Currency, err)
 	}
 	creditR, carryR, _, err := Accrue(e.WagerAmount, s.ReserveBP, 0)
 	if err != nil {
-		return nil, RoundResult{}, false, overflowError(err)
+		return nil, RoundResult{}, false, overflowError(s.Currency, err)
 	}
 	e.Seq = 0
 	e.Displayed, e.Overflow = credit, 0
@@ -129,7 +129,7 @@ func (k Rules) Contribute(p Pool, r Round, now time.Time) (*Entry, RoundResult, 
 		}
 	}
 	if err != nil {
-		return nil, RoundResult{}, false, overflowError(err)
+		return nil, RoundResult{}, false, overflowError(s.Currency, err)
 	}
 	return &e, res, true, nil
 }

@@ -103,7 +103,7 @@ func (k Rules) Release(p Pool, now time.Time) (Pool, []Entry, []Payout, bool, er
 		return p, nil, nil, false, err
 	}
 	if c.err != nil {
-		return p, nil, nil, false, overflowError(c.err)
+		return p, nil, nil, false, overflowError(c.pool.Settings.Currency, c.err)
 	}
 	c.finish()
 	return q, c.entries, out, true, nil

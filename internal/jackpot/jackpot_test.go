@@ -1,7 +1,9 @@
 package jackpot_test
 
 import (
+	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -486,7 +488,7 @@ func TestAdjustNeverBelowZero(t *testing.T) {
 	// Issue 24 "errors worded in money, not cents": the refusal states what
 	// the meter holds in SGD, not in minor units.
 	if _, _, err := jackpot.Adjust(p, jackpot.Adjustment{Meter: "displayed", Amount: -10_000_001, Reason: "x"}, ops, t0); err == nil ||
-		!strings.Contains(err.Error(), "the displayed meter holds SGD 100000.00: -SGD 100000.01 would take it below zero") {
+		!strings.Contains(err.Error(), "the displayed meter holds SGD 100,000.00: -SGD 100,000.01 would take it below zero") {
 		t.Fatalf("displayed below zero: %v", err)
 	}
 	if _, _, err := jackpot.Adjust(p, jackpot.Adjustment{Meter: "displayed", Amount: -5, Reason: "x"}, jackpot.Actor{}, t0); fault.KindOf(err) != fault.Unauthenticated {
@@ -542,10 +544,10 @@ func TestBoundsWordedInMoney(t *testing.T) {
 		edit func(*jackpot.Settings)
 		want string
 	}{
-		{"unit", func(s *jackpot.Settings) { s.Unit = jackpot.MaxUnit + 1 }, "the wager unit must be SGD 0.01 to SGD 100000000.00 (1-10000000000 minor units)"},
-		{"reset", func(s *jackpot.Settings) { s.Reset = 0 }, "the reset amount must be SGD 0.01 to SGD 10000000000000.00 (1-1000000000000000 minor units)"},
-		{"ceiling", func(s *jackpot.Settings) { s.Ceiling = 5 }, "the ceiling must be zero (none) or from the reset amount, SGD 100000.00, to SGD 10000000000000.00"},
-		{"verify", func(s *jackpot.Settings) { s.Verify = &jackpot.Verify{AtOrAbove: -1} }, "must be 0 (no threshold) to SGD 10000000000000.00"},
+		{"unit", func(s *jackpot.Settings) { s.Unit = jackpot.MaxUnit + 1 }, "the wager unit must be SGD 0.01 to SGD 100,000,000.00 (1-10,000,000,000 minor units)"},
+		{"reset", func(s *jackpot.Settings) { s.Reset = 0 }, "the reset amount must be SGD 0.01 to SGD 10,000,000,000,000.00 (1-1,000,000,000,000,000 minor units)"},
+		{"ceiling", func(s *jackpot.Settings) { s.Ceiling = 5 }, "the ceiling must be zero (none) or from the reset amount, SGD 100,000.00, to SGD 10,000,000,000,000.00 (1,000,000,000,000,000 minor units)"},
+		{"verify", func(s *jackpot.Settings) { s.Verify = &jackpot.Verify{AtOrAbove: -1} }, "must be 0 (no threshold) to SGD 10,000,000,000,000.00 (1,000,000,000,000,000 minor units)"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			s := jackpottest.MBSSettings()
@@ -557,7 +559,22 @@ func TestBoundsWordedInMoney(t *testing.T) {
 	}
 	p, _, _ := jackpot.New("p", jackpottest.MBSSettings(), ops, t0)
 	if _, _, err := jackpot.Adjust(p, jackpot.Adjustment{Meter: "reserve", Amount: jackpot.MaxAmount + 1, Reason: "x"}, ops, t0); err == nil ||
-		!strings.Contains(err.Error(), "an adjustment moves a meter by SGD 0.01 to SGD 10000000000000.00, up or down") {
+		!strings.Contains(err.Error(), "an adjustment moves a meter by SGD 0.01 to SGD 10,000,000,000,000.00, up or down (not zero; 1-1,000,000,000,000,000 minor units)") {
 		t.Fatalf("adjustment out of bounds: %v", err)
+	}
+}
+
+// Issue 24 "errors worded in money, not cents": a change that would take a
+// meter past what an int64 of minor units holds is refused (R1: it never
+// wraps) naming that limit in the pool's currency, grouped in thousands,
+// SGD 92,233,720,368,547,758.07, not as 9223372036854775807 minor units.
+func TestOverflowWordedInMoney(t *testing.T) {
+	p, _, _ := jackpot.New("p", jackpottest.MBSSettings(), ops, t0)
+	p.Meters.Reserve = math.MaxInt64 - 5
+	_, _, err := jackpot.Adjust(p, jackpot.Adjustment{Meter: "reserve", Amount: 6, Reason: "x"}, ops, t0)
+	var fe *fault.Error
+	const want = "refused, nothing applied: the reserve meter would overflow (a meter holds at most SGD 92,233,720,368,547,758.07; adjust the pool)"
+	if !errors.As(err, &fe) || fe.Kind != fault.Invalid || len(fe.Fields) != 1 || fe.Fields[0].Field != jackpot.FieldPool || fe.Fields[0].Message != want {
+		t.Fatalf("err %+v, want %q at the pool", err, want)
 	}
 }

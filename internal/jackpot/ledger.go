@@ -1,6 +1,7 @@
 package jackpot
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"time"
@@ -146,10 +147,16 @@ func (c *change) post(e Entry) Entry {
 }
 
 // overflowError is the refusal of a change that would take a meter past
-// the largest amount an int64 of minor units holds (it never wraps). Its
-// field "pool" is the pool the request addresses.
-func overflowError(err error) error {
-	return fault.InvalidField(FieldPool, nil, "refused, nothing applied: %s (a meter cannot hold more than 9,223,372,036,854,775,807 minor units; adjust the pool)", err.Error())
+// the largest amount an int64 of minor units holds (it never wraps),
+// stated in the pool's currency c: "a meter holds at most
+// SGD 92,233,720,368,547,758.07". Its field "pool" is the pool the request
+// addresses.
+func overflowError(c money.Currency, err error) error {
+	what := err.Error()
+	if errors.Is(err, money.ErrOverflow) {
+		what = "an amount would overflow"
+	}
+	return fault.InvalidField(FieldPool, nil, "refused, nothing applied: %s (a meter holds at most %s; adjust the pool)", what, c.Format(math.MaxInt64))
 }
 
 // FieldPool is the Error.Field of a refusal about the pool itself (not a

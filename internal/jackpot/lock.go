@@ -178,7 +178,7 @@ func MarkPaid(p Pool, seq int64, by Actor, now time.Time) (Pool, []Entry, Locked
 		}
 	}
 	return advance(p, seq, by, now, StateConfirmed, KindHitPaid, true,
-		func(h LockedHit) string { return fmt.Sprintf("paid by the cage: %d", h.Amount) },
+		func(h LockedHit) string { return "paid by the cage: " + p.Settings.Currency.Format(h.Amount) },
 		func(h *LockedHit, by *Actor, at *time.Time) { h.State, h.PaidBy, h.PaidAt = StatePaid, by, at })
 }
 
@@ -281,7 +281,7 @@ func Void(p Pool, seq int64, reason string, by Actor, now time.Time, resetEntry 
 	out := *h
 	out.Rules = dedup(append(append([]string(nil), h.Rules...), rules...))
 	if c.err != nil {
-		return Pool{}, nil, LockedHit{}, overflowError(c.err)
+		return Pool{}, nil, LockedHit{}, overflowError(c.pool.Settings.Currency, c.err)
 	}
 	if m := q.Meters; m.Displayed < 0 {
 		return Pool{}, nil, LockedHit{}, &fault.Error{Kind: fault.Conflict,

@@ -244,7 +244,7 @@ func (k Rules) Validate(s Settings) error {
 	}
 	c := s.Currency // valid: checked above
 	if s.Unit <= 0 || s.Unit > MaxUnit {
-		return invalid("unit", "the wager unit must be %s to %s (1-%d minor units)", c.Format(1), c.Format(MaxUnit), MaxUnit)
+		return invalid("unit", "the wager unit must be %s to %s (1-%s minor units)", c.Format(1), c.Format(MaxUnit), money.Grouped(MaxUnit))
 	}
 	if s.ContributionBP < 0 || s.ContributionBP > 10000 {
 		return invalid("contributionBp", "must be 0-10000 basis points")
@@ -253,10 +253,10 @@ func (k Rules) Validate(s Settings) error {
 		return invalid("reserveBp", "must be 0-10000 basis points, and contributionBp + reserveBp at most 10000")
 	}
 	if s.Reset <= 0 || s.Reset > MaxAmount {
-		return invalid("reset", "the reset amount must be %s to %s (1-%d minor units)", c.Format(1), c.Format(MaxAmount), MaxAmount)
+		return invalid("reset", "the reset amount must be %s to %s (1-%s minor units)", c.Format(1), c.Format(MaxAmount), money.Grouped(MaxAmount))
 	}
 	if s.Ceiling != 0 && (s.Ceiling < s.Reset || s.Ceiling > MaxAmount) {
-		return invalid("ceiling", "the ceiling must be zero (none) or from the reset amount, %s, to %s (%d minor units)", c.Format(s.Reset), c.Format(MaxAmount), MaxAmount)
+		return invalid("ceiling", "the ceiling must be zero (none) or from the reset amount, %s, to %s (%s minor units)", c.Format(s.Reset), c.Format(MaxAmount), money.Grouped(MaxAmount))
 	}
 	if s.SettleWindowMS < 0 || s.SettleWindowMS > 10*60*1000 {
 		return invalid("settleWindowMs", "must be 0-600000 ms")
@@ -265,7 +265,7 @@ func (k Rules) Validate(s Settings) error {
 		return invalid("proposalTtlSeconds", "must be 0 (the default, %d seconds) or 60-86400 seconds", int64(DefaultProposalTTL/time.Second))
 	}
 	if s.Verify != nil && (s.Verify.AtOrAbove < 0 || s.Verify.AtOrAbove > MaxAmount) {
-		return invalid("verify.atOrAbove", "must be 0 (no threshold) to %s (%d minor units)", c.Format(MaxAmount), MaxAmount)
+		return invalid("verify.atOrAbove", "must be 0 (no threshold) to %s (%s minor units)", c.Format(MaxAmount), money.Grouped(MaxAmount))
 	}
 	return validateLinks(s)
 }

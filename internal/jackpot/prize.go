@@ -21,11 +21,11 @@ func (c *change) contribute(r Round, total money.Amount) (Contribution, error) {
 	}
 	credit, carry, rateSum, err := Accrue(total, s.ContributionBP, p.Meters.CarryDisplayed)
 	if err != nil {
-		return out, overflowError(err)
+		return out, overflowError(p.Settings.Currency, err)
 	}
 	creditR, carryR, rateSumR, err := Accrue(total, s.ReserveBP, p.Meters.CarryReserve)
 	if err != nil {
-		return out, overflowError(err)
+		return out, overflowError(p.Settings.Currency, err)
 	}
 	toDisplayed, toOverflow := SplitAtCeiling(p.Meters.Displayed, credit, s.Ceiling)
 	out.Displayed, out.Overflow, out.Reserve = toDisplayed, toOverflow, creditR
@@ -94,7 +94,7 @@ func HouseAmount(p Prize, stake money.Amount) (amount, stakeReturned money.Amoun
 func (c *change) payHouse(r Round, h Hit) (Payout, error) {
 	amount, returned, err := HouseAmount(h.Prize, h.Stake)
 	if err != nil {
-		return Payout{}, overflowError(err)
+		return Payout{}, overflowError(c.pool.Settings.Currency, err)
 	}
 	rules := dedup(append(append([]string(nil), h.Rules...), "ruling R2", "ruling R3"))
 	fund := []Funding{{Source: SourceHouse, Amount: amount}}
@@ -201,7 +201,7 @@ func (c *change) payShared(g []Hit, metas []roundMeta, cl clauses, extraRules ..
 	n := len(g)
 	share, fromPool, extra, err := SharedPrize(p.Meters.Displayed, p.Settings.Reset, bp, n)
 	if err != nil {
-		return nil, overflowError(err)
+		return nil, overflowError(p.Settings.Currency, err)
 	}
 	ruleset := metas[0].ruleset
 	rules := append([]string(nil), g[0].Rules...)

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/tablesettle/tablesettle/internal/fault"
+	"github.com/tablesettle/tablesettle/internal/money"
 	"github.com/tablesettle/tablesettle/internal/principal"
 )
 
@@ -84,12 +85,18 @@ type Proposal struct {
 // Expired reports whether the proposal can no longer be approved at now.
 func (pr Proposal) Expired(now time.Time) bool { return !now.Before(pr.ExpiresAt) }
 
-// Describe says what the change will do, for the ledger's note.
-func (c Change) Describe() string {
+// Describe says what the change will do, for the ledger's note and a
+// refusal, an amount in the pool's currency cur ("adjust the reserve meter
+// by +SGD 1,000.00").
+func (c Change) Describe(cur money.Currency) string {
 	switch c.Kind {
 	case ProposeAdjustment:
 		if a := c.Adjustment; a != nil {
-			return fmt.Sprintf("adjust the %s meter by %+d", a.Meter, a.Amount)
+			amount := cur.Format(a.Amount)
+			if a.Amount > 0 {
+				amount = "+" + amount
+			}
+			return fmt.Sprintf("adjust the %s meter by %s", a.Meter, amount)
 		}
 	case ProposeSettings:
 		return "change the settings (effective after the next reset)"
@@ -126,7 +133,7 @@ func Propose(p Pool, ch Change, by Actor, now time.Time) (Pool, []Entry, Proposa
 			pr.State = ProposalExpired
 			expired = append(expired, pr)
 			c.post(Entry{Kind: KindProposalExpired, Proposal: pr.ID, Actor: &pr.ProposedBy,
-				Note: fmt.Sprintf("expired at %s unapproved: %s", pr.ExpiresAt.Format(time.RFC3339), pr.Change.Describe())})
+				Note: fmt.Sprintf("expired at %s unapproved: %s", pr.ExpiresAt.Format(time.RFC3339), pr.Change.Describe(p.Settings.Currency))})
 			continue
 		}
 		open = append(open, pr)
@@ -137,12 +144,12 @@ func Propose(p Pool, ch Change, by Actor, now time.Time) (Pool, []Entry, Proposa
 	}
 	pr := Proposal{State: ProposalOpen, Change: ch, ProposedBy: by, ProposedAt: now, ExpiresAt: now.Add(p.Settings.ProposalTTL())}
 	e := c.post(Entry{Kind: KindProposal, Actor: &by, Reason: ch.Reason(),
-		Note: fmt.Sprintf("proposed: %s; takes effect only when a second principal approves it, before %s", ch.Describe(), pr.ExpiresAt.Format(time.RFC3339))})
+		Note: fmt.Sprintf("proposed: %s; takes effect only when a second principal approves it, before %s", ch.Describe(p.Settings.Currency), pr.ExpiresAt.Format(time.RFC3339))})
 	pr.ID = e.Seq
 	c.entries[len(c.entries)-1].Proposal = pr.ID
 	q.Proposals = append(open, pr)
 	if c.err != nil {
-		return Pool{}, nil, Proposal{}, nil, overflowError(c.err)
+		return Pool{}, nil, Proposal{}, nil, overflowError(c.pool.Settings.Currency, c.err)
 	}
 	c.finish()
 	return q, c.entries, pr, expired, nil
@@ -237,10 +244,10 @@ func Withdraw(p Pool, id int64, by Actor, now time.Time) (Pool, []Entry, Proposa
 	q := p.clone()
 	q.Proposals = append(q.Proposals[:i:i], q.Proposals[i+1:]...)
 	c := &change{pool: &q, now: now}
-	c.post(Entry{Kind: KindProposalWithdrawn, Proposal: pr.ID, Actor: &by, Note: "withdrawn by its proposer: " + pr.Change.Describe()})
+	c.post(Entry{Kind: KindProposalWithdrawn, Proposal: pr.ID, Actor: &by, Note: "withdrawn by its proposer: " + pr.Change.Describe(p.Settings.Currency)})
 	pr.State, pr.DecidedBy, pr.DecidedAt = ProposalWithdrawn, &by, &now
 	if c.err != nil {
-		return Pool{}, nil, Proposal{}, overflowError(c.err)
+		return Pool{}, nil, Proposal{}, overflowError(c.pool.Settings.Currency, c.err)
 	}
 	c.finish()
 	return q, c.entries, pr, nil

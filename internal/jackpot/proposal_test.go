@@ -7,6 +7,7 @@ import (
 	"github.com/tablesettle/tablesettle/internal/fault"
 	"github.com/tablesettle/tablesettle/internal/jackpot"
 	"github.com/tablesettle/tablesettle/internal/jackpot/jackpottest"
+	"github.com/tablesettle/tablesettle/internal/money"
 )
 
 // TestProposalsBounded: a pool holds at most MaxOpenProposals open (they
@@ -39,5 +40,26 @@ func TestProposalsBounded(t *testing.T) {
 	}
 	if !pr.ExpiresAt.Equal(t0.Add(jackpot.DefaultProposalTTL).Add(30 * time.Minute)) {
 		t.Fatalf("expires at %v", pr.ExpiresAt)
+	}
+}
+
+// Issue 24 "errors worded in money, not cents": what a proposed
+// adjustment will do is stated in the pool's currency, signed, its
+// thousands grouped (the proposal's ledger note and the 409 refusing its
+// double).
+func TestDescribeInMoney(t *testing.T) {
+	for _, c := range []struct {
+		cur    money.Currency
+		amount money.Amount
+		want   string
+	}{
+		{"SGD", 150000, "adjust the reserve meter by +SGD 1,500.00"},
+		{"SGD", -1475, "adjust the reserve meter by -SGD 14.75"},
+		{"JPY", 1234567, "adjust the reserve meter by +JPY 1,234,567"},
+	} {
+		ch := jackpot.Change{Kind: jackpot.ProposeAdjustment, Adjustment: &jackpot.Adjustment{Meter: "reserve", Amount: c.amount, Reason: "x"}}
+		if got := ch.Describe(c.cur); got != c.want {
+			t.Errorf("%s %d: %q, want %q", c.cur, c.amount, got, c.want)
+		}
 	}
 }

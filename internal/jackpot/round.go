@@ -278,7 +278,7 @@ func (k Rules) Apply(p Pool, r Round, now time.Time) (Pool, []Entry, RoundResult
 		res.Released = []Payout{}
 	}
 	if c.err != nil {
-		return Pool{}, nil, RoundResult{}, overflowError(c.err)
+		return Pool{}, nil, RoundResult{}, overflowError(c.pool.Settings.Currency, c.err)
 	}
 	res.Meters = q.view()
 	c.finish()

@@ -55,7 +55,7 @@ func (k Rules) ChangeSettings(p Pool, s Settings, by Actor, reason string, now t
 	q.Pending = &SettingsChange{By: by.ID, Actor: &by, At: now, Reason: reason, Settings: nw}
 	linkNow(&q, nw)
 	if c.err != nil {
-		return Pool{}, nil, overflowError(c.err)
+		return Pool{}, nil, overflowError(c.pool.Settings.Currency, c.err)
 	}
 	c.finish()
 	return q, c.entries, nil
@@ -79,7 +79,7 @@ func Adjust(p Pool, a Adjustment, by Actor, now time.Time) (Pool, []Entry, error
 		return Pool{}, nil, invalid("reason", "an adjustment states its reason")
 	}
 	if a.Amount == 0 || a.Amount > MaxAmount || a.Amount < -MaxAmount {
-		return Pool{}, nil, invalid("amount", "an adjustment moves a meter by %s to %s, up or down (not zero; 1-%d minor units)", p.Settings.Currency.Format(1), p.Settings.Currency.Format(MaxAmount), MaxAmount)
+		return Pool{}, nil, invalid("amount", "an adjustment moves a meter by %s to %s, up or down (not zero; 1-%s minor units)", p.Settings.Currency.Format(1), p.Settings.Currency.Format(MaxAmount), money.Grouped(MaxAmount))
 	}
 	e := Entry{Kind: KindAdjustment, Actor: &by, Reason: a.Reason}
 	var have money.Amount
@@ -94,7 +94,7 @@ func Adjust(p Pool, a Adjustment, by Actor, now time.Time) (Pool, []Entry, error
 		return Pool{}, nil, invalid("meter", "meter is displayed, reserve or overflow")
 	}
 	if after, err := money.Add(have, a.Amount); err != nil {
-		return Pool{}, nil, overflowError(fmt.Errorf("the %s meter would overflow", a.Meter))
+		return Pool{}, nil, overflowError(p.Settings.Currency, fmt.Errorf("the %s meter would overflow", a.Meter))
 	} else if after < 0 {
 		return Pool{}, nil, invalid("amount", "the %s meter holds %s: %s would take it below zero", a.Meter, p.Settings.Currency.Format(have), p.Settings.Currency.Format(a.Amount))
 	}
@@ -102,7 +102,7 @@ func Adjust(p Pool, a Adjustment, by Actor, now time.Time) (Pool, []Entry, error
 	c := &change{pool: &q, now: now}
 	c.post(e)
 	if c.err != nil {
-		return Pool{}, nil, overflowError(c.err)
+		return Pool{}, nil, overflowError(c.pool.Settings.Currency, c.err)
 	}
 	c.finish()
 	return q, c.entries, nil

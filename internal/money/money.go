@@ -32,9 +32,11 @@ func (c Currency) Valid() bool { _, ok := minorDigits[c]; return ok }
 // MinorDigits returns the number of minor-unit digits of c (2 for SGD).
 func (c Currency) MinorDigits() int { return minorDigits[c] }
 
-// Format writes a in c's major units with the currency, as a refusal or a
-// document states an amount: 1474 SGD is "SGD 14.74", -1475 SGD is
-// "-SGD 14.75", 500 JPY is "JPY 500". It is the one formatter of money.
+// Format writes a in c's major units with the currency and the thousands
+// grouped, as a message or a document states an amount: 1474 SGD is
+// "SGD 14.74", 123456789 SGD is "SGD 1,234,567.89", -1475 SGD is
+// "-SGD 14.75", 1234567 JPY is "JPY 1,234,567". It is the one formatter of
+// money.
 func (c Currency) Format(a Amount) string {
 	n := uint64(a)
 	neg := a < 0
@@ -42,17 +44,43 @@ func (c Currency) Format(a Amount) string {
 		n = -n // two's complement: exact for math.MinInt64 too
 	}
 	s := strconv.FormatUint(n, 10)
+	frac := ""
 	if d := c.MinorDigits(); d > 0 {
 		for len(s) <= d {
 			s = "0" + s
 		}
-		s = s[:len(s)-d] + "." + s[len(s)-d:]
+		s, frac = s[:len(s)-d], "."+s[len(s)-d:]
 	}
-	s = string(c) + " " + s
+	s = string(c) + " " + group(s) + frac
 	if neg {
 		s = "-" + s
 	}
 	return s
+}
+
+// Grouped writes a count of minor units with its thousands grouped
+// (10000000000 is "10,000,000,000"): a message that names a field's bound
+// in the field's own unit writes it so, beside Format's amount.
+func Grouped(a Amount) string {
+	if a < 0 {
+		return "-" + group(strconv.FormatUint(-uint64(a), 10))
+	}
+	return group(strconv.FormatInt(int64(a), 10))
+}
+
+// group puts a comma between each three digits of digits, from the right.
+func group(digits string) string {
+	if len(digits) <= 3 {
+		return digits
+	}
+	b := make([]byte, 0, len(digits)+len(digits)/3)
+	for i := 0; i < len(digits); i++ {
+		if i > 0 && (len(digits)-i)%3 == 0 {
+			b = append(b, ',')
+		}
+		b = append(b, digits[i])
+	}
+	return string(b)
 }
 
 // ErrOverflow is returned when a computation does not fit in an int64 of

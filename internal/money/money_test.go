@@ -144,7 +144,8 @@ func TestCurrency(t *testing.T) {
 
 // Issue 24 "errors worded in money, not cents": an amount of minor units
 // reads in the currency's major units with the currency (ISO 4217 minor
-// digits: SGD 2, JPY 0), never as a count of cents.
+// digits: SGD 2, JPY 0), never as a count of cents, its thousands grouped
+// (USD 12,345,678.90, the sign's own example).
 func TestCurrencyFormat(t *testing.T) {
 	cases := []struct {
 		c    Currency
@@ -155,13 +156,30 @@ func TestCurrencyFormat(t *testing.T) {
 		{"SGD", 5, "SGD 0.05"},
 		{"SGD", 0, "SGD 0.00"},
 		{"SGD", -1475, "-SGD 14.75"},
-		{"USD", 1234567890, "USD 12345678.90"},
+		{"USD", 1234567890, "USD 12,345,678.90"},
 		{"JPY", 500, "JPY 500"},
-		{"SGD", math.MinInt64, "-SGD 92233720368547758.08"},
+		{"SGD", 99999, "SGD 999.99"},
+		{"SGD", 100000, "SGD 1,000.00"},
+		{"SGD", 10_000_086, "SGD 100,000.86"},
+		{"SGD", -200000, "-SGD 2,000.00"},
+		{"JPY", 1234567, "JPY 1,234,567"},
+		{"KRW", 100000, "KRW 100,000"},
+		{"SGD", math.MaxInt64, "SGD 92,233,720,368,547,758.07"},
+		{"SGD", math.MinInt64, "-SGD 92,233,720,368,547,758.08"},
 	}
 	for _, c := range cases {
 		if got := c.c.Format(c.a); got != c.want {
 			t.Errorf("%s.Format(%d) = %q, want %q", c.c, c.a, got, c.want)
+		}
+	}
+}
+
+// Grouped: a field's bound in its own minor units, grouped in thousands.
+func TestGrouped(t *testing.T) {
+	for a, want := range map[Amount]string{0: "0", 999: "999", 1000: "1,000", 10_000_000_000: "10,000,000,000", -1234: "-1,234",
+		math.MaxInt64: "9,223,372,036,854,775,807", math.MinInt64: "-9,223,372,036,854,775,808"} {
+		if got := Grouped(a); got != want {
+			t.Errorf("Grouped(%d) = %q, want %q", a, got, want)
 		}
 	}
 }

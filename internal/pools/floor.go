@@ -9,6 +9,7 @@ import (
 
 	"github.com/tablesettle/tablesettle/internal/fault"
 	"github.com/tablesettle/tablesettle/internal/jackpot"
+	"github.com/tablesettle/tablesettle/internal/money"
 )
 
 // The floor's reads (issue 24). A held RWS hit is paid when its settle
@@ -46,17 +47,33 @@ func (s *Service) noteHeld(p jackpot.Pool) {
 // Fresh returns the pool after paying the held hits that are due at the
 // service's now (R7, R21), recorded as the service's clock (Clock).
 func (s *Service) Fresh(ctx context.Context, id string) (jackpot.Pool, error) {
-	p, err := s.Get(ctx, id)
+	p, _, err := s.fresh(ctx, id)
 	if err != nil {
 		return jackpot.Pool{}, err
 	}
+	return p, nil
+}
+
+// fresh is Fresh, with what this call paid (nothing when another reader
+// or sweep paid it first: each release is a conditional commit). On an
+// error, paid is what was committed before it (a release of more held
+// hits than one commit pays is several commits) and the pool is as read
+// before the release.
+func (s *Service) fresh(ctx context.Context, id string) (jackpot.Pool, []jackpot.Payout, error) {
+	p, err := s.Get(ctx, id)
+	if err != nil {
+		return jackpot.Pool{}, nil, err
+	}
+	var paid []jackpot.Payout
 	if jackpot.DueHeld(p, s.Now()) > 0 {
-		if p, _, err = s.releaseAs(ctx, id, Clock); err != nil {
-			return jackpot.Pool{}, err
+		q, out, err := s.releaseAs(ctx, id, Clock)
+		if err != nil {
+			return p, out, err
 		}
+		p, paid = q, out
 	}
 	s.noteHeld(p)
-	return p, nil
+	return p, paid, nil
 }
 
 // releaseAs is Release with every entry it writes recorded as by.
@@ -64,25 +81,69 @@ func (s *Service) releaseAs(ctx context.Context, id string, by jackpot.Actor) (j
 	return s.release(ctx, id, &by)
 }
 
+// HeldIndex is a Store that lists the pools holding a hit whose settle
+// window closed at or before at, from an index (internal/dynamo: a sparse
+// index of the pool items holding a hit). It may lag a commit by a moment
+// (the index is eventually consistent): SweepHeld reads each pool it lists,
+// strongly, before paying anything, so a stale entry costs one read and
+// pays nothing. A sweep with no memory of the pools it has seen (the
+// scheduled Lambda function, functions/sweep) finds them through it.
+type HeldIndex interface {
+	HeldDue(ctx context.Context, at time.Time) ([]string, error)
+}
+
+// Released is what one sweep paid from one pool: the held hits it
+// released, in the R7 order, each as a payout (amount, table, seat, hand,
+// ledger sequence).
+type Released struct {
+	Pool     string
+	Currency money.Currency
+	Paid     []jackpot.Payout
+}
+
 // SweepHeld releases the due held hits of every pool this service has
-// seen holding one (the local server calls it every second). It returns
-// the first error, after visiting every pool.
-func (s *Service) SweepHeld(ctx context.Context) error {
+// seen holding one and, when its store is a HeldIndex, of every pool the
+// index lists as due at the service's now: the local server calls it every
+// second, the scheduled Lambda function every minute. Each release is the
+// read path's (Fresh), a conditional commit on the pool's version, so a
+// hit is paid exactly once however many sweeps and readers race; a pool
+// another one paid first is not in the answer. It returns what this call
+// paid, pool by pool in id order, and the first error, after visiting
+// every pool.
+func (s *Service) SweepHeld(ctx context.Context) ([]Released, error) {
 	h := &s.held
 	h.mu.Lock()
-	ids := make([]string, 0, len(h.ids))
+	seen := make(map[string]bool, len(h.ids))
 	for id := range h.ids {
-		ids = append(ids, id)
+		seen[id] = true
 	}
 	h.mu.Unlock()
-	slices.Sort(ids)
 	var first error
+	if idx, ok := s.Store.(HeldIndex); ok {
+		due, err := idx.HeldDue(ctx, s.Now())
+		if err != nil {
+			first = unavailable(err)
+		}
+		for _, id := range due {
+			seen[id] = true
+		}
+	}
+	ids := make([]string, 0, len(seen))
+	for id := range seen {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	var out []Released
 	for _, id := range ids {
-		if _, err := s.Fresh(ctx, id); err != nil && first == nil {
+		p, paid, err := s.fresh(ctx, id)
+		if len(paid) > 0 {
+			out = append(out, Released{Pool: id, Currency: p.Settings.Currency, Paid: paid})
+		}
+		if err != nil && first == nil {
 			first = err
 		}
 	}
-	return first
+	return out, first
 }
 
 // Hits lists the pool's hits for the floor: state "open" (held, pending,

@@ -97,7 +97,7 @@ func refuseDuplicate(p jackpot.Pool, ch jackpot.Change, by jackpot.Actor, now ti
 			return &fault.Error{Kind: fault.Conflict, Detail: msg, Fields: []fault.Problem{{Field: "path.seq", Message: fmt.Sprintf("open void proposal %d", pr.ID), Value: pr.ID}}}
 		}
 		if pr.ProposedBy.ID == by.ID && jackpot.FingerprintOf(pr.Change) == same {
-			msg := fmt.Sprintf("proposal %d, the same %s by %s, is open: approve or withdraw it first (%s)", pr.ID, ch.Kind, by.ID, ch.Describe())
+			msg := fmt.Sprintf("proposal %d, the same %s by %s, is open: approve or withdraw it first (%s)", pr.ID, ch.Kind, by.ID, ch.Describe(p.Settings.Currency))
 			return &fault.Error{Kind: fault.Conflict, Detail: msg, Fields: []fault.Problem{{Field: "", Message: fmt.Sprintf("the same as open proposal %d", pr.ID), Value: pr.ID}}}
 		}
 	}

@@ -2,6 +2,8 @@ package pools_test
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"testing"
 	"time"
 
@@ -34,8 +36,13 @@ func TestSweepHeldPaysWithNoReader(t *testing.T) {
 		t.Fatal(err)
 	}
 	clock.Advance(5 * time.Second)
-	if err := svc.SweepHeld(ctx); err != nil {
+	rel, err := svc.SweepHeld(ctx)
+	if err != nil {
 		t.Fatal(err)
+	}
+	if len(rel) != 1 || rel[0].Pool != "rws" || rel[0].Currency != "SGD" || len(rel[0].Paid) != 1 ||
+		rel[0].Paid[0].Amount != 10_000_086 || rel[0].Paid[0].Table != "T1" || rel[0].Paid[0].Round != "r1" || rel[0].Paid[0].Seat != 1 {
+		t.Fatalf("the sweep says it paid %+v, want the Royal of T1/r1 seat 1, SGD 100,000.86", rel)
 	}
 	p, err := svc.Get(ctx, "rws")
 	if err != nil {
@@ -55,11 +62,67 @@ func TestSweepHeldPaysWithNoReader(t *testing.T) {
 		t.Fatalf("the payment: %+v", hit)
 	}
 	v := p.Version
-	if err := svc.SweepHeld(ctx); err != nil {
-		t.Fatal(err)
+	if rel, err := svc.SweepHeld(ctx); err != nil || len(rel) != 0 {
+		t.Fatalf("a second sweep: %+v, %v", rel, err)
 	}
 	if p, _ := svc.Get(ctx, "rws"); p.Version != v {
 		t.Fatalf("a second sweep wrote: version %d, was %d", p.Version, v)
+	}
+}
+
+// indexed is a store that lists the pools holding a due hit, as
+// internal/dynamo's sparse index does (pools.HeldIndex).
+type indexed struct {
+	pools.Store
+}
+
+func (x indexed) HeldDue(ctx context.Context, at time.Time) ([]string, error) {
+	p, err := x.Pool(ctx, "rws")
+	if err != nil {
+		return nil, err
+	}
+	for _, h := range p.Held {
+		if !h.PayAfter.After(at) {
+			return []string{"rws"}, nil
+		}
+	}
+	return nil, nil
+}
+
+// TestSweepHeldFindsDuePoolsThroughTheIndex (ruling R7): a service that
+// has never seen the pool (a scheduled Lambda's, started after the round)
+// finds the held Royal through the store's index once its window has
+// closed, and pays it, SGD 100,000.86, once; before the window closes it
+// pays nothing.
+func TestSweepHeldFindsDuePoolsThroughTheIndex(t *testing.T) {
+	st, err := sqlite.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	clock := jackpottest.NewClock(jackpottest.T0)
+	ctx := context.Background()
+	tables := pools.NewService(st, clock.Now, 1)
+	s := jackpottest.RWSSettings()
+	s.SettleWindowMS = 5000
+	if _, _, err := tables.Create(ctx, "rws", s, jackpottest.Admin); err != nil {
+		t.Fatal(err)
+	}
+	r := jackpottest.RoundOf("rws-mlp-csp-v2", "T1", "r1", jackpottest.T0, 500, []int{1}, jackpottest.Royal("rws-mlp-csp-v2", 1, 1, 500))
+	if _, _, err := tables.ApplyRound(ctx, "rws", r, "", ""); err != nil {
+		t.Fatal(err)
+	}
+	sweep := pools.NewService(indexed{st}, clock.Now, 2)
+	clock.Advance(4999 * time.Millisecond)
+	if rel, err := sweep.SweepHeld(ctx); err != nil || len(rel) != 0 {
+		t.Fatalf("1 ms before the window closes: %+v, %v", rel, err)
+	}
+	clock.Advance(time.Millisecond)
+	rel, err := sweep.SweepHeld(ctx)
+	if err != nil || len(rel) != 1 || len(rel[0].Paid) != 1 || rel[0].Paid[0].Amount != 10_000_086 {
+		t.Fatalf("at the window's close: %+v, %v; want the Royal paid, SGD 100,000.86", rel, err)
+	}
+	if rel, err := sweep.SweepHeld(ctx); err != nil || len(rel) != 0 {
+		t.Fatalf("again: %+v, %v", rel, err)
 	}
 }
 
@@ -115,5 +178,59 @@ func TestShiftReportCorrection(t *testing.T) {
 	}
 	if rep.Opening != rep.Closing || rep.Opening != (jackpot.MeterView{Displayed: 10_000_000}) || rep.Liabilities.Total != 0 {
 		t.Fatalf("meters %+v -> %+v, liabilities %+v", rep.Opening, rep.Closing, rep.Liabilities)
+	}
+}
+
+// failSecondCommit is a store whose second commit fails (a store that went
+// away mid-sweep).
+type failSecondCommit struct {
+	pools.Store
+	commits int
+}
+
+func (f *failSecondCommit) Commit(ctx context.Context, c jackpot.Commit) error {
+	if f.commits++; f.commits == 2 {
+		return errors.New("store unreachable")
+	}
+	return f.Store.Commit(ctx, c)
+}
+
+// TestSweepHeldSaysWhatItPaidBeforeAFailure (ruling R7): 21 held Royals
+// due in one pool take two commits (at most jackpot.MaxReleasedPerCommit,
+// 20, per commit); when the second fails, the sweep returns the error and
+// still the 20 it paid, the first SGD 100,018.19 (the reset, 100,000.00,
+// and 21 rounds' 21 x 500 x 17.33% = 1,819.65, the .65 carried), so that
+// its caller can log them; the 21st stays held.
+func TestSweepHeldSaysWhatItPaidBeforeAFailure(t *testing.T) {
+	st, err := sqlite.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	clock := jackpottest.NewClock(jackpottest.T0)
+	svc := pools.NewService(st, clock.Now, 1)
+	ctx := context.Background()
+	s := jackpottest.RWSSettings()
+	s.SettleWindowMS = 5000
+	if _, _, err := svc.Create(ctx, "rws", s, jackpottest.Admin); err != nil {
+		t.Fatal(err)
+	}
+	for i := range jackpot.MaxReleasedPerCommit + 1 {
+		r := jackpottest.RoundOf("rws-mlp-csp-v2", fmt.Sprintf("T%d", i+1), "r1", jackpottest.T0, 500, []int{1}, jackpottest.Royal("rws-mlp-csp-v2", 1, 1, 500))
+		if _, _, err := svc.ApplyRound(ctx, "rws", r, "", ""); err != nil {
+			t.Fatal(err)
+		}
+	}
+	clock.Advance(5 * time.Second)
+	sweep := pools.NewService(indexed{&failSecondCommit{Store: st}}, clock.Now, 2)
+	sweep.MaxAttempts = 1
+	rel, err := sweep.SweepHeld(ctx)
+	if err == nil {
+		t.Fatal("no error from a sweep whose second commit failed")
+	}
+	if len(rel) != 1 || rel[0].Pool != "rws" || rel[0].Currency != "SGD" || len(rel[0].Paid) != jackpot.MaxReleasedPerCommit || rel[0].Paid[0].Amount != 10_001_819 {
+		t.Fatalf("the sweep says it paid %+v, want the first 20 Royals, the first SGD 100,018.19", rel)
+	}
+	if p, _ := svc.Get(ctx, "rws"); len(p.Held) != 1 {
+		t.Fatalf("%d still held, want 1", len(p.Held))
 	}
 }

@@ -29,7 +29,12 @@ func (p Pay) spell(printed bool) string {
 		return itoa(p.Odds.Num) + " for " + itoa(p.Odds.Den)
 	case Fixed:
 		if !printed {
-			return p.Currency.Format(p.Amount)
+			// The cited spelling is data, pinned byte for byte in the
+			// settlement lines' odds and the golden answers ("SGD
+			// 2000.00"): money.Currency.Format's amount without its
+			// thousands grouping (messages group them; a line's odds
+			// stay as clients match them).
+			return strings.ReplaceAll(p.Currency.Format(p.Amount), ",", "")
 		}
 		code := string(p.Currency) + " "
 		if p.Currency == money.SGD {
@@ -57,7 +62,7 @@ func (p Pay) spell(printed bool) string {
 // printedAmount writes an amount of minor units with digits decimals as
 // the documents print it: grouped in thousands and with no decimals when
 // they are all 0 (200000 with 2 digits is "2,000"). The plain spelling
-// ("SGD 2000.00") is money.Currency.Format, the one formatter of amounts.
+// ("SGD 2000.00") is money.Currency.Format's without its grouping.
 func printedAmount(a money.Amount, digits int) string {
 	n := int64(a)
 	unit := int64(1)

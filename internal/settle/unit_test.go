@@ -144,3 +144,42 @@ func TestProgressiveUnitSettles(t *testing.T) {
 		})
 	}
 }
+
+// Issue 24 "errors worded in money, not cents": settlement's refusals of
+// an amount state it, and its bound, in the round's currency with the
+// thousands grouped (money.Currency.Format), the field's own minor units
+// in brackets where the bound is the field's.
+func TestRefusalsWordedInMoney(t *testing.T) {
+	ssp := func(ps ...Position) Round {
+		return Round{Ruleset: "mbs-megalink-ssp-v6", Dealer: "Ad Kc 9h 4s 5d", Positions: ps}
+	}
+	for _, c := range []struct {
+		name, field, want string
+		r                 Round
+	}{
+		{"a maximum below the minimum", "limits.ante.max", "maximum SGD 500.00 is below the minimum SGD 1,000.00", func() Round {
+			r := ssp(pos(1, "3c 3d 8s 9h Jd", "ante=1000"))
+			r.Limits = map[string]Limit{"ante": {Min: 100000, Max: 50000}}
+			return r
+		}()},
+		{"limits beyond any table", "limits.ante", "limits must be SGD 0.00 to SGD 10,000,000,000.00 (0-1,000,000,000,000 minor units)", func() Round {
+			r := ssp(pos(1, "3c 3d 8s 9h Jd", "ante=1000"))
+			r.Limits = map[string]Limit{"ante": {Min: 100, Max: MaxAmount + 1}}
+			return r
+		}()},
+		{"a wager beyond any table", "positions[0].wagers.ante", "SGD 10,000,000,000.01 is beyond any table (at most SGD 10,000,000,000.00, 1,000,000,000,000 minor units)",
+			ssp(pos(1, "3c 3d 8s 9h Jd", "ante=1000000000001"))},
+		{"ruling R22 a unit beyond any pool", "progressiveUnit", "the progressive pool's unit (ruling R22) must be SGD 0.01 to SGD 10,000,000,000.00 (1-1,000,000,000,000 minor units)",
+			unit(ssp(pos(1, "3c 3d 8s 9h Jd", "ante=1000")), int64(MaxAmount)+1)},
+		{"ruling R2 R22 a unit at the fixed prize", "progressiveUnit", "a progressive unit of SGD 2,000.00 is not below the Four of a Kind prize of SGD 2000.00",
+			unit(ssp(pos(1, "3c 3d 8s 9h Jd", "ante=1000 progressive=200000")), 200000)},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := Settle(c.r)
+			fe, ok := fault.As(err)
+			if !ok || len(fe.Fields) != 1 || fe.Fields[0].Field != c.field || !strings.HasPrefix(fe.Fields[0].Message, c.want) {
+				t.Fatalf("err %v (%+v), want %s %q", err, fe, c.field, c.want)
+			}
+		})
+	}
+}

@@ -254,10 +254,10 @@ func (v *round) checkLimit(name string, l Limit) *fault.Error {
 		return fieldErr(f, l, "a progressive wager is not limited by a table minimum or maximum: it is the pool's unit (THB: 1-5 times it), given as progressiveUnit (ruling R22%s)", citeSuffix(v.rs, v.rs.Clauses.ProgressiveUnit))
 	}
 	if l.Min < 0 || l.Max < 0 || l.Min > MaxAmount || l.Max > MaxAmount {
-		return fieldErr(f, l, "limits must be 0 to %d minor units", MaxAmount)
+		return fieldErr(f, l, "limits must be %s to %s (0-%s minor units)", v.currency.Format(0), v.currency.Format(MaxAmount), money.Grouped(MaxAmount))
 	}
 	if l.Max != 0 && l.Max < l.Min {
-		return fieldErr(f+".max", l.Max, "maximum %d is below the minimum %d", l.Max, l.Min)
+		return fieldErr(f+".max", l.Max, "maximum %s is below the minimum %s", v.currency.Format(l.Max), v.currency.Format(l.Min))
 	}
 	return nil
 }
@@ -289,15 +289,15 @@ func (v *round) validateUnit() error {
 	case u == 0:
 		return nil
 	case u < 0 || u > MaxAmount:
-		return fieldErr("progressiveUnit", u, "the progressive pool's unit (ruling R22) must be 1 to %d minor units", MaxAmount)
+		return fieldErr("progressiveUnit", u, "the progressive pool's unit (ruling R22) must be %s to %s (1-%s minor units)", v.currency.Format(1), v.currency.Format(MaxAmount), money.Grouped(MaxAmount))
 	case !unitGoverned(rs):
 		return fieldErr("progressiveUnit", u, "%s has no progressive pool unit: its jackpot wagers are credits (%s) paid at odds (ruling R22)", rs.ID, rs.Cite(rs.Clauses.SideWagers))
 	}
 	spec, _ := rs.Wager(ruleset.Progressive)
 	for _, e := range spec.Paytable {
 		if e.Pay.Kind == ruleset.Fixed && u >= e.Pay.Amount {
-			return fieldErr("progressiveUnit", u, "a progressive unit of %d is not below the %s prize of %s (%s): that prize is paid per accepted wager of the unit and would not pay more than the wager (ruling R2, R22)",
-				u, e.Label, e.Pay, rs.Cite(e.Rule))
+			return fieldErr("progressiveUnit", u, "a progressive unit of %s is not below the %s prize of %s (%s): that prize is paid per accepted wager of the unit and would not pay more than the wager (ruling R2, R22)",
+				v.currency.Format(u), e.Label, e.Pay, rs.Cite(e.Rule))
 		}
 	}
 	return nil
@@ -365,7 +365,7 @@ func (v *round) validatePosition(p *position) error {
 	// order of p.stakes does not matter (stake looks a wager up by name).
 	var first firstErr
 	for name, a := range p.Wagers {
-		if fe := checkWager(rs, p, name, a); fe != nil {
+		if fe := checkWager(rs, v.currency, p, name, a); fe != nil {
 			first.keep(name, fe)
 			continue
 		}
@@ -453,7 +453,7 @@ func (v *round) validatePosition(p *position) error {
 	return nil
 }
 
-func checkWager(rs *ruleset.Ruleset, p *position, name string, a money.Amount) *fault.Error {
+func checkWager(rs *ruleset.Ruleset, c money.Currency, p *position, name string, a money.Amount) *fault.Error {
 	if !rs.Placeable(ruleset.Wager(name)) {
 		return fieldErr(p.wagerField(name), name, "%s has no wager %q", rs.ID, name)
 	}
@@ -461,7 +461,7 @@ func checkWager(rs *ruleset.Ruleset, p *position, name string, a money.Amount) *
 		return fieldErr(p.wagerField(name), a, "a wager cannot be negative")
 	}
 	if a > MaxAmount {
-		return fieldErr(p.wagerField(name), a, "%d minor units is beyond any table (at most %d)", a, MaxAmount)
+		return fieldErr(p.wagerField(name), a, "%s is beyond any table (at most %s, %s minor units)", c.Format(a), c.Format(MaxAmount), money.Grouped(MaxAmount))
 	}
 	return nil
 }

@@ -121,6 +121,11 @@ func testLockConfirmed(t *testing.T, st pools.Store) {
 		t.Fatalf("a paid hit leaves the lock: %+v", left)
 	}
 	es, _ := allEntries(ctx, st, "p")
+	// The payment's note states the amount in money (issue 24: worded in
+	// money, not cents).
+	if last := es[len(es)-1]; last.Kind != jackpot.KindHitPaid || last.Note != "paid by the cage: SGD 100,002.59" {
+		t.Fatalf("the payment's entry: %s %q, want hit_paid \"paid by the cage: SGD 100,002.59\"", last.Kind, last.Note)
+	}
 	var actors []string
 	for _, e := range es {
 		if e.Actor != nil {

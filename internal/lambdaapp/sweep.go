@@ -1,0 +1,59 @@
+package lambdaapp
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+
+	"github.com/aws/aws-lambda-go/events"
+
+	"github.com/tablesettle/tablesettle/internal/pools"
+)
+
+// Sweeper pays the held hits that are due (pools.Service.SweepHeld, the
+// call the local server's ticker makes every second).
+type Sweeper interface {
+	SweepHeld(ctx context.Context) ([]pools.Released, error)
+}
+
+// SweepHandler is what the scheduled sweep (functions/sweep) hands to
+// lambda.Start: an EventBridge scheduled event in, what it paid out.
+type SweepHandler func(context.Context, events.EventBridgeEvent) (SweepReport, error)
+
+// SweepReport is the sweep's answer (the Lambda console and a test see it;
+// EventBridge discards it): how many held hits it paid, from how many
+// pools.
+type SweepReport struct {
+	Pools int `json:"pools"`
+	Paid  int `json:"paid"`
+}
+
+// Sweep returns the handler of the scheduled sweep: every event releases
+// the held RWS hits whose settle window has closed (ruling R7), of every
+// pool, through svc, and logs one line per hit it paid (pool, table,
+// round, seat, hand, amount in the pool's currency, ledger sequence) and
+// one line for the run. A hit another reader or sweep paid first is not
+// logged here: it is paid once, by whoever committed first. A store that
+// failed is an error (the function's Errors alarm; the next minute's run
+// tries again), after every other pool was swept.
+func Sweep(svc Sweeper, logger *slog.Logger) SweepHandler {
+	return func(ctx context.Context, ev events.EventBridgeEvent) (SweepReport, error) {
+		released, err := svc.SweepHeld(ctx)
+		var rep SweepReport
+		for _, r := range released {
+			rep.Pools++
+			for _, p := range r.Paid {
+				rep.Paid++
+				logger.Info("held hit paid", "event_id", ev.ID, "pool", r.Pool, "table", p.Table, "round", p.Round,
+					"seat", p.Seat, "hand", p.Category, "amount", r.Currency.Format(p.Amount), "minor_units", int64(p.Amount),
+					"seq", p.Seq, "rules", p.Rules)
+			}
+		}
+		if err != nil {
+			logger.Error("sweep incomplete; the next run tries again", "event_id", ev.ID, "pools", rep.Pools, "paid", rep.Paid, "err", err.Error())
+			return rep, errors.New("sweep: some held hits could not be released (see the log)")
+		}
+		logger.Info("sweep", "event_id", ev.ID, "scheduled", ev.Time, "pools", rep.Pools, "paid", rep.Paid)
+		return rep, nil
+	}
+}
