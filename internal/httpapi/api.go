@@ -18,13 +18,13 @@ import (
 	"log/slog"
 	"net/http"
 	"reflect"
-	"strings"
 	"sync"
 	"time"
 
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/danielgtaylor/huma/v2/adapters/humago"
 
+	"github.com/tablesettle/tablesettle/internal/apispec"
 	"github.com/tablesettle/tablesettle/internal/pools"
 	"github.com/tablesettle/tablesettle/internal/ruleset"
 	"github.com/tablesettle/tablesettle/internal/web"
@@ -97,7 +97,7 @@ var AllGroups = []Group{GroupPaytables, GroupSettle, GroupPools, GroupIrregular}
 // Config is the huma configuration shared by every host.
 func Config() huma.Config {
 	cfg := huma.DefaultConfig("tablesettle", Version)
-	cfg.Components.Schemas = huma.NewMapRegistry("#/components/schemas/", schemaName)
+	cfg.Components.Schemas = huma.NewMapRegistry("#/components/schemas/", apispec.SchemaName(keptNames()))
 	// No $schema links in bodies: clients generated from the spec should see
 	// exactly the documented fields.
 	cfg.CreateHooks = nil
@@ -115,9 +115,9 @@ func Config() huma.Config {
 		"Every error is an RFC 9457 problem (application/problem+json) whose `errors[].location` names the failing field " +
 		"(e.g. `body.positions[2].wagers.bet`, `path.id`). Request bodies are JSON, at most 64 KiB (413 beyond), " +
 		"with no unknown fields (422). Every response carries an `X-Request-Id` header; quote it when reporting a problem."
-	cfg.OpenAPI.OnAddOperation = append(cfg.OpenAPI.OnAddOperation, everyOperation, documentAccess)
+	cfg.OpenAPI.OnAddOperation = append(cfg.OpenAPI.OnAddOperation, apispec.EveryOperation(MaxBodyBytes, RequestIDHeader), documentAccess)
 	cfg.Transformers = append(cfg.Transformers, sanitise)
-	specConfig(&cfg)
+	apispec.Configure(&cfg)
 	// huma makes every problem of validation and huma.Error4xx through its
 	// package variable NewError; errors.go bounds what they repeat. Set
 	// once, where every host builds its API.
@@ -133,100 +133,23 @@ func Config() huma.Config {
 
 var setHumaGlobals sync.Once
 
+// keptNames are the spec names of the request and response types that
+// moved from this package into the domain: generated clients know them by
+// these names (apispec.SchemaName).
+func keptNames() map[reflect.Type]string {
+	return map[reflect.Type]string{}
+}
+
 // ProblemType is the RFC 9457 type of every problem: a problem is
 // described by its status and title. The spec gives ErrorModel.type the
 // default about:blank, which generators (openapi-typescript) read as
 // "always present", so every problem carries it.
 const ProblemType = "about:blank"
 
-// schemaName names the spec's schemas. Types of this package keep their
-// names; a domain type used directly in a response is prefixed with its
-// package (ruleset.Pay is RulesetPay, irregularity.Ruleset is
-// IrregularityRuleset), so that two packages' types of the same name never
-// collide in the one spec every group shares (huma panics on a collision).
-func schemaName(t reflect.Type, hint string) string {
-	name := huma.DefaultSchemaNamer(t, hint)
-	for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice || t.Kind() == reflect.Array || t.Kind() == reflect.Map {
-		t = t.Elem()
-	}
-	const module = "github.com/tablesettle/tablesettle/internal/"
-	pkg, ok := strings.CutPrefix(t.PkgPath(), module)
-	if !ok || pkg == "httpapi" || t.Name() == "" {
-		return name
-	}
-	prefix := strings.ToUpper(pkg[:1]) + pkg[1:]
-	if strings.HasPrefix(name, prefix) {
-		return name
-	}
-	return prefix + name
-}
-
-// everyOperation applies the limits every operation shares, whoever
-// registers it, and documents them in the spec: huma's own per-operation
-// body limit defaults to 1 MiB, so it is lowered here once for all.
-func everyOperation(oapi *huma.OpenAPI, op *huma.Operation) {
-	errSchema := oapi.Components.Schemas.Schema(reflect.TypeFor[huma.ErrorModel](), true, "Error")
-	documentRules(oapi.Components.Schemas.SchemaFromRef(errSchema.Ref))
-	problem := func(desc string) *huma.Response {
-		return &huma.Response{Description: desc, Content: map[string]*huma.MediaType{
-			"application/problem+json": {Schema: errSchema},
-		}}
-	}
-	if op.Responses == nil {
-		op.Responses = map[string]*huma.Response{}
-	}
-	addRequestExample(oapi, op)
-	if op.RequestBody != nil {
-		// huma refuses a body whose length reaches MaxBodyBytes, so one more
-		// byte lets a body of exactly 64 KiB through.
-		if op.MaxBodyBytes == 0 || op.MaxBodyBytes > MaxBodyBytes+1 {
-			op.MaxBodyBytes = MaxBodyBytes + 1
-		}
-		// The middleware has read the body already, under its own
-		// deadlines, and lifted them. huma's (5 s unless set) would be set
-		// on the connection and never lifted: a handler running 5 s, slowed
-		// by contention, would see its context cancelled by net/http's
-		// background read and answer 503.
-		op.BodyReadTimeout = -1
-		setIfAbsent(op.Responses, "413", problem("Request body over 64 KiB"))
-		setIfAbsent(op.Responses, "415", problem("Request Content-Type is not application/json"))
-		setIfAbsent(op.Responses, "422", problem("A field is missing, unknown or invalid; errors[].location names it"))
-	}
-	setIfAbsent(op.Responses, "500", problem("Internal error; the detail never shows internal error text"))
-	for _, r := range op.Responses {
-		if r.Headers == nil {
-			r.Headers = map[string]*huma.Param{}
-		}
-		if _, ok := r.Headers[RequestIDHeader]; !ok {
-			r.Headers[RequestIDHeader] = &huma.Param{
-				Description: "The request id, also in the service's logs (API Gateway's requestId under Lambda).",
-				Schema:      &huma.Schema{Type: huma.TypeString},
-			}
-		}
-	}
-}
-
-// documentRules adds to the problem schema the extension member "rules"
-// that errors.go writes (Problem.Rules): the schema refuses members it
-// does not name.
-func documentRules(s *huma.Schema) {
-	if s == nil || s.Properties == nil {
-		return
-	}
-	if _, ok := s.Properties["rules"]; ok {
-		return
-	}
-	s.Properties["rules"] = &huma.Schema{
-		Type:        huma.TypeArray,
-		Items:       &huma.Schema{Type: huma.TypeString},
-		Description: "The rules and rulings the refusal applies, e.g. \"mbs-megalink-ssp-v6 3.10.2.1\", \"ruling R20\"; absent when it cites none.",
-	}
-}
-
+// setIfAbsent declares response r under code unless the operation
+// declares one already (auth.go's hook uses it).
 func setIfAbsent(m map[string]*huma.Response, code string, r *huma.Response) {
-	if _, ok := m[code]; !ok {
-		m[code] = r
-	}
+	apispec.SetIfAbsent(m, code, r)
 }
 
 // Register adds the operations of the given groups to api.
