@@ -24,6 +24,7 @@ import (
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/danielgtaylor/huma/v2/adapters/humago"
 
+	"github.com/tablesettle/tablesettle/internal/analysis"
 	"github.com/tablesettle/tablesettle/internal/apispec"
 	"github.com/tablesettle/tablesettle/internal/pools"
 	"github.com/tablesettle/tablesettle/internal/ruleset"
@@ -62,7 +63,7 @@ type Deps struct {
 	Access *Access
 	// AnalysisCache keeps custom paytable analyses by their proposal's
 	// hash (nil: none).
-	AnalysisCache *AnalysisCache
+	AnalysisCache *analysis.Cache
 	// Catalogue is the rulesets the edge serves: the ruleset id enum of
 	// the spec and every operation's lookup (settle, paytables, rule
 	// documents, irregularities, analysis) come from it. The zero value
@@ -137,7 +138,12 @@ var setHumaGlobals sync.Once
 // moved from this package into the domain: generated clients know them by
 // these names (apispec.SchemaName).
 func keptNames() map[reflect.Type]string {
-	return map[reflect.Type]string{}
+	return map[reflect.Type]string{
+		reflect.TypeFor[analysis.Proposal]():            "AnalyzeRequest",
+		reflect.TypeFor[analysis.ProposedOddsLine]():    "ProposedOddsLine",
+		reflect.TypeFor[analysis.ProposedPrizeLine]():   "ProposedPrizeLine",
+		reflect.TypeFor[analysis.ProgressiveProposal](): "ProgressiveProposal",
+	}
 }
 
 // ProblemType is the RFC 9457 type of every problem: a problem is
