@@ -143,6 +143,8 @@ func keptNames() map[reflect.Type]string {
 		reflect.TypeFor[analysis.ProposedOddsLine]():    "ProposedOddsLine",
 		reflect.TypeFor[analysis.ProposedPrizeLine]():   "ProposedPrizeLine",
 		reflect.TypeFor[analysis.ProgressiveProposal](): "ProgressiveProposal",
+		reflect.TypeFor[pools.FloorLedger]():            "LedgerPage",
+		reflect.TypeFor[pools.FloorEntry]():             "LedgerEntry",
 	}
 }
 

@@ -23,29 +23,6 @@ import (
 // hosts use one mechanism: conditional GETs, a 304 costing one read of
 // the pool's item and no body.
 
-// poolTag is the weak ETag of an answer about p: its version and last
-// ledger entry, and what changes an answer without a write to the pool
-// item (held hits whose window has closed, open proposals that have
-// expired, contributions committed beside the pool: a sharded store's
-// p.Shards names its shards' versions, issue 25), and the answer's variant
-// (the route and its query).
-func poolTag(svc *pools.Service, p jackpot.Pool, variant string) string {
-	now := svc.Now()
-	expired := 0
-	for _, pr := range p.Proposals {
-		if pr.Expired(now) {
-			expired++
-		}
-	}
-	digest := variant
-	if p.Shards != "" {
-		// Contributions beside the pool (issue 25): the shards' state.
-		digest += "\x00" + p.Shards
-	}
-	sum := sha256.Sum256([]byte(digest))
-	return fmt.Sprintf(`W/"v%d.s%d.h%d.x%d.%s"`, p.Version, p.Seq, jackpot.DueHeld(p, now), expired, hex.EncodeToString(sum[:4]))
-}
-
 // bodyTag is the weak ETag of a body (without the parts that change with
 // every answer: the caller leaves them out).
 func bodyTag(v any) string {
@@ -180,7 +157,7 @@ func registerFloor(api huma.API, svc *pools.Service, tags []string) {
 		if limit <= 0 {
 			limit = 100
 		}
-		tag := poolTag(svc, p, fmt.Sprintf("hits?state=%s&table=%s&limit=%d", state, in.Table, limit))
+		tag := svc.Tag(p, fmt.Sprintf("hits?state=%s&table=%s&limit=%d", state, in.Table, limit))
 		if matches(in.IfNoneMatch, tag) {
 			return nil, notModified(tag)
 		}

@@ -45,7 +45,7 @@ func registerProposalList(api huma.API, svc *pools.Service, tags []string) {
 		if err != nil {
 			return nil, err
 		}
-		tag := poolTag(svc, p, "proposals")
+		tag := svc.Tag(p, "proposals")
 		if matches(in.IfNoneMatch, tag) {
 			return nil, notModified(tag)
 		}

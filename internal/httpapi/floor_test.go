@@ -226,7 +226,7 @@ func TestHeldHitIsAHit(t *testing.T) {
 		all.Hits[0].PaidAt == nil || !all.Hits[0].PaidAt.Equal(jackpottest.T0.Add(5*time.Second)) {
 		t.Fatalf("all hits: %+v", all.Hits)
 	}
-	page := decodeBody[LedgerPage](t, api.Get("/v1/pools/rws/ledger?limit=1000").Body.Bytes())
+	page := decodeBody[pools.FloorLedger](t, api.Get("/v1/pools/rws/ledger?limit=1000").Body.Bytes())
 	paid := 0
 	for _, e := range page.Entries {
 		if e.Kind == jackpot.KindHit {
@@ -342,13 +342,13 @@ func TestLedgerNewestFirst(t *testing.T) {
 		t.Fatalf("approve: %d %s", resp.Code, resp.Body)
 	}
 	p := decodeBody[PoolView](t, api.Get("/v1/pools/megalink").Body.Bytes())
-	var got []LedgerEntry
+	var got []pools.FloorEntry
 	path := "/v1/pools/megalink/ledger?order=desc&limit=3"
 	for pages := 0; ; pages++ {
 		if int64(pages) > p.Entries {
 			t.Fatal("paging does not end")
 		}
-		page := decodeBody[LedgerPage](t, api.Get(path).Body.Bytes())
+		page := decodeBody[pools.FloorLedger](t, api.Get(path).Body.Bytes())
 		if len(page.Entries) == 0 || len(page.Entries) > 3 {
 			t.Fatalf("page %d: %+v", pages, page)
 		}
@@ -378,7 +378,7 @@ func TestLedgerNewestFirst(t *testing.T) {
 	}
 	// Newest first after a sequence number: the refresh of a page that
 	// holds everything up to the Royal's entry.
-	page := decodeBody[LedgerPage](t, api.Get("/v1/pools/megalink/ledger?order=desc&after="+seq).Body.Bytes())
+	page := decodeBody[pools.FloorLedger](t, api.Get("/v1/pools/megalink/ledger?order=desc&after="+seq).Body.Bytes())
 	if int64(len(page.Entries)) != p.Entries-res.Payouts[1].Seq || page.Entries[0].Seq != p.Entries || page.Next != nil {
 		t.Fatalf("after %s: %+v", seq, page)
 	}

@@ -138,15 +138,6 @@ type AdjustmentRequest struct {
 	NoBy
 }
 
-// LedgerPage is one page of a pool's ledger, oldest first (or newest
-// first: order=desc).
-type LedgerPage struct {
-	Entries []LedgerEntry `json:"entries"`
-	// Next is the after (before, newest first) to ask for the next page;
-	// absent on the last page.
-	Next *int64 `json:"next,omitempty" doc:"The after (order=asc) or before (order=desc) of the next page; absent on the last page."`
-}
-
 type createPoolInput struct {
 	Body CreatePoolRequest
 }
@@ -178,7 +169,7 @@ type ledgerInput struct {
 	Limit  int    `query:"limit" minimum:"1" maximum:"1000" default:"100"`
 }
 type ledgerOutput struct {
-	Body LedgerPage
+	Body pools.FloorLedger
 }
 type roundInput struct {
 	ID             string `path:"id" maxLength:"64"`
@@ -242,7 +233,7 @@ func registerPools(api huma.API, deps Deps) {
 		if err != nil {
 			return nil, err
 		}
-		tag := poolTag(svc, p, "pool")
+		tag := svc.Tag(p, "pool")
 		if matches(in.IfNoneMatch, tag) {
 			return nil, notModified(tag)
 		}
@@ -263,7 +254,7 @@ func registerPools(api huma.API, deps Deps) {
 		if limit <= 0 {
 			limit = 100
 		}
-		page, err := ledgerPage(ctx, svc, in.ID, in.Order, in.After, in.Before, limit)
+		page, err := svc.FloorLedger(ctx, in.ID, in.Order, in.After, in.Before, limit)
 		if err != nil {
 			return nil, poolError(ctx, err, "path.")
 		}

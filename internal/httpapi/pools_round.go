@@ -34,9 +34,6 @@ func jackpotRound(ctx context.Context, svc *pools.Service, b PoolRoundRequest, l
 	return r, locs, nil
 }
 
-// ValidRoundID reports whether id can name a round in a pool.
-func ValidRoundID(id string) bool { return jackpot.ValidID(id) }
-
 // roundFingerprint is the round's replay identity, decided by pools.
 func roundFingerprint(b PoolRoundRequest) string {
 	return pools.RoundFingerprint(b.SettleRequest.round(), b.Table, b.DealtAt)

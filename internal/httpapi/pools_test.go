@@ -152,12 +152,12 @@ func TestPoolLifecycle(t *testing.T) {
 	}
 	// Ledger: paginated, oldest first.
 	resp = api.Get("/v1/pools/megalink/ledger?limit=3")
-	page := decodeBody[LedgerPage](t, resp.Body.Bytes())
+	page := decodeBody[pools.FloorLedger](t, resp.Body.Bytes())
 	if len(page.Entries) != 3 || page.Entries[0].Kind != jackpot.KindOpening || page.Next == nil || *page.Next != 3 {
 		t.Fatalf("ledger page: %s", resp.Body)
 	}
 	resp = api.Get("/v1/pools/megalink/ledger?after=3&limit=100")
-	page = decodeBody[LedgerPage](t, resp.Body.Bytes())
+	page = decodeBody[pools.FloorLedger](t, resp.Body.Bytes())
 	if len(page.Entries) == 0 || page.Entries[0].Seq != 4 || page.Next != nil {
 		t.Fatalf("ledger page 2: %s", resp.Body)
 	}
@@ -362,7 +362,7 @@ func TestPoolsAuditHTTP(t *testing.T) {
 	// Defect 8: past the end, an empty page (no wrap).
 	for _, after := range []string{"3", "9223372036854775807"} {
 		resp = api.Get("/v1/pools/megalink/ledger?after=" + after)
-		if page := decodeBody[LedgerPage](t, resp.Body.Bytes()); resp.Code != http.StatusOK || len(page.Entries) != 0 || page.Next != nil {
+		if page := decodeBody[pools.FloorLedger](t, resp.Body.Bytes()); resp.Code != http.StatusOK || len(page.Entries) != 0 || page.Next != nil {
 			t.Fatalf("after %s: %d %s", after, resp.Code, resp.Body)
 		}
 	}
