@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/danielgtaylor/huma/v2"
+	"github.com/danielgtaylor/huma/v2/humatest"
 
 	"github.com/tablesettle/tablesettle/internal/money"
 	"github.com/tablesettle/tablesettle/internal/ruleset"
@@ -177,4 +178,33 @@ func TestPagesAndSchemaLinks(t *testing.T) {
 	if got != `{"$ref":"/schemas/PoolView.json"}` {
 		t.Errorf("SchemaLinks = %s", got)
 	}
+}
+
+// The "ruleset" property of a request type is the catalogue's ids, in its
+// order; a type without one is a programming error.
+func TestRulesetEnum(t *testing.T) {
+	_, api := humatest.New(t, huma.DefaultConfig("t", "1"))
+	type req struct {
+		Ruleset string `json:"ruleset"`
+	}
+	cat := ruleset.Standard()
+	RulesetEnum(api, cat, reflect.TypeFor[req]())
+	reg := api.OpenAPI().Components.Schemas
+	s := reg.SchemaFromRef(reg.Schema(reflect.TypeFor[req](), true, "").Ref)
+	var want []any
+	for _, id := range cat.Listed() {
+		want = append(want, string(id))
+	}
+	if got := s.Properties["ruleset"].Enum; len(want) == 0 || !reflect.DeepEqual(got, want) {
+		t.Errorf("enum %v, want %v", got, want)
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("a type without ruleset was accepted")
+		}
+	}()
+	type other struct {
+		Name string `json:"name"`
+	}
+	RulesetEnum(api, cat, reflect.TypeFor[other]())
 }

@@ -26,6 +26,7 @@ import (
 
 	"github.com/tablesettle/tablesettle/internal/analysis"
 	"github.com/tablesettle/tablesettle/internal/apispec"
+	"github.com/tablesettle/tablesettle/internal/hand"
 	"github.com/tablesettle/tablesettle/internal/pools"
 	"github.com/tablesettle/tablesettle/internal/ruleset"
 	"github.com/tablesettle/tablesettle/internal/web"
@@ -143,6 +144,7 @@ func keptNames() map[reflect.Type]string {
 		reflect.TypeFor[analysis.ProposedOddsLine]():    "ProposedOddsLine",
 		reflect.TypeFor[analysis.ProposedPrizeLine]():   "ProposedPrizeLine",
 		reflect.TypeFor[analysis.ProgressiveProposal](): "ProgressiveProposal",
+		reflect.TypeFor[hand.Evaluation]():              "EvaluateResponse",
 		reflect.TypeFor[pools.FloorLedger]():            "LedgerPage",
 		reflect.TypeFor[pools.FloorEntry]():             "LedgerEntry",
 	}
@@ -158,6 +160,12 @@ const ProblemType = "about:blank"
 // declares one already (auth.go's hook uses it).
 func setIfAbsent(m map[string]*huma.Response, code string, r *huma.Response) {
 	apispec.SetIfAbsent(m, code, r)
+}
+
+// rulesetEnum is apispec.RulesetEnum: the "ruleset" property of each
+// request type is an enum of the catalogue's ids.
+func rulesetEnum(api huma.API, cat ruleset.Catalogue, types ...reflect.Type) {
+	apispec.RulesetEnum(api, cat, types...)
 }
 
 // Register adds the operations of the given groups to api.
