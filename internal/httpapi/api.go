@@ -147,6 +147,12 @@ func keptNames() map[reflect.Type]string {
 		reflect.TypeFor[hand.Evaluation]():              "EvaluateResponse",
 		reflect.TypeFor[pools.FloorLedger]():            "LedgerPage",
 		reflect.TypeFor[pools.FloorEntry]():             "LedgerEntry",
+		reflect.TypeFor[pools.Settings]():               "PoolSettings",
+		reflect.TypeFor[pools.Verify]():                 "PoolVerify",
+		reflect.TypeFor[pools.Pending]():                "PendingView",
+		reflect.TypeFor[pools.View]():                   "PoolView",
+		reflect.TypeFor[pools.RecentHit]():              "LastHit",
+		reflect.TypeFor[pools.OpenProposal]():           "ProposalView",
 	}
 }
 

@@ -8,12 +8,10 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
-	"time"
 
 	"github.com/danielgtaylor/huma/v2"
 
 	"github.com/tablesettle/tablesettle/internal/jackpot"
-	"github.com/tablesettle/tablesettle/internal/money"
 	"github.com/tablesettle/tablesettle/internal/pools"
 )
 
@@ -80,32 +78,7 @@ type poolGetInput struct {
 type poolGetOutput struct {
 	ETag         string `header:"ETag" doc:"The answer's version: send it back as If-None-Match to poll."`
 	CacheControl string `header:"Cache-Control"`
-	Body         PoolView
-}
-
-// LastHit is one of a pool's recent hits with its state (issue 24 item
-// 9): paidAt only when it is paid, voidedAt when voided.
-type LastHit struct {
-	Seq         int64        `json:"seq"`
-	State       string       `json:"state" enum:"pending,confirmed,paid,voided"`
-	Table       string       `json:"table"`
-	Round       string       `json:"round"`
-	Seat        int          `json:"seat"`
-	Category    string       `json:"category"`
-	Paid        money.Amount `json:"paid" doc:"The prize, in minor units (returned to its sources when voided)."`
-	CommittedAt time.Time    `json:"committedAt"`
-	PaidAt      *time.Time   `json:"paidAt,omitempty" doc:"When it was paid: at its commit, or by the cage for a hit under the jackpot lock; absent unless paid."`
-	VoidedAt    *time.Time   `json:"voidedAt,omitempty"`
-}
-
-func lastHits(p jackpot.Pool) []LastHit {
-	out := make([]LastHit, 0, len(p.LastHits))
-	for _, h := range p.LastHits {
-		state, paidAt, voidedAt := p.LastHitState(h)
-		out = append(out, LastHit{Seq: h.Seq, State: state, Table: h.Table, Round: h.Round, Seat: h.Seat, Category: h.Category, Paid: h.Paid,
-			CommittedAt: h.PaidAt, PaidAt: paidAt, VoidedAt: voidedAt})
-	}
-	return out
+	Body         pools.View
 }
 
 type hitsInput struct {

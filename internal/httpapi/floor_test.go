@@ -60,7 +60,7 @@ func TestLinkedTables(t *testing.T) {
 	if resp := api.Post("/v1/pools/megalink/proposals/"+itoa64(pr.Proposal.ID)+"/approve", "Idempotency-Key: a-13", "X-Test-Principal: ops:bob/controller"); resp.Code != http.StatusOK {
 		t.Fatalf("approve: %d %s", resp.Code, resp.Body)
 	}
-	p := decodeBody[PoolView](t, api.Get("/v1/pools/megalink").Body.Bytes())
+	p := decodeBody[pools.View](t, api.Get("/v1/pools/megalink").Body.Bytes())
 	if strings.Join(p.Settings.Tables, ",") != "T12,T13" || p.Settings.DisplayName != "Megalink" {
 		t.Fatalf("settings after approval: %+v", p.Settings)
 	}
@@ -239,7 +239,7 @@ func TestHeldHitIsAHit(t *testing.T) {
 	if paid != 1 {
 		t.Fatalf("the held Royal was paid %d times", paid)
 	}
-	p := decodeBody[PoolView](t, api.Get("/v1/pools/rws").Body.Bytes())
+	p := decodeBody[pools.View](t, api.Get("/v1/pools/rws").Body.Bytes())
 	if len(p.LastHits) != 1 || p.LastHits[0].State != "paid" || p.LastHits[0].PaidAt == nil || p.Meters.Displayed != 10_000_000 {
 		t.Fatalf("pool: %+v %+v", p.LastHits, p.Meters)
 	}
@@ -294,7 +294,7 @@ func TestSafeActions(t *testing.T) {
 	// the reset with the house's 9,999,949). The adjustment: reserve 0 ->
 	// 50,000. The void: the Royal's 10,000,173 back to the pool and the
 	// reset reversed (displayed 10,000,000 -> 10,000,173, reserve 0 -> 51).
-	props := decodeBody[struct{ Proposals []ProposalView }](t, api.Get("/v1/pools/megalink/proposals").Body.Bytes())
+	props := decodeBody[struct{ Proposals []pools.OpenProposal }](t, api.Get("/v1/pools/megalink/proposals").Body.Bytes())
 	if len(props.Proposals) != 2 {
 		t.Fatalf("proposals: %+v", props.Proposals)
 	}
@@ -307,14 +307,14 @@ func TestSafeActions(t *testing.T) {
 		v.Table != "T12" || v.Seat != 3 || v.Hand != "royal_flush" || v.Amount != 10_000_173 || v.Reason != "the ten was a nine" || v.Recovered != 0 {
 		t.Fatalf("void effect: %+v", v)
 	}
-	p := decodeBody[PoolView](t, api.Get("/v1/pools/megalink").Body.Bytes())
+	p := decodeBody[pools.View](t, api.Get("/v1/pools/megalink").Body.Bytes())
 	if len(p.LastHits) != 2 || p.LastHits[0].State != "paid" || p.LastHits[0].PaidAt == nil || p.LastHits[1].State != "pending" || p.LastHits[1].PaidAt != nil {
 		t.Fatalf("lastHits before the void: %+v", p.LastHits)
 	}
 	if resp := api.Post("/v1/pools/megalink/proposals/"+itoa64(vid)+"/approve", "Idempotency-Key: ap1", "X-Test-Principal: ctl:cy/controller"); resp.Code != http.StatusOK {
 		t.Fatalf("approve: %d %s", resp.Code, resp.Body)
 	}
-	p = decodeBody[PoolView](t, api.Get("/v1/pools/megalink").Body.Bytes())
+	p = decodeBody[pools.View](t, api.Get("/v1/pools/megalink").Body.Bytes())
 	if p.LastHits[1].State != "voided" || p.LastHits[1].PaidAt != nil || p.LastHits[1].VoidedAt == nil {
 		t.Fatalf("lastHits after the void: %+v", p.LastHits)
 	}
@@ -341,7 +341,7 @@ func TestLedgerNewestFirst(t *testing.T) {
 	if resp := api.Post("/v1/pools/megalink/proposals/"+itoa64(vid)+"/approve", "Idempotency-Key: ap1", "X-Test-Principal: ctl:cy/controller"); resp.Code != http.StatusOK {
 		t.Fatalf("approve: %d %s", resp.Code, resp.Body)
 	}
-	p := decodeBody[PoolView](t, api.Get("/v1/pools/megalink").Body.Bytes())
+	p := decodeBody[pools.View](t, api.Get("/v1/pools/megalink").Body.Bytes())
 	var got []pools.FloorEntry
 	path := "/v1/pools/megalink/ledger?order=desc&limit=3"
 	for pages := 0; ; pages++ {

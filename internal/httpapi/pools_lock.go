@@ -44,7 +44,7 @@ type voidInput struct {
 // LockAnswer is the hit after the operation and the pool.
 type LockAnswer struct {
 	Hit  jackpot.LockedHit `json:"hit"`
-	Pool PoolView          `json:"pool"`
+	Pool pools.View        `json:"pool"`
 }
 type lockOutput struct {
 	Replayed bool `header:"Idempotent-Replayed" doc:"true when this is the first answer to the same Idempotency-Key, returned again."`
@@ -91,7 +91,7 @@ func registerLock(api huma.API, svc *pools.Service, tags []string) {
 			if err != nil {
 				return nil, poolError(ctx, err, "body.")
 			}
-			return &lockOutput{Replayed: replayed, Body: LockAnswer{Hit: h, Pool: poolView(svc, p)}}, nil
+			return &lockOutput{Replayed: replayed, Body: LockAnswer{Hit: h, Pool: svc.View(p)}}, nil
 		}
 		operation := huma.Operation{OperationID: o.id, Method: http.MethodPost, Path: "/v1/pools/{id}/hits/{seq}/" + o.path,
 			Summary: o.summary, Description: o.desc, Tags: tags}
@@ -183,10 +183,10 @@ func registerCorrect(api huma.API, svc *pools.Service, tags []string) {
 			return nil, poolError(ctx, err, "path.")
 		}
 		corr := jackpot.Correction{Table: in.Table, Round: in.Round, Rules: in.Body.Rules, Reason: in.Body.Reason}
-		var locs []string
+		var places []pools.Place
 		var r jackpot.Round
 		if in.Body.Corrected != nil {
-			if r, locs, err = jackpotRound(ctx, svc, *in.Body.Corrected, "body.corrected."); err != nil {
+			if r, places, err = jackpotRound(ctx, svc, *in.Body.Corrected, "body.corrected."); err != nil {
 				return nil, err
 			}
 			corr.Corrected = &r
@@ -197,7 +197,7 @@ func registerCorrect(api huma.API, svc *pools.Service, tags []string) {
 				inner := *e
 				inner.Fields = append([]fault.Problem(nil), e.Fields...)
 				inner.Fields[0].Field = strings.TrimPrefix(e.Field(), "corrected.")
-				err = fault.Under(requestField(&inner, r, locs), "corrected")
+				err = fault.Under(pools.AtRoundRequest(&inner, r, places), "corrected")
 			}
 			return nil, poolError(ctx, err, "body.")
 		}

@@ -33,7 +33,7 @@ func (n NoBy) refuse() error {
 // second principal, and the pool (its meters unchanged).
 type ProposalAnswer struct {
 	Proposal jackpot.Proposal `json:"proposal"`
-	Pool     PoolView         `json:"pool"`
+	Pool     pools.View       `json:"pool"`
 }
 type proposalOutput struct {
 	Status   int
@@ -42,7 +42,7 @@ type proposalOutput struct {
 }
 
 func proposed(svc *pools.Service, p jackpot.Pool, pr jackpot.Proposal, replayed bool) *proposalOutput {
-	return &proposalOutput{Status: http.StatusAccepted, Replayed: replayed, Body: ProposalAnswer{Proposal: pr, Pool: poolView(svc, p)}}
+	return &proposalOutput{Status: http.StatusAccepted, Replayed: replayed, Body: ProposalAnswer{Proposal: pr, Pool: svc.View(p)}}
 }
 
 // ApprovalAnswer is the answer to an approval: the proposal (approved),
@@ -50,7 +50,7 @@ func proposed(svc *pools.Service, p jackpot.Pool, pr jackpot.Proposal, replayed 
 // result.
 type ApprovalAnswer struct {
 	Proposal   jackpot.Proposal          `json:"proposal"`
-	Pool       PoolView                  `json:"pool"`
+	Pool       pools.View                `json:"pool"`
 	Hit        *jackpot.LockedHit        `json:"hit,omitempty" doc:"A void's hit, voided."`
 	Correction *jackpot.CorrectionResult `json:"correction,omitempty" doc:"A correction's result."`
 }
@@ -121,7 +121,7 @@ func registerProposing(api huma.API, svc *pools.Service, tags []string) {
 			return nil, err
 		}
 		patch := jackpot.SettingsPatch{Rulesets: b.Rulesets, Unit: b.Unit, ContributionBP: b.ContributionBP, ReserveBP: b.ReserveBP,
-			Reset: b.Reset, Ceiling: b.Ceiling, SettleWindowMS: b.SettleWindowMS, Verify: b.Verify.domain(), ProposalTTLSeconds: b.ProposalTTLSeconds,
+			Reset: b.Reset, Ceiling: b.Ceiling, SettleWindowMS: b.SettleWindowMS, Verify: b.Verify.Domain(), ProposalTTLSeconds: b.ProposalTTLSeconds,
 			Tables: b.Tables, DisplayName: b.DisplayName}
 		return propose(ctx, in.ID, jackpot.Change{Kind: jackpot.ProposeSettings, Settings: &jackpot.SettingsProposal{Patch: patch, Reason: b.Reason}},
 			"proposes a settings change", principal.Admin, in.IdempotencyKey)
@@ -170,7 +170,7 @@ func registerProposing(api huma.API, svc *pools.Service, tags []string) {
 		if err != nil {
 			return nil, poolError(ctx, atProposal(err), "path.")
 		}
-		return &approvalOutput{Replayed: replayed, Body: ApprovalAnswer{Proposal: res.Proposal, Pool: poolView(svc, res.Pool), Hit: res.Hit, Correction: res.Correction}}, nil
+		return &approvalOutput{Replayed: replayed, Body: ApprovalAnswer{Proposal: res.Proposal, Pool: svc.View(res.Pool), Hit: res.Hit, Correction: res.Correction}}, nil
 	})
 	huma.Register(api, huma.Operation{
 		OperationID: "withdraw-proposal", Method: http.MethodPost, Path: "/v1/pools/{id}/proposals/{proposal}/withdraw",
@@ -189,6 +189,6 @@ func registerProposing(api huma.API, svc *pools.Service, tags []string) {
 		if err != nil {
 			return nil, poolError(ctx, err, "path.")
 		}
-		return &proposalOutput{Status: http.StatusOK, Replayed: replayed, Body: ProposalAnswer{Proposal: pr, Pool: poolView(svc, p)}}, nil
+		return &proposalOutput{Status: http.StatusOK, Replayed: replayed, Body: ProposalAnswer{Proposal: pr, Pool: svc.View(p)}}, nil
 	})
 }

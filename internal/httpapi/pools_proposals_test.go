@@ -124,7 +124,7 @@ func TestDualControlHTTP(t *testing.T) {
 	if resp := approve(third.Proposal.ID, "a-4", "ctl:cy/controller"); resp.Code != http.StatusConflict || !strings.Contains(resp.Body.String(), "expired") {
 		t.Fatalf("approving an expired proposal: %d %s", resp.Code, resp.Body)
 	}
-	pv := decodeBody[PoolView](t, api.Get("/v1/pools/megalink").Body.Bytes())
+	pv := decodeBody[pools.View](t, api.Get("/v1/pools/megalink").Body.Bytes())
 	if pv.Meters.Reserve != 50_000 {
 		t.Fatalf("reserve %d, want exactly the one approved 50,000", pv.Meters.Reserve)
 	}
