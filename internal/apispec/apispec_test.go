@@ -11,6 +11,7 @@ import (
 	"github.com/danielgtaylor/huma/v2/humatest"
 
 	"github.com/tablesettle/tablesettle/internal/money"
+	"github.com/tablesettle/tablesettle/internal/pools"
 	"github.com/tablesettle/tablesettle/internal/ruleset"
 )
 
@@ -124,7 +125,7 @@ func TestExampleOf(t *testing.T) {
 // Domain types are prefixed by their package; a kept type keeps its name.
 func TestSchemaName(t *testing.T) {
 	type local struct{}
-	name := SchemaName(map[reflect.Type]string{reflect.TypeFor[ruleset.Pay](): "Price"})
+	name := namer(map[reflect.Type]string{reflect.TypeFor[ruleset.Pay](): "Price"})
 	for _, c := range []struct {
 		t    reflect.Type
 		want string
@@ -137,6 +138,10 @@ func TestSchemaName(t *testing.T) {
 		if got := name(c.t, ""); got != c.want {
 			t.Errorf("SchemaName(%v) = %q, want %q", c.t, got, c.want)
 		}
+	}
+	// The kept names: types that moved out of httpapi keep theirs.
+	if got := SchemaName(reflect.TypeFor[pools.View](), ""); got != "PoolView" {
+		t.Errorf("pools.View is named %q, want PoolView", got)
 	}
 }
 
@@ -207,4 +212,18 @@ func TestRulesetEnum(t *testing.T) {
 		Name string `json:"name"`
 	}
 	RulesetEnum(api, cat, reflect.TypeFor[other]())
+}
+
+// A conditional read declares its 304 with the ETag header; a whole-body
+// example is the example of the JSON body.
+func TestConditionalAndBodyExample(t *testing.T) {
+	op := &huma.Operation{}
+	Conditional(op)
+	if r := op.Responses["304"]; r == nil || r.Headers["ETag"] == nil || r.Content != nil {
+		t.Errorf("304: %+v", r)
+	}
+	rb := BodyExample(map[string]any{"a": 1})
+	if ex := rb.Content["application/json"].Example; fmt.Sprint(ex) != "map[a:1]" {
+		t.Errorf("example %v", ex)
+	}
 }

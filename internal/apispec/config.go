@@ -50,7 +50,8 @@ var Tags = []*huma.Tag{
 // arraysNotNull runs once: see specConfig.
 var arraysNotNull sync.Once
 
-// Configure sets what the spec says about the API as a whole: servers,
+// Configure sets what the spec says about the API as a whole: what it is,
+// servers,
 // security, tags, the statuses every operation declares, and that the
 // service serves its spec and docs page itself (httpapi's registerDocs,
 // from Publish and Pages), with nothing loaded from another host. Call it
@@ -62,6 +63,11 @@ func Configure(cfg *huma.Config) {
 	// validates answers against the spec) and refuses null in requests, so
 	// the spec says "array". Set once, before any schema is generated.
 	arraysNotNull.Do(func() { huma.DefaultArrayNullable = false })
+	cfg.Info.Description = "Settlement and paytable API for casino table poker: what every wager pays, " +
+		"which hands win the progressive jackpot, and what an irregularity means, each answer citing the casino rule it applies.\n\n" +
+		"Every error is an RFC 9457 problem (application/problem+json) whose `errors[].location` names the failing field " +
+		"(e.g. `body.positions[2].wagers.bet`, `path.id`). Request bodies are JSON, at most 64 KiB (413 beyond), " +
+		"with no unknown fields (422). Every response carries an `X-Request-Id` header; quote it when reporting a problem."
 	cfg.Servers = Servers
 	if cfg.Components.SecuritySchemes == nil {
 		cfg.Components.SecuritySchemes = map[string]*huma.SecurityScheme{}

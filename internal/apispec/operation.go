@@ -5,6 +5,10 @@ import (
 	"strings"
 
 	"github.com/danielgtaylor/huma/v2"
+
+	"github.com/tablesettle/tablesettle/internal/analysis"
+	"github.com/tablesettle/tablesettle/internal/hand"
+	"github.com/tablesettle/tablesettle/internal/pools"
 )
 
 // SchemaName names the spec's schemas. Types of internal/httpapi keep their
@@ -12,9 +16,11 @@ import (
 // with its package (ruleset.Pay is RulesetPay, irregularity.Ruleset is
 // IrregularityRuleset), so that two packages' types of the same name never
 // collide in the one spec every group shares (huma panics on a collision).
-// A type in kept is named as kept says: a type that moved out of httpapi
-// keeps the name generated clients know it by.
-func SchemaName(kept map[reflect.Type]string) func(t reflect.Type, hint string) string {
+// A type that moved out of httpapi keeps the name generated clients know
+// it by (keptNames).
+func SchemaName(t reflect.Type, hint string) string { return namer(keptNames())(t, hint) }
+
+func namer(kept map[reflect.Type]string) func(t reflect.Type, hint string) string {
 	return func(t reflect.Type, hint string) string {
 		name := huma.DefaultSchemaNamer(t, hint)
 		for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice || t.Kind() == reflect.Array || t.Kind() == reflect.Map {
@@ -33,6 +39,27 @@ func SchemaName(kept map[reflect.Type]string) func(t reflect.Type, hint string) 
 			return name
 		}
 		return prefix + name
+	}
+}
+
+// keptNames are the spec names of the request and response types that
+// moved from internal/httpapi into the domain: generated clients know them by
+// these names (apispec.SchemaName).
+func keptNames() map[reflect.Type]string {
+	return map[reflect.Type]string{
+		reflect.TypeFor[analysis.Proposal]():            "AnalyzeRequest",
+		reflect.TypeFor[analysis.ProposedOddsLine]():    "ProposedOddsLine",
+		reflect.TypeFor[analysis.ProposedPrizeLine]():   "ProposedPrizeLine",
+		reflect.TypeFor[analysis.ProgressiveProposal](): "ProgressiveProposal",
+		reflect.TypeFor[hand.Evaluation]():              "EvaluateResponse",
+		reflect.TypeFor[pools.FloorLedger]():            "LedgerPage",
+		reflect.TypeFor[pools.FloorEntry]():             "LedgerEntry",
+		reflect.TypeFor[pools.Settings]():               "PoolSettings",
+		reflect.TypeFor[pools.Verify]():                 "PoolVerify",
+		reflect.TypeFor[pools.Pending]():                "PendingView",
+		reflect.TypeFor[pools.View]():                   "PoolView",
+		reflect.TypeFor[pools.RecentHit]():              "LastHit",
+		reflect.TypeFor[pools.OpenProposal]():           "ProposalView",
 	}
 }
 
@@ -108,4 +135,19 @@ func SetIfAbsent(m map[string]*huma.Response, code string, r *huma.Response) {
 	if _, ok := m[code]; !ok {
 		m[code] = r
 	}
+}
+
+// Conditional documents the 304 of a conditional read (If-None-Match).
+func Conditional(op *huma.Operation) {
+	if op.Responses == nil {
+		op.Responses = map[string]*huma.Response{}
+	}
+	op.Responses["304"] = &huma.Response{Description: "Not Modified: the answer is the one the If-None-Match tag names (no body).",
+		Headers: map[string]*huma.Param{"ETag": {Schema: &huma.Schema{Type: "string"}}}}
+}
+
+// BodyExample is a request body with a whole-body example (the spec's
+// clients and docs show it; httpapi's tests check it is a valid request).
+func BodyExample(ex any) *huma.RequestBody {
+	return &huma.RequestBody{Content: map[string]*huma.MediaType{"application/json": {Example: ex}}}
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/danielgtaylor/huma/v2"
 
 	"github.com/tablesettle/tablesettle/internal/analysis"
+	"github.com/tablesettle/tablesettle/internal/apispec"
 	"github.com/tablesettle/tablesettle/internal/fault"
 )
 
@@ -42,7 +43,7 @@ func registerAnalysis(api huma.API, deps Deps) {
 			"The THB Ante/Flop/Turn/River strategy (three decisions over about 55 trillion deals) is not offered for that reason.",
 		Tags: []string{"Analysis"},
 		// TCP Pair Plus at 40-30-6-4-1 instead of the document's table.
-		RequestBody: bodyExample(map[string]any{
+		RequestBody: apispec.BodyExample(map[string]any{
 			"ruleset": "mbs-megalink-tcp-v6",
 			"pairPlus": []any{
 				map[string]any{"hand": "straight_flush", "num": 40}, map[string]any{"hand": "three_of_a_kind", "num": 30},

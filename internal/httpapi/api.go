@@ -26,7 +26,6 @@ import (
 
 	"github.com/tablesettle/tablesettle/internal/analysis"
 	"github.com/tablesettle/tablesettle/internal/apispec"
-	"github.com/tablesettle/tablesettle/internal/hand"
 	"github.com/tablesettle/tablesettle/internal/pools"
 	"github.com/tablesettle/tablesettle/internal/ruleset"
 	"github.com/tablesettle/tablesettle/internal/web"
@@ -99,7 +98,7 @@ var AllGroups = []Group{GroupPaytables, GroupSettle, GroupPools, GroupIrregular}
 // Config is the huma configuration shared by every host.
 func Config() huma.Config {
 	cfg := huma.DefaultConfig("tablesettle", Version)
-	cfg.Components.Schemas = huma.NewMapRegistry("#/components/schemas/", apispec.SchemaName(keptNames()))
+	cfg.Components.Schemas = huma.NewMapRegistry("#/components/schemas/", apispec.SchemaName)
 	// No $schema links in bodies: clients generated from the spec should see
 	// exactly the documented fields.
 	cfg.CreateHooks = nil
@@ -111,12 +110,6 @@ func Config() huma.Config {
 		"application/json": jsonFormat,
 		"json":             jsonFormat,
 	}
-	cfg.OpenAPIPath = "/openapi"
-	cfg.Info.Description = "Settlement and paytable API for casino table poker: what every wager pays, " +
-		"which hands win the progressive jackpot, and what an irregularity means, each answer citing the casino rule it applies.\n\n" +
-		"Every error is an RFC 9457 problem (application/problem+json) whose `errors[].location` names the failing field " +
-		"(e.g. `body.positions[2].wagers.bet`, `path.id`). Request bodies are JSON, at most 64 KiB (413 beyond), " +
-		"with no unknown fields (422). Every response carries an `X-Request-Id` header; quote it when reporting a problem."
 	cfg.OpenAPI.OnAddOperation = append(cfg.OpenAPI.OnAddOperation, apispec.EveryOperation(MaxBodyBytes, RequestIDHeader), documentAccess)
 	cfg.Transformers = append(cfg.Transformers, sanitise)
 	apispec.Configure(&cfg)
@@ -134,27 +127,6 @@ func Config() huma.Config {
 }
 
 var setHumaGlobals sync.Once
-
-// keptNames are the spec names of the request and response types that
-// moved from this package into the domain: generated clients know them by
-// these names (apispec.SchemaName).
-func keptNames() map[reflect.Type]string {
-	return map[reflect.Type]string{
-		reflect.TypeFor[analysis.Proposal]():            "AnalyzeRequest",
-		reflect.TypeFor[analysis.ProposedOddsLine]():    "ProposedOddsLine",
-		reflect.TypeFor[analysis.ProposedPrizeLine]():   "ProposedPrizeLine",
-		reflect.TypeFor[analysis.ProgressiveProposal](): "ProgressiveProposal",
-		reflect.TypeFor[hand.Evaluation]():              "EvaluateResponse",
-		reflect.TypeFor[pools.FloorLedger]():            "LedgerPage",
-		reflect.TypeFor[pools.FloorEntry]():             "LedgerEntry",
-		reflect.TypeFor[pools.Settings]():               "PoolSettings",
-		reflect.TypeFor[pools.Verify]():                 "PoolVerify",
-		reflect.TypeFor[pools.Pending]():                "PendingView",
-		reflect.TypeFor[pools.View]():                   "PoolView",
-		reflect.TypeFor[pools.RecentHit]():              "LastHit",
-		reflect.TypeFor[pools.OpenProposal]():           "ProposalView",
-	}
-}
 
 // ProblemType is the RFC 9457 type of every problem: a problem is
 // described by its status and title. The spec gives ErrorModel.type the

@@ -2,15 +2,13 @@ package httpapi
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"strings"
 
 	"github.com/danielgtaylor/huma/v2"
 
+	"github.com/tablesettle/tablesettle/internal/apispec"
 	"github.com/tablesettle/tablesettle/internal/jackpot"
 	"github.com/tablesettle/tablesettle/internal/pools"
 )
@@ -20,14 +18,6 @@ import (
 // one request with one response and cannot hold a stream open, so both
 // hosts use one mechanism: conditional GETs, a 304 costing one read of
 // the pool's item and no body.
-
-// bodyTag is the weak ETag of a body (without the parts that change with
-// every answer: the caller leaves them out).
-func bodyTag(v any) string {
-	b, _ := json.Marshal(v)
-	sum := sha256.Sum256(b)
-	return `W/"b` + hex.EncodeToString(sum[:8]) + `"`
-}
 
 // matches reports whether If-None-Match header inm names tag (weak
 // comparison, RFC 9110 13.1.2).
@@ -60,15 +50,6 @@ func freshPool(ctx context.Context, svc *pools.Service, id string) (jackpot.Pool
 		return jackpot.Pool{}, poolError(ctx, err, "path.")
 	}
 	return p, nil
-}
-
-// conditionalDoc documents the 304 of a conditional read in the spec.
-func conditionalDoc(op *huma.Operation) {
-	if op.Responses == nil {
-		op.Responses = map[string]*huma.Response{}
-	}
-	op.Responses["304"] = &huma.Response{Description: "Not Modified: the answer is the one the If-None-Match tag names (no body).",
-		Headers: map[string]*huma.Param{"ETag": {Schema: &huma.Schema{Type: "string"}}}}
 }
 
 type poolGetInput struct {
@@ -116,7 +97,7 @@ func registerFloor(api huma.API, svc *pools.Service, tags []string) {
 			"Held hits whose window has closed are paid before the answer (release on read). Poll with If-None-Match: 304 while nothing changed.",
 		Tags: tags,
 	}
-	conditionalDoc(&op)
+	apispec.Conditional(&op)
 	huma.Register(api, op, func(ctx context.Context, in *hitsInput) (*hitsOutput, error) {
 		p, err := freshPool(ctx, svc, in.ID)
 		if err != nil {
@@ -150,16 +131,13 @@ func registerFloor(api huma.API, svc *pools.Service, tags []string) {
 			"asOf is the service's time of the answer. Poll with If-None-Match: 304 while nothing changed. Several pools on one sign: one call per pool.",
 		Tags: tags,
 	}
-	conditionalDoc(&op)
+	apispec.Conditional(&op)
 	huma.Register(api, op, func(ctx context.Context, in *displayInput) (*displayOutput, error) {
 		p, err := freshPool(ctx, svc, in.ID)
 		if err != nil {
 			return nil, err
 		}
-		d := svc.Rules().Display(p, svc.Now())
-		untimed := d
-		untimed.AsOf = p.UpdatedAt
-		tag := bodyTag(untimed)
+		d, tag := svc.Display(p)
 		if matches(in.IfNoneMatch, tag) {
 			return nil, notModified(tag)
 		}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 
+	"github.com/tablesettle/tablesettle/internal/apispec"
 	"github.com/tablesettle/tablesettle/internal/pools"
 )
 
@@ -32,7 +33,7 @@ func registerProposalList(api huma.API, svc *pools.Service, tags []string) {
 			"Poll with If-None-Match: 304 while nothing changed.",
 		Tags: tags,
 	}
-	conditionalDoc(&op)
+	apispec.Conditional(&op)
 	huma.Register(api, op, func(ctx context.Context, in *proposalsInput) (*proposalListOutput, error) {
 		p, err := freshPool(ctx, svc, in.ID)
 		if err != nil {

@@ -10,6 +10,7 @@ import (
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 
+	"github.com/tablesettle/tablesettle/internal/apispec"
 	"github.com/tablesettle/tablesettle/internal/fault"
 	"github.com/tablesettle/tablesettle/internal/irregularity"
 	"github.com/tablesettle/tablesettle/internal/money"
@@ -128,7 +129,7 @@ func registerIrregularities(api huma.API, deps Deps) {
 		Errors:      []int{http.StatusUnprocessableEntity},
 		// A power failure before any outcome at MBS (SSP v6 5.16.1): seat 3
 		// takes the option to withdraw; the answer returns its wagers.
-		RequestBody: bodyExample(map[string]any{
+		RequestBody: apispec.BodyExample(map[string]any{
 			"ruleset": "mbs-megalink-ssp-v6", "kind": "power_failure",
 			"facts": map[string]any{"outcomeEstablished": false, "withdrawnSeats": []int{3}},
 			"round": map[string]any{"roundId": "T1-0007", "positions": []any{

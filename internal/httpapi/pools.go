@@ -8,6 +8,7 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 
+	"github.com/tablesettle/tablesettle/internal/apispec"
 	"github.com/tablesettle/tablesettle/internal/fault"
 	"github.com/tablesettle/tablesettle/internal/jackpot"
 	"github.com/tablesettle/tablesettle/internal/money"
@@ -137,7 +138,7 @@ func registerPools(api huma.API, deps Deps) {
 		Summary: "A pool's settings and meters", Tags: tags,
 		Description: "Held hits whose window has closed are paid before the answer (release on read). Poll with If-None-Match: 304 while nothing changed (docs/floor.md).",
 	}
-	conditionalDoc(&getPool)
+	apispec.Conditional(&getPool)
 	huma.Register(api, getPool, func(ctx context.Context, in *poolGetInput) (*poolGetOutput, error) {
 		p, err := freshPool(ctx, svc, in.ID)
 		if err != nil {
@@ -172,7 +173,7 @@ func registerPools(api huma.API, deps Deps) {
 	})
 	huma.Register(api, huma.Operation{
 		OperationID: "apply-pool-round", Method: http.MethodPost, Path: "/v1/pools/{id}/rounds",
-		RequestBody: bodyExample(map[string]any{
+		RequestBody: apispec.BodyExample(map[string]any{
 			"ruleset": "mbs-megalink-ssp-v6", "table": "T12", "roundId": "R1", "dealtAt": "2026-03-01T20:00:00Z", "dealer": "2d 3d 5h 8c 9s",
 			"progressiveUnit": 500,
 			"positions": []any{
@@ -247,12 +248,6 @@ func registerPools(api huma.API, deps Deps) {
 	registerLock(api, svc, tags)
 	registerMetersAt(api, svc, tags)
 	registerCorrect(api, svc, tags)
-}
-
-// bodyExample is a request body with a whole-body example (the spec's
-// clients and docs show it; a test checks it is a valid request).
-func bodyExample(ex any) *huma.RequestBody {
-	return &huma.RequestBody{Content: map[string]*huma.MediaType{"application/json": {Example: ex}}}
 }
 
 func poolsUnavailable() error {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 
+	"github.com/tablesettle/tablesettle/internal/apispec"
 	"github.com/tablesettle/tablesettle/internal/fault"
 	"github.com/tablesettle/tablesettle/internal/jackpot"
 	"github.com/tablesettle/tablesettle/internal/pools"
@@ -110,7 +111,7 @@ func registerProposing(api huma.API, svc *pools.Service, tags []string) {
 	}
 	huma.Register(api, huma.Operation{
 		OperationID: "change-pool-settings", Method: http.MethodPatch, Path: "/v1/pools/{id}", DefaultStatus: http.StatusAccepted,
-		RequestBody: bodyExample(map[string]any{"contributionBp": 2000, "reason": "new contribution rate approved"}),
+		RequestBody: apispec.BodyExample(map[string]any{"contributionBp": 2000, "reason": "new contribution rate approved"}),
 		Summary:     "Propose a change of a pool's settings (admin; a controller approves)",
 		Description: "Approved, the change is recorded (who proposed, who approved, when, old, new) in the ledger and takes effect after the pool's next reset, never mid-cycle." + dualControl +
 			" Exactly once under its required Idempotency-Key: the same key again returns the first answer (Idempotent-Replayed: true); with a different body, 409.",
@@ -128,7 +129,7 @@ func registerProposing(api huma.API, svc *pools.Service, tags []string) {
 	})
 	huma.Register(api, huma.Operation{
 		OperationID: "adjust-pool", Method: http.MethodPost, Path: "/v1/pools/{id}/adjustments", DefaultStatus: http.StatusAccepted,
-		RequestBody: bodyExample(map[string]any{"meter": "reserve", "amount": 50000, "reason": "reserve top-up approved by finance"}),
+		RequestBody: apispec.BodyExample(map[string]any{"meter": "reserve", "amount": 50000, "reason": "reserve top-up approved by finance"}),
 		Summary:     "Propose a meter adjustment (admin; a controller approves)",
 		Description: "The meters move only by a contribution, a hit, or a recorded adjustment like this one, signed by two principals." + dualControl +
 			" Exactly once under its required Idempotency-Key: the same key again returns the first answer (Idempotent-Replayed: true); with a different body, 409.",

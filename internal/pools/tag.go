@@ -3,6 +3,7 @@ package pools
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 
 	"github.com/tablesettle/tablesettle/internal/jackpot"
@@ -29,4 +30,16 @@ func (s *Service) Tag(p jackpot.Pool, variant string) string {
 	}
 	sum := sha256.Sum256([]byte(digest))
 	return fmt.Sprintf(`W/"v%d.s%d.h%d.x%d.%s"`, p.Version, p.Seq, jackpot.DueHeld(p, now), expired, hex.EncodeToString(sum[:4]))
+}
+
+// Display is what the sign shows of p now (jackpot.Rules.Display) and the
+// answer's weak ETag: the tag of the answer without its time (asOf set to
+// p's last update), so that it changes only when what the sign shows does.
+func (s *Service) Display(p jackpot.Pool) (jackpot.Display, string) {
+	d := s.Rules().Display(p, s.Now())
+	untimed := d
+	untimed.AsOf = p.UpdatedAt
+	b, _ := json.Marshal(untimed)
+	sum := sha256.Sum256(b)
+	return d, `W/"b` + hex.EncodeToString(sum[:8]) + `"`
 }

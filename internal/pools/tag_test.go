@@ -52,3 +52,35 @@ func TestTag(t *testing.T) {
 		t.Errorf("the held Royal fallen due: %s (held %d)", due, len(p.Held))
 	}
 }
+
+// The sign's tag (issue 24) changes when what the sign shows does (a
+// round's contribution moves the meter), not with the time of the answer.
+func TestDisplayTag(t *testing.T) {
+	st, err := sqlite.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	clock := jackpottest.NewClock(jackpottest.T0)
+	svc := pools.NewService(st, clock.Now, 1)
+	ctx := context.Background()
+	p, _, err := svc.Create(ctx, "p", jackpottest.MBSSettings(), jackpottest.Admin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, first := svc.Display(p)
+	if !strings.HasPrefix(first, `W/"b`) || !d.AsOf.Equal(jackpottest.T0) {
+		t.Fatalf("tag %s, asOf %v", first, d.AsOf)
+	}
+	clock.Advance(time.Minute)
+	if d, again := svc.Display(p); again != first || !d.AsOf.Equal(jackpottest.T0.Add(time.Minute)) {
+		t.Errorf("a minute later: tag %s (was %s), asOf %v", again, first, d.AsOf)
+	}
+	r := jackpottest.RoundOf("mbs-megalink-ssp-v6", "T1", "r1", jackpottest.T0, 500, []int{1})
+	if _, _, err := svc.ApplyRound(ctx, "p", r, "", ""); err != nil {
+		t.Fatal(err)
+	}
+	p, _ = svc.Get(ctx, "p")
+	if _, after := svc.Display(p); after == first {
+		t.Error("the meter moved, the tag did not")
+	}
+}
