@@ -147,21 +147,11 @@ func registerIrregularities(api huma.API, deps Deps) {
 }
 
 func decideIrregularity(ctx context.Context, cat ruleset.Catalogue, req IrregularityRequest) (irregularity.Outcome, error) {
-	rs, ok := irregularity.For(cat, ruleset.ID(req.Ruleset))
-	if !ok {
-		return irregularity.Outcome{}, problemOf(ctx, fault.InvalidFields("unknown ruleset",
-			fault.Problem{Field: "body.ruleset", Message: "not a ruleset id", Value: req.Ruleset}), "")
-	}
 	var round *irregularity.Round
+	var roundRuleset string
 	if req.Round != nil {
-		if req.Round.Ruleset != "" && req.Round.Ruleset != req.Ruleset {
-			return irregularity.Outcome{}, problemOf(ctx, fault.InvalidFields("the round is of another ruleset",
-				fault.Problem{Field: "body.round.ruleset", Message: "must be the request's ruleset " + req.Ruleset, Value: req.Round.Ruleset}), "")
-		}
+		roundRuleset = req.Round.Ruleset
 		round = &irregularity.Round{RoundID: req.Round.RoundID, Currency: money.Currency(req.Round.Currency), ProgressiveUnit: money.Amount(req.Round.ProgressiveUnit)}
-		if round.Currency == "" {
-			round.Currency = money.SGD
-		}
 		for _, p := range req.Round.Positions {
 			ws := make(map[string]money.Amount, len(p.Wagers))
 			for w, a := range p.Wagers {
@@ -174,7 +164,7 @@ func decideIrregularity(ctx context.Context, cat ruleset.Catalogue, req Irregula
 	for i, e := range req.Additional {
 		more[i] = irregularity.Event{Kind: e.Kind, Facts: e.Facts}
 	}
-	out, err := irregularity.DecideReport(rs, irregularity.Event{Kind: req.Kind, Facts: req.Facts}, more, round)
+	out, err := irregularity.DecideIn(cat, req.Ruleset, roundRuleset, irregularity.Event{Kind: req.Kind, Facts: req.Facts}, more, round)
 	if err != nil {
 		return irregularity.Outcome{}, problemOf(ctx, err, "body")
 	}

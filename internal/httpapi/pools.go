@@ -258,12 +258,7 @@ func poolsUnavailable() error {
 // poolError maps the pools' *fault.Error to problem+json; a 5xx never
 // shows the cause.
 func poolError(ctx context.Context, err error, loc string) error {
-	e, ok := fault.As(err)
-	if !ok {
-		// A store failure the pools layer did not classify: the write may
-		// not be confirmed, and nothing is half-applied (one transaction).
-		return problemOf(ctx, fault.Wrap(fault.Unavailable, err, "progressive unavailable: the store could not confirm the write; nothing was half-applied, retry the request"), "")
-	}
+	e := pools.Refusal(err)
 	placed := *e
 	placed.Fields = make([]fault.Problem, len(e.Fields))
 	for i, f := range e.Fields {
@@ -281,9 +276,6 @@ func poolError(ctx context.Context, err error, loc string) error {
 			f.Field = loc + f.Field
 		}
 		placed.Fields[i] = f
-	}
-	if placed.Kind == fault.Unavailable && placed.Detail == "" {
-		placed.Detail = "progressive unavailable: retry the request"
 	}
 	return problemOf(ctx, &placed, "")
 }

@@ -3,12 +3,10 @@ package httpapi
 import (
 	"context"
 	"net/http"
-	"strings"
 
 	"github.com/danielgtaylor/huma/v2"
 
 	"github.com/tablesettle/tablesettle/internal/apispec"
-	"github.com/tablesettle/tablesettle/internal/fault"
 	"github.com/tablesettle/tablesettle/internal/jackpot"
 	"github.com/tablesettle/tablesettle/internal/pools"
 	"github.com/tablesettle/tablesettle/internal/principal"
@@ -72,25 +70,6 @@ type proposalInput struct {
 
 const dualControl = " Dual control (issue 16): nothing moves until a controller other than the proposer approves the proposal (POST /v1/pools/{id}/proposals/{proposal}/approve) before it expires (the pool's proposalTtlSeconds, 30 minutes by default); the answer is 202 with the proposal. " +
 	"The change is checked against the pool as it is now, so what could not apply is refused at once (422, 409). The ledger records the authenticated principal: a body with \"by\" is refused (422 naming body.by)."
-
-// atProposal names the proposal as the location of a refusal of its
-// change at approval (a meter that would now go below zero: "amount" is a
-// field of the proposal, not of this request).
-func atProposal(err error) error {
-	e, ok := fault.As(err)
-	if !ok || len(e.Fields) == 0 {
-		return err
-	}
-	f := e.Field()
-	if f == "" || f == jackpot.FieldPool || strings.HasPrefix(f, "path.") || strings.HasPrefix(f, "header.") {
-		return err
-	}
-	c := *e
-	c.Fields = append([]fault.Problem(nil), e.Fields...)
-	c.Fields[0].Field = "path.proposal"
-	c.Fields[0].Message = "the proposal's " + f + ": " + c.Fields[0].Message
-	return &c
-}
 
 // registerProposing adds the changes under dual control and their
 // approval (issue 16).
@@ -169,7 +148,7 @@ func registerProposing(api huma.API, svc *pools.Service, tags []string) {
 		}
 		res, replayed, err := svc.Approve(ctx, in.ID, in.Proposal, a, in.IdempotencyKey)
 		if err != nil {
-			return nil, poolError(ctx, atProposal(err), "path.")
+			return nil, poolError(ctx, pools.AtProposal(err), "path.")
 		}
 		return &approvalOutput{Replayed: replayed, Body: ApprovalAnswer{Proposal: res.Proposal, Pool: svc.View(res.Pool), Hit: res.Hit, Correction: res.Correction}}, nil
 	})
