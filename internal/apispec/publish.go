@@ -33,6 +33,23 @@ type Docs struct {
 	V31JSON, V31YAML, V30JSON, V30YAML []byte
 }
 
+// Document is where one of the published documents is served, as what.
+type Document struct {
+	Path, ContentType string
+	Of                func(Docs) []byte
+}
+
+// Documents are the published documents as the service serves them (the
+// files `make openapi` commits are the YAML ones).
+func Documents() []Document {
+	return []Document{
+		{"/openapi.json", "application/openapi+json", func(d Docs) []byte { return d.V31JSON }},
+		{"/openapi.yaml", "application/openapi+yaml", func(d Docs) []byte { return d.V31YAML }},
+		{"/openapi-3.0.json", "application/openapi+json", func(d Docs) []byte { return d.V30JSON }},
+		{"/openapi-3.0.yaml", "application/openapi+yaml", func(d Docs) []byte { return d.V30YAML }},
+	}
+}
+
 // jsonSafeMax is the largest integer a JavaScript number holds exactly.
 const jsonSafeMax = 1<<53 - 1
 

@@ -1,17 +1,11 @@
-// Package httpapi is tablesettle's HTTP API: the huma operations, their
+// Package httpapi is tablesettle's HTTP edge: the huma operations, their
 // request and response types, and the one place errors become HTTP
-// statuses. Register is the single registration used by every Lambda
-// function, the local server, the tests and the OpenAPI generator.
-//
-// Behaviour common to every operation (current and future) lives here and
-// in middleware.go: RFC 9457 problem+json for every error, including
-// unknown routes, wrong methods and panics, all made in errors.go;
-// request bodies over MaxBodyBytes refused with 413 (and the connection
-// closed); every JSON body decoded by the one strict codec of codec.go
-// (duplicate, case-variant and unknown names, invalid UTF-8: 422 naming
-// the field); a Content-Type other than application/json refused with
-// 415; a 5xx never shows internal error text; every response carries
-// X-Request-Id; one structured access log line per request.
+// statuses (errors.go). It translates and decides nothing: the domain
+// packages decide, internal/apispec shapes the spec and its docs page.
+// Register is the single registration used by every Lambda function, the
+// local server, the tests and the OpenAPI generator; what every request
+// shares (body limits, the strict codec of codec.go, 415, X-Request-Id,
+// the access log, problem+json for every error) is in middleware.go.
 package httpapi
 
 import (
@@ -134,14 +128,12 @@ var setHumaGlobals sync.Once
 // "always present", so every problem carries it.
 const ProblemType = "about:blank"
 
-// setIfAbsent declares response r under code unless the operation
-// declares one already (auth.go's hook uses it).
+// setIfAbsent is apispec.SetIfAbsent (auth.go's hook calls it).
 func setIfAbsent(m map[string]*huma.Response, code string, r *huma.Response) {
 	apispec.SetIfAbsent(m, code, r)
 }
 
-// rulesetEnum is apispec.RulesetEnum: the "ruleset" property of each
-// request type is an enum of the catalogue's ids.
+// rulesetEnum is apispec.RulesetEnum (settle.go's registration calls it).
 func rulesetEnum(api huma.API, cat ruleset.Catalogue, types ...reflect.Type) {
 	apispec.RulesetEnum(api, cat, types...)
 }

@@ -37,36 +37,22 @@ func registerDocs(api huma.API, cat ruleset.Catalogue) {
 		docs apispec.Docs
 		err  error
 	)
-	for path, pick := range map[string]struct {
-		doc         func() []byte
-		contentType string
-	}{
-		"/openapi.json":     {func() []byte { return docs.V31JSON }, "application/openapi+json"},
-		"/openapi.yaml":     {func() []byte { return docs.V31YAML }, "application/openapi+yaml"},
-		"/openapi-3.0.json": {func() []byte { return docs.V30JSON }, "application/openapi+json"},
-		"/openapi-3.0.yaml": {func() []byte { return docs.V30YAML }, "application/openapi+yaml"},
-	} {
-		api.Adapter().Handle(&huma.Operation{Method: http.MethodGet, Path: path}, func(ctx huma.Context) {
+	for _, d := range apispec.Documents() {
+		api.Adapter().Handle(&huma.Operation{Method: http.MethodGet, Path: d.Path}, func(ctx huma.Context) {
 			once.Do(func() { docs, err = apispec.Publish(api.OpenAPI(), cat) })
 			if err != nil {
-				ctx.SetHeader("Content-Type", "application/problem+json")
-				ctx.SetStatus(http.StatusInternalServerError)
-				_, _ = ctx.BodyWriter().Write(ProblemJSON(http.StatusInternalServerError, "the spec could not be made"))
+				writeRaw(ctx, http.StatusInternalServerError, "application/problem+json", ProblemJSON(http.StatusInternalServerError, "the spec could not be made"))
 				return
 			}
-			ctx.SetHeader("Content-Type", pick.contentType)
-			ctx.SetStatus(http.StatusOK)
-			_, _ = ctx.BodyWriter().Write(pick.doc())
+			writeRaw(ctx, http.StatusOK, d.ContentType, d.Of(docs))
 		})
 	}
 	registerSchemas(api)
 	for _, page := range apispec.Pages() {
 		api.Adapter().Handle(&huma.Operation{Method: http.MethodGet, Path: page.Path}, func(ctx huma.Context) {
-			ctx.SetHeader("Content-Type", page.ContentType)
 			ctx.SetHeader("Content-Security-Policy", apispec.DocsCSP)
 			ctx.SetHeader("Cache-Control", "no-cache")
-			ctx.SetStatus(http.StatusOK)
-			_, _ = ctx.BodyWriter().Write(page.Body)
+			writeRaw(ctx, http.StatusOK, page.ContentType, page.Body)
 		})
 	}
 }
@@ -81,21 +67,23 @@ func registerSchemas(api huma.API) {
 		name := strings.TrimSuffix(ctx.Param("schema"), ".json")
 		s := api.OpenAPI().Components.Schemas.Map()[name]
 		if s == nil {
-			ctx.SetHeader("Content-Type", "application/problem+json")
-			ctx.SetStatus(http.StatusNotFound)
-			_, _ = ctx.BodyWriter().Write(ProblemJSON(http.StatusNotFound, "the spec has no schema "+bound(name)+"; the schemas are under components.schemas of /openapi.json",
+			writeRaw(ctx, http.StatusNotFound, "application/problem+json", ProblemJSON(http.StatusNotFound, "the spec has no schema "+bound(name)+"; the schemas are under components.schemas of /openapi.json",
 				&huma.ErrorDetail{Location: "path.schema", Message: "no such schema", Value: bound(name)}))
 			return
 		}
 		var b bytes.Buffer
 		if err := json.MarshalWrite(&b, s, encodeOptions); err != nil {
-			ctx.SetHeader("Content-Type", "application/problem+json")
-			ctx.SetStatus(http.StatusInternalServerError)
-			_, _ = ctx.BodyWriter().Write(ProblemJSON(http.StatusInternalServerError, "the schema could not be written"))
+			writeRaw(ctx, http.StatusInternalServerError, "application/problem+json", ProblemJSON(http.StatusInternalServerError, "the schema could not be written"))
 			return
 		}
-		ctx.SetHeader("Content-Type", "application/json")
-		ctx.SetStatus(http.StatusOK)
-		_, _ = ctx.BodyWriter().Write(apispec.SchemaLinks(b.Bytes()))
+		writeRaw(ctx, http.StatusOK, "application/json", apispec.SchemaLinks(b.Bytes()))
 	})
+}
+
+// writeRaw answers status with body as contentType, outside the API's
+// operations (the spec, the docs page, the schemas).
+func writeRaw(ctx huma.Context, status int, contentType string, body []byte) {
+	ctx.SetHeader("Content-Type", contentType)
+	ctx.SetStatus(status)
+	_, _ = ctx.BodyWriter().Write(body)
 }

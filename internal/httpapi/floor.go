@@ -103,19 +103,12 @@ func registerFloor(api huma.API, svc *pools.Service, tags []string) {
 		if err != nil {
 			return nil, err
 		}
-		state := in.State
-		if state == "" {
-			state = "open"
-		}
-		limit := in.Limit
-		if limit <= 0 {
-			limit = 100
-		}
-		tag := svc.Tag(p, fmt.Sprintf("hits?state=%s&table=%s&limit=%d", state, in.Table, limit))
+		// huma applies the defaults of state and limit (open, 100).
+		tag := svc.Tag(p, fmt.Sprintf("hits?state=%s&table=%s&limit=%d", in.State, in.Table, in.Limit))
 		if matches(in.IfNoneMatch, tag) {
 			return nil, notModified(tag)
 		}
-		hits, err := svc.Hits(ctx, p, state, in.Table, limit)
+		hits, err := svc.Hits(ctx, p, in.State, in.Table, in.Limit)
 		if err != nil {
 			return nil, poolError(ctx, err, "path.")
 		}

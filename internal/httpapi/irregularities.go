@@ -11,7 +11,6 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/tablesettle/tablesettle/internal/apispec"
-	"github.com/tablesettle/tablesettle/internal/fault"
 	"github.com/tablesettle/tablesettle/internal/irregularity"
 	"github.com/tablesettle/tablesettle/internal/money"
 	"github.com/tablesettle/tablesettle/internal/ruleset"
@@ -111,10 +110,9 @@ func registerIrregularities(api huma.API, deps Deps) {
 		Tags:        []string{"Irregularities"},
 		Errors:      []int{http.StatusNotFound},
 	}, func(ctx context.Context, in *catalogueInput) (*catalogueOutput, error) {
-		rs, ok := irregularity.For(cat, ruleset.ID(in.ID))
-		if !ok {
-			return nil, problemOf(ctx, &fault.Error{Kind: fault.NotFound, Detail: "no such ruleset",
-				Fields: []fault.Problem{{Field: "path.id", Message: "not a ruleset id", Value: in.ID}}}, "")
+		rs, err := irregularity.Find(cat, in.ID)
+		if err != nil {
+			return nil, problemOf(ctx, err, "path")
 		}
 		return &catalogueOutput{Body: *rs}, nil
 	})

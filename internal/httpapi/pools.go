@@ -119,7 +119,7 @@ func registerPools(api huma.API, deps Deps) {
 		if err := in.Body.NoBy.refuse(); err != nil {
 			return nil, err
 		}
-		a, err := actorFor(ctx, "opens a pool", principal.Admin)
+		a, err := pools.ActorOf(ctx, "opens a pool", principal.Admin)
 		if err != nil {
 			return nil, poolError(ctx, err, "path.")
 		}
@@ -161,11 +161,7 @@ func registerPools(api huma.API, deps Deps) {
 		if svc == nil {
 			return nil, poolsUnavailable()
 		}
-		limit := in.Limit
-		if limit <= 0 {
-			limit = 100
-		}
-		page, err := svc.FloorLedger(ctx, in.ID, in.Order, in.After, in.Before, limit)
+		page, err := svc.FloorLedger(ctx, in.ID, in.Order, in.After, in.Before, in.Limit) // huma's default: 100
 		if err != nil {
 			return nil, poolError(ctx, err, "path.")
 		}

@@ -3,13 +3,9 @@ package httpapi
 import (
 	"context"
 	"net/http"
-	"slices"
-	"strings"
-	"time"
 
 	"github.com/danielgtaylor/huma/v2"
 
-	"github.com/tablesettle/tablesettle/internal/fault"
 	"github.com/tablesettle/tablesettle/internal/jackpot"
 	"github.com/tablesettle/tablesettle/internal/pools"
 	"github.com/tablesettle/tablesettle/internal/principal"
@@ -51,26 +47,6 @@ type lockOutput struct {
 	Body     LockAnswer
 }
 
-// actorFor is the authenticated principal (never a name from the body)
-// and the role it acts in: the one the middleware set (principal.Acting)
-// when it is one of roles, else the first of roles it holds. 401 without a
-// principal, 403 without any of the roles.
-func actorFor(ctx context.Context, what string, roles ...principal.Role) (jackpot.Actor, error) {
-	p, ok := principal.FromContext(ctx)
-	if !ok {
-		return jackpot.Actor{}, fault.New(fault.Unauthenticated, "authentication is required: who %s is recorded", what)
-	}
-	if p.Acting != "" && slices.Contains(roles, p.Acting) {
-		return jackpot.Actor{ID: p.ID, Role: string(p.Acting)}, nil
-	}
-	for _, r := range roles {
-		if p.Has(r) {
-			return jackpot.Actor{ID: p.ID, Role: string(r)}, nil
-		}
-	}
-	return jackpot.Actor{}, fault.New(fault.Forbidden, "who %s needs the %s role", what, roles[0])
-}
-
 // registerLock adds the jackpot lock's operations (issue 13).
 func registerLock(api huma.API, svc *pools.Service, tags []string) {
 	type op struct {
@@ -83,7 +59,7 @@ func registerLock(api huma.API, svc *pools.Service, tags []string) {
 			if svc == nil {
 				return nil, poolsUnavailable()
 			}
-			a, err := actorFor(ctx, o.what, o.roles...)
+			a, err := pools.ActorOf(ctx, o.what, o.roles...)
 			if err != nil {
 				return nil, poolError(ctx, err, "path.")
 			}
@@ -136,9 +112,9 @@ func registerMetersAt(api huma.API, svc *pools.Service, tags []string) {
 		if svc == nil {
 			return nil, poolsUnavailable()
 		}
-		at, err := time.Parse(time.RFC3339Nano, in.At)
+		at, err := parseInstant("query.at", in.At)
 		if err != nil {
-			return nil, poolError(ctx, fault.InvalidField("query.at", in.At, "at is an RFC 3339 instant, e.g. 2026-03-01T20:00:00Z"), "")
+			return nil, poolError(ctx, err, "")
 		}
 		m, err := svc.MetersAt(ctx, in.ID, at)
 		if err != nil {
@@ -178,7 +154,7 @@ func registerCorrect(api huma.API, svc *pools.Service, tags []string) {
 		if svc == nil {
 			return nil, poolsUnavailable()
 		}
-		a, err := actorFor(ctx, "proposes a correction", principal.Supervisor)
+		a, err := pools.ActorOf(ctx, "proposes a correction", principal.Supervisor)
 		if err != nil {
 			return nil, poolError(ctx, err, "path.")
 		}
@@ -193,13 +169,7 @@ func registerCorrect(api huma.API, svc *pools.Service, tags []string) {
 		}
 		p, pr, replayed, err := svc.Propose(ctx, in.ID, jackpot.Change{Kind: jackpot.ProposeCorrection, Correction: &corr}, a, in.IdempotencyKey)
 		if err != nil {
-			if e, ok := fault.As(err); ok && strings.HasPrefix(e.Field(), "corrected.") {
-				inner := *e
-				inner.Fields = append([]fault.Problem(nil), e.Fields...)
-				inner.Fields[0].Field = strings.TrimPrefix(e.Field(), "corrected.")
-				err = fault.Under(pools.AtRoundRequest(&inner, r, places), "corrected")
-			}
-			return nil, poolError(ctx, err, "body.")
+			return nil, poolError(ctx, pools.AtCorrectionRequest(err, r, places), "body.")
 		}
 		return proposed(svc, p, pr, replayed), nil
 	})

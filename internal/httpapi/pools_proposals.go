@@ -78,7 +78,7 @@ func registerProposing(api huma.API, svc *pools.Service, tags []string) {
 		if svc == nil {
 			return nil, poolsUnavailable()
 		}
-		a, err := actorFor(ctx, what, role)
+		a, err := pools.ActorOf(ctx, what, role)
 		if err != nil {
 			return nil, poolError(ctx, err, "path.")
 		}
@@ -142,7 +142,7 @@ func registerProposing(api huma.API, svc *pools.Service, tags []string) {
 		if svc == nil {
 			return nil, poolsUnavailable()
 		}
-		a, err := actorFor(ctx, "approves a proposal", pools.Approver)
+		a, err := pools.ActorOf(ctx, "approves a proposal", pools.Approver)
 		if err != nil {
 			return nil, poolError(ctx, err, "path.")
 		}
@@ -161,7 +161,7 @@ func registerProposing(api huma.API, svc *pools.Service, tags []string) {
 		if svc == nil {
 			return nil, poolsUnavailable()
 		}
-		a, err := actorFor(ctx, "withdraws a proposal", principal.Admin, principal.Supervisor)
+		a, err := pools.ActorOf(ctx, "withdraws a proposal", principal.Admin, principal.Supervisor)
 		if err != nil {
 			return nil, poolError(ctx, err, "path.")
 		}

@@ -26,3 +26,14 @@ func DecideIn(cat ruleset.Catalogue, id, roundRuleset string, first Event, addit
 	}
 	return DecideReport(rs, first, additional, round)
 }
+
+// Find is the irregularity catalogue of ruleset id of cat (For), or a
+// fault.NotFound at field "id".
+func Find(cat ruleset.Catalogue, id string) (*Ruleset, error) {
+	rs, ok := For(cat, ruleset.ID(id))
+	if !ok {
+		return nil, &fault.Error{Kind: fault.NotFound, Detail: "no such ruleset",
+			Fields: []fault.Problem{{Field: "id", Message: "not a ruleset id", Value: id}}}
+	}
+	return rs, nil
+}

@@ -37,3 +37,15 @@ func TestDecideIn(t *testing.T) {
 		}
 	}
 }
+
+// A ruleset's irregularity catalogue; an unknown id is not found at "id".
+func TestFind(t *testing.T) {
+	if rs, err := irregularity.Find(ruleset.Standard(), "rws-mlp-csp-v2"); err != nil || rs == nil {
+		t.Fatalf("%v", err)
+	}
+	if _, err := irregularity.Find(ruleset.Standard(), "nope"); !fault.Is(err, fault.NotFound) {
+		t.Errorf("unknown: %v", err)
+	} else if e, _ := fault.As(err); e.Field() != "id" {
+		t.Errorf("unknown names %q", e.Field())
+	}
+}

@@ -57,3 +57,17 @@ func AtRoundRequest(err error, r jackpot.Round, places []Place) error {
 	c.Fields[0].Field = to
 	return &c
 }
+
+// AtCorrectionRequest is AtRoundRequest for a correction, whose corrected
+// round sits under "corrected": a field under it is rewritten to where
+// the corrected round carries it, still under "corrected".
+func AtCorrectionRequest(err error, r jackpot.Round, places []Place) error {
+	e, ok := fault.As(err)
+	if !ok || !strings.HasPrefix(e.Field(), "corrected.") {
+		return err
+	}
+	inner := *e
+	inner.Fields = append([]fault.Problem(nil), e.Fields...)
+	inner.Fields[0].Field = strings.TrimPrefix(e.Field(), "corrected.")
+	return fault.Under(AtRoundRequest(&inner, r, places), "corrected")
+}

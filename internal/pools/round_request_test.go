@@ -32,3 +32,20 @@ func TestRoundErrorsNameRequestFields(t *testing.T) {
 		}
 	}
 }
+
+// A correction's refusal about its corrected round names the corrected
+// round's field, under corrected; any other refusal is left as it is.
+func TestCorrectionErrorsNameRequestFields(t *testing.T) {
+	r := jackpot.Round{Wagers: []jackpot.ProgressiveWager{{Seat: 4, Wager: "progressive", Amount: 500}}}
+	places := []pools.Place{{Position: 2, Wager: "progressive"}}
+	for field, want := range map[string]string{
+		"corrected.wagers[0].amount": "corrected.positions[2].wagers.progressive",
+		"corrected.round":            "corrected.roundId",
+		"reason":                     "reason",
+	} {
+		e, _ := fault.As(pools.AtCorrectionRequest(fault.InvalidField(field, nil, "x"), r, places))
+		if e.Field() != want {
+			t.Errorf("%s -> %s, want %s", field, e.Field(), want)
+		}
+	}
+}
