@@ -18,11 +18,12 @@ import (
 // Enum constants are named for generators (issue 15 section 5): prefix +
 // the value in CamelCase, an all-capitals value kept as it is.
 func TestEnumVarNames(t *testing.T) {
-	for _, c := range []struct {
+	type enum struct {
 		prefix string
 		values []string
 		want   []any
-	}{
+	}
+	for _, c := range []enum{
 		{"RulesetId", []string{"mbs-megalink-ssp-v6", "rws-mlp-csp-v2"}, []any{"RulesetIdMbsMegalinkSspV6", "RulesetIdRwsMlpCspV2"}},
 		{"Casino", []string{"MBS", "RWS"}, []any{"CasinoMBS", "CasinoRWS"}},
 		{"SettleEligibilityPaidBy", []string{"pool", "ace_king"}, []any{"SettleEligibilityPaidByPool", "SettleEligibilityPaidByAceKing"}},
@@ -225,5 +226,20 @@ func TestConditionalAndBodyExample(t *testing.T) {
 	rb := BodyExample(map[string]any{"a": 1})
 	if ex := rb.Content["application/json"].Example; fmt.Sprint(ex) != "map[a:1]" {
 		t.Errorf("example %v", ex)
+	}
+}
+
+// The published documents are served at four paths, each picking its own
+// document.
+func TestDocuments(t *testing.T) {
+	d := Docs{V31JSON: []byte("a"), V31YAML: []byte("b"), V30JSON: []byte("c"), V30YAML: []byte("d")}
+	var got []string
+	for _, doc := range Documents() {
+		got = append(got, doc.Path+" "+doc.ContentType+" "+string(doc.Of(d)))
+	}
+	want := []string{"/openapi.json application/openapi+json a", "/openapi.yaml application/openapi+yaml b",
+		"/openapi-3.0.json application/openapi+json c", "/openapi-3.0.yaml application/openapi+yaml d"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("documents %q", got)
 	}
 }

@@ -2,6 +2,7 @@ package hand
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/tablesettle/tablesettle/internal/card"
 	"github.com/tablesettle/tablesettle/internal/fault"
@@ -64,11 +65,8 @@ func Evaluate(cardsText, game string) (Evaluation, error) {
 // sortForDisplay returns a copy of cards ordered by rank, highest first
 // (suit order breaks ties so the output is canonical).
 func sortForDisplay(cards []card.Card) []card.Card {
-	out := append([]card.Card(nil), cards...)
-	for i := 1; i < len(out); i++ {
-		for j := i; j > 0 && out[j] > out[j-1]; j-- {
-			out[j], out[j-1] = out[j-1], out[j]
-		}
-	}
+	out := slices.Clone(cards)
+	slices.Sort(out)
+	slices.Reverse(out)
 	return out
 }

@@ -8,14 +8,17 @@ import (
 	"github.com/tablesettle/tablesettle/internal/hand"
 )
 
+// Each game ranks as its document orders hands, citing the rules; the
+// best cards are listed highest first.
 func TestEvaluate(t *testing.T) {
-	for _, c := range []struct {
+	ranked := []struct {
 		name, cards, game, category, best, rules string
 	}{
 		{"stud 3.11-3.12: king high", "8C TS KC 9H 4S", "five_card", "high_card", "Kc Ts 9h 8c 4s", "[mbs-megalink-ssp-v6 3.11 mbs-megalink-ssp-v6 3.12]"},
 		{"TCP v6 3.14: a straight flush of three", "Qh Ah Kh", "three_card", "straight_flush", "Ah Kh Qh", "[mbs-megalink-tcp-v6 3.14 mbs-megalink-tcp-v6 3.15]"},
 		{"THB v9 3.10: the best five of seven", "2c 2d 9s 9h 9c Kd 3s", "holdem", "full_house", "9s 9h 9c 2d 2c", "[mbs-megalink-thb-v9 3.10 mbs-megalink-thb-v9 3.11 mbs-megalink-thb-v9 3.12]"},
-	} {
+	}
+	for _, c := range ranked {
 		t.Run(c.name, func(t *testing.T) {
 			e, err := hand.Evaluate(c.cards, c.game)
 			if err != nil || e.Category != c.category || e.Best != c.best || fmt.Sprint(e.Rules) != c.rules || e.Rank <= 0 {

@@ -8,23 +8,15 @@ import (
 	"github.com/tablesettle/tablesettle/internal/jackpot"
 	"github.com/tablesettle/tablesettle/internal/jackpot/jackpottest"
 	"github.com/tablesettle/tablesettle/internal/pools"
-	"github.com/tablesettle/tablesettle/internal/sqlite"
 )
 
 // The floor pages the ledger oldest first (after) or newest first
 // (before), each entry's money signed (issue 24 item 7): the opening seed
 // (ruling R21) +the reset amount, a contribution what it credited.
 func TestFloorLedgerPages(t *testing.T) {
-	st, err := sqlite.Open(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	svc := pools.NewService(st, jackpottest.NewClock(jackpottest.T0).Now, 1)
-	ctx := context.Background()
 	s := jackpottest.MBSSettings()
-	if _, _, err := svc.Create(ctx, "p", s, jackpottest.Admin); err != nil {
-		t.Fatal(err)
-	}
+	svc, _, _ := openPool(t, "p", s)
+	ctx := context.Background()
 	for i := range 3 {
 		r := jackpottest.RoundOf("mbs-megalink-ssp-v6", "T1", fmt.Sprint("r", i), jackpottest.T0, s.Unit, []int{1})
 		if _, _, err := svc.ApplyRound(ctx, "p", r, "", ""); err != nil {

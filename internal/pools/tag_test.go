@@ -7,25 +7,14 @@ import (
 	"time"
 
 	"github.com/tablesettle/tablesettle/internal/jackpot/jackpottest"
-	"github.com/tablesettle/tablesettle/internal/pools"
-	"github.com/tablesettle/tablesettle/internal/sqlite"
 )
 
 // An answer's tag (issue 24) changes with the pool's version, with the
 // answer's variant, with a held hit falling due (ruling R7) and with the
 // shards' state (issue 25); read again unchanged, it is the same.
 func TestTag(t *testing.T) {
-	st, err := sqlite.Open(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	clock := jackpottest.NewClock(jackpottest.T0)
-	svc := pools.NewService(st, clock.Now, 1)
+	svc, clock, p := openPool(t, "rws", jackpottest.RWSSettings())
 	ctx := context.Background()
-	if _, _, err := svc.Create(ctx, "rws", jackpottest.RWSSettings(), jackpottest.Admin); err != nil {
-		t.Fatal(err)
-	}
-	p, _ := svc.Get(ctx, "rws")
 	first := svc.Tag(p, "pool")
 	if !strings.HasPrefix(first, `W/"v1.s1.h0.x0.`) || svc.Tag(p, "pool") != first {
 		t.Fatalf("tag %s, not stable or not of version 1, entry 1", first)
@@ -56,17 +45,8 @@ func TestTag(t *testing.T) {
 // The sign's tag (issue 24) changes when what the sign shows does (a
 // round's contribution moves the meter), not with the time of the answer.
 func TestDisplayTag(t *testing.T) {
-	st, err := sqlite.Open(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	clock := jackpottest.NewClock(jackpottest.T0)
-	svc := pools.NewService(st, clock.Now, 1)
+	svc, clock, p := openPool(t, "p", jackpottest.MBSSettings())
 	ctx := context.Background()
-	p, _, err := svc.Create(ctx, "p", jackpottest.MBSSettings(), jackpottest.Admin)
-	if err != nil {
-		t.Fatal(err)
-	}
 	d, first := svc.Display(p)
 	if !strings.HasPrefix(first, `W/"b`) || !d.AsOf.Equal(jackpottest.T0) {
 		t.Fatalf("tag %s, asOf %v", first, d.AsOf)

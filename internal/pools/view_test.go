@@ -9,7 +9,6 @@ import (
 	"github.com/tablesettle/tablesettle/internal/jackpot"
 	"github.com/tablesettle/tablesettle/internal/jackpot/jackpottest"
 	"github.com/tablesettle/tablesettle/internal/pools"
-	"github.com/tablesettle/tablesettle/internal/sqlite"
 )
 
 // A pool as a client reads it: its settings as sent (they round-trip), its
@@ -17,22 +16,13 @@ import (
 // (ruling R7), then committed under the jackpot lock (at or above SGD
 // 10,000): listed among the last hits as pending, not paid, and locked.
 func TestView(t *testing.T) {
-	st, err := sqlite.Open(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	clock := jackpottest.NewClock(jackpottest.T0)
-	svc := pools.NewService(st, clock.Now, 1)
-	ctx := context.Background()
 	s := jackpottest.RWSSettings()
 	s.Verify = &jackpot.Verify{AtOrAbove: 1_000_000}
 	if got := pools.SettingsOf(s).Domain(); !reflect.DeepEqual(got, s) {
 		t.Fatalf("settings round trip:\n got %+v\nwant %+v", got, s)
 	}
-	p, _, err := svc.Create(ctx, "rws", s, jackpottest.Admin)
-	if err != nil {
-		t.Fatal(err)
-	}
+	svc, clock, p := openPool(t, "rws", s)
+	ctx := context.Background()
 	v := svc.View(p)
 	if v.Casino != "RWS" || v.Held == nil || len(v.Held) != 0 || len(v.LastHits) != 0 || v.Settings.Verify.AtOrAbove != 1_000_000 || v.Entries != 1 {
 		t.Fatalf("a new pool: %+v", v)
@@ -46,7 +36,8 @@ func TestView(t *testing.T) {
 		t.Fatalf("held: %+v, last hits %+v", v.Held, v.LastHits)
 	}
 	clock.Advance(3 * time.Second)
-	if p, err = svc.Fresh(ctx, "rws"); err != nil {
+	p, err := svc.Fresh(ctx, "rws")
+	if err != nil {
 		t.Fatal(err)
 	}
 	v = svc.View(p)
@@ -60,16 +51,8 @@ func TestView(t *testing.T) {
 // with its effect: a reserve top-up of SGD 500 moves the reserve 0 to
 // 50,000; after the default 30 minutes it is no longer open.
 func TestOpenProposals(t *testing.T) {
-	st, err := sqlite.Open(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	clock := jackpottest.NewClock(jackpottest.T0)
-	svc := pools.NewService(st, clock.Now, 1)
+	svc, clock, _ := openPool(t, "p", jackpottest.MBSSettings())
 	ctx := context.Background()
-	if _, _, err := svc.Create(ctx, "p", jackpottest.MBSSettings(), jackpottest.Admin); err != nil {
-		t.Fatal(err)
-	}
 	ch := jackpot.Change{Kind: jackpot.ProposeAdjustment, Adjustment: &jackpot.Adjustment{Meter: "reserve", Amount: 50_000, Reason: "top-up"}}
 	p, _, _, err := svc.Propose(ctx, "p", ch, jackpottest.Admin, "k1")
 	if err != nil {
