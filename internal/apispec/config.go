@@ -47,7 +47,7 @@ var Tags = []*huma.Tag{
 	{Name: "Analysis", Description: "Exact paytable figures from full enumeration: return to player, house edge, the progressive's break-even meter."},
 }
 
-// arraysNotNull runs once: see specConfig.
+// arraysNotNull runs once: see Configure.
 var arraysNotNull sync.Once
 
 // Configure sets what the spec says about the API as a whole: what it is,
