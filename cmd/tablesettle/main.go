@@ -25,6 +25,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/tablesettle/tablesettle/internal/analysis"
 	"github.com/tablesettle/tablesettle/internal/dynamo"
 	"github.com/tablesettle/tablesettle/internal/httpapi"
 	"github.com/tablesettle/tablesettle/internal/lambdaapp"
@@ -92,7 +93,7 @@ func serve(args []string) error {
 	}
 	svc := pools.NewService(store, time.Now, uint64(time.Now().UnixNano()))
 	handler, _ := httpapi.New(httpapi.Deps{Logger: logger, Pools: svc, Access: access,
-		AnalysisCache: httpapi.NewAnalysisCache(256, 16<<20)})
+		AnalysisCache: analysis.NewCache(256, 16<<20)})
 	srv := server(*addr, handler)
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)

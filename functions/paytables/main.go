@@ -8,6 +8,7 @@ import (
 
 	"github.com/aws/aws-lambda-go/lambda"
 
+	"github.com/tablesettle/tablesettle/internal/analysis"
 	"github.com/tablesettle/tablesettle/internal/httpapi"
 	"github.com/tablesettle/tablesettle/internal/lambdaapp"
 )
@@ -21,6 +22,6 @@ func handler(getenv func(string) string) lambdaapp.Handler {
 	deps := lambdaapp.Deps(getenv)
 	// Custom analyses repeat (a manager trying the same table again, a
 	// console refreshing): a warm instance answers a repeat from memory.
-	deps.AnalysisCache = httpapi.NewAnalysisCache(256, 16<<20)
+	deps.AnalysisCache = analysis.NewCache(256, 16<<20)
 	return lambdaapp.New(deps, httpapi.GroupPaytables)
 }

@@ -2,7 +2,6 @@ package httpapi
 
 import (
 	"bytes"
-	"crypto/sha256"
 	"io"
 	"log/slog"
 	"net/http"
@@ -16,7 +15,7 @@ import (
 // The same proposal twice is computed once; the answers are identical; a
 // different proposal is computed (issue 16 item 6).
 func TestAnalysisCacheThroughTheAPI(t *testing.T) {
-	cache := NewAnalysisCache(8, 1<<20)
+	cache := analysis.NewCache(8, 1<<20)
 	h, _ := New(Deps{Logger: slog.New(slog.NewJSONHandler(io.Discard, nil)), AnalysisCache: cache}, GroupPaytables)
 	post := func(body string) (int, []byte) {
 		r := httptest.NewRequest(http.MethodPost, "/v1/paytables/analyze", strings.NewReader(body))
@@ -52,39 +51,5 @@ func TestAnalysisCacheThroughTheAPI(t *testing.T) {
 	}
 	if n, _, _, _ := cache.Stats(); n != 2 {
 		t.Errorf("entries %d after a 422, want 2", n)
-	}
-}
-
-// The cache is bounded in entries and in bytes, evicting the least
-// recently used first.
-func TestAnalysisCacheBounds(t *testing.T) {
-	key := func(i byte) [sha256.Size]byte { return sha256.Sum256([]byte{i}) }
-	figs := analysis.Figures{Ruleset: "mbs-megalink-tcp-v6"}
-	c := NewAnalysisCache(2, 1<<20)
-	c.put(key(1), figs)
-	c.put(key(2), figs)
-	c.get(key(1)) // 1 is now the most recent
-	c.put(key(3), figs)
-	if _, ok := c.get(key(2)); ok {
-		t.Error("the least recently used entry (2) was kept beyond 2 entries")
-	}
-	for _, k := range []byte{1, 3} {
-		if _, ok := c.get(key(k)); !ok {
-			t.Errorf("entry %d evicted", k)
-		}
-	}
-	n, size, _, _ := c.Stats()
-	per := size / n
-	b := NewAnalysisCache(100, 2*per) // room for two entries' bytes
-	for i := byte(1); i <= 3; i++ {
-		b.put(key(i), figs)
-	}
-	if n, size, _, _ := b.Stats(); n != 2 || size != 2*per {
-		t.Errorf("entries %d bytes %d, want 2 and %d", n, size, 2*per)
-	}
-	tiny := NewAnalysisCache(100, per-1) // an entry larger than the whole cache is not kept
-	tiny.put(key(1), figs)
-	if n, _, _, _ := tiny.Stats(); n != 0 {
-		t.Errorf("an entry over maxBytes was kept")
 	}
 }

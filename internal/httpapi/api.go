@@ -1,19 +1,13 @@
-// Package httpapi is tablesettle's HTTP API: the huma operations, their
+// Package httpapi is tablesettle's HTTP edge: the huma operations, their
 // request and response types, and the one place errors become HTTP
-// statuses. Register is the single registration used by every Lambda
-// function, the local server, the tests and the OpenAPI generator.
-//
-// Behaviour common to every operation (current and future) lives here and
-// in middleware.go: every operation registered (operations) behind its
-// access rule (auth.go), checked before its body is read; RFC 9457
-// problem+json for every error, including unknown routes, wrong methods
-// and panics, all made in errors.go;
-// request bodies over MaxBodyBytes refused with 413 (and the connection
-// closed); every JSON body decoded by the one strict codec of codec.go
-// (duplicate, case-variant and unknown names, invalid UTF-8: 422 naming
-// the field); a Content-Type other than application/json refused with
-// 415; a 5xx never shows internal error text; every response carries
-// X-Request-Id; one structured access log line per request.
+// statuses (errors.go). It translates and decides nothing: the domain
+// packages decide, internal/apispec shapes the spec and its docs page.
+// Register is the single registration used by every Lambda function, the
+// local server, the tests and the OpenAPI generator. Every operation is
+// registered (operations) behind its access rule (auth.go), checked before
+// its body is read; what every request shares (body limits, the strict
+// codec of codec.go, 415, X-Request-Id, the access log, problem+json for
+// every error) is in middleware.go.
 package httpapi
 
 import (
@@ -27,6 +21,8 @@ import (
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/danielgtaylor/huma/v2/adapters/humago"
 
+	"github.com/tablesettle/tablesettle/internal/analysis"
+	"github.com/tablesettle/tablesettle/internal/apispec"
 	"github.com/tablesettle/tablesettle/internal/pools"
 	"github.com/tablesettle/tablesettle/internal/ruleset"
 	"github.com/tablesettle/tablesettle/internal/web"
@@ -64,7 +60,7 @@ type Deps struct {
 	Access *Access
 	// AnalysisCache keeps custom paytable analyses by their proposal's
 	// hash (nil: none).
-	AnalysisCache *AnalysisCache
+	AnalysisCache *analysis.Cache
 	// Catalogue is the rulesets the edge serves: the ruleset id enum of
 	// the spec and every operation's lookup (settle, paytables, rule
 	// documents, irregularities, analysis) come from it. The zero value
@@ -99,7 +95,7 @@ var AllGroups = []Group{GroupPaytables, GroupSettle, GroupPools, GroupIrregular}
 // Config is the huma configuration shared by every host.
 func Config() huma.Config {
 	cfg := huma.DefaultConfig("tablesettle", Version)
-	cfg.Components.Schemas = huma.NewMapRegistry("#/components/schemas/", schemaName)
+	cfg.Components.Schemas = huma.NewMapRegistry("#/components/schemas/", apispec.SchemaName)
 	// No $schema links in bodies: clients generated from the spec should see
 	// exactly the documented fields.
 	cfg.CreateHooks = nil
@@ -111,15 +107,9 @@ func Config() huma.Config {
 		"application/json": jsonFormat,
 		"json":             jsonFormat,
 	}
-	cfg.OpenAPIPath = "/openapi"
-	cfg.Info.Description = "Settlement and paytable API for casino table poker: what every wager pays, " +
-		"which hands win the progressive jackpot, and what an irregularity means, each answer citing the casino rule it applies.\n\n" +
-		"Every error is an RFC 9457 problem (application/problem+json) whose `errors[].location` names the failing field " +
-		"(e.g. `body.positions[2].wagers.bet`, `path.id`). Request bodies are JSON, at most 64 KiB (413 beyond), " +
-		"with no unknown fields (422). Every response carries an `X-Request-Id` header; quote it when reporting a problem."
-	cfg.OpenAPI.OnAddOperation = append(cfg.OpenAPI.OnAddOperation, everyOperation, documentAccess)
+	cfg.OpenAPI.OnAddOperation = append(cfg.OpenAPI.OnAddOperation, apispec.EveryOperation(MaxBodyBytes, RequestIDHeader), documentAccess)
 	cfg.Transformers = append(cfg.Transformers, sanitise)
-	specConfig(&cfg)
+	apispec.Configure(&cfg)
 	// huma makes every problem of validation and huma.Error4xx through its
 	// package variable NewError; errors.go bounds what they repeat. Set
 	// once, where every host builds its API.
@@ -141,101 +131,14 @@ var setHumaGlobals sync.Once
 // "always present", so every problem carries it.
 const ProblemType = "about:blank"
 
-// schemaName names the spec's schemas. Types of this package keep their
-// names; a domain type used directly in a response is prefixed with its
-// package (ruleset.Pay is RulesetPay, irregularity.Ruleset is
-// IrregularityRuleset), so that two packages' types of the same name never
-// collide in the one spec every group shares (huma panics on a collision).
-func schemaName(t reflect.Type, hint string) string {
-	name := huma.DefaultSchemaNamer(t, hint)
-	for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice || t.Kind() == reflect.Array || t.Kind() == reflect.Map {
-		t = t.Elem()
-	}
-	const module = "github.com/tablesettle/tablesettle/internal/"
-	pkg, ok := strings.CutPrefix(t.PkgPath(), module)
-	if !ok || pkg == "httpapi" || t.Name() == "" {
-		return name
-	}
-	prefix := strings.ToUpper(pkg[:1]) + pkg[1:]
-	if strings.HasPrefix(name, prefix) {
-		return name
-	}
-	return prefix + name
-}
-
-// everyOperation applies the limits every operation shares, whoever
-// registers it, and documents them in the spec: huma's own per-operation
-// body limit defaults to 1 MiB, so it is lowered here once for all.
-func everyOperation(oapi *huma.OpenAPI, op *huma.Operation) {
-	problem, errSchema := problemResponses(oapi, op)
-	documentRules(oapi.Components.Schemas.SchemaFromRef(errSchema.Ref))
-	addRequestExample(oapi, op)
-	if op.RequestBody != nil {
-		// huma refuses a body whose length reaches MaxBodyBytes, so one more
-		// byte lets a body of exactly 64 KiB through.
-		if op.MaxBodyBytes == 0 || op.MaxBodyBytes > MaxBodyBytes+1 {
-			op.MaxBodyBytes = MaxBodyBytes + 1
-		}
-		// The middleware has read the body already, under its own
-		// deadlines, and lifted them. huma's (5 s unless set) would be set
-		// on the connection and never lifted: a handler running 5 s, slowed
-		// by contention, would see its context cancelled by net/http's
-		// background read and answer 503.
-		op.BodyReadTimeout = -1
-		setIfAbsent(op.Responses, "413", problem("Request body over 64 KiB"))
-		setIfAbsent(op.Responses, "415", problem("Request Content-Type is not application/json"))
-		setIfAbsent(op.Responses, "422", problem("A field is missing, unknown or invalid; errors[].location names it"))
-	}
-	setIfAbsent(op.Responses, "500", problem("Internal error; the detail never shows internal error text"))
-	for _, r := range op.Responses {
-		if r.Headers == nil {
-			r.Headers = map[string]*huma.Param{}
-		}
-		if _, ok := r.Headers[RequestIDHeader]; !ok {
-			r.Headers[RequestIDHeader] = &huma.Param{
-				Description: "The request id, also in the service's logs (API Gateway's requestId under Lambda).",
-				Schema:      &huma.Schema{Type: huma.TypeString},
-			}
-		}
-	}
-}
-
-// documentRules adds to the problem schema the extension member "rules"
-// that errors.go writes (Problem.Rules): the schema refuses members it
-// does not name.
-func documentRules(s *huma.Schema) {
-	if s == nil || s.Properties == nil {
-		return
-	}
-	if _, ok := s.Properties["rules"]; ok {
-		return
-	}
-	s.Properties["rules"] = &huma.Schema{
-		Type:        huma.TypeArray,
-		Items:       &huma.Schema{Type: huma.TypeString},
-		Description: "The rules and rulings the refusal applies, e.g. \"mbs-megalink-ssp-v6 3.10.2.1\", \"ruling R20\"; absent when it cites none.",
-	}
-}
-
-// problemResponses makes op's Responses if it has none, and returns how
-// to describe a problem answer of op in the spec, and the problem's
-// schema.
-func problemResponses(oapi *huma.OpenAPI, op *huma.Operation) (func(desc string) *huma.Response, *huma.Schema) {
-	errSchema := oapi.Components.Schemas.Schema(reflect.TypeFor[huma.ErrorModel](), true, "Error")
-	if op.Responses == nil {
-		op.Responses = map[string]*huma.Response{}
-	}
-	return func(desc string) *huma.Response {
-		return &huma.Response{Description: desc, Content: map[string]*huma.MediaType{
-			"application/problem+json": {Schema: errSchema},
-		}}
-	}, errSchema
-}
-
+// setIfAbsent is apispec.SetIfAbsent (auth.go's hook calls it).
 func setIfAbsent(m map[string]*huma.Response, code string, r *huma.Response) {
-	if _, ok := m[code]; !ok {
-		m[code] = r
-	}
+	apispec.SetIfAbsent(m, code, r)
+}
+
+// rulesetEnum is apispec.RulesetEnum (settle.go's registration calls it).
+func rulesetEnum(api huma.API, cat ruleset.Catalogue, types ...reflect.Type) {
+	apispec.RulesetEnum(api, cat, types...)
 }
 
 // Register adds the operations of the given groups to api.

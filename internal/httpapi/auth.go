@@ -9,6 +9,7 @@ import (
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/danielgtaylor/huma/v2/adapters/humago"
 
+	"github.com/tablesettle/tablesettle/internal/apispec"
 	"github.com/tablesettle/tablesettle/internal/auth"
 	"github.com/tablesettle/tablesettle/internal/fault"
 	"github.com/tablesettle/tablesettle/internal/principal"
@@ -153,7 +154,7 @@ func (b BearerTokens) Authenticate(r *http.Request) (*principal.Principal, error
 // the spec: 401 everywhere (in the stack every operation needs an
 // authenticated caller), 403 where a role is required.
 func documentAccess(oapi *huma.OpenAPI, op *huma.Operation) {
-	problem, _ := problemResponses(oapi, op)
+	problem, _ := apispec.ProblemResponses(oapi, op)
 	setIfAbsent(op.Responses, "401", problem("No credentials, or credentials that are not valid (WWW-Authenticate says which scheme). "+
 		"Locally (`tablesettle serve`) stateless operations need none; in the stack every request is SigV4-signed."))
 	if !auth.RuleOf(op.Method + " " + op.Path).Stateless {

@@ -2,18 +2,14 @@ package httpapi
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"strings"
-	"time"
 
 	"github.com/danielgtaylor/huma/v2"
 
+	"github.com/tablesettle/tablesettle/internal/apispec"
 	"github.com/tablesettle/tablesettle/internal/jackpot"
-	"github.com/tablesettle/tablesettle/internal/money"
 	"github.com/tablesettle/tablesettle/internal/pools"
 )
 
@@ -22,37 +18,6 @@ import (
 // one request with one response and cannot hold a stream open, so both
 // hosts use one mechanism: conditional GETs, a 304 costing one read of
 // the pool's item and no body.
-
-// poolTag is the weak ETag of an answer about p: its version and last
-// ledger entry, and what changes an answer without a write to the pool
-// item (held hits whose window has closed, open proposals that have
-// expired, contributions committed beside the pool: a sharded store's
-// p.Shards names its shards' versions, issue 25), and the answer's variant
-// (the route and its query).
-func poolTag(svc *pools.Service, p jackpot.Pool, variant string) string {
-	now := svc.Now()
-	expired := 0
-	for _, pr := range p.Proposals {
-		if pr.Expired(now) {
-			expired++
-		}
-	}
-	digest := variant
-	if p.Shards != "" {
-		// Contributions beside the pool (issue 25): the shards' state.
-		digest += "\x00" + p.Shards
-	}
-	sum := sha256.Sum256([]byte(digest))
-	return fmt.Sprintf(`W/"v%d.s%d.h%d.x%d.%s"`, p.Version, p.Seq, jackpot.DueHeld(p, now), expired, hex.EncodeToString(sum[:4]))
-}
-
-// bodyTag is the weak ETag of a body (without the parts that change with
-// every answer: the caller leaves them out).
-func bodyTag(v any) string {
-	b, _ := json.Marshal(v)
-	sum := sha256.Sum256(b)
-	return `W/"b` + hex.EncodeToString(sum[:8]) + `"`
-}
 
 // matches reports whether If-None-Match header inm names tag (weak
 // comparison, RFC 9110 13.1.2).
@@ -87,15 +52,6 @@ func freshPool(ctx context.Context, svc *pools.Service, id string) (jackpot.Pool
 	return p, nil
 }
 
-// conditionalDoc documents the 304 of a conditional read in the spec.
-func conditionalDoc(op *huma.Operation) {
-	if op.Responses == nil {
-		op.Responses = map[string]*huma.Response{}
-	}
-	op.Responses["304"] = &huma.Response{Description: "Not Modified: the answer is the one the If-None-Match tag names (no body).",
-		Headers: map[string]*huma.Param{"ETag": {Schema: &huma.Schema{Type: "string"}}}}
-}
-
 type poolGetInput struct {
 	ID          string `path:"id" maxLength:"64"`
 	IfNoneMatch string `header:"If-None-Match" doc:"An ETag of an earlier answer (or several, or *): 304 with no body while nothing changed."`
@@ -103,32 +59,7 @@ type poolGetInput struct {
 type poolGetOutput struct {
 	ETag         string `header:"ETag" doc:"The answer's version: send it back as If-None-Match to poll."`
 	CacheControl string `header:"Cache-Control"`
-	Body         PoolView
-}
-
-// LastHit is one of a pool's recent hits with its state (issue 24 item
-// 9): paidAt only when it is paid, voidedAt when voided.
-type LastHit struct {
-	Seq         int64        `json:"seq"`
-	State       string       `json:"state" enum:"pending,confirmed,paid,voided"`
-	Table       string       `json:"table"`
-	Round       string       `json:"round"`
-	Seat        int          `json:"seat"`
-	Category    string       `json:"category"`
-	Paid        money.Amount `json:"paid" doc:"The prize, in minor units (returned to its sources when voided)."`
-	CommittedAt time.Time    `json:"committedAt"`
-	PaidAt      *time.Time   `json:"paidAt,omitempty" doc:"When it was paid: at its commit, or by the cage for a hit under the jackpot lock; absent unless paid."`
-	VoidedAt    *time.Time   `json:"voidedAt,omitempty"`
-}
-
-func lastHits(p jackpot.Pool) []LastHit {
-	out := make([]LastHit, 0, len(p.LastHits))
-	for _, h := range p.LastHits {
-		state, paidAt, voidedAt := p.LastHitState(h)
-		out = append(out, LastHit{Seq: h.Seq, State: state, Table: h.Table, Round: h.Round, Seat: h.Seat, Category: h.Category, Paid: h.Paid,
-			CommittedAt: h.PaidAt, PaidAt: paidAt, VoidedAt: voidedAt})
-	}
-	return out
+	Body         pools.View
 }
 
 type hitsInput struct {
@@ -166,25 +97,18 @@ func registerFloor(api huma.API, svc *pools.Service, tags []string) {
 			"Held hits whose window has closed are paid before the answer (release on read). Poll with If-None-Match: 304 while nothing changed.",
 		Tags: tags,
 	}
-	conditionalDoc(&op)
+	apispec.Conditional(&op)
 	huma.Register(api, op, func(ctx context.Context, in *hitsInput) (*hitsOutput, error) {
 		p, err := freshPool(ctx, svc, in.ID)
 		if err != nil {
 			return nil, err
 		}
-		state := in.State
-		if state == "" {
-			state = "open"
-		}
-		limit := in.Limit
-		if limit <= 0 {
-			limit = 100
-		}
-		tag := poolTag(svc, p, fmt.Sprintf("hits?state=%s&table=%s&limit=%d", state, in.Table, limit))
+		// huma applies the defaults of state and limit (open, 100).
+		tag := svc.Tag(p, fmt.Sprintf("hits?state=%s&table=%s&limit=%d", in.State, in.Table, in.Limit))
 		if matches(in.IfNoneMatch, tag) {
 			return nil, notModified(tag)
 		}
-		hits, err := svc.Hits(ctx, p, state, in.Table, limit)
+		hits, err := svc.Hits(ctx, p, in.State, in.Table, in.Limit)
 		if err != nil {
 			return nil, poolError(ctx, err, "path.")
 		}
@@ -200,16 +124,13 @@ func registerFloor(api huma.API, svc *pools.Service, tags []string) {
 			"asOf is the service's time of the answer. Poll with If-None-Match: 304 while nothing changed. Several pools on one sign: one call per pool.",
 		Tags: tags,
 	}
-	conditionalDoc(&op)
+	apispec.Conditional(&op)
 	huma.Register(api, op, func(ctx context.Context, in *displayInput) (*displayOutput, error) {
 		p, err := freshPool(ctx, svc, in.ID)
 		if err != nil {
 			return nil, err
 		}
-		d := svc.Rules().Display(p, svc.Now())
-		untimed := d
-		untimed.AsOf = p.UpdatedAt
-		tag := bodyTag(untimed)
+		d, tag := svc.Display(p)
 		if matches(in.IfNoneMatch, tag) {
 			return nil, notModified(tag)
 		}

@@ -6,15 +6,9 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 
-	"github.com/tablesettle/tablesettle/internal/jackpot"
+	"github.com/tablesettle/tablesettle/internal/apispec"
 	"github.com/tablesettle/tablesettle/internal/pools"
 )
-
-// ProposalView is an open proposal with what it will do in money.
-type ProposalView struct {
-	jackpot.Proposal
-	Effect pools.Effect `json:"effect" doc:"What the proposal will do if approved now (a dry run on the pool as it stands): each meter before and after, what the house must recover from a winner, and the hit's table, seat, hand and amount for a void."`
-}
 
 type proposalsInput struct {
 	ID          string `path:"id" maxLength:"64"`
@@ -24,7 +18,7 @@ type proposalListOutput struct {
 	ETag         string `header:"ETag" doc:"The answer's version: send it back as If-None-Match to poll."`
 	CacheControl string `header:"Cache-Control"`
 	Body         struct {
-		Proposals []ProposalView `json:"proposals"`
+		Proposals []pools.OpenProposal `json:"proposals"`
 	}
 }
 
@@ -39,29 +33,18 @@ func registerProposalList(api huma.API, svc *pools.Service, tags []string) {
 			"Poll with If-None-Match: 304 while nothing changed.",
 		Tags: tags,
 	}
-	conditionalDoc(&op)
+	apispec.Conditional(&op)
 	huma.Register(api, op, func(ctx context.Context, in *proposalsInput) (*proposalListOutput, error) {
 		p, err := freshPool(ctx, svc, in.ID)
 		if err != nil {
 			return nil, err
 		}
-		tag := poolTag(svc, p, "proposals")
+		tag := svc.Tag(p, "proposals")
 		if matches(in.IfNoneMatch, tag) {
 			return nil, notModified(tag)
 		}
-		now := svc.Now()
-		var open []jackpot.Proposal
-		for _, pr := range p.Proposals {
-			if !pr.Expired(now) {
-				open = append(open, pr)
-			}
-		}
-		effects := svc.Effects(ctx, p, open)
 		out := &proposalListOutput{ETag: tag, CacheControl: "no-cache"}
-		out.Body.Proposals = make([]ProposalView, len(open))
-		for i, pr := range open {
-			out.Body.Proposals[i] = ProposalView{Proposal: pr, Effect: effects[i]}
-		}
+		out.Body.Proposals = svc.OpenProposals(ctx, p)
 		return out, nil
 	})
 }

@@ -60,7 +60,7 @@ func TestLinkedTables(t *testing.T) {
 	if resp := api.Post("/v1/pools/megalink/proposals/"+itoa64(pr.Proposal.ID)+"/approve", "Idempotency-Key: a-13", "X-Test-Principal: ops:bob/controller"); resp.Code != http.StatusOK {
 		t.Fatalf("approve: %d %s", resp.Code, resp.Body)
 	}
-	p := decodeBody[PoolView](t, api.Get("/v1/pools/megalink").Body.Bytes())
+	p := decodeBody[pools.View](t, api.Get("/v1/pools/megalink").Body.Bytes())
 	if strings.Join(p.Settings.Tables, ",") != "T12,T13" || p.Settings.DisplayName != "Megalink" {
 		t.Fatalf("settings after approval: %+v", p.Settings)
 	}
@@ -251,7 +251,7 @@ func TestHeldHitIsAHit(t *testing.T) {
 		all.Hits[0].PaidAt == nil || !all.Hits[0].PaidAt.Equal(jackpottest.T0.Add(5*time.Second)) {
 		t.Fatalf("all hits: %+v", all.Hits)
 	}
-	page := decodeBody[LedgerPage](t, api.Get("/v1/pools/rws/ledger?limit=1000").Body.Bytes())
+	page := decodeBody[pools.FloorLedger](t, api.Get("/v1/pools/rws/ledger?limit=1000").Body.Bytes())
 	paid := 0
 	for _, e := range page.Entries {
 		if e.Kind == jackpot.KindHit {
@@ -264,7 +264,7 @@ func TestHeldHitIsAHit(t *testing.T) {
 	if paid != 1 {
 		t.Fatalf("the held Royal was paid %d times", paid)
 	}
-	p := decodeBody[PoolView](t, api.Get("/v1/pools/rws").Body.Bytes())
+	p := decodeBody[pools.View](t, api.Get("/v1/pools/rws").Body.Bytes())
 	if len(p.LastHits) != 1 || p.LastHits[0].State != "paid" || p.LastHits[0].PaidAt == nil || p.Meters.Displayed != 10_000_000 {
 		t.Fatalf("pool: %+v %+v", p.LastHits, p.Meters)
 	}
@@ -321,7 +321,7 @@ func TestSafeActions(t *testing.T) {
 	// the reset with the house's 9,999,949). The adjustment: reserve 0 ->
 	// 50,000. The void: the Royal's 10,000,173 back to the pool and the
 	// reset reversed (displayed 10,000,000 -> 10,000,173, reserve 0 -> 51).
-	props := decodeBody[struct{ Proposals []ProposalView }](t, api.Get("/v1/pools/megalink/proposals").Body.Bytes())
+	props := decodeBody[struct{ Proposals []pools.OpenProposal }](t, api.Get("/v1/pools/megalink/proposals").Body.Bytes())
 	if len(props.Proposals) != 2 {
 		t.Fatalf("proposals: %+v", props.Proposals)
 	}
@@ -334,14 +334,14 @@ func TestSafeActions(t *testing.T) {
 		v.Table != "T12" || v.Seat != 3 || v.Hand != "royal_flush" || v.Amount != 10_000_173 || v.Reason != "the ten was a nine" || v.Recovered != 0 {
 		t.Fatalf("void effect: %+v", v)
 	}
-	p := decodeBody[PoolView](t, api.Get("/v1/pools/megalink").Body.Bytes())
+	p := decodeBody[pools.View](t, api.Get("/v1/pools/megalink").Body.Bytes())
 	if len(p.LastHits) != 2 || p.LastHits[0].State != "paid" || p.LastHits[0].PaidAt == nil || p.LastHits[1].State != "pending" || p.LastHits[1].PaidAt != nil {
 		t.Fatalf("lastHits before the void: %+v", p.LastHits)
 	}
 	if resp := api.Post("/v1/pools/megalink/proposals/"+itoa64(vid)+"/approve", "Idempotency-Key: ap1", "X-Test-Principal: ctl:cy/controller"); resp.Code != http.StatusOK {
 		t.Fatalf("approve: %d %s", resp.Code, resp.Body)
 	}
-	p = decodeBody[PoolView](t, api.Get("/v1/pools/megalink").Body.Bytes())
+	p = decodeBody[pools.View](t, api.Get("/v1/pools/megalink").Body.Bytes())
 	if p.LastHits[1].State != "voided" || p.LastHits[1].PaidAt != nil || p.LastHits[1].VoidedAt == nil {
 		t.Fatalf("lastHits after the void: %+v", p.LastHits)
 	}
@@ -368,14 +368,14 @@ func TestLedgerNewestFirst(t *testing.T) {
 	if resp := api.Post("/v1/pools/megalink/proposals/"+itoa64(vid)+"/approve", "Idempotency-Key: ap1", "X-Test-Principal: ctl:cy/controller"); resp.Code != http.StatusOK {
 		t.Fatalf("approve: %d %s", resp.Code, resp.Body)
 	}
-	p := decodeBody[PoolView](t, api.Get("/v1/pools/megalink").Body.Bytes())
-	var got []LedgerEntry
+	p := decodeBody[pools.View](t, api.Get("/v1/pools/megalink").Body.Bytes())
+	var got []pools.FloorEntry
 	path := "/v1/pools/megalink/ledger?order=desc&limit=3"
 	for pages := 0; ; pages++ {
 		if int64(pages) > p.Entries {
 			t.Fatal("paging does not end")
 		}
-		page := decodeBody[LedgerPage](t, api.Get(path).Body.Bytes())
+		page := decodeBody[pools.FloorLedger](t, api.Get(path).Body.Bytes())
 		if len(page.Entries) == 0 || len(page.Entries) > 3 {
 			t.Fatalf("page %d: %+v", pages, page)
 		}
@@ -405,7 +405,7 @@ func TestLedgerNewestFirst(t *testing.T) {
 	}
 	// Newest first after a sequence number: the refresh of a page that
 	// holds everything up to the Royal's entry.
-	page := decodeBody[LedgerPage](t, api.Get("/v1/pools/megalink/ledger?order=desc&after="+seq).Body.Bytes())
+	page := decodeBody[pools.FloorLedger](t, api.Get("/v1/pools/megalink/ledger?order=desc&after="+seq).Body.Bytes())
 	if int64(len(page.Entries)) != p.Entries-res.Payouts[1].Seq || page.Entries[0].Seq != p.Entries || page.Next != nil {
 		t.Fatalf("after %s: %+v", seq, page)
 	}

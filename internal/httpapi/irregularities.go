@@ -10,7 +10,7 @@ import (
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 
-	"github.com/tablesettle/tablesettle/internal/fault"
+	"github.com/tablesettle/tablesettle/internal/apispec"
 	"github.com/tablesettle/tablesettle/internal/irregularity"
 	"github.com/tablesettle/tablesettle/internal/money"
 	"github.com/tablesettle/tablesettle/internal/ruleset"
@@ -110,10 +110,9 @@ func registerIrregularities(api huma.API, deps Deps) {
 		Tags:        []string{"Irregularities"},
 		Errors:      []int{http.StatusNotFound},
 	}, func(ctx context.Context, in *catalogueInput) (*catalogueOutput, error) {
-		rs, ok := irregularity.For(cat, ruleset.ID(in.ID))
-		if !ok {
-			return nil, problemOf(ctx, &fault.Error{Kind: fault.NotFound, Detail: "no such ruleset",
-				Fields: []fault.Problem{{Field: "path.id", Message: "not a ruleset id", Value: in.ID}}}, "")
+		rs, err := irregularity.Find(cat, in.ID)
+		if err != nil {
+			return nil, problemOf(ctx, err, "path")
 		}
 		return &catalogueOutput{Body: *rs}, nil
 	})
@@ -128,7 +127,7 @@ func registerIrregularities(api huma.API, deps Deps) {
 		Errors:      []int{http.StatusUnprocessableEntity},
 		// A power failure before any outcome at MBS (SSP v6 5.16.1): seat 3
 		// takes the option to withdraw; the answer returns its wagers.
-		RequestBody: bodyExample(map[string]any{
+		RequestBody: apispec.BodyExample(map[string]any{
 			"ruleset": "mbs-megalink-ssp-v6", "kind": "power_failure",
 			"facts": map[string]any{"outcomeEstablished": false, "withdrawnSeats": []int{3}},
 			"round": map[string]any{"roundId": "T1-0007", "positions": []any{
@@ -146,21 +145,11 @@ func registerIrregularities(api huma.API, deps Deps) {
 }
 
 func decideIrregularity(ctx context.Context, cat ruleset.Catalogue, req IrregularityRequest) (irregularity.Outcome, error) {
-	rs, ok := irregularity.For(cat, ruleset.ID(req.Ruleset))
-	if !ok {
-		return irregularity.Outcome{}, problemOf(ctx, fault.InvalidFields("unknown ruleset",
-			fault.Problem{Field: "body.ruleset", Message: "not a ruleset id", Value: req.Ruleset}), "")
-	}
 	var round *irregularity.Round
+	var roundRuleset string
 	if req.Round != nil {
-		if req.Round.Ruleset != "" && req.Round.Ruleset != req.Ruleset {
-			return irregularity.Outcome{}, problemOf(ctx, fault.InvalidFields("the round is of another ruleset",
-				fault.Problem{Field: "body.round.ruleset", Message: "must be the request's ruleset " + req.Ruleset, Value: req.Round.Ruleset}), "")
-		}
+		roundRuleset = req.Round.Ruleset
 		round = &irregularity.Round{RoundID: req.Round.RoundID, Currency: money.Currency(req.Round.Currency), ProgressiveUnit: money.Amount(req.Round.ProgressiveUnit)}
-		if round.Currency == "" {
-			round.Currency = money.SGD
-		}
 		for _, p := range req.Round.Positions {
 			ws := make(map[string]money.Amount, len(p.Wagers))
 			for w, a := range p.Wagers {
@@ -173,7 +162,7 @@ func decideIrregularity(ctx context.Context, cat ruleset.Catalogue, req Irregula
 	for i, e := range req.Additional {
 		more[i] = irregularity.Event{Kind: e.Kind, Facts: e.Facts}
 	}
-	out, err := irregularity.DecideReport(rs, irregularity.Event{Kind: req.Kind, Facts: req.Facts}, more, round)
+	out, err := irregularity.DecideIn(cat, req.Ruleset, roundRuleset, irregularity.Event{Kind: req.Kind, Facts: req.Facts}, more, round)
 	if err != nil {
 		return irregularity.Outcome{}, problemOf(ctx, err, "body")
 	}

@@ -32,7 +32,6 @@ func registerMe(api huma.API) {
 		if !ok {
 			return nil, problemOf(ctx, fault.New(fault.Unauthenticated, "GET /v1/me needs credentials"), "")
 		}
-		out := &meOutput{Body: Me{ID: p.ID, Roles: append([]principal.Role{}, p.Roles...), Tables: append([]string{}, p.Tables...)}}
-		return out, nil
+		return &meOutput{Body: Me{ID: p.ID, Roles: append([]principal.Role{}, p.Roles...), Tables: append([]string{}, p.Tables...)}}, nil
 	})
 }

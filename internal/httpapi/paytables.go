@@ -3,11 +3,9 @@ package httpapi
 import (
 	"context"
 	"net/http"
-	"strings"
 
 	"github.com/danielgtaylor/huma/v2"
 
-	"github.com/tablesettle/tablesettle/internal/fault"
 	"github.com/tablesettle/tablesettle/internal/money"
 	"github.com/tablesettle/tablesettle/internal/ruleset"
 )
@@ -172,16 +170,9 @@ func registerRulesets(api huma.API, cat ruleset.Catalogue) {
 		Tags:        []string{"Rulesets"},
 		Errors:      []int{http.StatusNotFound},
 	}, func(ctx context.Context, in *rulesetInput) (*rulesetOutput, error) {
-		rs, ok := cat.Get(ruleset.ID(in.ID))
-		if !ok {
-			ids := make([]string, 0, 5)
-			for _, id := range cat.IDs() {
-				ids = append(ids, string(id))
-			}
-			return nil, problemOf(ctx, &fault.Error{Kind: fault.NotFound, Detail: "no such ruleset", Fields: []fault.Problem{{
-				Field: "path.id", Value: in.ID,
-				Message: "unknown ruleset id; known: " + strings.Join(ids, ", "),
-			}}}, "")
+		rs, err := cat.Find(in.ID)
+		if err != nil {
+			return nil, problemOf(ctx, err, "path")
 		}
 		return &rulesetOutput{Body: rulesetView(rs)}, nil
 	})

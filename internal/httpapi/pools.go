@@ -2,14 +2,13 @@ package httpapi
 
 import (
 	"context"
-	"fmt"
 	"net/http"
 	"reflect"
 	"strings"
-	"time"
 
 	"github.com/danielgtaylor/huma/v2"
 
+	"github.com/tablesettle/tablesettle/internal/apispec"
 	"github.com/tablesettle/tablesettle/internal/fault"
 	"github.com/tablesettle/tablesettle/internal/jackpot"
 	"github.com/tablesettle/tablesettle/internal/money"
@@ -17,99 +16,11 @@ import (
 	"github.com/tablesettle/tablesettle/internal/principal"
 )
 
-// PoolSettings is the body of a pool's settings.
-type PoolSettings struct {
-	Currency           money.Currency    `json:"currency" example:"SGD" doc:"ISO 4217 code of every amount of the pool. A ruleset with fixed prizes or caps of its own settles only in its document's currency (SGD), and a pool serving it must be in that currency."`
-	Rulesets           []string          `json:"rulesets" minItems:"1" example:"[\"mbs-megalink-ssp-v6\",\"mbs-megalink-tcp-v6\"]" doc:"The rulesets whose tables the pool links; all of one casino (ruling R7)."`
-	Unit               money.Amount      `json:"unit" minimum:"1" maximum:"10000000000" example:"500" doc:"The progressive wager unit in minor units (ruling R22), at most 10,000,000,000: SSP v6, TCP v6 and RWS take exactly one unit, THB 1-5 units (R17), SSP v4 whole credits."`
-	ContributionBP     money.BasisPoints `json:"contributionBp" minimum:"0" maximum:"10000" example:"1733" doc:"Basis points of each accepted progressive wager credited to the displayed meter (to the overflow meter past the ceiling). Fractions below the minor unit are carried, never dropped."`
-	ReserveBP          money.BasisPoints `json:"reserveBp" minimum:"0" maximum:"10000" example:"517" doc:"Basis points of each accepted progressive wager credited to the reserve meter, which funds resets after the overflow (ruling R21)."`
-	Reset              money.Amount      `json:"reset" minimum:"1" maximum:"1000000000000000" example:"10000000" doc:"The amount the pool restarts from after a Royal Flush (ruling R3), in minor units, at most 1,000,000,000,000,000."`
-	Ceiling            money.Amount      `json:"ceiling,omitempty" minimum:"0" maximum:"1000000000000000" example:"0" doc:"The displayed meter's cap (0: none; else from the reset amount to 1,000,000,000,000,000); contributions past it go to the overflow meter."`
-	SettleWindowMS     int64             `json:"settleWindowMs,omitempty" minimum:"0" maximum:"600000" example:"5000" doc:"RWS only: how long a major hit is held so that a hand dealt earlier at another table but reported later is paid first (ruling R7). Default 5000."`
-	Verify             *PoolVerify       `json:"verify,omitempty" doc:"The jackpot lock: which hits are committed pending, for a supervisor to confirm or void before the cage pays. Absent: none."`
-	ProposalTTLSeconds int64             `json:"proposalTtlSeconds,omitempty" minimum:"0" maximum:"86400" example:"1800" doc:"Dual control: how long a proposed adjustment, settings change, correction or void waits for its approval before it expires, in seconds (0: the default, 1800; else 60-86400). Changed like every setting: after the next reset."`
-	Tables             []string          `json:"tables,omitempty" maxItems:"200" example:"[\"T12\",\"T13\"]" doc:"The table ids linked to the pool (issue 24), at most 200 entries: a round from any other table is refused (403 naming body.table), and a pool without tables accepts no round. An entry ending in '*' is a pattern linking every table whose id starts with what comes before it (1-63 characters): \"table-*\" links table-00000 to table-09999 (a wide-area pool, issue 25). Changed under dual control like every setting, but effective when approved (it moves no money)."`
-	DisplayName        string            `json:"displayName,omitempty" maxLength:"80" example:"Megalink Progressive" doc:"What the sign shows for the pool. Changed like tables: effective when approved."`
-}
-
-// PoolVerify is the jackpot lock's setting.
-type PoolVerify struct {
-	Percent   bool         `json:"percent,omitempty" doc:"Every percentage prize (Royal Flush, Straight Flush) is verified."`
-	AtOrAbove money.Amount `json:"atOrAbove,omitempty" minimum:"0" maximum:"1000000000000000" doc:"Any prize of at least this amount (minor units) is verified; 0: no threshold."`
-}
-
-func (v *PoolVerify) domain() *jackpot.Verify {
-	if v == nil {
-		return nil
-	}
-	return &jackpot.Verify{Percent: v.Percent, AtOrAbove: v.AtOrAbove}
-}
-
-func verifyView(v *jackpot.Verify) *PoolVerify {
-	if v == nil {
-		return nil
-	}
-	return &PoolVerify{Percent: v.Percent, AtOrAbove: v.AtOrAbove}
-}
-
-func (s PoolSettings) domain() jackpot.Settings {
-	return jackpot.Settings{Currency: s.Currency, Rulesets: s.Rulesets, Unit: s.Unit, ContributionBP: s.ContributionBP,
-		ReserveBP: s.ReserveBP, Reset: s.Reset, Ceiling: s.Ceiling, SettleWindowMS: s.SettleWindowMS, Verify: s.Verify.domain(), ProposalTTLSeconds: s.ProposalTTLSeconds,
-		Tables: s.Tables, DisplayName: s.DisplayName}
-}
-
-func settingsView(s jackpot.Settings) PoolSettings {
-	return PoolSettings{Currency: s.Currency, Rulesets: append([]string{}, s.Rulesets...), Unit: s.Unit, ContributionBP: s.ContributionBP,
-		ReserveBP: s.ReserveBP, Reset: s.Reset, Ceiling: s.Ceiling, SettleWindowMS: s.SettleWindowMS, Verify: verifyView(s.Verify), ProposalTTLSeconds: s.ProposalTTLSeconds,
-		Tables: append([]string(nil), s.Tables...), DisplayName: s.DisplayName}
-}
-
 // CreatePoolRequest is the body of POST /v1/pools.
 type CreatePoolRequest struct {
 	ID string `json:"id" minLength:"1" maxLength:"64" pattern:"^[A-Za-z0-9._:-]+$" example:"megalink-sgd-1" doc:"The pool's id."`
-	PoolSettings
+	pools.Settings
 	NoBy
-}
-
-// PendingView is a recorded settings change waiting for the next reset.
-type PendingView struct {
-	By         string         `json:"by" doc:"The id of the principal who proposed the change."`
-	Actor      *jackpot.Actor `json:"actor,omitempty" doc:"Who proposed the change, and the role it acted in."`
-	ApprovedBy *jackpot.Actor `json:"approvedBy,omitempty" doc:"The second principal who approved it (dual control)."`
-	At         time.Time      `json:"at"`
-	Reason     string         `json:"reason,omitempty"`
-	Settings   PoolSettings   `json:"settings"`
-}
-
-// PoolView is a pool as the API shows it.
-type PoolView struct {
-	ID       string       `json:"id"`
-	Casino   string       `json:"casino" enum:"MBS,RWS" doc:"The casino whose pools these are, in capitals as rulesets write it (was lower case before API 1.1)."`
-	Settings PoolSettings `json:"settings"`
-	// Pending takes effect after the next reset, never mid-cycle.
-	Pending  *PendingView        `json:"pending,omitempty" doc:"A recorded settings change; it takes effect after the next reset, never mid-cycle."`
-	Meters   jackpot.Meters      `json:"meters" doc:"Displayed, reserve and overflow meters, carried fractions (1/10000 of the minor unit), accepted wagers, hits and amounts paid per category."`
-	LastHits []LastHit           `json:"lastHits" doc:"The last 25 hits, oldest first, each with its state: pending or confirmed under the jackpot lock, paid, or voided."`
-	Held     []jackpot.HeldHit   `json:"held" doc:"RWS major hits held for the settle window (ruling R7); paid by the next commit after payAfter."`
-	Locked   []jackpot.LockedHit `json:"locked" doc:"Hits under the jackpot lock, pending (committed, the pool already reset, waiting for a supervisor) or confirmed (the cage may pay them), with their table, seat, cards and amount."`
-	Version  int64               `json:"version"`
-	Entries  int64               `json:"ledgerEntries"`
-	Created  time.Time           `json:"createdAt"`
-	Updated  time.Time           `json:"updatedAt"`
-}
-
-func poolView(svc *pools.Service, p jackpot.Pool) PoolView {
-	v := PoolView{ID: p.ID, Casino: svc.Rules().Casino(p.Settings), Settings: settingsView(p.Settings), Meters: p.Meters,
-		LastHits: lastHits(p), Held: p.Held, Version: p.Version, Entries: p.Seq, Created: p.CreatedAt, Updated: p.UpdatedAt}
-	if v.Held == nil {
-		v.Held = []jackpot.HeldHit{}
-	}
-	v.Locked = p.LockedHits("")
-	if p.Pending != nil {
-		v.Pending = &PendingView{By: p.Pending.By, Actor: p.Pending.Actor, ApprovedBy: p.Pending.ApprovedBy, At: p.Pending.At, Reason: p.Pending.Reason, Settings: settingsView(p.Pending.Settings)}
-	}
-	return v
 }
 
 // PatchPoolRequest is the body of PATCH /v1/pools/{id}: the fields to
@@ -122,7 +33,7 @@ type PatchPoolRequest struct {
 	Reset              *money.Amount      `json:"reset,omitempty" minimum:"1" maximum:"1000000000000000"`
 	Ceiling            *money.Amount      `json:"ceiling,omitempty" minimum:"0" maximum:"1000000000000000"`
 	SettleWindowMS     *int64             `json:"settleWindowMs,omitempty"`
-	Verify             *PoolVerify        `json:"verify,omitempty"`
+	Verify             *pools.Verify      `json:"verify,omitempty"`
 	ProposalTTLSeconds *int64             `json:"proposalTtlSeconds,omitempty" minimum:"0" maximum:"86400"`
 	Tables             []string           `json:"tables,omitempty" maxItems:"200" doc:"The table ids linked to the pool, all of them (replaces the list), at most 200 entries, each a table id or a pattern (\"table-*\": every table whose id starts with \"table-\"); effective when approved."`
 	DisplayName        *string            `json:"displayName,omitempty" maxLength:"80" doc:"What the sign shows; effective when approved."`
@@ -138,24 +49,15 @@ type AdjustmentRequest struct {
 	NoBy
 }
 
-// LedgerPage is one page of a pool's ledger, oldest first (or newest
-// first: order=desc).
-type LedgerPage struct {
-	Entries []LedgerEntry `json:"entries"`
-	// Next is the after (before, newest first) to ask for the next page;
-	// absent on the last page.
-	Next *int64 `json:"next,omitempty" doc:"The after (order=asc) or before (order=desc) of the next page; absent on the last page."`
-}
-
 type createPoolInput struct {
 	Body CreatePoolRequest
 }
 type poolOutput struct {
-	Body PoolView
+	Body pools.View
 }
 type createPoolOutput struct {
 	Status int
-	Body   PoolView
+	Body   pools.View
 }
 type poolIDInput struct {
 	ID string `path:"id" maxLength:"64"`
@@ -178,7 +80,7 @@ type ledgerInput struct {
 	Limit  int    `query:"limit" minimum:"1" maximum:"1000" default:"100"`
 }
 type ledgerOutput struct {
-	Body LedgerPage
+	Body pools.FloorLedger
 }
 type roundInput struct {
 	ID             string `path:"id" maxLength:"64"`
@@ -195,7 +97,7 @@ type reconcileOutput struct {
 type releaseOutput struct {
 	Body struct {
 		Paid []jackpot.Payout `json:"paid"`
-		Pool PoolView         `json:"pool"`
+		Pool pools.View       `json:"pool"`
 	}
 }
 
@@ -217,11 +119,11 @@ func registerPools(api huma.API, deps Deps) {
 		if err := in.Body.NoBy.refuse(); err != nil {
 			return nil, err
 		}
-		a, err := actorFor(ctx, "opens a pool", principal.Admin)
+		a, err := pools.ActorOf(ctx, "opens a pool", principal.Admin)
 		if err != nil {
 			return nil, poolError(ctx, err, "path.")
 		}
-		p, created, err := svc.Create(ctx, in.Body.ID, in.Body.PoolSettings.domain(), a)
+		p, created, err := svc.Create(ctx, in.Body.ID, in.Body.Settings.Domain(), a)
 		if err != nil {
 			return nil, poolError(ctx, err, "body.")
 		}
@@ -229,24 +131,24 @@ func registerPools(api huma.API, deps Deps) {
 		if created {
 			status = http.StatusCreated
 		}
-		return &createPoolOutput{Status: status, Body: poolView(svc, p)}, nil
+		return &createPoolOutput{Status: status, Body: svc.View(p)}, nil
 	})
 	getPool := huma.Operation{
 		OperationID: "get-pool", Method: http.MethodGet, Path: "/v1/pools/{id}",
 		Summary: "A pool's settings and meters", Tags: tags,
 		Description: "Held hits whose window has closed are paid before the answer (release on read). Poll with If-None-Match: 304 while nothing changed (docs/floor.md).",
 	}
-	conditionalDoc(&getPool)
+	apispec.Conditional(&getPool)
 	huma.Register(api, getPool, func(ctx context.Context, in *poolGetInput) (*poolGetOutput, error) {
 		p, err := freshPool(ctx, svc, in.ID)
 		if err != nil {
 			return nil, err
 		}
-		tag := poolTag(svc, p, "pool")
+		tag := svc.Tag(p, "pool")
 		if matches(in.IfNoneMatch, tag) {
 			return nil, notModified(tag)
 		}
-		return &poolGetOutput{ETag: tag, CacheControl: "no-cache", Body: poolView(svc, p)}, nil
+		return &poolGetOutput{ETag: tag, CacheControl: "no-cache", Body: svc.View(p)}, nil
 	})
 	registerFloor(api, svc, tags)
 	registerReports(api, svc, tags)
@@ -259,11 +161,7 @@ func registerPools(api huma.API, deps Deps) {
 		if svc == nil {
 			return nil, poolsUnavailable()
 		}
-		limit := in.Limit
-		if limit <= 0 {
-			limit = 100
-		}
-		page, err := ledgerPage(ctx, svc, in.ID, in.Order, in.After, in.Before, limit)
+		page, err := svc.FloorLedger(ctx, in.ID, in.Order, in.After, in.Before, in.Limit) // huma's default: 100
 		if err != nil {
 			return nil, poolError(ctx, err, "path.")
 		}
@@ -271,7 +169,7 @@ func registerPools(api huma.API, deps Deps) {
 	})
 	huma.Register(api, huma.Operation{
 		OperationID: "apply-pool-round", Method: http.MethodPost, Path: "/v1/pools/{id}/rounds",
-		RequestBody: bodyExample(map[string]any{
+		RequestBody: apispec.BodyExample(map[string]any{
 			"ruleset": "mbs-megalink-ssp-v6", "table": "T12", "roundId": "R1", "dealtAt": "2026-03-01T20:00:00Z", "dealer": "2d 3d 5h 8c 9s",
 			"progressiveUnit": 500,
 			"positions": []any{
@@ -291,13 +189,13 @@ func registerPools(api huma.API, deps Deps) {
 		if svc == nil {
 			return nil, poolsUnavailable()
 		}
-		r, locs, err := jackpotRound(ctx, svc, in.Body, "body.")
+		r, places, err := jackpotRound(ctx, svc, in.Body, "body.")
 		if err != nil {
 			return nil, err
 		}
 		res, replayed, err := svc.ApplyRound(ctx, in.ID, r, in.IdempotencyKey, roundFingerprint(in.Body))
 		if err != nil {
-			return nil, poolError(ctx, requestField(err, r, locs), "body.")
+			return nil, poolError(ctx, pools.AtRoundRequest(err, r, places), "body.")
 		}
 		return &roundOutput{Replayed: replayed, Body: res}, nil
 	})
@@ -319,7 +217,7 @@ func registerPools(api huma.API, deps Deps) {
 		if out.Body.Paid == nil {
 			out.Body.Paid = []jackpot.Payout{}
 		}
-		out.Body.Pool = poolView(svc, p)
+		out.Body.Pool = svc.View(p)
 		return out, nil
 	})
 	huma.Register(api, huma.Operation{
@@ -348,55 +246,6 @@ func registerPools(api huma.API, deps Deps) {
 	registerCorrect(api, svc, tags)
 }
 
-// requestField rewrites a round error's field to where the request carries
-// it: "wagers[i]..." and "hits[i]..." (a hit is on a wager) to that wager's
-// place in positions, "wagers" to positions, "round" to roundId. Every
-// location a round's 422 or 409 names is a field of the request.
-func requestField(err error, r jackpot.Round, locs []string) error {
-	e, ok := fault.As(err)
-	if !ok || len(e.Fields) == 0 {
-		return err
-	}
-	field := e.Field()
-	to := field
-	var i int
-	switch {
-	case field == "round":
-		to = "roundId"
-	case field == "wagers" || field == "hits":
-		to = "positions"
-	case strings.HasPrefix(field, "wagers["):
-		if _, scanErr := fmt.Sscanf(field, "wagers[%d]", &i); scanErr != nil || i < 0 || i >= len(locs) {
-			to = "positions"
-			break
-		}
-		to = strings.TrimPrefix(locs[i], "body.")
-	case strings.HasPrefix(field, "hits["):
-		to = "positions"
-		if _, scanErr := fmt.Sscanf(field, "hits[%d]", &i); scanErr != nil || i < 0 || i >= len(r.Hits) {
-			break
-		}
-		h := r.Hits[i]
-		for j, w := range r.Wagers {
-			if j < len(locs) && w.Seat == h.Seat && w.Wager == h.Wager {
-				to = strings.TrimPrefix(locs[j], "body.")
-			}
-		}
-	default:
-		return err
-	}
-	c := *e
-	c.Fields = append([]fault.Problem(nil), e.Fields...)
-	c.Fields[0].Field = to
-	return &c
-}
-
-// bodyExample is a request body with a whole-body example (the spec's
-// clients and docs show it; a test checks it is a valid request).
-func bodyExample(ex any) *huma.RequestBody {
-	return &huma.RequestBody{Content: map[string]*huma.MediaType{"application/json": {Example: ex}}}
-}
-
 func poolsUnavailable() error {
 	return huma.ErrorWithHeaders(huma.Error503ServiceUnavailable("progressive unavailable: no pool store is configured"),
 		http.Header{"Retry-After": {"1"}})
@@ -405,12 +254,7 @@ func poolsUnavailable() error {
 // poolError maps the pools' *fault.Error to problem+json; a 5xx never
 // shows the cause.
 func poolError(ctx context.Context, err error, loc string) error {
-	e, ok := fault.As(err)
-	if !ok {
-		// A store failure the pools layer did not classify: the write may
-		// not be confirmed, and nothing is half-applied (one transaction).
-		return problemOf(ctx, fault.Wrap(fault.Unavailable, err, "progressive unavailable: the store could not confirm the write; nothing was half-applied, retry the request"), "")
-	}
+	e := pools.Refusal(err)
 	placed := *e
 	placed.Fields = make([]fault.Problem, len(e.Fields))
 	for i, f := range e.Fields {
@@ -428,9 +272,6 @@ func poolError(ctx context.Context, err error, loc string) error {
 			f.Field = loc + f.Field
 		}
 		placed.Fields[i] = f
-	}
-	if placed.Kind == fault.Unavailable && placed.Detail == "" {
-		placed.Detail = "progressive unavailable: retry the request"
 	}
 	return problemOf(ctx, &placed, "")
 }

@@ -3,13 +3,9 @@ package httpapi
 import (
 	"context"
 	"net/http"
-	"slices"
-	"strings"
-	"time"
 
 	"github.com/danielgtaylor/huma/v2"
 
-	"github.com/tablesettle/tablesettle/internal/fault"
 	"github.com/tablesettle/tablesettle/internal/jackpot"
 	"github.com/tablesettle/tablesettle/internal/pools"
 	"github.com/tablesettle/tablesettle/internal/principal"
@@ -44,31 +40,11 @@ type voidInput struct {
 // LockAnswer is the hit after the operation and the pool.
 type LockAnswer struct {
 	Hit  jackpot.LockedHit `json:"hit"`
-	Pool PoolView          `json:"pool"`
+	Pool pools.View        `json:"pool"`
 }
 type lockOutput struct {
 	Replayed bool `header:"Idempotent-Replayed" doc:"true when this is the first answer to the same Idempotency-Key, returned again."`
 	Body     LockAnswer
-}
-
-// actorFor is the authenticated principal (never a name from the body)
-// and the role it acts in: the one the middleware set (principal.Acting)
-// when it is one of roles, else the first of roles it holds. 401 without a
-// principal, 403 without any of the roles.
-func actorFor(ctx context.Context, what string, roles ...principal.Role) (jackpot.Actor, error) {
-	p, ok := principal.FromContext(ctx)
-	if !ok {
-		return jackpot.Actor{}, fault.New(fault.Unauthenticated, "authentication is required: who %s is recorded", what)
-	}
-	if p.Acting != "" && slices.Contains(roles, p.Acting) {
-		return jackpot.Actor{ID: p.ID, Role: string(p.Acting)}, nil
-	}
-	for _, r := range roles {
-		if p.Has(r) {
-			return jackpot.Actor{ID: p.ID, Role: string(r)}, nil
-		}
-	}
-	return jackpot.Actor{}, fault.New(fault.Forbidden, "who %s needs the %s role", what, roles[0])
 }
 
 // registerLock adds the jackpot lock's operations (issue 13).
@@ -83,7 +59,7 @@ func registerLock(api huma.API, svc *pools.Service, tags []string) {
 			if svc == nil {
 				return nil, poolsUnavailable()
 			}
-			a, err := actorFor(ctx, o.what, o.roles...)
+			a, err := pools.ActorOf(ctx, o.what, o.roles...)
 			if err != nil {
 				return nil, poolError(ctx, err, "path.")
 			}
@@ -91,7 +67,7 @@ func registerLock(api huma.API, svc *pools.Service, tags []string) {
 			if err != nil {
 				return nil, poolError(ctx, err, "body.")
 			}
-			return &lockOutput{Replayed: replayed, Body: LockAnswer{Hit: h, Pool: poolView(svc, p)}}, nil
+			return &lockOutput{Replayed: replayed, Body: LockAnswer{Hit: h, Pool: svc.View(p)}}, nil
 		}
 		operation := huma.Operation{OperationID: o.id, Method: http.MethodPost, Path: "/v1/pools/{id}/hits/{seq}/" + o.path,
 			Summary: o.summary, Description: o.desc, Tags: tags}
@@ -136,9 +112,9 @@ func registerMetersAt(api huma.API, svc *pools.Service, tags []string) {
 		if svc == nil {
 			return nil, poolsUnavailable()
 		}
-		at, err := time.Parse(time.RFC3339Nano, in.At)
+		at, err := parseInstant("query.at", in.At)
 		if err != nil {
-			return nil, poolError(ctx, fault.InvalidField("query.at", in.At, "at is an RFC 3339 instant, e.g. 2026-03-01T20:00:00Z"), "")
+			return nil, poolError(ctx, err, "")
 		}
 		m, err := svc.MetersAt(ctx, in.ID, at)
 		if err != nil {
@@ -178,28 +154,22 @@ func registerCorrect(api huma.API, svc *pools.Service, tags []string) {
 		if svc == nil {
 			return nil, poolsUnavailable()
 		}
-		a, err := actorFor(ctx, "proposes a correction", principal.Supervisor)
+		a, err := pools.ActorOf(ctx, "proposes a correction", principal.Supervisor)
 		if err != nil {
 			return nil, poolError(ctx, err, "path.")
 		}
 		corr := jackpot.Correction{Table: in.Table, Round: in.Round, Rules: in.Body.Rules, Reason: in.Body.Reason}
-		var locs []string
+		var places []pools.Place
 		var r jackpot.Round
 		if in.Body.Corrected != nil {
-			if r, locs, err = jackpotRound(ctx, svc, *in.Body.Corrected, "body.corrected."); err != nil {
+			if r, places, err = jackpotRound(ctx, svc, *in.Body.Corrected, "body.corrected."); err != nil {
 				return nil, err
 			}
 			corr.Corrected = &r
 		}
 		p, pr, replayed, err := svc.Propose(ctx, in.ID, jackpot.Change{Kind: jackpot.ProposeCorrection, Correction: &corr}, a, in.IdempotencyKey)
 		if err != nil {
-			if e, ok := fault.As(err); ok && strings.HasPrefix(e.Field(), "corrected.") {
-				inner := *e
-				inner.Fields = append([]fault.Problem(nil), e.Fields...)
-				inner.Fields[0].Field = strings.TrimPrefix(e.Field(), "corrected.")
-				err = fault.Under(requestField(&inner, r, locs), "corrected")
-			}
-			return nil, poolError(ctx, err, "body.")
+			return nil, poolError(ctx, pools.AtCorrectionRequest(err, r, places), "body.")
 		}
 		return proposed(svc, p, pr, replayed), nil
 	})

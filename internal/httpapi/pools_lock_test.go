@@ -94,7 +94,7 @@ func TestPoolLockHTTP(t *testing.T) {
 	if resp := api.Get("/v1/pools/megalink/hits?table=T13"); !strings.Contains(resp.Body.String(), `"hits":[]`) {
 		t.Fatalf("another table: %s", resp.Body)
 	}
-	pool := decodeBody[PoolView](t, api.Get("/v1/pools/megalink").Body.Bytes())
+	pool := decodeBody[pools.View](t, api.Get("/v1/pools/megalink").Body.Bytes())
 	if len(pool.Locked) != 1 || pool.Locked[0].Seq != seq {
 		t.Fatalf("the display shows the pending hit: %+v", pool.Locked)
 	}

@@ -3,11 +3,10 @@ package httpapi
 import (
 	"context"
 	"net/http"
-	"strings"
 
 	"github.com/danielgtaylor/huma/v2"
 
-	"github.com/tablesettle/tablesettle/internal/fault"
+	"github.com/tablesettle/tablesettle/internal/apispec"
 	"github.com/tablesettle/tablesettle/internal/jackpot"
 	"github.com/tablesettle/tablesettle/internal/pools"
 	"github.com/tablesettle/tablesettle/internal/principal"
@@ -33,7 +32,7 @@ func (n NoBy) refuse() error {
 // second principal, and the pool (its meters unchanged).
 type ProposalAnswer struct {
 	Proposal jackpot.Proposal `json:"proposal"`
-	Pool     PoolView         `json:"pool"`
+	Pool     pools.View       `json:"pool"`
 }
 type proposalOutput struct {
 	Status   int
@@ -42,7 +41,7 @@ type proposalOutput struct {
 }
 
 func proposed(svc *pools.Service, p jackpot.Pool, pr jackpot.Proposal, replayed bool) *proposalOutput {
-	return &proposalOutput{Status: http.StatusAccepted, Replayed: replayed, Body: ProposalAnswer{Proposal: pr, Pool: poolView(svc, p)}}
+	return &proposalOutput{Status: http.StatusAccepted, Replayed: replayed, Body: ProposalAnswer{Proposal: pr, Pool: svc.View(p)}}
 }
 
 // ApprovalAnswer is the answer to an approval: the proposal (approved),
@@ -50,7 +49,7 @@ func proposed(svc *pools.Service, p jackpot.Pool, pr jackpot.Proposal, replayed 
 // result.
 type ApprovalAnswer struct {
 	Proposal   jackpot.Proposal          `json:"proposal"`
-	Pool       PoolView                  `json:"pool"`
+	Pool       pools.View                `json:"pool"`
 	Hit        *jackpot.LockedHit        `json:"hit,omitempty" doc:"A void's hit, voided."`
 	Correction *jackpot.CorrectionResult `json:"correction,omitempty" doc:"A correction's result."`
 }
@@ -72,25 +71,6 @@ type proposalInput struct {
 const dualControl = " Dual control (issue 16): nothing moves until a controller other than the proposer approves the proposal (POST /v1/pools/{id}/proposals/{proposal}/approve) before it expires (the pool's proposalTtlSeconds, 30 minutes by default); the answer is 202 with the proposal. " +
 	"The change is checked against the pool as it is now, so what could not apply is refused at once (422, 409). The ledger records the authenticated principal: a body with \"by\" is refused (422 naming body.by)."
 
-// atProposal names the proposal as the location of a refusal of its
-// change at approval (a meter that would now go below zero: "amount" is a
-// field of the proposal, not of this request).
-func atProposal(err error) error {
-	e, ok := fault.As(err)
-	if !ok || len(e.Fields) == 0 {
-		return err
-	}
-	f := e.Field()
-	if f == "" || f == jackpot.FieldPool || strings.HasPrefix(f, "path.") || strings.HasPrefix(f, "header.") {
-		return err
-	}
-	c := *e
-	c.Fields = append([]fault.Problem(nil), e.Fields...)
-	c.Fields[0].Field = "path.proposal"
-	c.Fields[0].Message = "the proposal's " + f + ": " + c.Fields[0].Message
-	return &c
-}
-
 // registerProposing adds the changes under dual control and their
 // approval (issue 16).
 func registerProposing(api huma.API, svc *pools.Service, tags []string) {
@@ -98,7 +78,7 @@ func registerProposing(api huma.API, svc *pools.Service, tags []string) {
 		if svc == nil {
 			return nil, poolsUnavailable()
 		}
-		a, err := actorFor(ctx, what, role)
+		a, err := pools.ActorOf(ctx, what, role)
 		if err != nil {
 			return nil, poolError(ctx, err, "path.")
 		}
@@ -110,7 +90,7 @@ func registerProposing(api huma.API, svc *pools.Service, tags []string) {
 	}
 	huma.Register(api, huma.Operation{
 		OperationID: "change-pool-settings", Method: http.MethodPatch, Path: "/v1/pools/{id}", DefaultStatus: http.StatusAccepted,
-		RequestBody: bodyExample(map[string]any{"contributionBp": 2000, "reason": "new contribution rate approved"}),
+		RequestBody: apispec.BodyExample(map[string]any{"contributionBp": 2000, "reason": "new contribution rate approved"}),
 		Summary:     "Propose a change of a pool's settings (admin; a controller approves)",
 		Description: "Approved, the change is recorded (who proposed, who approved, when, old, new) in the ledger and takes effect after the pool's next reset, never mid-cycle." + dualControl +
 			" Exactly once under its required Idempotency-Key: the same key again returns the first answer (Idempotent-Replayed: true); with a different body, 409.",
@@ -121,14 +101,14 @@ func registerProposing(api huma.API, svc *pools.Service, tags []string) {
 			return nil, err
 		}
 		patch := jackpot.SettingsPatch{Rulesets: b.Rulesets, Unit: b.Unit, ContributionBP: b.ContributionBP, ReserveBP: b.ReserveBP,
-			Reset: b.Reset, Ceiling: b.Ceiling, SettleWindowMS: b.SettleWindowMS, Verify: b.Verify.domain(), ProposalTTLSeconds: b.ProposalTTLSeconds,
+			Reset: b.Reset, Ceiling: b.Ceiling, SettleWindowMS: b.SettleWindowMS, Verify: b.Verify.Domain(), ProposalTTLSeconds: b.ProposalTTLSeconds,
 			Tables: b.Tables, DisplayName: b.DisplayName}
 		return propose(ctx, in.ID, jackpot.Change{Kind: jackpot.ProposeSettings, Settings: &jackpot.SettingsProposal{Patch: patch, Reason: b.Reason}},
 			"proposes a settings change", principal.Admin, in.IdempotencyKey)
 	})
 	huma.Register(api, huma.Operation{
 		OperationID: "adjust-pool", Method: http.MethodPost, Path: "/v1/pools/{id}/adjustments", DefaultStatus: http.StatusAccepted,
-		RequestBody: bodyExample(map[string]any{"meter": "reserve", "amount": 50000, "reason": "reserve top-up approved by finance"}),
+		RequestBody: apispec.BodyExample(map[string]any{"meter": "reserve", "amount": 50000, "reason": "reserve top-up approved by finance"}),
 		Summary:     "Propose a meter adjustment (admin; a controller approves)",
 		Description: "The meters move only by a contribution, a hit, or a recorded adjustment like this one, signed by two principals." + dualControl +
 			" Exactly once under its required Idempotency-Key: the same key again returns the first answer (Idempotent-Replayed: true); with a different body, 409.",
@@ -162,15 +142,15 @@ func registerProposing(api huma.API, svc *pools.Service, tags []string) {
 		if svc == nil {
 			return nil, poolsUnavailable()
 		}
-		a, err := actorFor(ctx, "approves a proposal", pools.Approver)
+		a, err := pools.ActorOf(ctx, "approves a proposal", pools.Approver)
 		if err != nil {
 			return nil, poolError(ctx, err, "path.")
 		}
 		res, replayed, err := svc.Approve(ctx, in.ID, in.Proposal, a, in.IdempotencyKey)
 		if err != nil {
-			return nil, poolError(ctx, atProposal(err), "path.")
+			return nil, poolError(ctx, pools.AtProposal(err), "path.")
 		}
-		return &approvalOutput{Replayed: replayed, Body: ApprovalAnswer{Proposal: res.Proposal, Pool: poolView(svc, res.Pool), Hit: res.Hit, Correction: res.Correction}}, nil
+		return &approvalOutput{Replayed: replayed, Body: ApprovalAnswer{Proposal: res.Proposal, Pool: svc.View(res.Pool), Hit: res.Hit, Correction: res.Correction}}, nil
 	})
 	huma.Register(api, huma.Operation{
 		OperationID: "withdraw-proposal", Method: http.MethodPost, Path: "/v1/pools/{id}/proposals/{proposal}/withdraw",
@@ -181,7 +161,7 @@ func registerProposing(api huma.API, svc *pools.Service, tags []string) {
 		if svc == nil {
 			return nil, poolsUnavailable()
 		}
-		a, err := actorFor(ctx, "withdraws a proposal", principal.Admin, principal.Supervisor)
+		a, err := pools.ActorOf(ctx, "withdraws a proposal", principal.Admin, principal.Supervisor)
 		if err != nil {
 			return nil, poolError(ctx, err, "path.")
 		}
@@ -189,6 +169,6 @@ func registerProposing(api huma.API, svc *pools.Service, tags []string) {
 		if err != nil {
 			return nil, poolError(ctx, err, "path.")
 		}
-		return &proposalOutput{Status: http.StatusOK, Replayed: replayed, Body: ProposalAnswer{Proposal: pr, Pool: poolView(svc, p)}}, nil
+		return &proposalOutput{Status: http.StatusOK, Replayed: replayed, Body: ProposalAnswer{Proposal: pr, Pool: svc.View(p)}}, nil
 	})
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/tablesettle/tablesettle/internal/jackpot"
+	"github.com/tablesettle/tablesettle/internal/pools"
 	"github.com/tablesettle/tablesettle/internal/principal"
 )
 
@@ -49,7 +50,7 @@ func TestNoByAnywhere(t *testing.T) {
 			}
 		})
 	}
-	page := decodeBody[LedgerPage](t, api.Get("/v1/pools/megalink/ledger").Body.Bytes())
+	page := decodeBody[pools.FloorLedger](t, api.Get("/v1/pools/megalink/ledger").Body.Bytes())
 	if len(page.Entries) != 1 || page.Entries[0].Actor == nil || *page.Entries[0].Actor != (jackpot.Actor{ID: "ops:alice", Role: "admin"}) || page.Entries[0].By != "" {
 		t.Fatalf("the opening entry names the authenticated admin only: %+v", page.Entries)
 	}
@@ -100,7 +101,7 @@ func TestDualControlHTTP(t *testing.T) {
 	if resp := approve(first.Proposal.ID, "a-2", "ctl:dee/controller"); resp.Code != http.StatusConflict || !strings.Contains(resp.Body.String(), "was approved by ctl:cy") {
 		t.Fatalf("approving twice: %d %s", resp.Code, resp.Body)
 	}
-	page := decodeBody[LedgerPage](t, api.Get(fmt.Sprintf("/v1/pools/megalink/ledger?after=%d", first.Proposal.ID)).Body.Bytes())
+	page := decodeBody[pools.FloorLedger](t, api.Get(fmt.Sprintf("/v1/pools/megalink/ledger?after=%d", first.Proposal.ID)).Body.Bytes())
 	if len(page.Entries) != 1 || page.Entries[0].Kind != jackpot.KindAdjustment || page.Entries[0].Reserve != 50_000 ||
 		*page.Entries[0].Actor != (jackpot.Actor{ID: "ops:alice", Role: "admin"}) || *page.Entries[0].ApprovedBy != (jackpot.Actor{ID: "ctl:cy", Role: "controller"}) {
 		t.Fatalf("the adjustment's entry: %+v", page.Entries)
@@ -123,7 +124,7 @@ func TestDualControlHTTP(t *testing.T) {
 	if resp := approve(third.Proposal.ID, "a-4", "ctl:cy/controller"); resp.Code != http.StatusConflict || !strings.Contains(resp.Body.String(), "expired") {
 		t.Fatalf("approving an expired proposal: %d %s", resp.Code, resp.Body)
 	}
-	pv := decodeBody[PoolView](t, api.Get("/v1/pools/megalink").Body.Bytes())
+	pv := decodeBody[pools.View](t, api.Get("/v1/pools/megalink").Body.Bytes())
 	if pv.Meters.Reserve != 50_000 {
 		t.Fatalf("reserve %d, want exactly the one approved 50,000", pv.Meters.Reserve)
 	}

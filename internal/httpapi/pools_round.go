@@ -2,7 +2,6 @@ package httpapi
 
 import (
 	"context"
-	"fmt"
 	"time"
 
 	"github.com/tablesettle/tablesettle/internal/jackpot"
@@ -18,24 +17,17 @@ type PoolRoundRequest struct {
 }
 
 // jackpotRound translates the request to the round svc.RoundOf settles,
-// and where each accepted progressive wager sits in the request (as
-// "body.positions[i].wagers.w"). loc is where the round sits in the
-// request ("body.", or "body.corrected." in a correction): a settlement
-// error names its field there.
-func jackpotRound(ctx context.Context, svc *pools.Service, b PoolRoundRequest, loc string) (jackpot.Round, []string, error) {
+// and where each accepted progressive wager sits in the request
+// (pools.AtRoundRequest). loc is where the round sits in the request
+// ("body.", or "body.corrected." in a correction): a settlement error
+// names its field there.
+func jackpotRound(ctx context.Context, svc *pools.Service, b PoolRoundRequest, loc string) (jackpot.Round, []pools.Place, error) {
 	r, places, err := svc.RoundOf(b.SettleRequest.round(), b.Table, b.DealtAt)
 	if err != nil {
 		return jackpot.Round{}, nil, poolError(ctx, err, loc)
 	}
-	locs := make([]string, len(places))
-	for i, pl := range places {
-		locs[i] = fmt.Sprintf("body.positions[%d].wagers.%s", pl.Position, pl.Wager)
-	}
-	return r, locs, nil
+	return r, places, nil
 }
-
-// ValidRoundID reports whether id can name a round in a pool.
-func ValidRoundID(id string) bool { return jackpot.ValidID(id) }
 
 // roundFingerprint is the round's replay identity, decided by pools.
 func roundFingerprint(b PoolRoundRequest) string {

@@ -14,7 +14,6 @@ import (
 
 	"github.com/danielgtaylor/huma/v2/humatest"
 
-	"github.com/tablesettle/tablesettle/internal/fault"
 	"github.com/tablesettle/tablesettle/internal/jackpot"
 	"github.com/tablesettle/tablesettle/internal/jackpot/jackpottest"
 	"github.com/tablesettle/tablesettle/internal/pools"
@@ -152,12 +151,12 @@ func TestPoolLifecycle(t *testing.T) {
 	}
 	// Ledger: paginated, oldest first.
 	resp = api.Get("/v1/pools/megalink/ledger?limit=3")
-	page := decodeBody[LedgerPage](t, resp.Body.Bytes())
+	page := decodeBody[pools.FloorLedger](t, resp.Body.Bytes())
 	if len(page.Entries) != 3 || page.Entries[0].Kind != jackpot.KindOpening || page.Next == nil || *page.Next != 3 {
 		t.Fatalf("ledger page: %s", resp.Body)
 	}
 	resp = api.Get("/v1/pools/megalink/ledger?after=3&limit=100")
-	page = decodeBody[LedgerPage](t, resp.Body.Bytes())
+	page = decodeBody[pools.FloorLedger](t, resp.Body.Bytes())
 	if len(page.Entries) == 0 || page.Entries[0].Seq != 4 || page.Next != nil {
 		t.Fatalf("ledger page 2: %s", resp.Body)
 	}
@@ -211,7 +210,7 @@ func TestStoreDownIs503(t *testing.T) {
 		t.Fatalf("%d %v %s", resp.Code, resp.Header(), resp.Body)
 	}
 	resp = api.Get("/v1/pools/megalink")
-	pv := decodeBody[PoolView](t, resp.Body.Bytes())
+	pv := decodeBody[pools.View](t, resp.Body.Bytes())
 	if pv.Meters.Wagers != 0 || pv.Version != 1 {
 		t.Fatalf("nothing half-applied: %s", resp.Body)
 	}
@@ -223,7 +222,7 @@ func TestRWSHeldThenReleased(t *testing.T) {
 	api, clock := poolsAPI(t, nil)
 	resp := api.Post("/v1/pools", strings.NewReader(`{"id":"rws","currency":"SGD","rulesets":["rws-mlp-csp-v2"],"unit":500,
 	  "contributionBp":1733,"reserveBp":517,"reset":10000000,"tables":["T1","T2","T3","T7","T12"]}`))
-	if resp.Code != http.StatusCreated || decodeBody[PoolView](t, resp.Body.Bytes()).Settings.SettleWindowMS != 5000 {
+	if resp.Code != http.StatusCreated || decodeBody[pools.View](t, resp.Body.Bytes()).Settings.SettleWindowMS != 5000 {
 		t.Fatalf("create: %s", resp.Body)
 	}
 	round := `{"ruleset":"rws-mlp-csp-v2","table":"T1","roundId":"R1","dealtAt":"2026-03-01T20:00:00Z","dealer":"2d 3d 5h 8c 9s",
@@ -345,14 +344,14 @@ func TestPoolsAuditHTTP(t *testing.T) {
 	if resp.Code != http.StatusConflict || !strings.Contains(resp.Body.String(), `"location":"header.Idempotency-Key"`) {
 		t.Fatalf("another body: %d %s", resp.Code, resp.Body)
 	}
-	if pv := decodeBody[PoolView](t, api.Get("/v1/pools/megalink").Body.Bytes()); pv.Meters.Reserve != 0 || pv.Entries != 2 {
+	if pv := decodeBody[pools.View](t, api.Get("/v1/pools/megalink").Body.Bytes()); pv.Meters.Reserve != 0 || pv.Entries != 2 {
 		t.Fatalf("the adjustment was proposed more than once: reserve %d, %d entries", pv.Meters.Reserve, pv.Entries)
 	}
 	resp = api.Post(fmt.Sprintf("/v1/pools/megalink/proposals/%d/approve", first.Proposal.ID), "Idempotency-Key: ok-1", "X-Test-Principal: ctl:cy/controller")
 	if resp.Code != http.StatusOK {
 		t.Fatalf("approve: %d %s", resp.Code, resp.Body)
 	}
-	if pv := decodeBody[PoolView](t, api.Get("/v1/pools/megalink").Body.Bytes()); pv.Meters.Reserve != 50_000 || pv.Entries != 3 {
+	if pv := decodeBody[pools.View](t, api.Get("/v1/pools/megalink").Body.Bytes()); pv.Meters.Reserve != 50_000 || pv.Entries != 3 {
 		t.Fatalf("the adjustment was applied more than once: reserve %d, %d entries", pv.Meters.Reserve, pv.Entries)
 	}
 	resp = api.Post("/v1/pools/megalink/adjustments", "Idempotency-Key: adj-2", strings.NewReader(strings.Replace(adj, "50000", "1000000000000001", 1)))
@@ -362,7 +361,7 @@ func TestPoolsAuditHTTP(t *testing.T) {
 	// Defect 8: past the end, an empty page (no wrap).
 	for _, after := range []string{"3", "9223372036854775807"} {
 		resp = api.Get("/v1/pools/megalink/ledger?after=" + after)
-		if page := decodeBody[LedgerPage](t, resp.Body.Bytes()); resp.Code != http.StatusOK || len(page.Entries) != 0 || page.Next != nil {
+		if page := decodeBody[pools.FloorLedger](t, resp.Body.Bytes()); resp.Code != http.StatusOK || len(page.Entries) != 0 || page.Next != nil {
 			t.Fatalf("after %s: %d %s", after, resp.Code, resp.Body)
 		}
 	}
@@ -397,32 +396,7 @@ func TestMeterOverflowIs422AtThePool(t *testing.T) {
 	if resp.Code != http.StatusUnprocessableEntity || !strings.Contains(resp.Body.String(), `"location":"path.id"`) || !strings.Contains(resp.Body.String(), "overflow") {
 		t.Fatalf("%d %s", resp.Code, resp.Body)
 	}
-	if pv := decodeBody[PoolView](t, api.Get("/v1/pools/megalink").Body.Bytes()); pv.Meters.Wagers != 0 || pv.Version != 1 {
+	if pv := decodeBody[pools.View](t, api.Get("/v1/pools/megalink").Body.Bytes()); pv.Meters.Wagers != 0 || pv.Version != 1 {
 		t.Fatalf("nothing applied: %+v", pv.Meters)
-	}
-}
-
-// TestRoundErrorsNameRequestFields: every field a round's refusal names is
-// one of the request's (never body.hits or body.wagers, which it has not).
-func TestRoundErrorsNameRequestFields(t *testing.T) {
-	r := jackpot.Round{
-		Wagers: []jackpot.ProgressiveWager{{Seat: 2, Wager: "player", Amount: 500}, {Seat: 5, Wager: "player", Amount: 500}},
-		Hits:   []jackpot.Hit{{Seat: 5, Wager: "player"}},
-	}
-	locs := []string{"body.positions[0].wagers.progressive", "body.positions[1].wagers.progressive"}
-	for field, want := range map[string]string{
-		"hits[0]":          "positions[1].wagers.progressive",
-		"hits[0].category": "positions[1].wagers.progressive",
-		"hits[7]":          "positions",
-		"wagers[0].amount": "positions[0].wagers.progressive",
-		"wagers":           "positions",
-		"round":            "roundId",
-		"dealtAt":          "dealtAt",
-	} {
-		err := requestField(fault.InvalidField(field, nil, "x"), r, locs)
-		if e, _ := fault.As(err); e.Field() != want {
-			got := e.Field()
-			t.Errorf("%s -> %s, want %s", field, got, want)
-		}
 	}
 }

@@ -1,9 +1,7 @@
 package httpapi
 
 import (
-	"bytes"
 	"context"
-	"encoding/csv"
 	"net/http"
 	"reflect"
 	"strconv"
@@ -89,7 +87,7 @@ func registerReports(api huma.API, svc *pools.Service, tags []string) {
 		}
 		ct, body := "application/json", []byte(nil)
 		if wantsCSV(in) {
-			ct, body = "text/csv; charset=utf-8", reportCSV(r)
+			ct, body = "text/csv; charset=utf-8", r.CSV()
 		} else if body, err = json.Marshal(r, encodeOptions); err != nil {
 			return nil, poolError(ctx, fault.Wrap(fault.Internal, err, "the report could not be written"), "")
 		}
@@ -115,70 +113,4 @@ func registerReports(api huma.API, svc *pools.Service, tags []string) {
 		}
 		return &slipOutput{Body: s}, nil
 	})
-}
-
-// reportCSV writes r as CSV: one row per item.
-func reportCSV(r jackpot.Report) []byte {
-	var b bytes.Buffer
-	w := csv.NewWriter(&b)
-	cur := string(r.Currency)
-	at := func(t time.Time) string { return t.UTC().Format(time.RFC3339) }
-	i64 := func(n int64) string { return strconv.FormatInt(n, 10) }
-	who := func(a *jackpot.Actor) string {
-		if a == nil {
-			return ""
-		}
-		return a.ID + " (" + a.Role + ")"
-	}
-	_ = w.Write([]string{"section", "item", "table", "round", "seat", "hand", "amount", "currency", "at", "by", "note"})
-	for _, m := range []struct {
-		item string
-		t    time.Time
-		v    jackpot.MeterView
-	}{{"opening", r.From, r.Opening}, {"closing", r.To, r.Closing}} {
-		_ = w.Write([]string{"meters", m.item + " displayed", "", "", "", "", i64(int64(m.v.Displayed)), cur, at(m.t), "", ""})
-		_ = w.Write([]string{"meters", m.item + " reserve", "", "", "", "", i64(int64(m.v.Reserve)), cur, at(m.t), "", ""})
-		_ = w.Write([]string{"meters", m.item + " overflow", "", "", "", "", i64(int64(m.v.Overflow)), cur, at(m.t), "", ""})
-	}
-	for _, c := range append(append([]jackpot.TableContribution(nil), r.Contributions...), r.Contributed) {
-		item, table := "table", c.Table
-		if table == "" {
-			item = "all tables"
-		}
-		note := i64(c.Rounds) + " rounds, " + i64(c.Wagers) + " wagers of " + i64(int64(c.WagerAmount)) + "; displayed " + i64(int64(c.Displayed)) +
-			", reserve " + i64(int64(c.Reserve)) + ", overflow " + i64(int64(c.Overflow))
-		_ = w.Write([]string{"contributions", item, table, "", "", "", i64(int64(c.Displayed + c.Reserve + c.Overflow)), cur, "", "", note})
-	}
-	hit := func(section string, h jackpot.FloorHit) {
-		amount := ""
-		if h.Amount != nil {
-			amount = i64(int64(*h.Amount))
-		}
-		by := who(h.PaidBy)
-		if h.State == jackpot.StateVoided {
-			by = who(h.VoidedBy)
-		}
-		_ = w.Write([]string{section, h.State, h.Table, h.Round, strconv.Itoa(h.Seat), h.Hand, amount, cur, at(h.CommittedAt), by, "hit " + i64(h.Seq)})
-	}
-	for _, h := range r.Hits {
-		hit("hits", h)
-	}
-	for _, e := range r.Adjustments {
-		_ = w.Write([]string{"adjustments", e.Meter, "", "", "", "", i64(int64(e.Amount)), cur, at(e.At), who(e.Actor) + " approved by " + who(e.ApprovedBy), e.Reason})
-	}
-	for _, e := range r.Corrections {
-		_ = w.Write([]string{"corrections", string(e.Kind), e.Table, e.Round, "", "", i64(int64(e.Amount)), cur, at(e.At), who(e.Actor), e.Reason})
-	}
-	for _, h := range r.Liabilities.Pending {
-		hit("liabilities", h)
-	}
-	for _, h := range r.Liabilities.Confirmed {
-		hit("liabilities", h)
-	}
-	for _, h := range r.Liabilities.Held {
-		hit("liabilities", h)
-	}
-	_ = w.Write([]string{"liabilities", "total", "", "", "", "", i64(int64(r.Liabilities.Total)), cur, at(r.To), "", "pending and confirmed hits not yet paid"})
-	w.Flush()
-	return b.Bytes()
 }

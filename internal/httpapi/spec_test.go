@@ -16,6 +16,7 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 
+	"github.com/tablesettle/tablesettle/internal/apispec"
 	"github.com/tablesettle/tablesettle/internal/pools"
 	"github.com/tablesettle/tablesettle/internal/sqlite"
 )
@@ -116,7 +117,7 @@ func TestServesSpecAndDocs(t *testing.T) {
 		if w.Code != 200 || !strings.Contains(body, want) {
 			t.Errorf("GET %s: status %d, body lacks %q", path, w.Code, want)
 		}
-		if csp := w.Header().Get("Content-Security-Policy"); csp != DocsCSP {
+		if csp := w.Header().Get("Content-Security-Policy"); csp != apispec.DocsCSP {
 			t.Errorf("GET %s: Content-Security-Policy %q", path, csp)
 		}
 		for _, host := range []string{"http://", "https://", "//unpkg", "//cdn"} {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/tablesettle/tablesettle/internal/fault"
@@ -318,4 +319,23 @@ func (s *Service) Proposals(ctx context.Context, id string) ([]jackpot.Proposal,
 		}
 	}
 	return out, nil
+}
+
+// AtProposal names the proposal (path.proposal) as the location of a
+// refusal of its change at approval (Approve) (a meter that would now go below zero: "amount" is a
+// field of the proposal, not of this request).
+func AtProposal(err error) error {
+	e, ok := fault.As(err)
+	if !ok || len(e.Fields) == 0 {
+		return err
+	}
+	f := e.Field()
+	if f == "" || f == jackpot.FieldPool || strings.HasPrefix(f, "path.") || strings.HasPrefix(f, "header.") {
+		return err
+	}
+	c := *e
+	c.Fields = append([]fault.Problem(nil), e.Fields...)
+	c.Fields[0].Field = "path.proposal"
+	c.Fields[0].Message = "the proposal's " + f + ": " + c.Fields[0].Message
+	return &c
 }

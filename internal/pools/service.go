@@ -84,6 +84,23 @@ func SleepContext(ctx context.Context, d time.Duration) error {
 	}
 }
 
+// Refusal is err as the pools' refusal: a store failure the pools did not
+// classify is Unavailable (the write may not be confirmed, and nothing is
+// half-applied: one transaction), with err as its cause; an Unavailable
+// without detail says to retry.
+func Refusal(err error) *fault.Error {
+	e, ok := fault.As(err)
+	if !ok {
+		return unavailable(err).(*fault.Error)
+	}
+	if e.Kind == fault.Unavailable && e.Detail == "" {
+		c := *e
+		c.Detail = "progressive unavailable: retry the request"
+		return &c
+	}
+	return e
+}
+
 func unavailable(err error) error {
 	return fault.Wrap(fault.Unavailable, err, "progressive unavailable: the store could not confirm the write; nothing was half-applied, retry the request")
 }

@@ -1,4 +1,4 @@
-package httpapi
+package pools
 
 import (
 	"context"
@@ -6,32 +6,40 @@ import (
 
 	"github.com/tablesettle/tablesettle/internal/jackpot"
 	"github.com/tablesettle/tablesettle/internal/money"
-	"github.com/tablesettle/tablesettle/internal/pools"
 )
 
-// LedgerEntry is a ledger entry as the floor reads it (issue 24 item 7):
+// FloorLedger is one page of a pool's ledger as the floor reads it,
+// oldest first (or newest first: order desc).
+type FloorLedger struct {
+	Entries []FloorEntry `json:"entries"`
+	// Next is the after (before, newest first) to ask for the next page;
+	// absent on the last page.
+	Next *int64 `json:"next,omitempty" doc:"The after (order=asc) or before (order=desc) of the next page; absent on the last page."`
+}
+
+// FloorEntry is a ledger entry as the floor reads it (issue 24 item 7):
 // with its amount signed and, for a proposal, what was proposed.
-type LedgerEntry struct {
+type FloorEntry struct {
 	jackpot.Entry
 	Amount   money.Amount    `json:"amount" doc:"The money the entry records, in minor units, signed: a reversal is negative. A contribution what it credited to the meters, a hit +paid, its void or recovery -paid, a reset +its amount, its reversal -it, an adjustment its signed amount, the opening seed +it; 0 for entries that move no money (confirmations, payments by the cage, settings, proposals)."`
 	Proposed *jackpot.Change `json:"proposed,omitempty" doc:"A proposal entry: the change it proposed."`
 }
 
-// ledgerPage reads one page of pool id's ledger: oldest first after
+// FloorLedger reads one page of pool id's ledger: oldest first after
 // after, or (order "desc") newest first before before (0: the newest) and
 // after after, at most limit entries. Sequence numbers run 1 to the
 // pool's Seq without gaps, so a page newest first is one ranged read of
 // the store's oldest-first Ledger.
-func ledgerPage(ctx context.Context, svc *pools.Service, id, order string, after, before int64, limit int) (LedgerPage, error) {
-	p, err := svc.Get(ctx, id)
+func (s *Service) FloorLedger(ctx context.Context, id, order string, after, before int64, limit int) (FloorLedger, error) {
+	p, err := s.Get(ctx, id)
 	if err != nil {
-		return LedgerPage{}, err
+		return FloorLedger{}, err
 	}
 	var es []jackpot.Entry
 	var next *int64
 	if order != "desc" {
-		if es, err = svc.Ledger(ctx, id, after, limit); err != nil {
-			return LedgerPage{}, err
+		if es, err = s.Ledger(ctx, id, after, limit); err != nil {
+			return FloorLedger{}, err
 		}
 		if len(es) == limit {
 			n := es[len(es)-1].Seq
@@ -44,8 +52,8 @@ func ledgerPage(ctx context.Context, svc *pools.Service, id, order string, after
 		}
 		lo := max(after+1, hi-int64(limit)+1, 1)
 		if hi >= lo {
-			if es, err = svc.Ledger(ctx, id, lo-1, int(hi-lo+1)); err != nil {
-				return LedgerPage{}, err
+			if es, err = s.Ledger(ctx, id, lo-1, int(hi-lo+1)); err != nil {
+				return FloorLedger{}, err
 			}
 		}
 		slices.Reverse(es)
@@ -53,11 +61,11 @@ func ledgerPage(ctx context.Context, svc *pools.Service, id, order string, after
 			next = &lo
 		}
 	}
-	out := LedgerPage{Entries: make([]LedgerEntry, len(es)), Next: next}
+	out := FloorLedger{Entries: make([]FloorEntry, len(es)), Next: next}
 	for i, e := range es {
-		out.Entries[i] = LedgerEntry{Entry: e, Amount: jackpot.SignedAmount(e)}
+		out.Entries[i] = FloorEntry{Entry: e, Amount: jackpot.SignedAmount(e)}
 		if e.Kind == jackpot.KindProposal {
-			out.Entries[i].Proposed = svc.ProposedChange(ctx, p, e.Proposal)
+			out.Entries[i].Proposed = s.ProposedChange(ctx, p, e.Proposal)
 		}
 	}
 	return out, nil

@@ -1,4 +1,4 @@
-package httpapi
+package apispec
 
 import (
 	"bytes"
@@ -27,9 +27,27 @@ import (
 //   - in the 3.0 file a $ref has no siblings (3.0 ignores them, and linters
 //     refuse them); the 3.1 file keeps each field's description beside it.
 
-// specDocs are the published documents, as JSON and as YAML.
-type specDocs struct {
-	v31JSON, v31YAML, v30JSON, v30YAML []byte
+// Docs are the published documents, as JSON and as YAML: OpenAPI 3.1,
+// and 3.0 for generators that read only 3.0.
+type Docs struct {
+	V31JSON, V31YAML, V30JSON, V30YAML []byte
+}
+
+// Document is where one of the published documents is served, as what.
+type Document struct {
+	Path, ContentType string
+	Of                func(Docs) []byte
+}
+
+// Documents are the published documents as the service serves them (the
+// files `make openapi` commits are the YAML ones).
+func Documents() []Document {
+	return []Document{
+		{"/openapi.json", "application/openapi+json", func(d Docs) []byte { return d.V31JSON }},
+		{"/openapi.yaml", "application/openapi+yaml", func(d Docs) []byte { return d.V31YAML }},
+		{"/openapi-3.0.json", "application/openapi+json", func(d Docs) []byte { return d.V30JSON }},
+		{"/openapi-3.0.yaml", "application/openapi+yaml", func(d Docs) []byte { return d.V30YAML }},
+	}
 }
 
 // jsonSafeMax is the largest integer a JavaScript number holds exactly.
@@ -60,8 +78,10 @@ func namedEnums(cat ruleset.Catalogue) []namedEnum {
 	}
 }
 
-func publishedSpec(oapi *huma.OpenAPI, cat ruleset.Catalogue) (specDocs, error) {
-	var d specDocs
+// Publish makes the published documents from huma's model of the API
+// served over cat (see the rewrites above).
+func Publish(oapi *huma.OpenAPI, cat ruleset.Catalogue) (Docs, error) {
+	var d Docs
 	raw31, err := json.Marshal(oapi)
 	if err != nil {
 		return d, err
@@ -74,7 +94,7 @@ func publishedSpec(oapi *huma.OpenAPI, cat ruleset.Catalogue) (specDocs, error) 
 		raw        []byte
 		v30        bool
 		json, yaml *[]byte
-	}{{raw31, false, &d.v31JSON, &d.v31YAML}, {raw30, true, &d.v30JSON, &d.v30YAML}} {
+	}{{raw31, false, &d.V31JSON, &d.V31YAML}, {raw30, true, &d.V30JSON, &d.V30YAML}} {
 		root, err := decodeOrdered(doc.raw)
 		if err != nil {
 			return d, err

@@ -1,4 +1,4 @@
-package httpapi
+package apispec
 
 import (
 	"reflect"
@@ -8,12 +8,12 @@ import (
 	"github.com/tablesettle/tablesettle/internal/ruleset"
 )
 
-// rulesetEnum makes the "ruleset" property of each request type an enum of
+// RulesetEnum makes the "ruleset" property of each request type an enum of
 // the catalogue's ids, in its order: the spec and the request check say
-// what the catalogue holds, and nothing in this package lists rulesets.
+// what the catalogue holds, and nothing in the edge lists rulesets.
 // Called before the operations that use the types are registered, so that
 // their examples and checks see the enum.
-func rulesetEnum(api huma.API, cat ruleset.Catalogue, types ...reflect.Type) {
+func RulesetEnum(api huma.API, cat ruleset.Catalogue, types ...reflect.Type) {
 	ids := cat.Listed()
 	enum := make([]any, len(ids))
 	for i, id := range ids {
@@ -27,7 +27,7 @@ func rulesetEnum(api huma.API, cat ruleset.Catalogue, types ...reflect.Type) {
 		}
 		p := s.Properties["ruleset"]
 		if p == nil {
-			panic("httpapi: " + t.Name() + " has no ruleset property")
+			panic("apispec: " + t.Name() + " has no ruleset property")
 		}
 		p.Enum = enum
 		p.PrecomputeMessages()

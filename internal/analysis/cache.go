@@ -1,15 +1,16 @@
-package httpapi
+package analysis
 
 import (
 	"container/list"
+	"context"
 	"crypto/sha256"
 	"encoding/json"
 	"sync"
 
-	"github.com/tablesettle/tablesettle/internal/analysis"
+	"github.com/tablesettle/tablesettle/internal/ruleset"
 )
 
-// AnalysisCache keeps the figures of custom paytable analyses
+// Cache keeps the figures of custom paytable analyses
 // (POST /v1/paytables/analyze) by the SHA-256 of the proposal as parsed
 // (its canonical JSON): an analysis is a pure function of its proposal, so
 // the same proposal again is answered from memory instead of up to 29 s of
@@ -18,7 +19,7 @@ import (
 // successful analyses are kept. Safe for concurrent use; one per process
 // (the paytables function keeps it across the invocations of a warm
 // instance).
-type AnalysisCache struct {
+type Cache struct {
 	maxEntries int
 	maxBytes   int
 	mu         sync.Mutex
@@ -30,18 +31,18 @@ type AnalysisCache struct {
 
 type cacheEntry struct {
 	key  [sha256.Size]byte
-	figs analysis.Figures
+	figs Figures
 	size int
 }
 
-// NewAnalysisCache returns a cache of at most maxEntries analyses and
+// NewCache returns a cache of at most maxEntries analyses and
 // maxBytes bytes of figures.
-func NewAnalysisCache(maxEntries, maxBytes int) *AnalysisCache {
-	return &AnalysisCache{maxEntries: maxEntries, maxBytes: maxBytes, order: list.New(), byKey: map[[sha256.Size]byte]*list.Element{}}
+func NewCache(maxEntries, maxBytes int) *Cache {
+	return &Cache{maxEntries: maxEntries, maxBytes: maxBytes, order: list.New(), byKey: map[[sha256.Size]byte]*list.Element{}}
 }
 
-// analysisKey is the hash of a proposal.
-func analysisKey(req AnalyzeRequest) ([sha256.Size]byte, bool) {
+// proposalKey is the hash of a proposal.
+func proposalKey(req Proposal) ([sha256.Size]byte, bool) {
 	b, err := json.Marshal(req)
 	if err != nil {
 		return [sha256.Size]byte{}, false
@@ -49,7 +50,7 @@ func analysisKey(req AnalyzeRequest) ([sha256.Size]byte, bool) {
 	return sha256.Sum256(b), true
 }
 
-func (c *AnalysisCache) get(key [sha256.Size]byte) (analysis.Figures, bool) {
+func (c *Cache) get(key [sha256.Size]byte) (Figures, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if e, ok := c.byKey[key]; ok {
@@ -58,10 +59,10 @@ func (c *AnalysisCache) get(key [sha256.Size]byte) (analysis.Figures, bool) {
 		return e.Value.(*cacheEntry).figs, true
 	}
 	c.miss++
-	return analysis.Figures{}, false
+	return Figures{}, false
 }
 
-func (c *AnalysisCache) put(key [sha256.Size]byte, figs analysis.Figures) {
+func (c *Cache) put(key [sha256.Size]byte, figs Figures) {
 	b, err := json.Marshal(figs)
 	if err != nil || len(b) > c.maxBytes {
 		return
@@ -83,28 +84,28 @@ func (c *AnalysisCache) put(key [sha256.Size]byte, figs analysis.Figures) {
 }
 
 // Stats returns the entries and bytes held and the hits and misses so far.
-func (c *AnalysisCache) Stats() (entries, bytes int, hits, misses uint64) {
+func (c *Cache) Stats() (entries, bytes int, hits, misses uint64) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.order.Len(), c.bytes, c.hits, c.miss
 }
 
-// analyzeCached answers a proposal from c when it can, else computes it
-// and keeps the figures. A nil c computes every time.
-func (c *AnalysisCache) analyzeCached(compute func() (*analysisOutput, error), req AnalyzeRequest) (*analysisOutput, error) {
+// Analyze answers proposal req (see Analyze) from c when it can, else
+// computes it and keeps the figures. A nil c computes every time.
+func (c *Cache) Analyze(ctx context.Context, cat ruleset.Catalogue, req Proposal) (Figures, error) {
 	if c == nil {
-		return compute()
+		return Analyze(ctx, cat, req)
 	}
-	key, ok := analysisKey(req)
+	key, ok := proposalKey(req)
 	if !ok {
-		return compute()
+		return Analyze(ctx, cat, req)
 	}
 	if figs, ok := c.get(key); ok {
-		return &analysisOutput{Body: figs}, nil
+		return figs, nil
 	}
-	out, err := compute()
-	if err == nil && out != nil {
-		c.put(key, out.Body)
+	figs, err := Analyze(ctx, cat, req)
+	if err == nil {
+		c.put(key, figs)
 	}
-	return out, err
+	return figs, err
 }

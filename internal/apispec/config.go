@@ -1,4 +1,11 @@
-package httpapi
+// Package apispec shapes the service's OpenAPI document: what it says
+// about the API as a whole (servers, security, tags), what every operation
+// declares (limits, statuses, examples, the request id header), how its
+// schemas are named, the published 3.1 and 3.0 documents made from huma's
+// model (Publish), and the docs page that renders them (Pages). It decides
+// nothing about a request: internal/httpapi registers the operations and
+// serves what this package makes.
+package apispec
 
 import (
 	"net/http"
@@ -9,20 +16,6 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 )
-
-// Spec returns the OpenAPI document of every operation as the service
-// serves it: 3.1, and 3.0 for generators that read only 3.0 (see
-// publishedSpec for what each is made from). Both are committed in openapi/
-// by `make openapi`; a test fails when they drift from the code.
-func Spec() (v31, v30 []byte, err error) {
-	deps := Deps{}
-	_, api := New(deps)
-	docs, err := publishedSpec(api.OpenAPI(), deps.rulesets())
-	if err != nil {
-		return nil, nil, err
-	}
-	return docs.v31YAML, docs.v30YAML, nil
-}
 
 // Servers are where the API is served: the local server of `make run`, and
 // a deployed stage (API Gateway's HTTP API on its $default stage, so no
@@ -54,19 +47,27 @@ var Tags = []*huma.Tag{
 	{Name: "Analysis", Description: "Exact paytable figures from full enumeration: return to player, house edge, the progressive's break-even meter."},
 }
 
-// arraysNotNull runs once: see specConfig.
+// arraysNotNull runs once: see Configure.
 var arraysNotNull sync.Once
 
-// specConfig sets what the spec says about the API as a whole: servers,
-// security, tags, and that the service serves its spec and docs page
-// itself (registerDocs), with nothing loaded from another host.
-func specConfig(cfg *huma.Config) {
+// Configure sets what the spec says about the API as a whole: what it is,
+// servers,
+// security, tags, the statuses every operation declares, and that the
+// service serves its spec and docs page itself (httpapi's registerDocs,
+// from Publish and Pages), with nothing loaded from another host. Call it
+// after the hooks that must run before declareStatuses.
+func Configure(cfg *huma.Config) {
 	// huma types every Go slice "array or null" unless told otherwise
 	// (huma.DefaultArrayNullable, its documented switch). The service never
 	// sends null for an array (its answers build empty slices, and a test
 	// validates answers against the spec) and refuses null in requests, so
 	// the spec says "array". Set once, before any schema is generated.
 	arraysNotNull.Do(func() { huma.DefaultArrayNullable = false })
+	cfg.Info.Description = "Settlement and paytable API for casino table poker: what every wager pays, " +
+		"which hands win the progressive jackpot, and what an irregularity means, each answer citing the casino rule it applies.\n\n" +
+		"Every error is an RFC 9457 problem (application/problem+json) whose `errors[].location` names the failing field " +
+		"(e.g. `body.positions[2].wagers.bet`, `path.id`). Request bodies are JSON, at most 64 KiB (413 beyond), " +
+		"with no unknown fields (422). Every response carries an `X-Request-Id` header; quote it when reporting a problem."
 	cfg.Servers = Servers
 	if cfg.Components.SecuritySchemes == nil {
 		cfg.Components.SecuritySchemes = map[string]*huma.SecurityScheme{}
@@ -83,12 +84,12 @@ func specConfig(cfg *huma.Config) {
 	}
 	cfg.Security = []map[string][]string{{SecurityBearer: {}}, {SecuritySigV4: {}}}
 	cfg.Tags = Tags
-	// The spec and docs are served by registerDocs from publishedSpec, so
+	// The spec and docs are served by registerDocs from Publish, so
 	// that the served files are the committed ones; huma's own docs page
 	// loads its renderer from a CDN.
 	cfg.OpenAPIPath = ""
 	cfg.DocsPath = ""
-	// GET /schemas/{schema} is registerSchemas' (docs.go): huma's answers
+	// GET /schemas/{schema} is httpapi's registerSchemas: huma's answers
 	// 200 with null for a schema it does not hold.
 	cfg.SchemasPath = ""
 	cfg.OpenAPI.OnAddOperation = append(cfg.OpenAPI.OnAddOperation, declareStatuses)
@@ -114,19 +115,19 @@ func declareStatuses(oapi *huma.OpenAPI, op *huma.Operation) {
 		op.Responses = map[string]*huma.Response{}
 	}
 	if op.RequestBody != nil {
-		setIfAbsent(op.Responses, "400", problem("The request body is missing, cannot be read or is not JSON", nil))
-		setIfAbsent(op.Responses, "408", problem("The request body did not arrive in time", nil))
+		SetIfAbsent(op.Responses, "400", problem("The request body is missing, cannot be read or is not JSON", nil))
+		SetIfAbsent(op.Responses, "408", problem("The request body did not arrive in time", nil))
 	}
 	if strings.HasPrefix(op.Path, "/v1/pools") {
-		setIfAbsent(op.Responses, "503", problem("The pool store could not confirm the operation; nothing was half-applied: retry after Retry-After seconds",
+		SetIfAbsent(op.Responses, "503", problem("The pool store could not confirm the operation; nothing was half-applied: retry after Retry-After seconds",
 			map[string]*huma.Param{"Retry-After": {Description: "Seconds to wait before retrying.", Required: true, Schema: &huma.Schema{Type: huma.TypeInteger, Minimum: ptr(0.0)}}}))
 		if strings.Contains(op.Path, "{id}") {
-			setIfAbsent(op.Responses, "404", problem("No pool has this id (errors[].location path.id)", nil))
+			SetIfAbsent(op.Responses, "404", problem("No pool has this id (errors[].location path.id)", nil))
 		}
 		if op.Path == "/v1/pools" && op.Method == http.MethodPost {
-			setIfAbsent(op.Responses, "409", problem("A pool with this id exists with other settings", nil))
+			SetIfAbsent(op.Responses, "409", problem("A pool with this id exists with other settings", nil))
 			if created := op.Responses["201"]; created != nil {
-				setIfAbsent(op.Responses, "200", &huma.Response{
+				SetIfAbsent(op.Responses, "200", &huma.Response{
 					Description: "A pool with this id and these settings exists already: the create is idempotent and answers the pool as it stands.",
 					Content:     created.Content, Headers: created.Headers,
 				})
@@ -134,14 +135,14 @@ func declareStatuses(oapi *huma.OpenAPI, op *huma.Operation) {
 		}
 		for _, p := range op.Parameters {
 			if p.In == "header" && p.Name == "Idempotency-Key" {
-				setIfAbsent(op.Responses, "409", problem("The Idempotency-Key (or the round id) was already used with a different body", nil))
+				SetIfAbsent(op.Responses, "409", problem("The Idempotency-Key (or the round id) was already used with a different body", nil))
 			}
 		}
 	}
 	if strings.HasPrefix(op.Path, "/v1/rulesets/{id}") {
-		setIfAbsent(op.Responses, "404", problem("No ruleset has this id (errors[].location path.id)", nil))
+		SetIfAbsent(op.Responses, "404", problem("No ruleset has this id (errors[].location path.id)", nil))
 	}
-	setIfAbsent(op.Responses, "default", problem("Any other problem (405, 413, ...): an RFC 9457 problem", nil))
+	SetIfAbsent(op.Responses, "default", problem("Any other problem (405, 413, ...): an RFC 9457 problem", nil))
 }
 
 func ptr[T any](v T) *T { return &v }
