@@ -203,6 +203,10 @@ func settleHand(h *settle.Hand) *SettleHand {
 	return &s
 }
 
+// settleResponse is s in the API's types. Every position's lines, jackpot
+// prizes and hands are cut from one slice each (a slice per position
+// each was most of the answer's allocations); each sub-slice is capped at
+// its length, and an empty one is still non-nil, so it is written [].
 func settleResponse(s settle.Settlement) SettleResponse {
 	out := SettleResponse{
 		Ruleset: s.Ruleset, RoundID: s.RoundID, Currency: s.Currency, Void: s.Void, Community: s.Community,
@@ -214,17 +218,39 @@ func settleResponse(s settle.Settlement) SettleResponse {
 		out.Dealer = &SettleDealer{Cards: d.Cards, Category: d.Category, Best: d.Best, Qualifies: d.Qualifies,
 			Progressive: settleHand(d.Progressive), Rules: d.Rules}
 	}
+	nLines, nJackpot, nHands := 0, 0, 0
+	for _, p := range s.Positions {
+		nLines += len(p.Lines)
+		nJackpot += len(p.Jackpot)
+		if p.Hand != nil {
+			nHands++
+		}
+		if p.Progressive != nil {
+			nHands++
+		}
+	}
+	lines := make([]SettleLine, 0, nLines)
+	jackpot := make([]SettleEligibility, 0, nJackpot)
+	hands := make([]SettleHand, 0, nHands)
+	hand := func(h *settle.Hand) *SettleHand {
+		if h == nil {
+			return nil
+		}
+		hands = append(hands, SettleHand(*h))
+		return &hands[len(hands)-1]
+	}
 	for i, p := range s.Positions {
-		pr := SettlePositionResult{Seat: p.Seat, Hand: settleHand(p.Hand), Progressive: settleHand(p.Progressive),
+		start := len(lines)
+		for _, l := range p.Lines {
+			lines = append(lines, SettleLine(l))
+		}
+		jstart := len(jackpot)
+		for _, e := range p.Jackpot {
+			jackpot = append(jackpot, SettleEligibility(e))
+		}
+		out.Positions[i] = SettlePositionResult{Seat: p.Seat, Hand: hand(p.Hand), Progressive: hand(p.Progressive),
 			Outcome: string(p.Outcome), Staked: p.Staked, Net: p.Net,
-			Lines: make([]SettleLine, len(p.Lines)), Jackpot: make([]SettleEligibility, len(p.Jackpot))}
-		for j, l := range p.Lines {
-			pr.Lines[j] = SettleLine(l)
-		}
-		for j, e := range p.Jackpot {
-			pr.Jackpot[j] = SettleEligibility(e)
-		}
-		out.Positions[i] = pr
+			Lines: lines[start:len(lines):len(lines)], Jackpot: jackpot[jstart:len(jackpot):len(jackpot)]}
 	}
 	for i, irr := range s.Irregularities {
 		out.Irregularities[i] = SettleIrregularity(irr)
