@@ -5,7 +5,7 @@ SHELL := /bin/bash
 GO    ?= go
 ADDR  ?= 127.0.0.1:8080
 
-.PHONY: analysis bench bench-peer bench-pools bench-store build load-pools load-pools-open chromium deploy fmt-check fuzz lint-spec load openapi run synth test test-browser test-clients test-exhaustive test-infra test-load vet
+.PHONY: analysis bench bench-edge bench-peer bench-pools bench-store build load-pools load-pools-open chromium deploy fmt-check fuzz lint-spec load openapi run synth test test-browser test-clients test-exhaustive test-infra test-load vet
 
 ## run: the API on $(ADDR) with the embedded default store (no cloud account)
 run:
@@ -68,13 +68,29 @@ fmt-check:
 ## must-hold checks fail it where this machine misses them; bench goes on
 ## and make says the error was ignored), bench-store, then every package's
 ## benchmarks, the API over loopback against a bare echo handler
-## (internal/httpapi), each Lambda function's cold start and binary size
+## (bench-edge), each Lambda function's cold start and binary size
 ## (test/coldstart), then bench-peer
 bench:
 	-@$(MAKE) --no-print-directory bench-pools
 	@$(MAKE) --no-print-directory bench-store
-	$(GO) test -run '^$$' -bench . -benchmem -cpu 1 ./internal/... ./test/coldstart
+	$(GO) test -run '^$$' -bench . -skip '^BenchmarkLoopbackVsEcho$$' -benchmem -cpu 1 ./internal/... ./test/coldstart
+	@$(MAKE) --no-print-directory bench-edge
 	@$(MAKE) --no-print-directory bench-peer
+
+## bench-edge: the settle operation over loopback (internal/httpapi, one
+## core), $(EDGE_ROUNDS) rounds alternating a bare echo handler, a plain
+## net/http handler doing the same work, and the service for three clients
+## (no Accept, application/json, */*); prints each one's throughput and p99
+## as a ratio to the echo's and its throughput to the plain handler's, all
+## from the one run (docs/edge.md#what-it-costs)
+EDGE_ROUNDS ?= 4000
+bench-edge:
+	@$(GO) test -run '^$$' -bench '^BenchmarkLoopbackVsEcho$$' -benchtime $(EDGE_ROUNDS)x -cpu 1 ./internal/httpapi | tee /dev/stderr | \
+	  awk '/^BenchmarkLoopbackVsEcho/ {for (i = 3; i <= NF; i++) if ($$i ~ /-ratio$$/) { k = $$i; sub(/-ratio$$/, "", k); v[k] = $$(i-1) } } \
+	    END { if (!length(v)) exit 1; printf "\n%-18s %20s %12s %20s\n", "client", "throughput vs echo", "p99 vs echo", "throughput vs plain"; \
+	      printf "%-18s %20s %12s %20s\n", "plain handler", v["plain-throughput"], v["plain-p99"], "1"; \
+	      n = split("noaccept json any", c, " "); split("no Accept|application/json|*/*", label, "|"); \
+	      for (j = 1; j <= n; j++) printf "%-18s %20s %12s %20s\n", label[j], v[c[j] "-throughput"], v[c[j] "-p99"], v[c[j] "-vs-plain"] }'
 
 ## bench-peer: the evaluators' rates over OMPEval's 7-card rate (a C++ peer,
 ## built by ../shared/bench/ompeval/run.sh when that is present; skipped
