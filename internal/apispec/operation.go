@@ -9,6 +9,7 @@ import (
 	"github.com/tablesettle/tablesettle/internal/analysis"
 	"github.com/tablesettle/tablesettle/internal/hand"
 	"github.com/tablesettle/tablesettle/internal/pools"
+	"github.com/tablesettle/tablesettle/internal/ruleset"
 )
 
 // SchemaName names the spec's schemas. Types of internal/httpapi keep their
@@ -60,6 +61,16 @@ func keptNames() map[reflect.Type]string {
 		reflect.TypeFor[pools.View]():                   "PoolView",
 		reflect.TypeFor[pools.RecentHit]():              "LastHit",
 		reflect.TypeFor[pools.OpenProposal]():           "ProposalView",
+		reflect.TypeFor[ruleset.View]():                 "Ruleset",
+		reflect.TypeFor[ruleset.PriceView]():            "Price",
+		reflect.TypeFor[ruleset.LineView]():             "PaytableLine",
+		reflect.TypeFor[ruleset.MultipleView]():         "WagerMultiple",
+		reflect.TypeFor[ruleset.WagerView]():            "RulesetWager",
+		reflect.TypeFor[ruleset.HandsView]():            "RulesetHands",
+		reflect.TypeFor[ruleset.QualifierView]():        "DealerQualifier",
+		reflect.TypeFor[ruleset.CapView]():              "PaymentCap",
+		reflect.TypeFor[ruleset.SelectionView]():        "SystemSelection",
+		reflect.TypeFor[ruleset.DocumentView]():         "RuleDocument",
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/tablesettle/tablesettle/internal/money"
+	"github.com/tablesettle/tablesettle/internal/ruleset"
 )
 
 func TestGetRuleset(t *testing.T) {
@@ -13,7 +14,7 @@ func TestGetRuleset(t *testing.T) {
 	if w.Code != 200 {
 		t.Fatalf("status %d: %s", w.Code, w.Body)
 	}
-	var rs Ruleset
+	var rs ruleset.View
 	if err := json.Unmarshal(w.Body.Bytes(), &rs); err != nil {
 		t.Fatal(err)
 	}
@@ -24,7 +25,7 @@ func TestGetRuleset(t *testing.T) {
 	if rs.Qualifier.Kind != "ace_king" || rs.Qualifier.Rule != "mbs-megalink-ssp-v6 3.10.2" {
 		t.Errorf("qualifier %+v", rs.Qualifier)
 	}
-	lines := map[string]PaytableLine{}
+	lines := map[string]ruleset.LineView{}
 	for _, wg := range rs.Wagers {
 		for _, l := range wg.Paytable {
 			lines[wg.Name+"/"+l.Hand] = l
@@ -58,7 +59,7 @@ func TestListRulesets(t *testing.T) {
 	if w.Code != 200 {
 		t.Fatalf("status %d: %s", w.Code, w.Body)
 	}
-	var body struct{ Rulesets []Ruleset }
+	var body struct{ Rulesets []ruleset.View }
 	if err := json.Unmarshal(w.Body.Bytes(), &body); err != nil {
 		t.Fatal(err)
 	}
