@@ -148,7 +148,7 @@ func (s *Store) CreatePool(ctx context.Context, p jackpot.Pool, entries []jackpo
 	}
 	// The shards, at the pool's first epoch: without them its first
 	// rounds would all go to the pool at once.
-	tx = append(tx, s.shardWrites(p.ID, p.Version, nil)...)
+	tx = append(tx, s.shardWrites(p.ID, p.Version, nil, false)...)
 	_, err = s.api.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: tx})
 	if conflict(err) {
 		// Either the pool exists, or this very request landed before and
@@ -254,6 +254,13 @@ func (s *Store) Record(ctx context.Context, pool, k string) (jackpot.RoundRecord
 // read. A contribution that landed since the read cancels it: the shards
 // are then sealed, and the caller's next read cannot be overtaken.
 func (s *Store) Commit(ctx context.Context, c jackpot.Commit) error {
+	return s.commit(ctx, c, false)
+}
+
+// commit is Commit; sealNext leaves the shards of the next epoch sealed
+// (a fold made room for a commit that follows at once: no contribution
+// lands before it, and it unseals them).
+func (s *Store) commit(ctx context.Context, c jackpot.Commit, sealNext bool) error {
 	id := c.Pool.ID
 	if c.Pool.Version != c.PrevVersion+1 {
 		return jackpot.ErrConflict
@@ -287,34 +294,30 @@ func (s *Store) Commit(ctx context.Context, c jackpot.Commit) error {
 	}
 	var shardTx []types.TransactWriteItem
 	if mark.Versions != nil || s.shards > 0 {
-		shardTx = s.shardWrites(id, c.Pool.Version, mark.Versions)
+		shardTx = s.shardWrites(id, c.Pool.Version, mark.Versions, sealNext)
 	}
-	fold := mark.Fold
-	if len(fold) > 0 {
-		fold = append([]jackpot.Entry(nil), fold...)
-		for i := range fold {
-			if fold[i].Table != "" {
-				// One round's own entry: its commit, its principal.
-				continue
-			}
-			// The fold is the commit's: its id, and its principal (the
-			// store's own name when the commit has no entry of its own).
-			system := FoldActor
-			fold[i].Actor = &system
-			switch {
-			case len(c.Entries) > 0:
-				fold[i].Commit = c.Entries[0].Commit
-				if a := c.Entries[0].Actor; a != nil {
-					fold[i].Actor = a
-				}
-			case len(c.Records) > 0:
-				fold[i].Commit = c.Records[0].Commit
-			}
+	// The fold: one entry per round the shards held, and the epoch's fold
+	// item. A commit of its own entries that would not fit one
+	// transaction with them folds first, on its own, leaving the next
+	// epoch sealed so that nothing lands before the caller tries again on
+	// a fresh read (its retry of a lost race).
+	foldItems := 0
+	if len(mark.Keys) > 0 {
+		foldItems = len(mark.Keys) + 1
+	}
+	n := 1 + foldItems + len(c.Entries) + len(c.Records) + len(shardTx)
+	if n > MaxItems && foldItems > 0 && len(c.Entries)+len(c.Records) > 0 {
+		if err := s.foldNow(ctx, id, true); err != nil && !errors.Is(err, jackpot.ErrConflict) {
+			return err
 		}
+		return jackpot.ErrConflict
 	}
-	n := 1 + len(fold) + len(c.Entries) + len(c.Records) + len(shardTx)
 	if n > MaxItems {
 		return fmt.Errorf("dynamo: commit to %s writes %d items, more than one transaction's %d", id, n, MaxItems)
+	}
+	fold, foldItem, err := s.commitFold(ctx, id, mark)
+	if err != nil {
+		return err
 	}
 	pit, err := item(id, skPool, c.Pool, map[string]types.AttributeValue{attrVersion: num(c.Pool.Version)})
 	if err != nil {
@@ -331,6 +334,9 @@ func (s *Store) Commit(ctx context.Context, c jackpot.Commit) error {
 			return err
 		}
 		tx = append(tx, notExists(eit, s.table))
+	}
+	if foldItem != nil {
+		tx = append(tx, notExists(foldItem, s.table))
 	}
 	for _, r := range c.Records {
 		rit, err := item(id, skRecord(r.Key), r, nil)

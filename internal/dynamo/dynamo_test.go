@@ -61,33 +61,17 @@ func TestContract(t *testing.T) {
 	jackpottest.RunLedgerPager(t, func(t *testing.T) pools.Store { return dynamo.New(client, newTable(t, ep)) })
 }
 
-// knownWrongWithShards are the contract's cases that fail with
-// contribution shards on (docs/scale.md, "Known to be wrong with shards
-// on"): a fold credits the rounds it folds as one summed entry, and a
-// correction's twin pool (issue 21) replays the ledger without the
-// corrected round, which a summed entry cannot leave out: the twin's
-// reserve, overflow and house are off by cents.
-var knownWrongWithShards = map[string]string{
-	"Correct_TwinPoolAndModel_R21_R28":       "with shards: the twin pool replays summed fold entries (docs/scale.md)",
-	"Correct_TwinModelRandomScripts_R21_R28": "with shards: the twin pool replays summed fold entries (docs/scale.md)",
-	"Review_CorrectReleasedRWSHit_R7_R28":    "with shards: the twin pool replays summed fold entries (docs/scale.md)",
-	// Its corrections race contributions: when the rounds they correct
-	// were folded with others, the replay can refuse the correction
-	// ("would take a meter below zero"), as seen in one clean-clone run.
-	"Lock_ConcurrentWritersWithConfirmsAndVoids": "with shards: corrections of rounds folded with others (docs/scale.md)",
-}
-
-// TestContractWithShards runs the contract suite on a store with
-// DefaultShards contribution shards (opt-in, issue 25), but for the cases
-// known to be wrong with them on; the ranged ledger reads
-// (RunLedgerPager) are not run: rounds beside the pool have no seq until
-// folded, and then one entry holds many.
+// TestContractWithShards runs the contract suite, and the ranged ledger
+// reads, on a store with DefaultShards contribution shards (issue 25): a
+// fold writes each round's own entry, so every case runs.
 func TestContractWithShards(t *testing.T) {
 	ep := endpoint(t)
 	client := dynamo.LocalClient(ep)
-	jackpottest.Run(t, func(t *testing.T) pools.Store {
+	open := func(t *testing.T) pools.Store {
 		return dynamo.New(client, newTable(t, ep)).WithShards(dynamo.DefaultShards)
-	}, jackpottest.Scale{Writers: 8, Rounds: 400, Skip: knownWrongWithShards})
+	}
+	jackpottest.Run(t, open, jackpottest.Scale{Writers: 8, Rounds: 400})
+	jackpottest.RunLedgerPager(t, open)
 }
 
 // lossyAPI sends every transaction to DynamoDB and then, for the ones the

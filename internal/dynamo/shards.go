@@ -7,8 +7,10 @@ import (
 	"fmt"
 	"hash/fnv"
 	"math/rand/v2"
+	"reflect"
 	"sort"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -58,11 +60,44 @@ const (
 	attrRate   = "rs"  // a record's round beside the pool: its sum(wager x rate)
 	attrRateR  = "rsr" // and sum(wager x reserve rate), in 1/10000 of the minor unit
 	attrShard  = "shard"
-	attrLast   = "last"
+	attrLast   = "last" // the last round's entry, kept by shards before per-round folds (removed by every fold)
+	attrKeys   = "keys" // the record keys of the rounds with a wager the shard took, in commit order
+	attrActor  = "aid"  // a record's round beside the pool: its principal's id
+	attrRole   = "arole"
+	attrFirst  = "first"
 	prefShard  = "SHARD#"
+	prefFold   = "FOLD#"
 )
 
+// MaxShardRounds is the most rounds one shard takes in an epoch: every
+// round with a wager adds its record key (up to 135 bytes) to the shard
+// item, which stays under 1 KB with 5 (a contribution then costs 2 WRU on
+// its shard). A store with n shards takes at most shardCap() per shard, so
+// that a fold of the whole epoch fits one transaction (MaxItems) with the
+// pool, its fold item and every shard; a round that finds its shard full
+// tries others, and when they are full too folds the epoch (foldNow).
+const MaxShardRounds = 5
+
+// shardCap is how many rounds one shard takes in an epoch with s.shards
+// shards: a fold alone writes the pool, the fold item, one ledger entry
+// per round and every shard, at most MaxItems.
+func (s *Store) shardCap() int64 {
+	if s.shards == 0 {
+		return 0
+	}
+	return int64(max(min(MaxShardRounds, (MaxItems-2-s.shards)/s.shards), 1))
+}
+
+// fullTries is how many shards a round tries, its own and the next ones,
+// before it folds an epoch whose shards it found full.
+const fullTries = 4
+
 func skShard(k int) string { return fmt.Sprintf("%s%03d", prefShard, k) }
+
+// skFold is the fold item of an epoch: the first sequence number and the
+// number of the entries its fold wrote, one per round (Contributed finds a
+// round's entry through it).
+func skFold(epoch int64) string { return fmt.Sprintf("%s%019d", prefFold, epoch) }
 
 // ShardOf is the shard of a table's contributions among n.
 func ShardOf(table string, n int) int {
@@ -87,14 +122,27 @@ type shard struct {
 	epoch   int64
 	sealed  bool
 	pending jackpot.Pending
-	last    *jackpot.Entry // the entry of the last round it took
+	keys    []string // the record keys of its rounds with a wager
 }
 
-// shardMark is what Pool folded, carried to Commit in jackpot.Pool.Shards.
+// shardMark is what Pool folded, carried to Commit in jackpot.Pool.Shards:
+// the epoch, every shard's version as read, and, when the shards held
+// rounds, their record keys and the pool they fold into (its meters,
+// settings and sequence number before the fold), from which Commit posts
+// each round's own entry (jackpot.Rules.FoldRounds).
 type shardMark struct {
 	Epoch    int64            `json:"epoch"`
 	Versions map[string]int64 `json:"versions"`
-	Fold     []jackpot.Entry  `json:"fold,omitempty"`
+	Keys     []string         `json:"keys,omitempty"`
+	Base     *foldBase        `json:"base,omitempty"`
+}
+
+// foldBase is the pool a fold starts from, and what the shards held.
+type foldBase struct {
+	Seq      int64            `json:"seq"`
+	Settings jackpot.Settings `json:"settings"`
+	Meters   jackpot.Meters   `json:"meters"`
+	Pending  jackpot.Pending  `json:"pending"`
 }
 
 func intAttr(it map[string]types.AttributeValue, name string) int64 {
@@ -129,12 +177,15 @@ func (s *Store) readShards(ctx context.Context, id string) ([]shard, error) {
 			_, sealed := it[attrSealed]
 			sh := shard{sk: sk.Value, version: intAttr(it, attrVersion), epoch: intAttr(it, attrEpoch), sealed: sealed,
 				pending: jackpot.Pending{Rounds: intAttr(it, attrRounds), Wagers: intAttr(it, attrWagers), WagerAmount: money.Amount(intAttr(it, attrAmount))}}
-			if d, ok := it[attrLast].(*types.AttributeValueMemberS); ok && sh.pending.Rounds > 0 {
-				var e jackpot.Entry
-				if err := json.Unmarshal([]byte(d.Value), &e); err != nil {
-					return nil, fmt.Errorf("dynamo: shard %s of %s: %w", sh.sk, id, err)
+			if l, ok := it[attrKeys].(*types.AttributeValueMemberL); ok {
+				for _, v := range l.Value {
+					if k, ok := v.(*types.AttributeValueMemberS); ok {
+						sh.keys = append(sh.keys, k.Value)
+					}
 				}
-				sh.last = &e
+			}
+			if sh.pending.Wagers > 0 && len(sh.keys) == 0 {
+				return nil, fmt.Errorf("dynamo: shard %s of %s holds %d wagers and no round: written before per-round folds; fold it with that version", sh.sk, id, sh.pending.Wagers)
 			}
 			out = append(out, sh)
 		}
@@ -161,7 +212,9 @@ func pendingOf(shards []shard, epoch int64) (jackpot.Pending, error) {
 }
 
 // view is the pool item p with its shards folded in: the pool as it
-// stands (Pool, and so every serial change, reads it).
+// stands (Pool, and so every serial change, reads it). Its meters come
+// from the shards' sums (jackpot.Rules.Fold), and its Seq is past one
+// entry per round with a wager: Commit posts each of them (commitFold).
 func (s *Store) view(p jackpot.Pool, shards []shard) (jackpot.Pool, error) {
 	if len(shards) == 0 && s.shards == 0 {
 		return p, nil
@@ -170,26 +223,19 @@ func (s *Store) view(p jackpot.Pool, shards []shard) (jackpot.Pool, error) {
 	if err != nil {
 		return jackpot.Pool{}, fmt.Errorf("dynamo: shards of %s: %w", p.ID, err)
 	}
-	// The fold is stamped at the last round it folds (the meters as of
-	// an instant then count it from there), and is that round's own
-	// entry when it folds one.
-	var one *jackpot.Entry
-	at := p.UpdatedAt
+	m := shardMark{Epoch: p.Version, Versions: map[string]int64{}}
 	for _, sh := range shards {
-		if sh.epoch == p.Version && sh.last != nil {
-			one = sh.last
-			if sh.last.At.After(at) {
-				at = sh.last.At
-			}
+		m.Versions[sh.sk] = sh.version
+		if sh.epoch == p.Version {
+			m.Keys = append(m.Keys, sh.keys...)
 		}
 	}
-	q, fold, err := jackpot.Rules{}.Fold(p, pend, one, at)
+	q, err := jackpot.Rules{}.Fold(p, pend, int64(len(m.Keys)))
 	if err != nil {
 		return jackpot.Pool{}, fmt.Errorf("dynamo: fold the shards of %s: %w", p.ID, err)
 	}
-	m := shardMark{Epoch: p.Version, Versions: map[string]int64{}, Fold: fold}
-	for _, sh := range shards {
-		m.Versions[sh.sk] = sh.version
+	if len(m.Keys) > 0 {
+		m.Base = &foldBase{Seq: p.Seq, Settings: p.Settings, Meters: p.Meters, Pending: pend}
 	}
 	b, err := json.Marshal(m)
 	if err != nil {
@@ -197,6 +243,124 @@ func (s *Store) view(p jackpot.Pool, shards []shard) (jackpot.Pool, error) {
 	}
 	q.Shards = string(b)
 	return q, nil
+}
+
+// foldNow commits the rounds the shards of the pool's epoch hold into it,
+// with nothing else (a commit of the pool moving it to the next epoch,
+// sealed with sealNext). Nothing to fold is no commit. jackpot.ErrConflict:
+// another commit landed first (it folded them).
+func (s *Store) foldNow(ctx context.Context, id string, sealNext bool) error {
+	p, err := s.poolItem(ctx, id)
+	if err != nil {
+		return err
+	}
+	shards, err := s.readShards(ctx, id)
+	if err != nil {
+		return err
+	}
+	busy := false
+	for _, sh := range shards {
+		busy = busy || (sh.epoch == p.Version && sh.pending.Rounds > 0)
+	}
+	if !busy {
+		return nil
+	}
+	q, err := s.view(p, shards)
+	if err != nil {
+		return err
+	}
+	q.Version = p.Version + 1
+	q.UpdatedAt = s.now()
+	return s.commit(ctx, jackpot.Commit{PrevVersion: p.Version, Pool: q}, sealNext)
+}
+
+// commitFold is the fold the commit of a pool read through Pool writes:
+// each round's own contribution entry (from its record, in the order of
+// their times, their shards' order breaking ties), numbered from the pool's
+// Seq on, and the epoch's fold item naming them. Their sum is checked
+// against the pool's meters as Pool read them (Fold); never written when
+// they differ.
+func (s *Store) commitFold(ctx context.Context, id string, m shardMark) ([]jackpot.Entry, map[string]types.AttributeValue, error) {
+	fold, err := s.foldEntries(ctx, id, m)
+	if err != nil || len(fold) == 0 {
+		return nil, nil, err
+	}
+	it := key(id, skFold(m.Epoch))
+	it[attrPool], it[attrFirst], it[attrRounds] = str(id), num(fold[0].Seq), num(int64(len(fold)))
+	return fold, it, nil
+}
+
+// Folding implements pools.ContributionStore: the entries commitFold
+// writes for p (read through Pool).
+func (s *Store) Folding(ctx context.Context, p jackpot.Pool) ([]jackpot.Entry, error) {
+	if p.Shards == "" {
+		return nil, nil
+	}
+	var m shardMark
+	if err := json.Unmarshal([]byte(p.Shards), &m); err != nil {
+		return nil, fmt.Errorf("dynamo: the shard note of %s: %w", p.ID, err)
+	}
+	return s.foldEntries(ctx, p.ID, m)
+}
+
+// foldEntries are the rounds' own entries of a fold (commitFold).
+func (s *Store) foldEntries(ctx context.Context, id string, m shardMark) ([]jackpot.Entry, error) {
+	if len(m.Keys) == 0 || m.Base == nil {
+		return nil, nil
+	}
+	rounds, err := s.roundsOf(ctx, id, m.Keys)
+	if err != nil {
+		return nil, err
+	}
+	sort.SliceStable(rounds, func(i, j int) bool { return rounds[i].At.Before(rounds[j].At) })
+	base := jackpot.Pool{ID: id, Settings: m.Base.Settings, Meters: m.Base.Meters, Seq: m.Base.Seq}
+	folded, fold, err := jackpot.Rules{}.FoldRounds(base, rounds)
+	if err != nil {
+		return nil, fmt.Errorf("dynamo: fold the shards of %s: %w", id, err)
+	}
+	sum, err := jackpot.Rules{}.Fold(base, m.Base.Pending, int64(len(m.Keys)))
+	if err != nil {
+		return nil, fmt.Errorf("dynamo: fold the shards of %s: %w", id, err)
+	}
+	if !reflect.DeepEqual(folded.Meters, sum.Meters) || folded.Seq != sum.Seq {
+		return nil, fmt.Errorf("dynamo: fold the shards of %s: the rounds' entries (%+v) are not what the shards hold (%+v)", id, folded.Meters, sum.Meters)
+	}
+	return fold, nil
+}
+
+// roundsOf reads the contribution entries kept with the records of keys
+// (strongly consistent GetItems, a few at once).
+func (s *Store) roundsOf(ctx context.Context, id string, keys []string) ([]jackpot.Entry, error) {
+	out := make([]jackpot.Entry, len(keys))
+	errs := make([]error, len(keys))
+	sem := make(chan struct{}, 8)
+	var wg sync.WaitGroup
+	for i, k := range keys {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			got, err := s.api.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String(s.table), Key: key(id, skRecord(k)), ConsistentRead: aws.Bool(true)})
+			if err != nil {
+				errs[i] = fmt.Errorf("dynamo: round record %s of %s: %w", k, id, err)
+				return
+			}
+			e, err := entryOf(got.Item)
+			if err == nil && e == nil {
+				err = errors.New("no contribution kept with it")
+			}
+			if err != nil {
+				errs[i] = fmt.Errorf("dynamo: round record %s of %s: %w", k, id, err)
+				return
+			}
+			out[i] = *e
+		}()
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // Snapshot implements pools.ContributionStore: the pool item alone, from
@@ -238,8 +402,9 @@ func (s *Store) forget(id string) {
 }
 
 // Contribute implements pools.ContributionStore: one transaction of the
-// table's shard (ADDs, conditioned on the epoch and not sealed) and the
-// round's records, the first carrying its contribution entry.
+// table's shard (ADDs and the round's record key appended, conditioned on
+// the epoch, not sealed and not full) and the round's records, the first
+// carrying its contribution entry.
 func (s *Store) Contribute(ctx context.Context, c pools.Contribution) error {
 	if s.shards == 0 {
 		return jackpot.ErrConflict
@@ -254,30 +419,33 @@ func (s *Store) Contribute(ctx context.Context, c pools.Contribution) error {
 	if c.Entry != nil {
 		wagers, amount = c.Entry.Wagers, c.Entry.WagerAmount
 	}
-	last := "{}"
+	u := &types.Update{TableName: aws.String(s.table), Key: key(c.Pool, skShard(k)),
+		UpdateExpression:         aws.String("ADD #version :one, #n :one, #wagers :w, #amount :a"),
+		ConditionExpression:      aws.String("#epoch = :epoch AND attribute_not_exists(#sealed) AND #n < :cap"),
+		ExpressionAttributeNames: map[string]string{"#version": attrVersion, "#n": attrRounds, "#wagers": attrWagers, "#amount": attrAmount, "#epoch": attrEpoch, "#sealed": attrSealed},
+		ExpressionAttributeValues: map[string]types.AttributeValue{":one": num(1), ":w": num(wagers), ":a": num(int64(amount)),
+			":epoch": num(c.Version), ":cap": num(s.shardCap())},
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld}
 	if c.Entry != nil {
-		b, err := json.Marshal(c.Entry)
-		if err != nil {
-			return err
-		}
-		last = string(b)
+		// The round's record key, so that the fold finds its entry.
+		u.UpdateExpression = aws.String("SET #keys = list_append(if_not_exists(#keys, :none), :key) " + *u.UpdateExpression)
+		u.ExpressionAttributeNames["#keys"] = attrKeys
+		u.ExpressionAttributeValues[":none"] = &types.AttributeValueMemberL{Value: []types.AttributeValue{}}
+		u.ExpressionAttributeValues[":key"] = &types.AttributeValueMemberL{Value: []types.AttributeValue{str(c.Records[0].Key)}}
 	}
 	tx := make([]types.TransactWriteItem, 0, 1+len(c.Records))
-	tx = append(tx, types.TransactWriteItem{Update: &types.Update{TableName: aws.String(s.table), Key: key(c.Pool, skShard(k)),
-		UpdateExpression:         aws.String("SET #last = :last ADD #version :one, #n :one, #wagers :w, #amount :a"),
-		ConditionExpression:      aws.String("#epoch = :epoch AND attribute_not_exists(#sealed)"),
-		ExpressionAttributeNames: map[string]string{"#version": attrVersion, "#n": attrRounds, "#wagers": attrWagers, "#amount": attrAmount, "#epoch": attrEpoch, "#sealed": attrSealed, "#last": attrLast},
-		ExpressionAttributeValues: map[string]types.AttributeValue{":one": num(1), ":w": num(wagers), ":a": num(int64(amount)),
-			":epoch": num(c.Version), ":last": str(last)},
-		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld}})
+	tx = append(tx, types.TransactWriteItem{Update: u})
 	for i, r := range c.Records {
 		extra := map[string]types.AttributeValue{}
 		if i == 0 {
 			extra[attrEpoch], extra[attrShard] = num(c.Version), num(int64(k))
 			if c.Entry != nil {
-				// The round's entry is its record's answer and these two
+				// The round's entry is its record's answer and these
 				// numbers (entryOf): the record stays under 1 KB.
 				extra[attrRate], extra[attrRateR] = num(c.Entry.RateSum), num(c.Entry.RateSumReserve)
+				if a := c.Entry.Actor; a != nil {
+					extra[attrActor], extra[attrRole] = str(a.ID), str(a.Role)
+				}
 			}
 		}
 		rit, err := item(c.Pool, skRecord(r.Key), r, extra)
@@ -288,15 +456,22 @@ func (s *Store) Contribute(ctx context.Context, c pools.Contribution) error {
 	}
 	in := &dynamodb.TransactWriteItemsInput{TransactItems: tx}
 	_, err := s.api.TransactWriteItems(ctx, in)
-	for n := 1; n < contendedAttempts && contended(err); n++ {
-		// Another transaction held the shard (or a record) and nothing
-		// was written: the same write again after a short jitter, on the
-		// next shard (any shard of the epoch is folded alike).
-		if err := sleepJitter(ctx, n); err != nil {
-			return fmt.Errorf("dynamo: contribute to %s: %w", c.Pool, err)
+	for n, full := 1, 0; err != nil; n++ {
+		if contended(err) && n < contendedAttempts {
+			// Another transaction held the shard (or a record) and
+			// nothing was written: the same write again after a short
+			// jitter, on the next shard (any shard of the epoch is
+			// folded alike).
+			if err := sleepJitter(ctx, n); err != nil {
+				return fmt.Errorf("dynamo: contribute to %s: %w", c.Pool, err)
+			}
+		} else if s.full(err, c.Version) && full+1 < min(fullTries, s.shards) {
+			full++ // its shard holds shardCap rounds: the next one
+		} else {
+			break
 		}
 		k = (home + n) % s.shards
-		tx[0].Update.Key = key(c.Pool, skShard(k))
+		u.Key = key(c.Pool, skShard(k))
 		if rit := tx[1].Put.Item; rit != nil {
 			rit[attrShard] = num(int64(k))
 		}
@@ -310,6 +485,13 @@ func (s *Store) Contribute(ctx context.Context, c pools.Contribution) error {
 				// round goes to the pool, whose commit creates them.
 				return pools.ErrSerial
 			}
+			if s.full(err, c.Version) {
+				// The epoch's shards are full: fold them into the pool
+				// (whoever folds first), and the round goes to the next
+				// epoch. Nothing of the round was written; whether the
+				// fold landed does not matter to it.
+				_ = s.foldNow(ctx, c.Pool, false)
+			}
 		}
 		return jackpot.ErrConflict
 	}
@@ -317,6 +499,19 @@ func (s *Store) Contribute(ctx context.Context, c pools.Contribution) error {
 		return fmt.Errorf("dynamo: contribute to %s: %w", c.Pool, err)
 	}
 	return nil
+}
+
+// full reports whether a contribution to epoch was refused only because
+// its shard holds shardCap rounds (the shard as it was, returned by the
+// failed condition).
+func (s *Store) full(err error, epoch int64) bool {
+	var tce *types.TransactionCanceledException
+	if !errors.As(err, &tce) || len(tce.CancellationReasons) == 0 || aws.ToString(tce.CancellationReasons[0].Code) != "ConditionalCheckFailed" {
+		return false
+	}
+	it := tce.CancellationReasons[0].Item
+	_, sealed := it[attrSealed]
+	return len(it) > 0 && !sealed && intAttr(it, attrEpoch) == epoch && intAttr(it, attrRounds) >= s.shardCap()
 }
 
 // contendedAttempts is how many times Contribute sends a transaction that
@@ -393,9 +588,9 @@ func (s *Store) seal(ctx context.Context, id string, epoch int64, shards []shard
 }
 
 // shardWrites are the updates of a commit to every shard: emptied, moved
-// to epoch next, unsealed, each conditioned on the version the commit's
-// read saw (absent: still absent).
-func (s *Store) shardWrites(id string, next int64, seen map[string]int64) []types.TransactWriteItem {
+// to epoch next, unsealed (sealed with sealed), each conditioned on the
+// version the commit's read saw (absent: still absent).
+func (s *Store) shardWrites(id string, next int64, seen map[string]int64, sealed bool) []types.TransactWriteItem {
 	sks := map[string]bool{}
 	for sk := range seen {
 		sks[sk] = true
@@ -411,8 +606,8 @@ func (s *Store) shardWrites(id string, next int64, seen map[string]int64) []type
 	out := make([]types.TransactWriteItem, 0, len(order))
 	for _, sk := range order {
 		u := &types.Update{TableName: aws.String(s.table), Key: key(id, sk),
-			UpdateExpression:          aws.String("SET #epoch = :next, #n = :zero, #wagers = :zero, #amount = :zero, #pool = :id ADD #version :one REMOVE #sealed, #last"),
-			ExpressionAttributeNames:  map[string]string{"#epoch": attrEpoch, "#n": attrRounds, "#wagers": attrWagers, "#amount": attrAmount, "#pool": attrPool, "#version": attrVersion, "#sealed": attrSealed, "#last": attrLast},
+			UpdateExpression:          aws.String("SET #epoch = :next, #n = :zero, #wagers = :zero, #amount = :zero, #pool = :id ADD #version :one REMOVE #sealed, #last, #keys"),
+			ExpressionAttributeNames:  map[string]string{"#epoch": attrEpoch, "#n": attrRounds, "#wagers": attrWagers, "#amount": attrAmount, "#pool": attrPool, "#version": attrVersion, "#sealed": attrSealed, "#last": attrLast, "#keys": attrKeys},
 			ExpressionAttributeValues: map[string]types.AttributeValue{":next": num(next), ":zero": num(0), ":id": str(id), ":one": num(1)}}
 		if v, ok := seen[sk]; ok {
 			u.ConditionExpression = aws.String("#version = :seen")
@@ -421,6 +616,10 @@ func (s *Store) shardWrites(id string, next int64, seen map[string]int64) []type
 			u.ConditionExpression = aws.String("attribute_not_exists(#pk)")
 			u.ExpressionAttributeNames["#pk"] = attrPK
 		}
+		if sealed {
+			u.UpdateExpression = aws.String("SET #epoch = :next, #n = :zero, #wagers = :zero, #amount = :zero, #pool = :id, #sealed = :t ADD #version :one REMOVE #last, #keys")
+			u.ExpressionAttributeValues[":t"] = &types.AttributeValueMemberBOOL{Value: true}
+		}
 		out = append(out, types.TransactWriteItem{Update: u})
 	}
 	return out
@@ -428,9 +627,9 @@ func (s *Store) shardWrites(id string, next int64, seen map[string]int64) []type
 
 // Contributions returns the contribution entries of the rounds committed
 // beside the pool (each kept with its round record), and what the shards
-// hold now (not yet folded): with the fold entries of the ledger (the
-// contribution entries without a table), they account for every wager,
-// exactly. A reconciliation reads them; it costs a read of every record.
+// hold now (not yet folded): the rounds folded have their own entries in
+// the ledger, the others are what the shards hold, exactly
+// (jackpottest.LedgerHasEveryRound). It costs a read of every record.
 func (s *Store) Contributions(ctx context.Context, id string) ([]jackpot.Entry, jackpot.Pending, error) {
 	in := &dynamodb.QueryInput{
 		TableName:                 aws.String(s.table),
@@ -470,11 +669,10 @@ func (s *Store) Contributions(ctx context.Context, id string) ([]jackpot.Entry, 
 	return out, pend, err
 }
 
-// FoldActor signs a fold committed with no entry of its own (a reading of
-// the meters as of an instant, a reconciliation): the store itself.
-var FoldActor = jackpot.Actor{ID: "tablesettle:fold", Role: "store"}
-
-// Contributed implements pools.ContributionStore.
+// Contributed implements pools.ContributionStore: the round's entry as
+// its fold wrote it in the ledger (with its sequence number), found through
+// the fold item of the round's epoch; before the fold, the entry kept with
+// its record (Seq 0).
 func (s *Store) Contributed(ctx context.Context, pool, k string) (*jackpot.Entry, error) {
 	out, err := s.api.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String(s.table), Key: key(pool, skRecord(k)), ConsistentRead: aws.Bool(true)})
 	if err != nil {
@@ -484,7 +682,27 @@ func (s *Store) Contributed(ctx context.Context, pool, k string) (*jackpot.Entry
 	if err != nil {
 		return nil, fmt.Errorf("dynamo: round record %s of %s: %w", k, pool, err)
 	}
-	return e, nil
+	if e == nil {
+		return nil, nil
+	}
+	f, err := s.api.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String(s.table), Key: key(pool, skFold(intAttr(out.Item, attrEpoch))), ConsistentRead: aws.Bool(true)})
+	if err != nil {
+		return nil, fmt.Errorf("dynamo: the fold of round record %s of %s: %w", k, pool, err)
+	}
+	if f.Item == nil {
+		return e, nil // not folded yet
+	}
+	first, n := intAttr(f.Item, attrFirst), intAttr(f.Item, attrRounds)
+	es, err := s.LedgerPage(ctx, pool, pools.LedgerQuery{After: first - 1, Before: first + n, Limit: int(n)})
+	if err != nil {
+		return nil, err
+	}
+	for _, x := range es {
+		if x.Kind == jackpot.KindContribution && x.Corrects == "" && x.Commit == e.Commit && x.Table == e.Table && x.Round == e.Round {
+			return &x, nil
+		}
+	}
+	return nil, fmt.Errorf("dynamo: round record %s of %s: its fold (entries %d-%d) has no entry of it", k, pool, first, first+n-1)
 }
 
 // entryOf is the contribution entry of a round committed beside the pool,
@@ -506,6 +724,12 @@ func entryOf(it map[string]types.AttributeValue) (*jackpot.Entry, error) {
 		Displayed: c.Displayed, Overflow: c.Overflow, Reserve: c.Reserve, Wagers: c.Wagers, WagerAmount: c.WagerAmount,
 		RateSum: intAttr(it, attrRate), RateSumReserve: intAttr(it, attrRateR), Contributed: c.Displayed + c.Overflow, ContributedReserve: c.Reserve,
 		Commit: rec.Commit, Rules: c.Rules}
+	if id, ok := it[attrActor].(*types.AttributeValueMemberS); ok {
+		e.Actor = &jackpot.Actor{ID: id.Value}
+		if r, ok := it[attrRole].(*types.AttributeValueMemberS); ok {
+			e.Actor.Role = r.Value
+		}
+	}
 	e.CarryDisplayed = e.RateSum - 10000*int64(e.Contributed)
 	e.CarryReserve = e.RateSumReserve - 10000*int64(e.ContributedReserve)
 	return &e, nil

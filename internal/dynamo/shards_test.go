@@ -7,16 +7,20 @@ import (
 	"github.com/tablesettle/tablesettle/internal/dynamo"
 	"github.com/tablesettle/tablesettle/internal/jackpot"
 	"github.com/tablesettle/tablesettle/internal/jackpot/jackpottest"
+	"github.com/tablesettle/tablesettle/internal/money"
 	"github.com/tablesettle/tablesettle/internal/pools"
+	"github.com/tablesettle/tablesettle/internal/principal"
 )
 
-// A round committed beside the pool and folded with another (one fold
-// entry for both) is voided (R28) from the entry kept with its record:
-// the meters are then, to the fraction, a twin pool's that never had it
-// (R1: credited x 10000 + carried == sum(wager x rate) of the rounds that
-// stand). Rounds r0, r1 and r2 (tables T0, T1 and T2: 1, 3 and 2 unit
-// wagers at 17.33% and 5.17%) wait in the shards; r3's Four of a Kind
-// (house-paid) folds them into one entry; r1 is then voided.
+// A round committed beside the pool and folded with others is voided
+// (R28): the fold wrote each round's own entry with its own sequence
+// number, as the serial path would have, so the void reverses that entry
+// (its answer lists its real sequence number) and the meters are then, to
+// the fraction, a twin pool's that never had it (R1: credited x 10000 +
+// carried == sum(wager x rate) of the rounds that stand). Rounds r0, r1
+// and r2 (tables T0, T1 and T2: 1, 3 and 2 unit wagers at 17.33% and
+// 5.17%) wait in the shards; r3's Four of a Kind (house-paid) folds them,
+// one entry each; r1 is then voided.
 func TestVoidOfARoundFoldedWithOthers_R28(t *testing.T) {
 	ep := endpoint(t)
 	ctx := context.Background()
@@ -37,13 +41,38 @@ func TestVoidOfARoundFoldedWithOthers_R28(t *testing.T) {
 		pool string
 		r    jackpot.Round
 	}{{"p", r0}, {"p", r1}, {"p", r2}, {"p", r3}, {"twin", r0}, {"twin", r2}, {"twin", r3}} {
-		if _, _, err := svc.ApplyRound(ctx, a.pool, a.r, "", ""); err != nil {
+		// Each round signed by its table's principal (every entry carries it).
+		tctx := principal.NewContext(ctx, &principal.Principal{ID: "table:" + a.r.Table, Roles: []principal.Role{principal.Table}, Acting: principal.Table})
+		if _, _, err := svc.ApplyRound(tctx, a.pool, a.r, "", ""); err != nil {
 			t.Fatal(err)
 		}
 	}
 	es, err := st.Ledger(ctx, "p", 0, 10)
-	if err != nil || len(es) != 4 || es[1].Table != "" || es[1].Wagers != 6 {
-		t.Fatalf("want opening, one fold of r0, r1 and r2 (6 wagers), r3's contribution and hit: %+v %v", es, err)
+	if err != nil || len(es) != 6 {
+		t.Fatalf("want opening, r0, r1 and r2's own entries, r3's contribution and hit: %+v %v", es, err)
+	}
+	var r1Seq int64
+	var credited, carried int64
+	for i, want := range map[string]int64{"r0": 1, "r1": 3, "r2": 2} {
+		found := 0
+		for _, e := range es[1:4] {
+			if e.Round == i && e.Kind == jackpot.KindContribution && e.Wagers == want && e.WagerAmount == 500*money.Amount(want) &&
+				e.Actor != nil && e.Actor.ID == "table:"+e.Table && e.Actor.Role == string(principal.Table) && e.Commit != "" {
+				found++
+				if i == "r1" {
+					r1Seq = e.Seq
+				}
+				credited += int64(e.Contributed)
+				carried += e.CarryDisplayed
+			}
+		}
+		if found != 1 {
+			t.Fatalf("round %s: %d own entries among %+v", i, found, es[1:4])
+		}
+	}
+	// 3000 x 17.33% = 519.90: 519 credited, 0.90 carried, over the three (R1).
+	if credited != 519 || carried != 9000 {
+		t.Fatalf("the three rounds credited %d and carried %d, want 519 and 9000", credited, carried)
 	}
 	corr := jackpot.Correction{Table: "T1", Round: "r1", Reason: "misdeal", Rules: []string{"mbs-megalink-ssp-v6 5.4"}}
 	res, _, err := svc.Correct(ctx, "p", corr, jackpottest.Supervisor, jackpottest.Controller, "void-r1")
@@ -53,6 +82,9 @@ func TestVoidOfARoundFoldedWithOthers_R28(t *testing.T) {
 	// r1 credited 1500 x 17.33% = 259.95 and 1500 x 5.17% = 77.55.
 	if res.Difference.Displayed != -259 && res.Difference.Displayed != -260 {
 		t.Fatalf("the void took back %+v", res.Difference)
+	}
+	if len(res.Reversed) != 1 || res.Reversed[0] != r1Seq {
+		t.Fatalf("the void reversed %v, want r1's own entry %d", res.Reversed, r1Seq)
 	}
 	p, _ := svc.Get(ctx, "p")
 	twin, _ := svc.Get(ctx, "twin")
