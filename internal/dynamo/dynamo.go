@@ -171,9 +171,9 @@ func (s *Store) Pool(ctx context.Context, id string) (jackpot.Pool, error) {
 		return jackpot.Pool{}, err
 	}
 	s.remember(p)
-	if s.shards == 0 {
-		return p, nil
-	}
+	// The shards are read even with none configured (WithShards(0)): a
+	// pool may have some from writers with shards on, and what they hold
+	// is in the pool as it stands.
 	shards, err := s.readShards(ctx, id)
 	if err != nil {
 		return jackpot.Pool{}, err
@@ -273,7 +273,7 @@ func (s *Store) commit(ctx context.Context, c jackpot.Commit, sealNext bool) err
 		if mark.Epoch != c.PrevVersion {
 			return jackpot.ErrConflict
 		}
-	} else if s.shards > 0 {
+	} else {
 		// A pool not read through Pool (a test's, or a created pool's):
 		// it folded nothing, which holds only while the shards hold
 		// nothing.
@@ -281,7 +281,9 @@ func (s *Store) commit(ctx context.Context, c jackpot.Commit, sealNext bool) err
 		if err != nil {
 			return err
 		}
-		mark = shardMark{Epoch: c.PrevVersion, Versions: map[string]int64{}}
+		if len(shards) > 0 || s.shards > 0 {
+			mark = shardMark{Epoch: c.PrevVersion, Versions: map[string]int64{}}
+		}
 		for _, sh := range shards {
 			if sh.epoch == c.PrevVersion && (sh.pending.Rounds > 0 || sh.pending.WagerAmount > 0) {
 				if err := s.seal(ctx, id, c.PrevVersion, shards); err != nil {

@@ -216,9 +216,6 @@ func pendingOf(shards []shard, epoch int64) (jackpot.Pending, error) {
 // from the shards' sums (jackpot.Rules.Fold), and its Seq is past one
 // entry per round with a wager: Commit posts each of them (commitFold).
 func (s *Store) view(p jackpot.Pool, shards []shard) (jackpot.Pool, error) {
-	if len(shards) == 0 && s.shards == 0 {
-		return p, nil
-	}
 	pend, err := pendingOf(shards, p.Version)
 	if err != nil {
 		return jackpot.Pool{}, fmt.Errorf("dynamo: shards of %s: %w", p.ID, err)
