@@ -195,20 +195,47 @@ func wruOfARound(b *testing.B, ep string) string {
 			b.Fatal(err)
 		}
 		after := scanSizes(b, client, table)
-		wru, items := 0, []string{}
-		for k, it := range after {
-			if old, ok := before[k]; ok && old == it {
-				continue // not written
-			}
-			size := it.size
-			kb := (size + 1023) / 1024
-			wru += 2 * kb
-			items = append(items, fmt.Sprintf("%s %d B", k, size))
-		}
-		sort.Strings(items)
+		wru, items := written(before, after)
 		fmt.Fprintf(&sb, "%s: a round without a hit writes %s: %d WRU on AWS (transactional: 2 per started KB)\n", mode, strings.Join(items, ", "), wru)
+		if mode == "sharded" {
+			// Its fold: the pool, the round's own ledger entry, the
+			// epoch's fold item and every shard (a fold of n rounds
+			// writes n entries and the rest once).
+			if err := svc.Fold(ctx, "p"); err != nil {
+				b.Fatal(err)
+			}
+			wru, items := written(after, scanSizes(b, client, table))
+			fmt.Fprintf(&sb, "sharded: the fold of that round writes %s: %d WRU\n", strings.Join(items, ", "), wru)
+		}
 	}
 	return sb.String()
+}
+
+// written lists the items after holds that before did not (or held
+// otherwise), with their sizes, and the WRU a transaction writing them
+// costs (2 per started KB each; the 16 shards as one line).
+func written(before, after map[string]sized) (int, []string) {
+	wru, items := 0, []string{}
+	shards, shardWRU, shardMax := 0, 0, 0
+	for k, it := range after {
+		if old, ok := before[k]; ok && old == it {
+			continue // not written
+		}
+		w := 2 * ((it.size + 1023) / 1024)
+		wru += w
+		if strings.HasPrefix(k, "SHARD#") {
+			shards, shardWRU, shardMax = shards+1, shardWRU+w, max(shardMax, it.size)
+			continue
+		}
+		items = append(items, fmt.Sprintf("%s %d B", k, it.size))
+	}
+	sort.Strings(items)
+	if shards > 1 {
+		items = append(items, fmt.Sprintf("%d shards (each at most %d B, %d WRU together)", shards, shardMax, shardWRU))
+	} else if shards == 1 {
+		items = append(items, fmt.Sprintf("a shard %d B", shardMax))
+	}
+	return wru, items
 }
 
 // scanSizes reads every item of table: by sort key, its size as DynamoDB
@@ -243,20 +270,31 @@ func scanSizes(b *testing.B, client *dynamodb.Client, table string) map[string]s
 func itemSize(it map[string]types.AttributeValue) int {
 	n := 0
 	for name, v := range it {
-		n += utf8.RuneCountInString(name)
-		switch v := v.(type) {
-		case *types.AttributeValueMemberS:
-			n += len(v.Value)
-		case *types.AttributeValueMemberN:
-			d := strings.TrimLeft(strings.TrimPrefix(v.Value, "-"), "0")
-			n += (len(d)+1)/2 + 1
-		case *types.AttributeValueMemberBOOL:
-			n++
-		default:
-			n += 8
-		}
+		n += utf8.RuneCountInString(name) + valueSize(v)
 	}
 	return n
+}
+
+// valueSize is an attribute value's size: a list's is 3 bytes and 1 per
+// element besides the elements'.
+func valueSize(v types.AttributeValue) int {
+	switch v := v.(type) {
+	case *types.AttributeValueMemberS:
+		return len(v.Value)
+	case *types.AttributeValueMemberN:
+		d := strings.TrimLeft(strings.TrimPrefix(v.Value, "-"), "0")
+		return (len(d)+1)/2 + 1
+	case *types.AttributeValueMemberBOOL:
+		return 1
+	case *types.AttributeValueMemberL:
+		n := 3
+		for _, e := range v.Value {
+			n += 1 + valueSize(e)
+		}
+		return n
+	default:
+		return 8
+	}
 }
 
 // warmUp applies a few hundred rounds first: DynamoDB Local runs on the
@@ -297,6 +335,8 @@ func render(it map[string]types.AttributeValue) string {
 			fmt.Fprintf(&sb, "%s=N:%s;", n, v.Value)
 		case *types.AttributeValueMemberBOOL:
 			fmt.Fprintf(&sb, "%s=B:%t;", n, v.Value)
+		case *types.AttributeValueMemberL:
+			fmt.Fprintf(&sb, "%s=L:%d:%d;", n, len(v.Value), valueSize(v))
 		default:
 			fmt.Fprintf(&sb, "%s=?;", n)
 		}

@@ -67,13 +67,12 @@ var (
 	_ pools.ContributionStore = (*Store)(nil)
 )
 
-// New returns a store on table through api without contribution shards:
-// every round is committed to the pool item (the serial path). Shards are
-// opt-in (WithShards, serve -shards N): with them on, corrections' twin
-// pools, ranged ledger reads and the floor's ETags are known to be wrong
-// (docs/scale.md, "Known to be wrong with shards on").
+// New returns a store on table through api with DefaultShards
+// contribution shards per pool: rounds without a hit are committed beside
+// the pool (docs/scale.md). WithShards(0) turns them off (every round is
+// committed to the pool item, the serial path).
 func New(api API, table string) *Store {
-	return &Store{api: api, table: table, now: time.Now, snap: map[string]jackpot.Pool{}}
+	return &Store{api: api, table: table, shards: DefaultShards, now: time.Now, snap: map[string]jackpot.Pool{}}
 }
 
 // MaxItems is the most items one TransactWriteItems may write.

@@ -52,23 +52,29 @@ func newTable(t testing.TB, ep string) string {
 	return name
 }
 
+// TestContract runs the contract suite, and the ranged ledger reads, on a
+// store without contribution shards (WithShards(0): every round committed
+// to the pool item, the serial path).
 func TestContract(t *testing.T) {
 	ep := endpoint(t)
 	client := dynamo.LocalClient(ep)
-	jackpottest.Run(t, func(t *testing.T) pools.Store {
-		return dynamo.New(client, newTable(t, ep))
-	}, jackpottest.Scale{Writers: 8, Rounds: 400})
-	jackpottest.RunLedgerPager(t, func(t *testing.T) pools.Store { return dynamo.New(client, newTable(t, ep)) })
+	open := func(t *testing.T) pools.Store { return dynamo.New(client, newTable(t, ep)).WithShards(0) }
+	jackpottest.Run(t, open, jackpottest.Scale{Writers: 8, Rounds: 400})
+	jackpottest.RunLedgerPager(t, open)
 }
 
 // TestContractWithShards runs the contract suite, and the ranged ledger
-// reads, on a store with DefaultShards contribution shards (issue 25): a
-// fold writes each round's own entry, so every case runs.
+// reads, on the store as New gives it: DefaultShards contribution shards
+// (issue 25). A fold writes each round's own entry, so every case runs.
 func TestContractWithShards(t *testing.T) {
 	ep := endpoint(t)
 	client := dynamo.LocalClient(ep)
 	open := func(t *testing.T) pools.Store {
-		return dynamo.New(client, newTable(t, ep)).WithShards(dynamo.DefaultShards)
+		st := dynamo.New(client, newTable(t, ep))
+		if got := st.Shards(); got != dynamo.DefaultShards {
+			t.Fatalf("New gives %d shards, want DefaultShards (%d)", got, dynamo.DefaultShards)
+		}
+		return st
 	}
 	jackpottest.Run(t, open, jackpottest.Scale{Writers: 8, Rounds: 400})
 	jackpottest.RunLedgerPager(t, open)
@@ -95,13 +101,20 @@ func (l *lossyAPI) TransactWriteItems(ctx context.Context, in *dynamodb.Transact
 // (every third commit). The service either finds its round record and
 // answers, or answers 503; the tables' retries then get the first answer;
 // every round is applied exactly once and the ledger reconciles.
+// It runs with the default shards and without.
 func TestLostAnswers(t *testing.T) {
+	for _, shards := range []int{dynamo.DefaultShards, 0} {
+		t.Run(fmt.Sprint("shards=", shards), func(t *testing.T) { testLostAnswers(t, shards) })
+	}
+}
+
+func testLostAnswers(t *testing.T, shards int) {
 	ep := endpoint(t)
 	ctx := context.Background()
 	table := newTable(t, ep)
 	lossy := &lossyAPI{API: dynamo.LocalClient(ep), lose: func(n int64) bool { return n%3 == 2 }}
 	clock := jackpottest.NewClock(jackpottest.T0)
-	svc := pools.NewService(dynamo.New(lossy, table), clock.Now, 5)
+	svc := pools.NewService(dynamo.New(lossy, table).WithShards(shards), clock.Now, 5)
 	if _, _, err := svc.Create(ctx, "p", jackpottest.MBSSettings(), jackpottest.Admin); err != nil {
 		t.Fatal(err)
 	}
@@ -141,7 +154,7 @@ func TestLostAnswers(t *testing.T) {
 // on disk) while four writers apply rounds (ten of them while it is down,
 // which must answer Unavailable), then starts it again: every round ends
 // applied once or not at all, the retries finish the rest, and the ledger
-// reconciles.
+// reconciles. The store is New's: with the default contribution shards.
 func TestDynamoDBLocalStoppedMidRun(t *testing.T) {
 	endpoint(t)
 	dbDir := t.TempDir()
@@ -341,12 +354,19 @@ func (a twiceAPI) TransactWriteItems(ctx context.Context, in *dynamodb.TransactW
 // +50,000 is applied once (not 100,000), its retry by the operator is a
 // replay, the first answer to a round is not marked replayed, and the
 // ledger reconciles.
+// It runs with the default shards and without.
 func TestSDKRetryMeetsItsOwnWrite(t *testing.T) {
+	for _, shards := range []int{dynamo.DefaultShards, 0} {
+		t.Run(fmt.Sprint("shards=", shards), func(t *testing.T) { testSDKRetryMeetsItsOwnWrite(t, shards) })
+	}
+}
+
+func testSDKRetryMeetsItsOwnWrite(t *testing.T, shards int) {
 	ep := endpoint(t)
 	ctx := context.Background()
 	table := newTable(t, ep)
 	clock := jackpottest.NewClock(jackpottest.T0)
-	svc := pools.NewService(dynamo.New(twiceAPI{dynamo.LocalClient(ep)}, table), clock.Now, 5)
+	svc := pools.NewService(dynamo.New(twiceAPI{dynamo.LocalClient(ep)}, table).WithShards(shards), clock.Now, 5)
 	if _, _, err := svc.Create(ctx, "p", jackpottest.MBSSettings(), jackpottest.Admin); err != nil {
 		t.Fatal(err)
 	}

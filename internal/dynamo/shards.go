@@ -42,8 +42,8 @@ import (
 // commit's fold (before its hit) or in the next epoch (after its reset),
 // never both, never neither.
 
-// DefaultShards is the number of contribution shards the benchmarks and
-// serve -shards suggest (WithShards); a store has none unless told.
+// DefaultShards is the number of contribution shards a store gives a pool
+// unless told otherwise (New; WithShards, serve -shards).
 const DefaultShards = 16
 
 // MaxShards is the most contribution shards a pool may have: every commit
@@ -107,13 +107,17 @@ func ShardOf(table string, n int) int {
 }
 
 // WithShards sets the number of contribution shards the store gives a
-// pool (1 to MaxShards; 0 turns contributions beside the pool off: every
-// round is committed to the pool item, as before issue 25). Every writer
-// of a table should use the same number.
+// pool (1 to MaxShards; DefaultShards unless set; 0 turns contributions
+// beside the pool off: every round is committed to the pool item, as
+// before issue 25, and the shards a pool already has are still folded
+// into it). Every writer of a table should use the same number.
 func (s *Store) WithShards(n int) *Store {
 	s.shards = min(max(n, 0), MaxShards)
 	return s
 }
+
+// Shards is the number of contribution shards the store gives a pool.
+func (s *Store) Shards() int { return s.shards }
 
 // shard is one shard item as read.
 type shard struct {
