@@ -328,7 +328,7 @@ func warmUp(b *testing.B, ep string) {
 		if i%50 == 7 {
 			hits = append(hits, jackpottest.StraightFlush("mbs-megalink-ssp-v6", 1, 1, 500))
 		}
-		r := jackpottest.RoundOf("mbs-megalink-ssp-v6", benchTable(i % 40), fmt.Sprint(i), time.Now(), 500, []int{1, 2, 3}, hits...)
+		r := jackpottest.RoundOf("mbs-megalink-ssp-v6", benchTable(i%40), fmt.Sprint(i), time.Now(), 500, []int{1, 2, 3}, hits...)
 		if _, _, err := svc.ApplyRound(ctx, "warm", r, "", ""); err != nil {
 			b.Fatal(err)
 		}

@@ -57,8 +57,13 @@ type Store struct {
 	shards int
 	now    func() time.Time
 
-	mu   sync.Mutex
-	snap map[string]jackpot.Pool // Snapshot's cache: the pool items last read
+	mu    sync.Mutex
+	snap  map[string]jackpot.Pool // Snapshot's cache: the pool items last read
+	fulls map[string]fullShards   // the shards found full, by pool (its epoch's)
+	// folding are the folds under way (foldNow), by pool; rounds the
+	// entries read for a pool's last fold, by record key (roundsOf).
+	folding map[string]chan struct{}
+	rounds  map[string]map[string]jackpot.Entry
 }
 
 var (
@@ -72,7 +77,8 @@ var (
 // the pool (docs/scale.md). WithShards(0) turns them off (every round is
 // committed to the pool item, the serial path).
 func New(api API, table string) *Store {
-	return &Store{api: api, table: table, shards: DefaultShards, now: time.Now, snap: map[string]jackpot.Pool{}}
+	return &Store{api: api, table: table, shards: DefaultShards, now: time.Now, snap: map[string]jackpot.Pool{}, fulls: map[string]fullShards{},
+		folding: map[string]chan struct{}{}, rounds: map[string]map[string]jackpot.Entry{}}
 }
 
 // MaxItems is the most items one TransactWriteItems may write.

@@ -251,29 +251,91 @@ func (s *Store) view(p jackpot.Pool, shards []shard) (jackpot.Pool, error) {
 // sealed with sealNext). Nothing to fold is no commit. jackpot.ErrConflict:
 // another commit landed first (it folded them).
 func (s *Store) foldNow(ctx context.Context, id string, sealNext bool) error {
-	p, err := s.poolItem(ctx, id)
-	if err != nil {
-		return err
+	// One fold of a pool at a time in this process: the rounds that find
+	// the shards full together wait for the first one's fold.
+	s.mu.Lock()
+	if wait, ok := s.folding[id]; ok {
+		s.mu.Unlock()
+		select {
+		case <-wait:
+			return jackpot.ErrConflict
+		case <-ctx.Done():
+			return ctx.Err()
+		}
 	}
-	shards, err := s.readShards(ctx, id)
-	if err != nil {
-		return err
+	done := make(chan struct{})
+	s.folding[id] = done
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		delete(s.folding, id)
+		s.mu.Unlock()
+		close(done)
+	}()
+	var epoch int64
+	for n := 0; ; n++ {
+		p, err := s.poolItem(ctx, id)
+		if err != nil {
+			return err
+		}
+		if n > 0 && p.Version != epoch {
+			return jackpot.ErrConflict // another commit folded them
+		}
+		epoch = p.Version
+		shards, err := s.readShards(ctx, id)
+		if err != nil {
+			return err
+		}
+		busy := false
+		for _, sh := range shards {
+			busy = busy || (sh.epoch == p.Version && sh.pending.Rounds > 0)
+		}
+		if !busy {
+			return nil
+		}
+		if n == 0 {
+			// Seal the epoch first (one small transaction): no
+			// contribution then lands between this read and the
+			// commit, which would cancel the commit of the whole fold.
+			if err := s.seal(ctx, id, p.Version, shards); err != nil {
+				return err
+			}
+			if shards, err = s.readShards(ctx, id); err != nil {
+				return err
+			}
+		}
+		q, err := s.view(p, shards)
+		if err != nil {
+			return err
+		}
+		q.Version = p.Version + 1
+		q.UpdatedAt = s.now()
+		err = s.commit(ctx, jackpot.Commit{PrevVersion: p.Version, Pool: q}, sealNext)
+		if !errors.Is(err, jackpot.ErrConflict) || n == foldAttempts-1 {
+			return err
+		}
+		// A contribution landed since the read: the commit sealed the
+		// epoch, so the next read is the last; nothing lands until a
+		// commit of the pool, so it must be made.
 	}
-	busy := false
-	for _, sh := range shards {
-		busy = busy || (sh.epoch == p.Version && sh.pending.Rounds > 0)
-	}
-	if !busy {
-		return nil
-	}
-	q, err := s.view(p, shards)
-	if err != nil {
-		return err
-	}
-	q.Version = p.Version + 1
-	q.UpdatedAt = s.now()
-	return s.commit(ctx, jackpot.Commit{PrevVersion: p.Version, Pool: q}, sealNext)
 }
+
+// awaitFold waits for this process's fold of pool under way, if any.
+func (s *Store) awaitFold(ctx context.Context, pool string) {
+	s.mu.Lock()
+	wait, ok := s.folding[pool]
+	s.mu.Unlock()
+	if ok {
+		select {
+		case <-wait:
+		case <-ctx.Done():
+		}
+	}
+}
+
+// foldAttempts is how many times foldNow reads and commits a fold whose
+// shards moved under it (the first lost race seals them).
+const foldAttempts = 4
 
 // commitFold is the fold the commit of a pool read through Pool writes:
 // each round's own contribution entry (from its record, in the order of
@@ -334,9 +396,24 @@ func (s *Store) foldEntries(ctx context.Context, id string, m shardMark) ([]jack
 func (s *Store) roundsOf(ctx context.Context, id string, keys []string) ([]jackpot.Entry, error) {
 	out := make([]jackpot.Entry, len(keys))
 	errs := make([]error, len(keys))
+	read := make([]bool, len(keys))
+	// A record never changes once written: the entries read for the last
+	// fold of the pool (a fold tried again after a lost race reads the
+	// same rounds and more) are kept.
+	s.mu.Lock()
+	cached := s.rounds[id]
+	for i, k := range keys {
+		if e, ok := cached[k]; ok {
+			out[i], read[i] = e, true
+		}
+	}
+	s.mu.Unlock()
 	sem := make(chan struct{}, 8)
 	var wg sync.WaitGroup
 	for i, k := range keys {
+		if read[i] {
+			continue
+		}
 		wg.Add(1)
 		sem <- struct{}{}
 		go func() {
@@ -361,6 +438,13 @@ func (s *Store) roundsOf(ctx context.Context, id string, keys []string) ([]jackp
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}
+	keep := make(map[string]jackpot.Entry, len(keys))
+	for i, k := range keys {
+		keep[k] = out[i]
+	}
+	s.mu.Lock()
+	s.rounds[id] = keep
+	s.mu.Unlock()
 	return out, nil
 }
 
@@ -413,8 +497,13 @@ func (s *Store) Contribute(ctx context.Context, c pools.Contribution) error {
 	if len(c.Records) == 0 {
 		return errors.New("dynamo: a contribution without a round record")
 	}
-	home := ShardOf(c.Table, s.shards)
-	k := home
+	k, free := s.pickShard(c.Pool, c.Version, ShardOf(c.Table, s.shards))
+	if !free {
+		// Every shard of the epoch was found full: fold them into the
+		// pool, and the round goes to the next epoch.
+		_ = s.foldNow(ctx, c.Pool, false)
+		return jackpot.ErrConflict
+	}
 	var wagers int64
 	var amount money.Amount
 	if c.Entry != nil {
@@ -466,12 +555,20 @@ func (s *Store) Contribute(ctx context.Context, c pools.Contribution) error {
 			if err := sleepJitter(ctx, n); err != nil {
 				return fmt.Errorf("dynamo: contribute to %s: %w", c.Pool, err)
 			}
-		} else if s.full(err, c.Version) && full+1 < min(fullTries, s.shards) {
-			full++ // its shard holds shardCap rounds: the next one
+		} else if s.full(err, c.Version) && full+1 < fullTries {
+			// Its shard holds shardCap rounds: the next one not known
+			// to be full.
+			full++
+			s.noteFull(c.Pool, c.Version, k)
 		} else {
+			if s.full(err, c.Version) {
+				s.noteFull(c.Pool, c.Version, k)
+			}
 			break
 		}
-		k = (home + n) % s.shards
+		if k, free = s.pickShard(c.Pool, c.Version, k+1); !free {
+			break
+		}
 		u.Key = key(c.Pool, skShard(k))
 		if rit := tx[1].Put.Item; rit != nil {
 			rit[attrShard] = num(int64(k))
@@ -492,6 +589,10 @@ func (s *Store) Contribute(ctx context.Context, c pools.Contribution) error {
 				// epoch. Nothing of the round was written; whether the
 				// fold landed does not matter to it.
 				_ = s.foldNow(ctx, c.Pool, false)
+			} else {
+				// Sealed (or moved on): a fold of this process under way
+				// lands before the round is tried again.
+				s.awaitFold(ctx, c.Pool)
 			}
 		}
 		return jackpot.ErrConflict
@@ -500,6 +601,39 @@ func (s *Store) Contribute(ctx context.Context, c pools.Contribution) error {
 		return fmt.Errorf("dynamo: contribute to %s: %w", c.Pool, err)
 	}
 	return nil
+}
+
+// fullShards are the shards of one pool's epoch a store found full.
+type fullShards struct {
+	epoch  int64
+	shards map[int]bool
+}
+
+// noteFull remembers that shard k of pool's epoch is full.
+func (s *Store) noteFull(pool string, epoch int64, k int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	f := s.fulls[pool]
+	if f.epoch != epoch || f.shards == nil {
+		f = fullShards{epoch: epoch, shards: map[int]bool{}}
+	}
+	f.shards[k] = true
+	s.fulls[pool] = f
+}
+
+// pickShard is the first shard from k on (round the ring) not known to be
+// full in pool's epoch; false when every shard is.
+func (s *Store) pickShard(pool string, epoch int64, k int) (int, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	f := s.fulls[pool]
+	for i := range s.shards {
+		j := (k + i) % s.shards
+		if f.epoch != epoch || !f.shards[j] {
+			return j, true
+		}
+	}
+	return 0, false
 }
 
 // full reports whether a contribution to epoch was refused only because
