@@ -7,8 +7,9 @@
 //	sk "LEDGER#<seq, 19 digits>" one ledger entry (doc), oldest first by sk
 //	sk "REC#<key>"             a round record: round/<table>/<round> or key/<sha256 of Idempotency-Key>;
 //	                           an adjustment's or settings change's: adjustment/key/<sha256>, settings/key/<sha256>;
-//	                           a round committed beside the pool also has epoch, shard, rs and rsr (its entry)
-//	sk "SHARD#<nnn>"           a contribution shard (shards.go): epoch, version, n, wagers, amount, sealed, last
+//	                           a round committed beside the pool also has epoch, shard, rs, rsr, aid and arole (its entry)
+//	sk "SHARD#<nnn>"           a contribution shard (shards.go): epoch, version, n, wagers, amount, sealed, keys
+//	sk "FOLD#<epoch, 19 digits>" the ledger entries a fold of the shards wrote: first, n
 //
 // Every item carries the attribute pool (the pool id; a DynamoDB reserved
 // word, so expressions name it through ExpressionAttributeNames). A commit

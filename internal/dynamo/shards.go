@@ -24,18 +24,20 @@ import (
 
 // Contribution shards (issue 25). A round without a hit adds its wagers
 // to one of the pool's shard items, sk "SHARD#<nnn>" (chosen by a hash of
-// the table id), with atomic ADDs, and writes its round record (which
-// carries its contribution entry), in one transaction that neither reads
-// nor versions the pool item: contributions commute. Each shard names the
-// epoch it takes contributions for, the pool's version: a contribution
-// computed from the pool at version V lands only while the shard's epoch
-// is V and the shard is not sealed.
+// the table id), with atomic ADDs, appends its record key to the shard's
+// list, and writes its round record (which carries its contribution
+// entry), in one transaction that neither reads nor versions the pool
+// item: contributions commute. Each shard names the epoch it takes
+// contributions for, the pool's version: a contribution computed from the
+// pool at version V lands only while the shard's epoch is V, the shard is
+// not sealed and holds fewer than shardCap rounds.
 //
 // Every other change reads the pool item and every shard (Pool: the
 // shards' pending contributions folded in, jackpot.Rules.Fold) and
-// commits the pool, the fold's entry and its own entries, and every shard
-// emptied and moved to the new epoch, each conditioned on the version it
-// was read at. A contribution that lands between the read and the commit
+// commits the pool, each folded round's own ledger entry (read from its
+// record, jackpot.Rules.FoldRounds), the epoch's fold item, its own
+// entries, and every shard emptied and moved to the new epoch, each
+// conditioned on the version it was read at. A contribution that lands between the read and the commit
 // fails that condition: the committer then seals the epoch's shards (no
 // contribution lands in it any more) and reads again, so the commit that
 // follows cannot be overtaken. Either way a contribution is in the
