@@ -24,13 +24,14 @@ import (
 
 // PoolTableActions is exactly what the pools function does on the pools
 // table: the list internal/dynamo/doc.go keeps beside the code that uses it
-// (GetItem and Query to read; TransactWriteItems of Puts and Updates to
+// (GetItem, BatchGetItem and Query to read; TransactWriteItems of Puts and Updates to
 // write, which DynamoDB authorises as PutItem and UpdateItem too: the
 // Updates are the contribution shards' atomic ADDs, docs/scale.md). It is
 // written out action by action,
 // never as a wildcard or through GrantReadWriteData, which would add
 // BatchWriteItem, DeleteItem, Scan and more that the function never calls.
 var PoolTableActions = []string{
+	"dynamodb:BatchGetItem",
 	"dynamodb:GetItem",
 	"dynamodb:PutItem",
 	"dynamodb:Query",

@@ -3,7 +3,8 @@ package dynamo
 // IAMActions are the DynamoDB actions the pools function performs at run
 // time, on the one table only, and so exactly what its IAM policy grants
 // (infra/stack.go PoolTableActions; infra's tests check the two agree).
-// GetItem and Query read; every write is one TransactWriteItems of Puts
+// GetItem, BatchGetItem (a fold reads the records of the rounds it folds,
+// shards.go) and Query read; every write is one TransactWriteItems of Puts
 // and Updates (the contribution shards' atomic ADDs, shards.go), and a Put
 // or an Update inside a transaction is authorised as dynamodb:PutItem or
 // dynamodb:UpdateItem ("Using IAM with DynamoDB transactions", DynamoDB
@@ -11,6 +12,7 @@ package dynamo
 // CreateTable is used by tests and local development only, never by the
 // function.
 var IAMActions = []string{
+	"dynamodb:BatchGetItem",
 	"dynamodb:GetItem",
 	"dynamodb:PutItem",
 	"dynamodb:Query",

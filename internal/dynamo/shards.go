@@ -10,7 +10,6 @@ import (
 	"reflect"
 	"sort"
 	"strconv"
-	"sync"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -394,10 +393,9 @@ func (s *Store) foldEntries(ctx context.Context, id string, m shardMark) ([]jack
 }
 
 // roundsOf reads the contribution entries kept with the records of keys
-// (strongly consistent GetItems, a few at once).
+// (strongly consistent BatchGetItems).
 func (s *Store) roundsOf(ctx context.Context, id string, keys []string) ([]jackpot.Entry, error) {
 	out := make([]jackpot.Entry, len(keys))
-	errs := make([]error, len(keys))
 	read := make([]bool, len(keys))
 	// A record never changes once written: the entries read for the last
 	// fold of the pool (a fold tried again after a lost race reads the
@@ -410,35 +408,56 @@ func (s *Store) roundsOf(ctx context.Context, id string, keys []string) ([]jackp
 		}
 	}
 	s.mu.Unlock()
-	sem := make(chan struct{}, 8)
-	var wg sync.WaitGroup
+	// The others in BatchGetItems of at most 100 keys (strongly
+	// consistent), sent again for the keys DynamoDB left unprocessed.
+	at := map[string]int{}
+	var todo []map[string]types.AttributeValue
 	for i, k := range keys {
-		if read[i] {
-			continue
+		if !read[i] {
+			at[skRecord(k)] = i
+			todo = append(todo, key(id, skRecord(k)))
 		}
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer func() { <-sem; wg.Done() }()
-			got, err := s.api.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String(s.table), Key: key(id, skRecord(k)), ConsistentRead: aws.Bool(true)})
-			if err != nil {
-				errs[i] = fmt.Errorf("dynamo: round record %s of %s: %w", k, id, err)
-				return
+	}
+	for n := 0; len(todo) > 0; n++ {
+		batch := todo[:min(len(todo), 100)]
+		todo = todo[len(batch):]
+		got, err := s.api.BatchGetItem(ctx, &dynamodb.BatchGetItemInput{RequestItems: map[string]types.KeysAndAttributes{
+			s.table: {Keys: batch, ConsistentRead: aws.Bool(true)}}})
+		if err != nil {
+			return nil, fmt.Errorf("dynamo: the round records of %s: %w", id, err)
+		}
+		for _, it := range got.Responses[s.table] {
+			sk, _ := it[attrSK].(*types.AttributeValueMemberS)
+			if sk == nil {
+				continue
 			}
-			e, err := entryOf(got.Item)
+			i, ok := at[sk.Value]
+			if !ok {
+				continue
+			}
+			e, err := entryOf(it)
 			if err == nil && e == nil {
 				err = errors.New("no contribution kept with it")
 			}
 			if err != nil {
-				errs[i] = fmt.Errorf("dynamo: round record %s of %s: %w", k, id, err)
-				return
+				return nil, fmt.Errorf("dynamo: round record %s of %s: %w", keys[i], id, err)
 			}
-			out[i] = *e
-		}()
+			out[i], read[i] = *e, true
+		}
+		if left := got.UnprocessedKeys[s.table].Keys; len(left) > 0 {
+			if n >= 20 {
+				return nil, fmt.Errorf("dynamo: the round records of %s: %d keys left unprocessed", id, len(left))
+			}
+			if err := sleepJitter(ctx, n+1); err != nil {
+				return nil, err
+			}
+			todo = append(todo, left...)
+		}
 	}
-	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
-		return nil, err
+	for i, k := range keys {
+		if !read[i] {
+			return nil, fmt.Errorf("dynamo: round record %s of %s: not found", k, id)
+		}
 	}
 	keep := make(map[string]jackpot.Entry, len(keys))
 	for i, k := range keys {
