@@ -26,13 +26,14 @@ import (
 
 // PoolTableActions is exactly what the pools function does on the pools
 // table: the list internal/dynamo/doc.go keeps beside the code that uses it
-// (GetItem and Query to read; TransactWriteItems of Puts and Updates to
+// (GetItem, BatchGetItem and Query to read; TransactWriteItems of Puts and Updates to
 // write, which DynamoDB authorises as PutItem and UpdateItem too: the
 // Updates are the contribution shards' atomic ADDs, docs/scale.md). It is
 // written out action by action,
 // never as a wildcard or through GrantReadWriteData, which would add
 // BatchWriteItem, DeleteItem, Scan and more that the function never calls.
 var PoolTableActions = []string{
+	"dynamodb:BatchGetItem",
 	"dynamodb:GetItem",
 	"dynamodb:PutItem",
 	"dynamodb:Query",
@@ -42,14 +43,17 @@ var PoolTableActions = []string{
 
 // SweepTableActions is exactly what the scheduled sweep does on the pools
 // table, the list internal/dynamo/doc.go keeps (SweepIAMActions): GetItem
-// to read a pool, TransactWriteItems of Puts (PutItem) to pay what is
-// due, Query to read the ledger after a lost answer. No UpdateItem (the
-// Lambda store keeps no contribution shards), no Scan, no DeleteItem.
+// to read a pool, BatchGetItem and the shards' Updates (UpdateItem) to fold
+// the rounds committed beside the pool into the release's commit,
+// TransactWriteItems of Puts (PutItem) to pay what is due, Query to read
+// the shards and the ledger. No Scan, no DeleteItem.
 var SweepTableActions = []string{
+	"dynamodb:BatchGetItem",
 	"dynamodb:GetItem",
 	"dynamodb:PutItem",
 	"dynamodb:Query",
 	"dynamodb:TransactWriteItems",
+	"dynamodb:UpdateItem",
 }
 
 // HeldIndexActions is what the sweep does on the held index, and only

@@ -11,9 +11,9 @@ import (
 
 // dynamoStore is serve's store on a DynamoDB endpoint (DynamoDB Local:
 // -dynamodb http://127.0.0.1:8000): the production store on table,
-// created when missing, with shards contribution shards per pool (0: none,
-// every round commits to the pool item; with some, rounds without a hit
-// are committed beside the pool, docs/scale.md). The endpoint must be on
+// created when missing, with shards contribution shards per pool (serve's
+// default: dynamo.DefaultShards, rounds without a hit committed beside the
+// pool, docs/scale.md; 0: none, every round commits to the pool item). The endpoint must be on
 // loopback: serve signs with fake local credentials and never talks to AWS.
 func dynamoStore(endpoint, table string, shards int) (*dynamo.Store, error) {
 	u, err := url.Parse(endpoint)

@@ -52,8 +52,10 @@ func TestDynamoStoreServesPools(t *testing.T) {
 	}
 }
 
-// serve -shards N turns contribution shards on (issue 25; off by default,
-// docs/scale.md): only with -dynamodb, and 0 to dynamo.MaxShards.
+// serve -shards N sets the contribution shards (issue 25; DefaultShards
+// unless set, 0 turns them off, docs/scale.md): only with -dynamodb, and 0
+// to dynamo.MaxShards (serve without either, as the other serve tests run
+// it, keeps the default without complaint).
 func TestServeShardsFlag(t *testing.T) {
 	for _, args := range [][]string{{"-shards", "3"}, {"-dynamodb", "http://127.0.0.1:1", "-shards", "25"}, {"-dynamodb", "http://127.0.0.1:1", "-shards", "-1"}} {
 		if err := serve(args); err == nil || !strings.Contains(err.Error(), "-shards") {

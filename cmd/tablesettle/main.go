@@ -64,11 +64,13 @@ func serve(args []string) error {
 	principalsFile := fs.String("principals", os.Getenv(principalsEnv), "principals file (JSON; default DATA/"+defaultPrincipals+", created with a token per role when missing); env "+principalsEnv)
 	ddb := fs.String("dynamodb", "", "DynamoDB Local's endpoint (http://127.0.0.1:PORT): keep pools there, in the production store, instead of the embedded one")
 	ddbTable := fs.String("table", "tablesettle-local", "the DynamoDB table (with -dynamodb; created when missing)")
-	shards := fs.Int("shards", 0, fmt.Sprintf("with -dynamodb: contribution shards per pool (1-%d; 0, the default: none, every round commits to the pool; see docs/scale.md for what is known to be wrong with them on)", dynamo.MaxShards))
+	shards := fs.Int("shards", dynamo.DefaultShards, fmt.Sprintf("with -dynamodb: contribution shards per pool (1-%d: rounds without a hit are committed beside the pool, docs/scale.md; 0: none, every round commits to the pool item)", dynamo.MaxShards))
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	if *shards < 0 || *shards > dynamo.MaxShards || (*shards > 0 && *ddb == "") {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == "shards" })
+	if *shards < 0 || *shards > dynamo.MaxShards || (set && *ddb == "") {
 		return fmt.Errorf("-shards %d: want 0 to %d, with -dynamodb", *shards, dynamo.MaxShards)
 	}
 	logger := lambdaapp.Logger(os.Stdout, os.Getenv("LOG_LEVEL"))

@@ -43,6 +43,8 @@ func handler(getenv func(string) string) (lambdaapp.Handler, error) {
 	if err != nil {
 		return nil, fmt.Errorf("aws configuration: %w", err)
 	}
+	// dynamo.New's default contribution shards: rounds without a hit are
+	// committed beside the pool (docs/scale.md).
 	store := dynamo.New(dynamodb.NewFromConfig(cfg), table)
 	deps.Pools = pools.NewService(store, time.Now, uint64(time.Now().UnixNano()))
 	return lambdaapp.New(deps, httpapi.GroupPools), nil

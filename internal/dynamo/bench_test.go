@@ -41,6 +41,22 @@ func (c *countingAPI) TransactWriteItems(ctx context.Context, in *dynamodb.Trans
 	return out, err
 }
 
+// benchTable is the i-th table id of the benchmarks (i mod
+// jackpot.MaxTables): a pool links at most 200 tables (issue 24), so the
+// rounds "of 10,000 tables" come from the 200 ids its settings link; the
+// shard of a round is a hash of its table id.
+func benchTable(i int) string { return fmt.Sprintf("table-%05d", i%jackpot.MaxTables) }
+
+// benchSettings are the MBS pool of the fixtures, linking every benchTable.
+func benchSettings() jackpot.Settings {
+	s := jackpottest.MBSSettings()
+	s.Tables = nil
+	for i := range jackpot.MaxTables {
+		s.Tables = append(s.Tables, benchTable(i))
+	}
+	return s
+}
+
 // serialOnly hides the store's ContributionStore: every round is
 // committed to the pool item (the path before issue 25).
 type serialOnly struct{ pools.Store }
@@ -53,7 +69,7 @@ type benchResult struct {
 // BenchmarkPools measures rounds applied per second to ONE pool on
 // DynamoDB Local in a closed loop of 1, 4, 8, 16, 32 and 64 writers, each
 // applying rounds without a hit (two unit wagers) at tables drawn from
-// 10,000 ids (make bench-pools), first on the serial path (every round a
+// 200 ids (benchTable; make bench-pools), first on the serial path (every round a
 // read-modify-write of the pool item, as before issue 25: a store with no
 // contribution shards) and then with 16 contribution shards, in one run.
 // It reports rounds/s, the p50 and p99 latency of a round, and the
@@ -78,7 +94,7 @@ func BenchmarkPools(b *testing.B) {
 				}
 				svc := pools.NewService(store, time.Now, 1)
 				ctx := context.Background()
-				if _, _, err := svc.Create(ctx, "bench", jackpottest.MBSSettings(), jackpottest.Admin); err != nil {
+				if _, _, err := svc.Create(ctx, "bench", benchSettings(), jackpottest.Admin); err != nil {
 					b.Fatal(err)
 				}
 				api.cancelled.Store(0)
@@ -142,7 +158,7 @@ func closedLoop(b *testing.B, svc *pools.Service, w, n int) benchResult {
 				if i >= n {
 					return
 				}
-				table := fmt.Sprintf("table-%05d", (k*7919+i*104729)%10000)
+				table := benchTable(k*7919 + i*104729)
 				r := jackpottest.RoundOf("mbs-megalink-ssp-v6", table, fmt.Sprint(i), time.Now(), 500, []int{1, 2})
 				t0 := time.Now()
 				if _, _, err := svc.ApplyRound(ctx, "bench", r, "", ""); err != nil {
@@ -178,37 +194,64 @@ func wruOfARound(b *testing.B, ep string) string {
 			store = serialOnly{st.WithShards(0)}
 		}
 		svc := pools.NewService(store, time.Now, 1)
-		if _, _, err := svc.Create(ctx, "p", jackpottest.MBSSettings(), jackpottest.Admin); err != nil {
+		if _, _, err := svc.Create(ctx, "p", benchSettings(), jackpottest.Admin); err != nil {
 			b.Fatal(err)
 		}
 		// A pool with a history: 25 last hits kept (LastHits), then one
 		// more round, with an Idempotency-Key and without.
 		for i := range 25 {
-			r := jackpottest.RoundOf("mbs-megalink-ssp-v6", "table-00001", fmt.Sprintf("h%d", i), time.Now(), 500, []int{1}, jackpottest.FourOfAKind("mbs-megalink-ssp-v6", 1, 1, 500))
+			r := jackpottest.RoundOf("mbs-megalink-ssp-v6", benchTable(1), fmt.Sprintf("h%d", i), time.Now(), 500, []int{1}, jackpottest.FourOfAKind("mbs-megalink-ssp-v6", 1, 1, 500))
 			if _, _, err := svc.ApplyRound(ctx, "p", r, "", ""); err != nil {
 				b.Fatal(err)
 			}
 		}
 		before := scanSizes(b, client, table)
-		r := jackpottest.RoundOf("mbs-megalink-ssp-v6", "table-04242", "r-42", time.Now(), 500, []int{1, 2})
+		r := jackpottest.RoundOf("mbs-megalink-ssp-v6", benchTable(42), "r-42", time.Now(), 500, []int{1, 2})
 		if _, _, err := svc.ApplyRound(ctx, "p", r, "", ""); err != nil {
 			b.Fatal(err)
 		}
 		after := scanSizes(b, client, table)
-		wru, items := 0, []string{}
-		for k, it := range after {
-			if old, ok := before[k]; ok && old == it {
-				continue // not written
-			}
-			size := it.size
-			kb := (size + 1023) / 1024
-			wru += 2 * kb
-			items = append(items, fmt.Sprintf("%s %d B", k, size))
-		}
-		sort.Strings(items)
+		wru, items := written(before, after)
 		fmt.Fprintf(&sb, "%s: a round without a hit writes %s: %d WRU on AWS (transactional: 2 per started KB)\n", mode, strings.Join(items, ", "), wru)
+		if mode == "sharded" {
+			// Its fold: the pool, the round's own ledger entry, the
+			// epoch's fold item and every shard (a fold of n rounds
+			// writes n entries and the rest once).
+			if err := svc.Fold(ctx, "p"); err != nil {
+				b.Fatal(err)
+			}
+			wru, items := written(after, scanSizes(b, client, table))
+			fmt.Fprintf(&sb, "sharded: the fold of that round writes %s: %d WRU\n", strings.Join(items, ", "), wru)
+		}
 	}
 	return sb.String()
+}
+
+// written lists the items after holds that before did not (or held
+// otherwise), with their sizes, and the WRU a transaction writing them
+// costs (2 per started KB each; the 16 shards as one line).
+func written(before, after map[string]sized) (int, []string) {
+	wru, items := 0, []string{}
+	shards, shardWRU, shardMax := 0, 0, 0
+	for k, it := range after {
+		if old, ok := before[k]; ok && old == it {
+			continue // not written
+		}
+		w := 2 * ((it.size + 1023) / 1024)
+		wru += w
+		if strings.HasPrefix(k, "SHARD#") {
+			shards, shardWRU, shardMax = shards+1, shardWRU+w, max(shardMax, it.size)
+			continue
+		}
+		items = append(items, fmt.Sprintf("%s %d B", k, it.size))
+	}
+	sort.Strings(items)
+	if shards > 1 {
+		items = append(items, fmt.Sprintf("%d shards (each at most %d B, %d WRU together)", shards, shardMax, shardWRU))
+	} else if shards == 1 {
+		items = append(items, fmt.Sprintf("a shard %d B", shardMax))
+	}
+	return wru, items
 }
 
 // scanSizes reads every item of table: by sort key, its size as DynamoDB
@@ -243,20 +286,31 @@ func scanSizes(b *testing.B, client *dynamodb.Client, table string) map[string]s
 func itemSize(it map[string]types.AttributeValue) int {
 	n := 0
 	for name, v := range it {
-		n += utf8.RuneCountInString(name)
-		switch v := v.(type) {
-		case *types.AttributeValueMemberS:
-			n += len(v.Value)
-		case *types.AttributeValueMemberN:
-			d := strings.TrimLeft(strings.TrimPrefix(v.Value, "-"), "0")
-			n += (len(d)+1)/2 + 1
-		case *types.AttributeValueMemberBOOL:
-			n++
-		default:
-			n += 8
-		}
+		n += utf8.RuneCountInString(name) + valueSize(v)
 	}
 	return n
+}
+
+// valueSize is an attribute value's size: a list's is 3 bytes and 1 per
+// element besides the elements'.
+func valueSize(v types.AttributeValue) int {
+	switch v := v.(type) {
+	case *types.AttributeValueMemberS:
+		return len(v.Value)
+	case *types.AttributeValueMemberN:
+		d := strings.TrimLeft(strings.TrimPrefix(v.Value, "-"), "0")
+		return (len(d)+1)/2 + 1
+	case *types.AttributeValueMemberBOOL:
+		return 1
+	case *types.AttributeValueMemberL:
+		n := 3
+		for _, e := range v.Value {
+			n += 1 + valueSize(e)
+		}
+		return n
+	default:
+		return 8
+	}
 }
 
 // warmUp applies a few hundred rounds first: DynamoDB Local runs on the
@@ -266,7 +320,7 @@ func warmUp(b *testing.B, ep string) {
 	b.Helper()
 	ctx := context.Background()
 	svc := pools.NewService(dynamo.New(dynamo.LocalClient(ep), newTable(b, ep)).WithShards(dynamo.DefaultShards), time.Now, 1)
-	if _, _, err := svc.Create(ctx, "warm", jackpottest.MBSSettings(), jackpottest.Admin); err != nil {
+	if _, _, err := svc.Create(ctx, "warm", benchSettings(), jackpottest.Admin); err != nil {
 		b.Fatal(err)
 	}
 	for i := range 300 {
@@ -274,7 +328,7 @@ func warmUp(b *testing.B, ep string) {
 		if i%50 == 7 {
 			hits = append(hits, jackpottest.StraightFlush("mbs-megalink-ssp-v6", 1, 1, 500))
 		}
-		r := jackpottest.RoundOf("mbs-megalink-ssp-v6", fmt.Sprintf("t%d", i%40), fmt.Sprint(i), time.Now(), 500, []int{1, 2, 3}, hits...)
+		r := jackpottest.RoundOf("mbs-megalink-ssp-v6", benchTable(i%40), fmt.Sprint(i), time.Now(), 500, []int{1, 2, 3}, hits...)
 		if _, _, err := svc.ApplyRound(ctx, "warm", r, "", ""); err != nil {
 			b.Fatal(err)
 		}
@@ -297,6 +351,8 @@ func render(it map[string]types.AttributeValue) string {
 			fmt.Fprintf(&sb, "%s=N:%s;", n, v.Value)
 		case *types.AttributeValueMemberBOOL:
 			fmt.Fprintf(&sb, "%s=B:%t;", n, v.Value)
+		case *types.AttributeValueMemberL:
+			fmt.Fprintf(&sb, "%s=L:%d:%d;", n, len(v.Value), valueSize(v))
 		default:
 			fmt.Fprintf(&sb, "%s=?;", n)
 		}
@@ -308,7 +364,7 @@ func render(it map[string]types.AttributeValue) string {
 // (POOLS_RATE, 170 rounds/s: 10,000 tables at a round a minute) for
 // POOLS_DURATION (10s; make load-pools runs 5 minutes), whatever the
 // answers' pace, with at most POOLS_CONCURRENCY (8) in flight, over
-// 10,000 table ids, one round in 2,000 with a
+// 200 table ids (benchTable), one round in 2,000 with a
 // Straight Flush (10% of the pool, R3), through the service on DynamoDB
 // Local with contribution shards. It reports the rate achieved, p50 and
 // p99 (from each round's scheduled time, so queueing counts), the errors,
@@ -332,7 +388,7 @@ func BenchmarkPoolsOpenLoop(b *testing.B) {
 		st := dynamo.New(dynamo.LocalClient(ep), newTable(b, ep)).WithShards(dynamo.DefaultShards)
 		svc := pools.NewService(st, time.Now, 1)
 		ctx := context.Background()
-		if _, _, err := svc.Create(ctx, "wide", jackpottest.MBSSettings(), jackpottest.Admin); err != nil {
+		if _, _, err := svc.Create(ctx, "wide", benchSettings(), jackpottest.Admin); err != nil {
 			b.Fatal(err)
 		}
 		n := int(float64(rate) * dur.Seconds())
@@ -356,7 +412,7 @@ func BenchmarkPoolsOpenLoop(b *testing.B) {
 				if i%2000 == 1999 {
 					hits = append(hits, jackpottest.StraightFlush("mbs-megalink-ssp-v6", 1, 1, 500))
 				}
-				table := fmt.Sprintf("table-%05d", (i*7919)%10000)
+				table := benchTable(i * 7919)
 				r := jackpottest.RoundOf("mbs-megalink-ssp-v6", table, fmt.Sprint(i), time.Now(), 500, []int{1, 2}, hits...)
 				inflight <- struct{}{}
 				if _, _, err := svc.ApplyRound(ctx, "wide", r, "", ""); err != nil {
@@ -375,7 +431,7 @@ func BenchmarkPoolsOpenLoop(b *testing.B) {
 		b.ReportMetric(float64(q(0.5))/1e6, "p50-ms")
 		b.ReportMetric(float64(q(0.99))/1e6, "p99-ms")
 		b.ReportMetric(float64(failed.Load()), "errors")
-		fmt.Printf("\nopen loop: %d rounds offered at %d/s over 10,000 tables for %s, at most %d in flight: %.0f rounds/s, p50 %s, p99 %s, max %s, %d errors (first: %v)\n",
+		fmt.Printf("\nopen loop: %d rounds offered at %d/s over 200 tables for %s, at most %d in flight: %.0f rounds/s, p50 %s, p99 %s, max %s, %d errors (first: %v)\n",
 			n, rate, dur, concurrency, float64(n)/elapsed.Seconds(), q(0.5).Round(time.Millisecond/10), q(0.99).Round(time.Millisecond/10), lat[len(lat)-1].Round(time.Millisecond), failed.Load(), firstErr.Load())
 		if failed.Load() > 0 {
 			b.Fatalf("%d rounds failed", failed.Load())

@@ -7,8 +7,9 @@
 //	sk "LEDGER#<seq, 19 digits>" one ledger entry (doc), oldest first by sk
 //	sk "REC#<key>"             a round record: round/<table>/<round> or key/<sha256 of Idempotency-Key>;
 //	                           an adjustment's or settings change's: adjustment/key/<sha256>, settings/key/<sha256>;
-//	                           a round committed beside the pool also has epoch, shard, rs and rsr (its entry)
-//	sk "SHARD#<nnn>"           a contribution shard (shards.go): epoch, version, n, wagers, amount, sealed, last
+//	                           a round committed beside the pool also has epoch, shard, rs, rsr, aid and arole (its entry)
+//	sk "SHARD#<nnn>"           a contribution shard (shards.go): epoch, version, n, wagers, amount, sealed, keys
+//	sk "FOLD#<epoch, 19 digits>" the ledger entries a fold of the shards wrote: first, n
 //
 // A pool item holding an RWS hit in its settle window also carries heldKey
 // and heldDue, the keys of the sparse global secondary index "held" that
@@ -49,6 +50,7 @@ import (
 // the IAM actions).
 type API interface {
 	GetItem(ctx context.Context, in *dynamodb.GetItemInput, opts ...func(*dynamodb.Options)) (*dynamodb.GetItemOutput, error)
+	BatchGetItem(ctx context.Context, in *dynamodb.BatchGetItemInput, opts ...func(*dynamodb.Options)) (*dynamodb.BatchGetItemOutput, error)
 	Query(ctx context.Context, in *dynamodb.QueryInput, opts ...func(*dynamodb.Options)) (*dynamodb.QueryOutput, error)
 	TransactWriteItems(ctx context.Context, in *dynamodb.TransactWriteItemsInput, opts ...func(*dynamodb.Options)) (*dynamodb.TransactWriteItemsOutput, error)
 }
@@ -61,8 +63,13 @@ type Store struct {
 	shards int
 	now    func() time.Time
 
-	mu   sync.Mutex
-	snap map[string]jackpot.Pool // Snapshot's cache: the pool items last read
+	mu    sync.Mutex
+	snap  map[string]jackpot.Pool // Snapshot's cache: the pool items last read
+	fulls map[string]fullShards   // the shards found full, by pool (its epoch's)
+	// folding are the folds under way (foldNow), by pool; rounds the
+	// entries read for a pool's last fold, by record key (roundsOf).
+	folding map[string]chan struct{}
+	rounds  map[string]map[string]jackpot.Entry
 }
 
 var (
@@ -71,13 +78,13 @@ var (
 	_ pools.ContributionStore = (*Store)(nil)
 )
 
-// New returns a store on table through api without contribution shards:
-// every round is committed to the pool item (the serial path). Shards are
-// opt-in (WithShards, serve -shards N): with them on, corrections' twin
-// pools, ranged ledger reads and the floor's ETags are known to be wrong
-// (docs/scale.md, "Known to be wrong with shards on").
+// New returns a store on table through api with DefaultShards
+// contribution shards per pool: rounds without a hit are committed beside
+// the pool (docs/scale.md). WithShards(0) turns them off (every round is
+// committed to the pool item, the serial path).
 func New(api API, table string) *Store {
-	return &Store{api: api, table: table, now: time.Now, snap: map[string]jackpot.Pool{}}
+	return &Store{api: api, table: table, shards: DefaultShards, now: time.Now, snap: map[string]jackpot.Pool{}, fulls: map[string]fullShards{},
+		folding: map[string]chan struct{}{}, rounds: map[string]map[string]jackpot.Entry{}}
 }
 
 // MaxItems is the most items one TransactWriteItems may write.
@@ -152,7 +159,7 @@ func (s *Store) CreatePool(ctx context.Context, p jackpot.Pool, entries []jackpo
 	}
 	// The shards, at the pool's first epoch: without them its first
 	// rounds would all go to the pool at once.
-	tx = append(tx, s.shardWrites(p.ID, p.Version, nil)...)
+	tx = append(tx, s.shardWrites(p.ID, p.Version, nil, false)...)
 	_, err = s.api.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: tx})
 	if conflict(err) {
 		// Either the pool exists, or this very request landed before and
@@ -175,9 +182,9 @@ func (s *Store) Pool(ctx context.Context, id string) (jackpot.Pool, error) {
 		return jackpot.Pool{}, err
 	}
 	s.remember(p)
-	if s.shards == 0 {
-		return p, nil
-	}
+	// The shards are read even with none configured (WithShards(0)): a
+	// pool may have some from writers with shards on, and what they hold
+	// is in the pool as it stands.
 	shards, err := s.readShards(ctx, id)
 	if err != nil {
 		return jackpot.Pool{}, err
@@ -258,6 +265,13 @@ func (s *Store) Record(ctx context.Context, pool, k string) (jackpot.RoundRecord
 // read. A contribution that landed since the read cancels it: the shards
 // are then sealed, and the caller's next read cannot be overtaken.
 func (s *Store) Commit(ctx context.Context, c jackpot.Commit) error {
+	return s.commit(ctx, c, false)
+}
+
+// commit is Commit; sealNext leaves the shards of the next epoch sealed
+// (a fold made room for a commit that follows at once: no contribution
+// lands before it, and it unseals them).
+func (s *Store) commit(ctx context.Context, c jackpot.Commit, sealNext bool) error {
 	id := c.Pool.ID
 	if c.Pool.Version != c.PrevVersion+1 {
 		return jackpot.ErrConflict
@@ -270,7 +284,7 @@ func (s *Store) Commit(ctx context.Context, c jackpot.Commit) error {
 		if mark.Epoch != c.PrevVersion {
 			return jackpot.ErrConflict
 		}
-	} else if s.shards > 0 {
+	} else {
 		// A pool not read through Pool (a test's, or a created pool's):
 		// it folded nothing, which holds only while the shards hold
 		// nothing.
@@ -278,7 +292,9 @@ func (s *Store) Commit(ctx context.Context, c jackpot.Commit) error {
 		if err != nil {
 			return err
 		}
-		mark = shardMark{Epoch: c.PrevVersion, Versions: map[string]int64{}}
+		if len(shards) > 0 || s.shards > 0 {
+			mark = shardMark{Epoch: c.PrevVersion, Versions: map[string]int64{}}
+		}
 		for _, sh := range shards {
 			if sh.epoch == c.PrevVersion && (sh.pending.Rounds > 0 || sh.pending.WagerAmount > 0) {
 				if err := s.seal(ctx, id, c.PrevVersion, shards); err != nil {
@@ -291,34 +307,30 @@ func (s *Store) Commit(ctx context.Context, c jackpot.Commit) error {
 	}
 	var shardTx []types.TransactWriteItem
 	if mark.Versions != nil || s.shards > 0 {
-		shardTx = s.shardWrites(id, c.Pool.Version, mark.Versions)
+		shardTx = s.shardWrites(id, c.Pool.Version, mark.Versions, sealNext)
 	}
-	fold := mark.Fold
-	if len(fold) > 0 {
-		fold = append([]jackpot.Entry(nil), fold...)
-		for i := range fold {
-			if fold[i].Table != "" {
-				// One round's own entry: its commit, its principal.
-				continue
-			}
-			// The fold is the commit's: its id, and its principal (the
-			// store's own name when the commit has no entry of its own).
-			system := FoldActor
-			fold[i].Actor = &system
-			switch {
-			case len(c.Entries) > 0:
-				fold[i].Commit = c.Entries[0].Commit
-				if a := c.Entries[0].Actor; a != nil {
-					fold[i].Actor = a
-				}
-			case len(c.Records) > 0:
-				fold[i].Commit = c.Records[0].Commit
-			}
+	// The fold: one entry per round the shards held, and the epoch's fold
+	// item. A commit of its own entries that would not fit one
+	// transaction with them folds first, on its own, leaving the next
+	// epoch sealed so that nothing lands before the caller tries again on
+	// a fresh read (its retry of a lost race).
+	foldItems := 0
+	if len(mark.Keys) > 0 {
+		foldItems = len(mark.Keys) + 1
+	}
+	n := 1 + foldItems + len(c.Entries) + len(c.Records) + len(shardTx)
+	if n > MaxItems && foldItems > 0 && len(c.Entries)+len(c.Records) > 0 {
+		if err := s.foldNow(ctx, id, true); err != nil && !errors.Is(err, jackpot.ErrConflict) {
+			return err
 		}
+		return jackpot.ErrConflict
 	}
-	n := 1 + len(fold) + len(c.Entries) + len(c.Records) + len(shardTx)
 	if n > MaxItems {
 		return fmt.Errorf("dynamo: commit to %s writes %d items, more than one transaction's %d", id, n, MaxItems)
+	}
+	fold, foldItem, err := s.commitFold(ctx, id, mark)
+	if err != nil {
+		return err
 	}
 	pit, err := item(id, skPool, c.Pool, poolAttrs(c.Pool))
 	if err != nil {
@@ -335,6 +347,9 @@ func (s *Store) Commit(ctx context.Context, c jackpot.Commit) error {
 			return err
 		}
 		tx = append(tx, notExists(eit, s.table))
+	}
+	if foldItem != nil {
+		tx = append(tx, notExists(foldItem, s.table))
 	}
 	for _, r := range c.Records {
 		rit, err := item(id, skRecord(r.Key), r, nil)

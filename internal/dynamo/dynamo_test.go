@@ -52,42 +52,32 @@ func newTable(t testing.TB, ep string) string {
 	return name
 }
 
+// TestContract runs the contract suite, and the ranged ledger reads, on a
+// store without contribution shards (WithShards(0): every round committed
+// to the pool item, the serial path).
 func TestContract(t *testing.T) {
 	ep := endpoint(t)
 	client := dynamo.LocalClient(ep)
-	jackpottest.Run(t, func(t *testing.T) pools.Store {
-		return dynamo.New(client, newTable(t, ep))
-	}, jackpottest.Scale{Writers: 8, Rounds: 400})
-	jackpottest.RunLedgerPager(t, func(t *testing.T) pools.Store { return dynamo.New(client, newTable(t, ep)) })
+	open := func(t *testing.T) pools.Store { return dynamo.New(client, newTable(t, ep)).WithShards(0) }
+	jackpottest.Run(t, open, jackpottest.Scale{Writers: 8, Rounds: 400})
+	jackpottest.RunLedgerPager(t, open)
 }
 
-// knownWrongWithShards are the contract's cases that fail with
-// contribution shards on (docs/scale.md, "Known to be wrong with shards
-// on"): a fold credits the rounds it folds as one summed entry, and a
-// correction's twin pool (issue 21) replays the ledger without the
-// corrected round, which a summed entry cannot leave out: the twin's
-// reserve, overflow and house are off by cents.
-var knownWrongWithShards = map[string]string{
-	"Correct_TwinPoolAndModel_R21_R28":       "with shards: the twin pool replays summed fold entries (docs/scale.md)",
-	"Correct_TwinModelRandomScripts_R21_R28": "with shards: the twin pool replays summed fold entries (docs/scale.md)",
-	"Review_CorrectReleasedRWSHit_R7_R28":    "with shards: the twin pool replays summed fold entries (docs/scale.md)",
-	// Its corrections race contributions: when the rounds they correct
-	// were folded with others, the replay can refuse the correction
-	// ("would take a meter below zero"), as seen in one clean-clone run.
-	"Lock_ConcurrentWritersWithConfirmsAndVoids": "with shards: corrections of rounds folded with others (docs/scale.md)",
-}
-
-// TestContractWithShards runs the contract suite on a store with
-// DefaultShards contribution shards (opt-in, issue 25), but for the cases
-// known to be wrong with them on; the ranged ledger reads
-// (RunLedgerPager) are not run: rounds beside the pool have no seq until
-// folded, and then one entry holds many.
+// TestContractWithShards runs the contract suite, and the ranged ledger
+// reads, on the store as New gives it: DefaultShards contribution shards
+// (issue 25). A fold writes each round's own entry, so every case runs.
 func TestContractWithShards(t *testing.T) {
 	ep := endpoint(t)
 	client := dynamo.LocalClient(ep)
-	jackpottest.Run(t, func(t *testing.T) pools.Store {
-		return dynamo.New(client, newTable(t, ep)).WithShards(dynamo.DefaultShards)
-	}, jackpottest.Scale{Writers: 8, Rounds: 400, Skip: knownWrongWithShards})
+	open := func(t *testing.T) pools.Store {
+		st := dynamo.New(client, newTable(t, ep))
+		if got := st.Shards(); got != dynamo.DefaultShards {
+			t.Fatalf("New gives %d shards, want DefaultShards (%d)", got, dynamo.DefaultShards)
+		}
+		return st
+	}
+	jackpottest.Run(t, open, jackpottest.Scale{Writers: 8, Rounds: 400})
+	jackpottest.RunLedgerPager(t, open)
 }
 
 // lossyAPI sends every transaction to DynamoDB and then, for the ones the
@@ -111,13 +101,20 @@ func (l *lossyAPI) TransactWriteItems(ctx context.Context, in *dynamodb.Transact
 // (every third commit). The service either finds its round record and
 // answers, or answers 503; the tables' retries then get the first answer;
 // every round is applied exactly once and the ledger reconciles.
+// It runs with the default shards and without.
 func TestLostAnswers(t *testing.T) {
+	for _, shards := range []int{dynamo.DefaultShards, 0} {
+		t.Run(fmt.Sprint("shards=", shards), func(t *testing.T) { testLostAnswers(t, shards) })
+	}
+}
+
+func testLostAnswers(t *testing.T, shards int) {
 	ep := endpoint(t)
 	ctx := context.Background()
 	table := newTable(t, ep)
 	lossy := &lossyAPI{API: dynamo.LocalClient(ep), lose: func(n int64) bool { return n%3 == 2 }}
 	clock := jackpottest.NewClock(jackpottest.T0)
-	svc := pools.NewService(dynamo.New(lossy, table), clock.Now, 5)
+	svc := pools.NewService(dynamo.New(lossy, table).WithShards(shards), clock.Now, 5)
 	if _, _, err := svc.Create(ctx, "p", jackpottest.MBSSettings(), jackpottest.Admin); err != nil {
 		t.Fatal(err)
 	}
@@ -157,7 +154,7 @@ func TestLostAnswers(t *testing.T) {
 // on disk) while four writers apply rounds (ten of them while it is down,
 // which must answer Unavailable), then starts it again: every round ends
 // applied once or not at all, the retries finish the rest, and the ledger
-// reconciles.
+// reconciles. The store is New's: with the default contribution shards.
 func TestDynamoDBLocalStoppedMidRun(t *testing.T) {
 	endpoint(t)
 	dbDir := t.TempDir()
@@ -357,12 +354,19 @@ func (a twiceAPI) TransactWriteItems(ctx context.Context, in *dynamodb.TransactW
 // +50,000 is applied once (not 100,000), its retry by the operator is a
 // replay, the first answer to a round is not marked replayed, and the
 // ledger reconciles.
+// It runs with the default shards and without.
 func TestSDKRetryMeetsItsOwnWrite(t *testing.T) {
+	for _, shards := range []int{dynamo.DefaultShards, 0} {
+		t.Run(fmt.Sprint("shards=", shards), func(t *testing.T) { testSDKRetryMeetsItsOwnWrite(t, shards) })
+	}
+}
+
+func testSDKRetryMeetsItsOwnWrite(t *testing.T, shards int) {
 	ep := endpoint(t)
 	ctx := context.Background()
 	table := newTable(t, ep)
 	clock := jackpottest.NewClock(jackpottest.T0)
-	svc := pools.NewService(dynamo.New(twiceAPI{dynamo.LocalClient(ep)}, table), clock.Now, 5)
+	svc := pools.NewService(dynamo.New(twiceAPI{dynamo.LocalClient(ep)}, table).WithShards(shards), clock.Now, 5)
 	if _, _, err := svc.Create(ctx, "p", jackpottest.MBSSettings(), jackpottest.Admin); err != nil {
 		t.Fatal(err)
 	}
@@ -452,6 +456,11 @@ func (a *actionsAPI) GetItem(ctx context.Context, in *dynamodb.GetItemInput, opt
 	return a.API.GetItem(ctx, in, opts...)
 }
 
+func (a *actionsAPI) BatchGetItem(ctx context.Context, in *dynamodb.BatchGetItemInput, opts ...func(*dynamodb.Options)) (*dynamodb.BatchGetItemOutput, error) {
+	a.note("BatchGetItem", nil)
+	return a.API.BatchGetItem(ctx, in, opts...)
+}
+
 func (a *actionsAPI) Query(ctx context.Context, in *dynamodb.QueryInput, opts ...func(*dynamodb.Options)) (*dynamodb.QueryOutput, error) {
 	a.note("Query", in.IndexName)
 	return a.API.Query(ctx, in, opts...)
@@ -476,9 +485,12 @@ func (a *actionsAPI) TransactWriteItems(ctx context.Context, in *dynamodb.Transa
 
 // TestSweepUsesOnlyItsGrant (least privilege, infra/stack.go): two sweeps
 // racing over pools holding due RWS Royals (so that one loses and reads
-// the ledger to learn whether its commit landed) call nothing but
-// SweepIAMActions on the table and SweepIndexIAMActions on the held index,
-// the sweep function's whole IAM policy; and every Royal is paid once.
+// the ledger to learn whether its commit landed), each pool also holding
+// rounds without a hit committed beside it (contribution shards, on by
+// default: the release folds them, reading their records and writing the
+// shards back), call nothing but SweepIAMActions on the table and
+// SweepIndexIAMActions on the held index, the sweep function's whole IAM
+// policy; and every Royal is paid once.
 func TestSweepUsesOnlyItsGrant(t *testing.T) {
 	ep := endpoint(t)
 	client := dynamo.LocalClient(ep)
@@ -496,6 +508,12 @@ func TestSweepUsesOnlyItsGrant(t *testing.T) {
 		r := jackpottest.RoundOf("rws-mlp-csp-v2", "T1", "r1", jackpottest.T0, 500, []int{1}, jackpottest.Royal("rws-mlp-csp-v2", 1, 1, 500))
 		if _, _, err := tables.ApplyRound(ctx, id, r, "", ""); err != nil {
 			t.Fatal(err)
+		}
+		for k := 2; k <= 4; k++ { // beside the pool: the Royal's window is still open
+			r := jackpottest.RoundOf("rws-mlp-csp-v2", fmt.Sprintf("T%d", k), "r1", jackpottest.T0.Add(time.Second), 500, []int{1, 2})
+			if _, _, err := tables.ApplyRound(ctx, id, r, "", ""); err != nil {
+				t.Fatal(err)
+			}
 		}
 	}
 	clock.Advance(5 * time.Second)
@@ -531,7 +549,7 @@ func TestSweepUsesOnlyItsGrant(t *testing.T) {
 			t.Errorf("the sweep called %s, which its policy does not grant", a)
 		}
 	}
-	for _, must := range []string{"dynamodb:Query on index/held", "dynamodb:TransactWriteItems on table"} {
+	for _, must := range []string{"dynamodb:Query on index/held", "dynamodb:TransactWriteItems on table", "dynamodb:UpdateItem on table"} {
 		if !api.seen[must] {
 			t.Errorf("the sweep never called %s (seen %v)", must, api.seen)
 		}

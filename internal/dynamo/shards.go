@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"math/rand/v2"
+	"reflect"
 	"sort"
 	"strconv"
 	"time"
@@ -22,26 +23,28 @@ import (
 
 // Contribution shards (issue 25). A round without a hit adds its wagers
 // to one of the pool's shard items, sk "SHARD#<nnn>" (chosen by a hash of
-// the table id), with atomic ADDs, and writes its round record (which
-// carries its contribution entry), in one transaction that neither reads
-// nor versions the pool item: contributions commute. Each shard names the
-// epoch it takes contributions for, the pool's version: a contribution
-// computed from the pool at version V lands only while the shard's epoch
-// is V and the shard is not sealed.
+// the table id), with atomic ADDs, appends its record key to the shard's
+// list, and writes its round record (which carries its contribution
+// entry), in one transaction that neither reads nor versions the pool
+// item: contributions commute. Each shard names the epoch it takes
+// contributions for, the pool's version: a contribution computed from the
+// pool at version V lands only while the shard's epoch is V, the shard is
+// not sealed and holds fewer than shardCap rounds.
 //
 // Every other change reads the pool item and every shard (Pool: the
 // shards' pending contributions folded in, jackpot.Rules.Fold) and
-// commits the pool, the fold's entry and its own entries, and every shard
-// emptied and moved to the new epoch, each conditioned on the version it
-// was read at. A contribution that lands between the read and the commit
+// commits the pool, each folded round's own ledger entry (read from its
+// record, jackpot.Rules.FoldRounds), the epoch's fold item, its own
+// entries, and every shard emptied and moved to the new epoch, each
+// conditioned on the version it was read at. A contribution that lands between the read and the commit
 // fails that condition: the committer then seals the epoch's shards (no
 // contribution lands in it any more) and reads again, so the commit that
 // follows cannot be overtaken. Either way a contribution is in the
 // commit's fold (before its hit) or in the next epoch (after its reset),
 // never both, never neither.
 
-// DefaultShards is the number of contribution shards the benchmarks and
-// serve -shards suggest (WithShards); a store has none unless told.
+// DefaultShards is the number of contribution shards a store gives a pool
+// unless told otherwise (New; WithShards, serve -shards).
 const DefaultShards = 16
 
 // MaxShards is the most contribution shards a pool may have: every commit
@@ -58,11 +61,44 @@ const (
 	attrRate   = "rs"  // a record's round beside the pool: its sum(wager x rate)
 	attrRateR  = "rsr" // and sum(wager x reserve rate), in 1/10000 of the minor unit
 	attrShard  = "shard"
-	attrLast   = "last"
+	attrLast   = "last" // the last round's entry, kept by shards before per-round folds (removed by every fold)
+	attrKeys   = "keys" // the record keys of the rounds with a wager the shard took, in commit order
+	attrActor  = "aid"  // a record's round beside the pool: its principal's id
+	attrRole   = "arole"
+	attrFirst  = "first"
 	prefShard  = "SHARD#"
+	prefFold   = "FOLD#"
 )
 
+// MaxShardRounds is the most rounds one shard takes in an epoch: every
+// round with a wager adds its record key (up to 135 bytes) to the shard
+// item, which stays under 1 KB with 5 (a contribution then costs 2 WRU on
+// its shard). A store with n shards takes at most shardCap() per shard, so
+// that a fold of the whole epoch fits one transaction (MaxItems) with the
+// pool, its fold item and every shard; a round that finds its shard full
+// tries others, and when they are full too folds the epoch (foldNow).
+const MaxShardRounds = 5
+
+// shardCap is how many rounds one shard takes in an epoch with s.shards
+// shards: a fold alone writes the pool, the fold item, one ledger entry
+// per round and every shard, at most MaxItems.
+func (s *Store) shardCap() int64 {
+	if s.shards == 0 {
+		return 0
+	}
+	return int64(max(min(MaxShardRounds, (MaxItems-2-s.shards)/s.shards), 1))
+}
+
+// fullTries is how many shards a round tries, its own and the next ones,
+// before it folds an epoch whose shards it found full.
+const fullTries = 4
+
 func skShard(k int) string { return fmt.Sprintf("%s%03d", prefShard, k) }
+
+// skFold is the fold item of an epoch: the first sequence number and the
+// number of the entries its fold wrote, one per round (Contributed finds a
+// round's entry through it).
+func skFold(epoch int64) string { return fmt.Sprintf("%s%019d", prefFold, epoch) }
 
 // ShardOf is the shard of a table's contributions among n.
 func ShardOf(table string, n int) int {
@@ -72,13 +108,17 @@ func ShardOf(table string, n int) int {
 }
 
 // WithShards sets the number of contribution shards the store gives a
-// pool (1 to MaxShards; 0 turns contributions beside the pool off: every
-// round is committed to the pool item, as before issue 25). Every writer
-// of a table should use the same number.
+// pool (1 to MaxShards; DefaultShards unless set; 0 turns contributions
+// beside the pool off: every round is committed to the pool item, as
+// before issue 25, and the shards a pool already has are still folded
+// into it). Every writer of a table should use the same number.
 func (s *Store) WithShards(n int) *Store {
 	s.shards = min(max(n, 0), MaxShards)
 	return s
 }
+
+// Shards is the number of contribution shards the store gives a pool.
+func (s *Store) Shards() int { return s.shards }
 
 // shard is one shard item as read.
 type shard struct {
@@ -87,14 +127,27 @@ type shard struct {
 	epoch   int64
 	sealed  bool
 	pending jackpot.Pending
-	last    *jackpot.Entry // the entry of the last round it took
+	keys    []string // the record keys of its rounds with a wager
 }
 
-// shardMark is what Pool folded, carried to Commit in jackpot.Pool.Shards.
+// shardMark is what Pool folded, carried to Commit in jackpot.Pool.Shards:
+// the epoch, every shard's version as read, and, when the shards held
+// rounds, their record keys and the pool they fold into (its meters,
+// settings and sequence number before the fold), from which Commit posts
+// each round's own entry (jackpot.Rules.FoldRounds).
 type shardMark struct {
 	Epoch    int64            `json:"epoch"`
 	Versions map[string]int64 `json:"versions"`
-	Fold     []jackpot.Entry  `json:"fold,omitempty"`
+	Keys     []string         `json:"keys,omitempty"`
+	Base     *foldBase        `json:"base,omitempty"`
+}
+
+// foldBase is the pool a fold starts from, and what the shards held.
+type foldBase struct {
+	Seq      int64            `json:"seq"`
+	Settings jackpot.Settings `json:"settings"`
+	Meters   jackpot.Meters   `json:"meters"`
+	Pending  jackpot.Pending  `json:"pending"`
 }
 
 func intAttr(it map[string]types.AttributeValue, name string) int64 {
@@ -129,12 +182,15 @@ func (s *Store) readShards(ctx context.Context, id string) ([]shard, error) {
 			_, sealed := it[attrSealed]
 			sh := shard{sk: sk.Value, version: intAttr(it, attrVersion), epoch: intAttr(it, attrEpoch), sealed: sealed,
 				pending: jackpot.Pending{Rounds: intAttr(it, attrRounds), Wagers: intAttr(it, attrWagers), WagerAmount: money.Amount(intAttr(it, attrAmount))}}
-			if d, ok := it[attrLast].(*types.AttributeValueMemberS); ok && sh.pending.Rounds > 0 {
-				var e jackpot.Entry
-				if err := json.Unmarshal([]byte(d.Value), &e); err != nil {
-					return nil, fmt.Errorf("dynamo: shard %s of %s: %w", sh.sk, id, err)
+			if l, ok := it[attrKeys].(*types.AttributeValueMemberL); ok {
+				for _, v := range l.Value {
+					if k, ok := v.(*types.AttributeValueMemberS); ok {
+						sh.keys = append(sh.keys, k.Value)
+					}
 				}
-				sh.last = &e
+			}
+			if sh.pending.Wagers > 0 && len(sh.keys) == 0 {
+				return nil, fmt.Errorf("dynamo: shard %s of %s holds %d wagers and no round: written before per-round folds; fold it with that version", sh.sk, id, sh.pending.Wagers)
 			}
 			out = append(out, sh)
 		}
@@ -161,35 +217,27 @@ func pendingOf(shards []shard, epoch int64) (jackpot.Pending, error) {
 }
 
 // view is the pool item p with its shards folded in: the pool as it
-// stands (Pool, and so every serial change, reads it).
+// stands (Pool, and so every serial change, reads it). Its meters come
+// from the shards' sums (jackpot.Rules.Fold), and its Seq is past one
+// entry per round with a wager: Commit posts each of them (commitFold).
 func (s *Store) view(p jackpot.Pool, shards []shard) (jackpot.Pool, error) {
-	if len(shards) == 0 && s.shards == 0 {
-		return p, nil
-	}
 	pend, err := pendingOf(shards, p.Version)
 	if err != nil {
 		return jackpot.Pool{}, fmt.Errorf("dynamo: shards of %s: %w", p.ID, err)
 	}
-	// The fold is stamped at the last round it folds (the meters as of
-	// an instant then count it from there), and is that round's own
-	// entry when it folds one.
-	var one *jackpot.Entry
-	at := p.UpdatedAt
+	m := shardMark{Epoch: p.Version, Versions: map[string]int64{}}
 	for _, sh := range shards {
-		if sh.epoch == p.Version && sh.last != nil {
-			one = sh.last
-			if sh.last.At.After(at) {
-				at = sh.last.At
-			}
+		m.Versions[sh.sk] = sh.version
+		if sh.epoch == p.Version {
+			m.Keys = append(m.Keys, sh.keys...)
 		}
 	}
-	q, fold, err := jackpot.Rules{}.Fold(p, pend, one, at)
+	q, err := jackpot.Rules{}.Fold(p, pend, int64(len(m.Keys)))
 	if err != nil {
 		return jackpot.Pool{}, fmt.Errorf("dynamo: fold the shards of %s: %w", p.ID, err)
 	}
-	m := shardMark{Epoch: p.Version, Versions: map[string]int64{}, Fold: fold}
-	for _, sh := range shards {
-		m.Versions[sh.sk] = sh.version
+	if len(m.Keys) > 0 {
+		m.Base = &foldBase{Seq: p.Seq, Settings: p.Settings, Meters: p.Meters, Pending: pend}
 	}
 	b, err := json.Marshal(m)
 	if err != nil {
@@ -197,6 +245,228 @@ func (s *Store) view(p jackpot.Pool, shards []shard) (jackpot.Pool, error) {
 	}
 	q.Shards = string(b)
 	return q, nil
+}
+
+// foldNow commits the rounds the shards of the pool's epoch hold into it,
+// with nothing else (a commit of the pool moving it to the next epoch,
+// sealed with sealNext). Nothing to fold is no commit. jackpot.ErrConflict:
+// another commit landed first (it folded them).
+func (s *Store) foldNow(ctx context.Context, id string, sealNext bool) error {
+	// One fold of a pool at a time in this process: the rounds that find
+	// the shards full together wait for the first one's fold.
+	s.mu.Lock()
+	if wait, ok := s.folding[id]; ok {
+		s.mu.Unlock()
+		select {
+		case <-wait:
+			return jackpot.ErrConflict
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	done := make(chan struct{})
+	s.folding[id] = done
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		delete(s.folding, id)
+		s.mu.Unlock()
+		close(done)
+	}()
+	var epoch int64
+	for n := 0; ; n++ {
+		p, err := s.poolItem(ctx, id)
+		if err != nil {
+			return err
+		}
+		if n > 0 && p.Version != epoch {
+			return jackpot.ErrConflict // another commit folded them
+		}
+		epoch = p.Version
+		shards, err := s.readShards(ctx, id)
+		if err != nil {
+			return err
+		}
+		busy := false
+		for _, sh := range shards {
+			busy = busy || (sh.epoch == p.Version && sh.pending.Rounds > 0)
+		}
+		if !busy {
+			return nil
+		}
+		if n == 0 {
+			// Seal the epoch first (one small transaction): no
+			// contribution then lands between this read and the
+			// commit, which would cancel the commit of the whole fold.
+			if err := s.seal(ctx, id, p.Version, shards); err != nil {
+				return err
+			}
+			if shards, err = s.readShards(ctx, id); err != nil {
+				return err
+			}
+		}
+		q, err := s.view(p, shards)
+		if err != nil {
+			return err
+		}
+		q.Version = p.Version + 1
+		q.UpdatedAt = s.now()
+		err = s.commit(ctx, jackpot.Commit{PrevVersion: p.Version, Pool: q}, sealNext)
+		if !errors.Is(err, jackpot.ErrConflict) || n == foldAttempts-1 {
+			return err
+		}
+		// A contribution landed since the read: the commit sealed the
+		// epoch, so the next read is the last; nothing lands until a
+		// commit of the pool, so it must be made.
+	}
+}
+
+// awaitFold waits for this process's fold of pool under way, if any.
+func (s *Store) awaitFold(ctx context.Context, pool string) {
+	s.mu.Lock()
+	wait, ok := s.folding[pool]
+	s.mu.Unlock()
+	if ok {
+		select {
+		case <-wait:
+		case <-ctx.Done():
+		}
+	}
+}
+
+// foldAttempts is how many times foldNow reads and commits a fold whose
+// shards moved under it (the first lost race seals them).
+const foldAttempts = 4
+
+// commitFold is the fold the commit of a pool read through Pool writes:
+// each round's own contribution entry (from its record, in the order of
+// their times, their shards' order breaking ties), numbered from the pool's
+// Seq on, and the epoch's fold item naming them. Their sum is checked
+// against the pool's meters as Pool read them (Fold); never written when
+// they differ.
+func (s *Store) commitFold(ctx context.Context, id string, m shardMark) ([]jackpot.Entry, map[string]types.AttributeValue, error) {
+	fold, err := s.foldEntries(ctx, id, m)
+	if err != nil || len(fold) == 0 {
+		return nil, nil, err
+	}
+	it := key(id, skFold(m.Epoch))
+	it[attrPool], it[attrFirst], it[attrRounds] = str(id), num(fold[0].Seq), num(int64(len(fold)))
+	return fold, it, nil
+}
+
+// Folding implements pools.ContributionStore: the entries commitFold
+// writes for p (read through Pool).
+func (s *Store) Folding(ctx context.Context, p jackpot.Pool) ([]jackpot.Entry, error) {
+	if p.Shards == "" {
+		return nil, nil
+	}
+	var m shardMark
+	if err := json.Unmarshal([]byte(p.Shards), &m); err != nil {
+		return nil, fmt.Errorf("dynamo: the shard note of %s: %w", p.ID, err)
+	}
+	return s.foldEntries(ctx, p.ID, m)
+}
+
+// foldEntries are the rounds' own entries of a fold (commitFold).
+func (s *Store) foldEntries(ctx context.Context, id string, m shardMark) ([]jackpot.Entry, error) {
+	if len(m.Keys) == 0 || m.Base == nil {
+		return nil, nil
+	}
+	rounds, err := s.roundsOf(ctx, id, m.Keys)
+	if err != nil {
+		return nil, err
+	}
+	sort.SliceStable(rounds, func(i, j int) bool { return rounds[i].At.Before(rounds[j].At) })
+	base := jackpot.Pool{ID: id, Settings: m.Base.Settings, Meters: m.Base.Meters, Seq: m.Base.Seq}
+	folded, fold, err := jackpot.Rules{}.FoldRounds(base, rounds)
+	if err != nil {
+		return nil, fmt.Errorf("dynamo: fold the shards of %s: %w", id, err)
+	}
+	sum, err := jackpot.Rules{}.Fold(base, m.Base.Pending, int64(len(m.Keys)))
+	if err != nil {
+		return nil, fmt.Errorf("dynamo: fold the shards of %s: %w", id, err)
+	}
+	if !reflect.DeepEqual(folded.Meters, sum.Meters) || folded.Seq != sum.Seq {
+		return nil, fmt.Errorf("dynamo: fold the shards of %s: the rounds' entries (%+v) are not what the shards hold (%+v)", id, folded.Meters, sum.Meters)
+	}
+	return fold, nil
+}
+
+// roundsOf reads the contribution entries kept with the records of keys
+// (strongly consistent BatchGetItems).
+func (s *Store) roundsOf(ctx context.Context, id string, keys []string) ([]jackpot.Entry, error) {
+	out := make([]jackpot.Entry, len(keys))
+	read := make([]bool, len(keys))
+	// A record never changes once written: the entries read for the last
+	// fold of the pool (a fold tried again after a lost race reads the
+	// same rounds and more) are kept.
+	s.mu.Lock()
+	cached := s.rounds[id]
+	for i, k := range keys {
+		if e, ok := cached[k]; ok {
+			out[i], read[i] = e, true
+		}
+	}
+	s.mu.Unlock()
+	// The others in BatchGetItems of at most 100 keys (strongly
+	// consistent), sent again for the keys DynamoDB left unprocessed.
+	at := map[string]int{}
+	var todo []map[string]types.AttributeValue
+	for i, k := range keys {
+		if !read[i] {
+			at[skRecord(k)] = i
+			todo = append(todo, key(id, skRecord(k)))
+		}
+	}
+	for n := 0; len(todo) > 0; n++ {
+		batch := todo[:min(len(todo), 100)]
+		todo = todo[len(batch):]
+		got, err := s.api.BatchGetItem(ctx, &dynamodb.BatchGetItemInput{RequestItems: map[string]types.KeysAndAttributes{
+			s.table: {Keys: batch, ConsistentRead: aws.Bool(true)}}})
+		if err != nil {
+			return nil, fmt.Errorf("dynamo: the round records of %s: %w", id, err)
+		}
+		for _, it := range got.Responses[s.table] {
+			sk, _ := it[attrSK].(*types.AttributeValueMemberS)
+			if sk == nil {
+				continue
+			}
+			i, ok := at[sk.Value]
+			if !ok {
+				continue
+			}
+			e, err := entryOf(it)
+			if err == nil && e == nil {
+				err = errors.New("no contribution kept with it")
+			}
+			if err != nil {
+				return nil, fmt.Errorf("dynamo: round record %s of %s: %w", keys[i], id, err)
+			}
+			out[i], read[i] = *e, true
+		}
+		if left := got.UnprocessedKeys[s.table].Keys; len(left) > 0 {
+			if n >= 20 {
+				return nil, fmt.Errorf("dynamo: the round records of %s: %d keys left unprocessed", id, len(left))
+			}
+			if err := sleepJitter(ctx, n+1); err != nil {
+				return nil, err
+			}
+			todo = append(todo, left...)
+		}
+	}
+	for i, k := range keys {
+		if !read[i] {
+			return nil, fmt.Errorf("dynamo: round record %s of %s: not found", k, id)
+		}
+	}
+	keep := make(map[string]jackpot.Entry, len(keys))
+	for i, k := range keys {
+		keep[k] = out[i]
+	}
+	s.mu.Lock()
+	s.rounds[id] = keep
+	s.mu.Unlock()
+	return out, nil
 }
 
 // Snapshot implements pools.ContributionStore: the pool item alone, from
@@ -238,8 +508,9 @@ func (s *Store) forget(id string) {
 }
 
 // Contribute implements pools.ContributionStore: one transaction of the
-// table's shard (ADDs, conditioned on the epoch and not sealed) and the
-// round's records, the first carrying its contribution entry.
+// table's shard (ADDs and the round's record key appended, conditioned on
+// the epoch, not sealed and not full) and the round's records, the first
+// carrying its contribution entry.
 func (s *Store) Contribute(ctx context.Context, c pools.Contribution) error {
 	if s.shards == 0 {
 		return jackpot.ErrConflict
@@ -247,37 +518,45 @@ func (s *Store) Contribute(ctx context.Context, c pools.Contribution) error {
 	if len(c.Records) == 0 {
 		return errors.New("dynamo: a contribution without a round record")
 	}
-	home := ShardOf(c.Table, s.shards)
-	k := home
+	k, free := s.pickShard(c.Pool, c.Version, ShardOf(c.Table, s.shards))
+	if !free {
+		// Every shard of the epoch was found full: fold them into the
+		// pool, and the round goes to the next epoch.
+		_ = s.foldNow(ctx, c.Pool, false)
+		return jackpot.ErrConflict
+	}
 	var wagers int64
 	var amount money.Amount
 	if c.Entry != nil {
 		wagers, amount = c.Entry.Wagers, c.Entry.WagerAmount
 	}
-	last := "{}"
+	u := &types.Update{TableName: aws.String(s.table), Key: key(c.Pool, skShard(k)),
+		UpdateExpression:         aws.String("ADD #version :one, #n :one, #wagers :w, #amount :a"),
+		ConditionExpression:      aws.String("#epoch = :epoch AND attribute_not_exists(#sealed) AND #n < :cap"),
+		ExpressionAttributeNames: map[string]string{"#version": attrVersion, "#n": attrRounds, "#wagers": attrWagers, "#amount": attrAmount, "#epoch": attrEpoch, "#sealed": attrSealed},
+		ExpressionAttributeValues: map[string]types.AttributeValue{":one": num(1), ":w": num(wagers), ":a": num(int64(amount)),
+			":epoch": num(c.Version), ":cap": num(s.shardCap())},
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld}
 	if c.Entry != nil {
-		b, err := json.Marshal(c.Entry)
-		if err != nil {
-			return err
-		}
-		last = string(b)
+		// The round's record key, so that the fold finds its entry.
+		u.UpdateExpression = aws.String("SET #keys = list_append(if_not_exists(#keys, :none), :key) " + *u.UpdateExpression)
+		u.ExpressionAttributeNames["#keys"] = attrKeys
+		u.ExpressionAttributeValues[":none"] = &types.AttributeValueMemberL{Value: []types.AttributeValue{}}
+		u.ExpressionAttributeValues[":key"] = &types.AttributeValueMemberL{Value: []types.AttributeValue{str(c.Records[0].Key)}}
 	}
 	tx := make([]types.TransactWriteItem, 0, 1+len(c.Records))
-	tx = append(tx, types.TransactWriteItem{Update: &types.Update{TableName: aws.String(s.table), Key: key(c.Pool, skShard(k)),
-		UpdateExpression:         aws.String("SET #last = :last ADD #version :one, #n :one, #wagers :w, #amount :a"),
-		ConditionExpression:      aws.String("#epoch = :epoch AND attribute_not_exists(#sealed)"),
-		ExpressionAttributeNames: map[string]string{"#version": attrVersion, "#n": attrRounds, "#wagers": attrWagers, "#amount": attrAmount, "#epoch": attrEpoch, "#sealed": attrSealed, "#last": attrLast},
-		ExpressionAttributeValues: map[string]types.AttributeValue{":one": num(1), ":w": num(wagers), ":a": num(int64(amount)),
-			":epoch": num(c.Version), ":last": str(last)},
-		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld}})
+	tx = append(tx, types.TransactWriteItem{Update: u})
 	for i, r := range c.Records {
 		extra := map[string]types.AttributeValue{}
 		if i == 0 {
 			extra[attrEpoch], extra[attrShard] = num(c.Version), num(int64(k))
 			if c.Entry != nil {
-				// The round's entry is its record's answer and these two
+				// The round's entry is its record's answer and these
 				// numbers (entryOf): the record stays under 1 KB.
 				extra[attrRate], extra[attrRateR] = num(c.Entry.RateSum), num(c.Entry.RateSumReserve)
+				if a := c.Entry.Actor; a != nil {
+					extra[attrActor], extra[attrRole] = str(a.ID), str(a.Role)
+				}
 			}
 		}
 		rit, err := item(c.Pool, skRecord(r.Key), r, extra)
@@ -288,15 +567,30 @@ func (s *Store) Contribute(ctx context.Context, c pools.Contribution) error {
 	}
 	in := &dynamodb.TransactWriteItemsInput{TransactItems: tx}
 	_, err := s.api.TransactWriteItems(ctx, in)
-	for n := 1; n < contendedAttempts && contended(err); n++ {
-		// Another transaction held the shard (or a record) and nothing
-		// was written: the same write again after a short jitter, on the
-		// next shard (any shard of the epoch is folded alike).
-		if err := sleepJitter(ctx, n); err != nil {
-			return fmt.Errorf("dynamo: contribute to %s: %w", c.Pool, err)
+	for n, full := 1, 0; err != nil; n++ {
+		if contended(err) && n < contendedAttempts {
+			// Another transaction held the shard (or a record) and
+			// nothing was written: the same write again after a short
+			// jitter, on the next shard (any shard of the epoch is
+			// folded alike).
+			if err := sleepJitter(ctx, n); err != nil {
+				return fmt.Errorf("dynamo: contribute to %s: %w", c.Pool, err)
+			}
+		} else if s.full(err, c.Version) && full+1 < fullTries {
+			// Its shard holds shardCap rounds: the next one not known
+			// to be full.
+			full++
+			s.noteFull(c.Pool, c.Version, k)
+		} else {
+			if s.full(err, c.Version) {
+				s.noteFull(c.Pool, c.Version, k)
+			}
+			break
 		}
-		k = (home + n) % s.shards
-		tx[0].Update.Key = key(c.Pool, skShard(k))
+		if k, free = s.pickShard(c.Pool, c.Version, k+1); !free {
+			break
+		}
+		u.Key = key(c.Pool, skShard(k))
 		if rit := tx[1].Put.Item; rit != nil {
 			rit[attrShard] = num(int64(k))
 		}
@@ -310,6 +604,17 @@ func (s *Store) Contribute(ctx context.Context, c pools.Contribution) error {
 				// round goes to the pool, whose commit creates them.
 				return pools.ErrSerial
 			}
+			if s.full(err, c.Version) {
+				// The epoch's shards are full: fold them into the pool
+				// (whoever folds first), and the round goes to the next
+				// epoch. Nothing of the round was written; whether the
+				// fold landed does not matter to it.
+				_ = s.foldNow(ctx, c.Pool, false)
+			} else {
+				// Sealed (or moved on): a fold of this process under way
+				// lands before the round is tried again.
+				s.awaitFold(ctx, c.Pool)
+			}
 		}
 		return jackpot.ErrConflict
 	}
@@ -317,6 +622,52 @@ func (s *Store) Contribute(ctx context.Context, c pools.Contribution) error {
 		return fmt.Errorf("dynamo: contribute to %s: %w", c.Pool, err)
 	}
 	return nil
+}
+
+// fullShards are the shards of one pool's epoch a store found full.
+type fullShards struct {
+	epoch  int64
+	shards map[int]bool
+}
+
+// noteFull remembers that shard k of pool's epoch is full.
+func (s *Store) noteFull(pool string, epoch int64, k int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	f := s.fulls[pool]
+	if f.epoch != epoch || f.shards == nil {
+		f = fullShards{epoch: epoch, shards: map[int]bool{}}
+	}
+	f.shards[k] = true
+	s.fulls[pool] = f
+}
+
+// pickShard is the first shard from k on (round the ring) not known to be
+// full in pool's epoch; false when every shard is.
+func (s *Store) pickShard(pool string, epoch int64, k int) (int, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	f := s.fulls[pool]
+	for i := range s.shards {
+		j := (k + i) % s.shards
+		if f.epoch != epoch || !f.shards[j] {
+			return j, true
+		}
+	}
+	return 0, false
+}
+
+// full reports whether a contribution to epoch was refused only because
+// its shard holds shardCap rounds (the shard as it was, returned by the
+// failed condition).
+func (s *Store) full(err error, epoch int64) bool {
+	var tce *types.TransactionCanceledException
+	if !errors.As(err, &tce) || len(tce.CancellationReasons) == 0 || aws.ToString(tce.CancellationReasons[0].Code) != "ConditionalCheckFailed" {
+		return false
+	}
+	it := tce.CancellationReasons[0].Item
+	_, sealed := it[attrSealed]
+	return len(it) > 0 && !sealed && intAttr(it, attrEpoch) == epoch && intAttr(it, attrRounds) >= s.shardCap()
 }
 
 // contendedAttempts is how many times Contribute sends a transaction that
@@ -393,9 +744,9 @@ func (s *Store) seal(ctx context.Context, id string, epoch int64, shards []shard
 }
 
 // shardWrites are the updates of a commit to every shard: emptied, moved
-// to epoch next, unsealed, each conditioned on the version the commit's
-// read saw (absent: still absent).
-func (s *Store) shardWrites(id string, next int64, seen map[string]int64) []types.TransactWriteItem {
+// to epoch next, unsealed (sealed with sealed), each conditioned on the
+// version the commit's read saw (absent: still absent).
+func (s *Store) shardWrites(id string, next int64, seen map[string]int64, sealed bool) []types.TransactWriteItem {
 	sks := map[string]bool{}
 	for sk := range seen {
 		sks[sk] = true
@@ -411,8 +762,8 @@ func (s *Store) shardWrites(id string, next int64, seen map[string]int64) []type
 	out := make([]types.TransactWriteItem, 0, len(order))
 	for _, sk := range order {
 		u := &types.Update{TableName: aws.String(s.table), Key: key(id, sk),
-			UpdateExpression:          aws.String("SET #epoch = :next, #n = :zero, #wagers = :zero, #amount = :zero, #pool = :id ADD #version :one REMOVE #sealed, #last"),
-			ExpressionAttributeNames:  map[string]string{"#epoch": attrEpoch, "#n": attrRounds, "#wagers": attrWagers, "#amount": attrAmount, "#pool": attrPool, "#version": attrVersion, "#sealed": attrSealed, "#last": attrLast},
+			UpdateExpression:          aws.String("SET #epoch = :next, #n = :zero, #wagers = :zero, #amount = :zero, #pool = :id ADD #version :one REMOVE #sealed, #last, #keys"),
+			ExpressionAttributeNames:  map[string]string{"#epoch": attrEpoch, "#n": attrRounds, "#wagers": attrWagers, "#amount": attrAmount, "#pool": attrPool, "#version": attrVersion, "#sealed": attrSealed, "#last": attrLast, "#keys": attrKeys},
 			ExpressionAttributeValues: map[string]types.AttributeValue{":next": num(next), ":zero": num(0), ":id": str(id), ":one": num(1)}}
 		if v, ok := seen[sk]; ok {
 			u.ConditionExpression = aws.String("#version = :seen")
@@ -421,6 +772,10 @@ func (s *Store) shardWrites(id string, next int64, seen map[string]int64) []type
 			u.ConditionExpression = aws.String("attribute_not_exists(#pk)")
 			u.ExpressionAttributeNames["#pk"] = attrPK
 		}
+		if sealed {
+			u.UpdateExpression = aws.String("SET #epoch = :next, #n = :zero, #wagers = :zero, #amount = :zero, #pool = :id, #sealed = :t ADD #version :one REMOVE #last, #keys")
+			u.ExpressionAttributeValues[":t"] = &types.AttributeValueMemberBOOL{Value: true}
+		}
 		out = append(out, types.TransactWriteItem{Update: u})
 	}
 	return out
@@ -428,9 +783,9 @@ func (s *Store) shardWrites(id string, next int64, seen map[string]int64) []type
 
 // Contributions returns the contribution entries of the rounds committed
 // beside the pool (each kept with its round record), and what the shards
-// hold now (not yet folded): with the fold entries of the ledger (the
-// contribution entries without a table), they account for every wager,
-// exactly. A reconciliation reads them; it costs a read of every record.
+// hold now (not yet folded): the rounds folded have their own entries in
+// the ledger, the others are what the shards hold, exactly
+// (jackpottest.LedgerHasEveryRound). It costs a read of every record.
 func (s *Store) Contributions(ctx context.Context, id string) ([]jackpot.Entry, jackpot.Pending, error) {
 	in := &dynamodb.QueryInput{
 		TableName:                 aws.String(s.table),
@@ -470,11 +825,10 @@ func (s *Store) Contributions(ctx context.Context, id string) ([]jackpot.Entry, 
 	return out, pend, err
 }
 
-// FoldActor signs a fold committed with no entry of its own (a reading of
-// the meters as of an instant, a reconciliation): the store itself.
-var FoldActor = jackpot.Actor{ID: "tablesettle:fold", Role: "store"}
-
-// Contributed implements pools.ContributionStore.
+// Contributed implements pools.ContributionStore: the round's entry as
+// its fold wrote it in the ledger (with its sequence number), found through
+// the fold item of the round's epoch; before the fold, the entry kept with
+// its record (Seq 0).
 func (s *Store) Contributed(ctx context.Context, pool, k string) (*jackpot.Entry, error) {
 	out, err := s.api.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String(s.table), Key: key(pool, skRecord(k)), ConsistentRead: aws.Bool(true)})
 	if err != nil {
@@ -484,7 +838,27 @@ func (s *Store) Contributed(ctx context.Context, pool, k string) (*jackpot.Entry
 	if err != nil {
 		return nil, fmt.Errorf("dynamo: round record %s of %s: %w", k, pool, err)
 	}
-	return e, nil
+	if e == nil {
+		return nil, nil
+	}
+	f, err := s.api.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String(s.table), Key: key(pool, skFold(intAttr(out.Item, attrEpoch))), ConsistentRead: aws.Bool(true)})
+	if err != nil {
+		return nil, fmt.Errorf("dynamo: the fold of round record %s of %s: %w", k, pool, err)
+	}
+	if f.Item == nil {
+		return e, nil // not folded yet
+	}
+	first, n := intAttr(f.Item, attrFirst), intAttr(f.Item, attrRounds)
+	es, err := s.LedgerPage(ctx, pool, pools.LedgerQuery{After: first - 1, Before: first + n, Limit: int(n)})
+	if err != nil {
+		return nil, err
+	}
+	for _, x := range es {
+		if x.Kind == jackpot.KindContribution && x.Corrects == "" && x.Commit == e.Commit && x.Table == e.Table && x.Round == e.Round {
+			return &x, nil
+		}
+	}
+	return nil, fmt.Errorf("dynamo: round record %s of %s: its fold (entries %d-%d) has no entry of it", k, pool, first, first+n-1)
 }
 
 // entryOf is the contribution entry of a round committed beside the pool,
@@ -506,6 +880,12 @@ func entryOf(it map[string]types.AttributeValue) (*jackpot.Entry, error) {
 		Displayed: c.Displayed, Overflow: c.Overflow, Reserve: c.Reserve, Wagers: c.Wagers, WagerAmount: c.WagerAmount,
 		RateSum: intAttr(it, attrRate), RateSumReserve: intAttr(it, attrRateR), Contributed: c.Displayed + c.Overflow, ContributedReserve: c.Reserve,
 		Commit: rec.Commit, Rules: c.Rules}
+	if id, ok := it[attrActor].(*types.AttributeValueMemberS); ok {
+		e.Actor = &jackpot.Actor{ID: id.Value}
+		if r, ok := it[attrRole].(*types.AttributeValueMemberS); ok {
+			e.Actor.Role = r.Value
+		}
+	}
 	e.CarryDisplayed = e.RateSum - 10000*int64(e.Contributed)
 	e.CarryReserve = e.RateSumReserve - 10000*int64(e.ContributedReserve)
 	return &e, nil

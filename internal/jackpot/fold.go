@@ -29,47 +29,87 @@ func (a Pending) Add(b Pending) (Pending, error) {
 	return Pending{Rounds: int64(r), Wagers: int64(w), WagerAmount: amt}, nil
 }
 
-// Fold credits pending contributions to p as one contribution entry
-// (R4): exactly what the rounds would have credited applied one after the
-// other, since the carried fraction makes the credit of a sum the credit
-// of its parts (R1: the whole units of carry + sum(wager x rate) are
-// credited, the rest carried, as Accrue does for one round). The entry is
-// stamped at, the time of the last of the rounds; when it folds one round
-// only, one is that round's own entry (Contribute), and the fold is that
-// round's entry as Apply would have posted it (its table, round, commit
-// and actor). Nothing pending returns p and no entry. The version does not
-// move: the fold is part of the commit that follows it. Only a store that
-// commits contributions beside the pool calls it, with the pool's settings
-// unchanged since those rounds were accepted.
-func (k Rules) Fold(p Pool, pend Pending, one *Entry, at time.Time) (Pool, []Entry, error) {
-	if pend.Wagers == 0 && pend.WagerAmount == 0 {
-		return p, nil, nil
+// Fold is the pool as FoldRounds leaves it, from the rounds' sums alone
+// (pend: what the shards hold; n: how many of the rounds carry a wager,
+// so how many entries FoldRounds posts): the meters are exactly what the
+// rounds applied one after the other make, since the carried fraction
+// makes the credit of a sum the sum of the credits of its parts (R1: the
+// whole units of carry + sum(wager x rate) are credited, the rest
+// carried), and the ceiling splits a sum as it splits its parts in turn
+// (R4). Seq moves past the n entries FoldRounds will number; the version
+// does not move: the fold is part of the commit that follows it. A
+// sharded store's read of the pool (the meters as they stand, without
+// reading each round) uses it; its commit posts the rounds themselves
+// (FoldRounds) and checks that they come to the same meters.
+func (k Rules) Fold(p Pool, pend Pending, n int64) (Pool, error) {
+	if pend.Wagers == 0 && pend.WagerAmount == 0 && n == 0 {
+		return p, nil
 	}
 	q := p.clone()
-	c := &change{pool: &q, now: at, rules: k}
 	s := q.Settings
 	credit, carry, rateSum, err := Accrue(pend.WagerAmount, s.ContributionBP, q.Meters.CarryDisplayed)
 	if err != nil {
-		return Pool{}, nil, overflowError(s.Currency, err)
+		return Pool{}, overflowError(s.Currency, err)
 	}
 	creditR, carryR, rateSumR, err := Accrue(pend.WagerAmount, s.ReserveBP, q.Meters.CarryReserve)
 	if err != nil {
-		return Pool{}, nil, overflowError(s.Currency, err)
+		return Pool{}, overflowError(s.Currency, err)
 	}
 	toDisplayed, toOverflow := SplitAtCeiling(q.Meters.Displayed, credit, s.Ceiling)
-	e := Entry{Kind: KindContribution, Rules: []string{"ruling R4", "ruling R1"},
-		Note: fmt.Sprintf("the contributions of %d rounds without a hit, committed beside the pool, credited together (their fractions carried exactly)", pend.Rounds)}
-	if one != nil && pend.Rounds == 1 && one.WagerAmount == pend.WagerAmount {
-		e = Entry{Kind: KindContribution, Table: one.Table, Round: one.Round, DealtAt: one.DealtAt, Commit: one.Commit, Actor: one.Actor,
-			Rules: append([]string(nil), one.Rules...)}
+	e := Entry{Kind: KindContribution, Displayed: toDisplayed, Overflow: toOverflow, Reserve: creditR,
+		CarryDisplayed: carry - q.Meters.CarryDisplayed, CarryReserve: carryR - q.Meters.CarryReserve,
+		Wagers: pend.Wagers, WagerAmount: pend.WagerAmount, RateSum: rateSum, RateSumReserve: rateSumR,
+		Contributed: credit, ContributedReserve: creditR}
+	if err := applyEntry(&q.Meters, e); err != nil {
+		return Pool{}, overflowError(s.Currency, err)
 	}
-	e.Displayed, e.Overflow, e.Reserve = toDisplayed, toOverflow, creditR
-	e.CarryDisplayed, e.CarryReserve = carry-q.Meters.CarryDisplayed, carryR-q.Meters.CarryReserve
-	e.Wagers, e.WagerAmount, e.RateSum, e.RateSumReserve = pend.Wagers, pend.WagerAmount, rateSum, rateSumR
-	e.Contributed, e.ContributedReserve = credit, creditR
-	c.post(e)
-	if c.err != nil {
-		return Pool{}, nil, overflowError(c.pool.Settings.Currency, c.err)
+	q.Seq += n
+	return q, nil
+}
+
+// FoldRounds posts to p the contribution entries of rounds committed
+// beside the pool (each as Contribute returned it, kept with its round
+// record), one after the other in the order given, each exactly as Apply
+// would have posted it to the pool as it then stood: its own sequence
+// number, its table, round, time, commit and principal, and its credit
+// the whole units of the pool's carried fraction + its own
+// sum(wager x rate), the rest carried (R1), split at the ceiling (R4).
+// So the ledger is the serial path's, round by round, and the entries'
+// credits sum to Fold's exactly. A round whose rate sums are not what
+// the pool's settings make of its wagers is refused (it was computed
+// under other settings, which a store's epoch condition rules out). The
+// version does not move: the fold is part of the commit that follows it.
+func (k Rules) FoldRounds(p Pool, rounds []Entry) (Pool, []Entry, error) {
+	if len(rounds) == 0 {
+		return p, nil, nil
+	}
+	q := p.clone()
+	c := &change{pool: &q, rules: k}
+	s := q.Settings
+	for _, r := range rounds {
+		credit, carry, rateSum, err := Accrue(r.WagerAmount, s.ContributionBP, q.Meters.CarryDisplayed)
+		if err != nil {
+			return Pool{}, nil, overflowError(s.Currency, err)
+		}
+		creditR, carryR, rateSumR, err := Accrue(r.WagerAmount, s.ReserveBP, q.Meters.CarryReserve)
+		if err != nil {
+			return Pool{}, nil, overflowError(s.Currency, err)
+		}
+		if rateSum != r.RateSum || rateSumR != r.RateSumReserve {
+			return Pool{}, nil, fmt.Errorf("jackpot: fold round %s of table %s: its rate sums %d and %d are not the pool's %d and %d",
+				r.Round, r.Table, r.RateSum, r.RateSumReserve, rateSum, rateSumR)
+		}
+		toDisplayed, toOverflow := SplitAtCeiling(q.Meters.Displayed, credit, s.Ceiling)
+		e := Entry{Kind: KindContribution, Table: r.Table, Round: r.Round, DealtAt: r.DealtAt, Commit: r.Commit, Actor: r.Actor,
+			Displayed: toDisplayed, Overflow: toOverflow, Reserve: creditR,
+			CarryDisplayed: carry - q.Meters.CarryDisplayed, CarryReserve: carryR - q.Meters.CarryReserve,
+			Wagers: r.Wagers, WagerAmount: r.WagerAmount, RateSum: rateSum, RateSumReserve: rateSumR,
+			Contributed: credit, ContributedReserve: creditR, Rules: append([]string(nil), r.Rules...)}
+		c.now = r.At
+		c.post(e)
+		if c.err != nil {
+			return Pool{}, nil, overflowError(s.Currency, c.err)
+		}
 	}
 	return q, c.entries, nil
 }

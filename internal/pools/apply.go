@@ -164,6 +164,11 @@ func (s *Service) contribute(ctx context.Context, cs ContributionStore, pool str
 			}
 		}
 		last = p.Version
+		if jackpot.CheckLinked(p, r.Table) != nil {
+			// A table not linked to the pool (issue 24): the serial path
+			// answers its first answer if it has one, else refuses it.
+			return jackpot.RoundResult{}, false, false, nil
+		}
 		e, res, ok, err := s.Rules().Contribute(p, r, s.Now())
 		if err != nil || !ok {
 			// A refusal is the pool's own to give (the snapshot may be

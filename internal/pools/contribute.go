@@ -28,10 +28,18 @@ type ContributionStore interface {
 	// way); ErrSerial when nothing was written and the round is for the
 	// pool itself; any other error leaves the outcome unknown.
 	Contribute(ctx context.Context, c Contribution) error
-	// Contributed returns the contribution entry kept with a round's
-	// record when the round was committed beside the pool (nil when it
-	// was applied to the pool itself): a correction reverses it (R28).
+	// Contributed returns the contribution entry of a round committed
+	// beside the pool (nil when it was applied to the pool itself): once
+	// folded into the pool, its own entry in the ledger, with its sequence
+	// number; before, the entry kept with its record (Seq 0). A correction
+	// reads the ledger from it (R28).
 	Contributed(ctx context.Context, pool, key string) (*jackpot.Entry, error)
+	// Folding returns the entries a commit of p (as Pool read it) writes
+	// before its own: each round committed beside the pool since its last
+	// commit, its own contribution entry, numbered up to p.Seq (none when
+	// there are none). A transition that reads the ledger (a correction)
+	// reads them after it.
+	Folding(ctx context.Context, p jackpot.Pool) ([]jackpot.Entry, error)
 }
 
 // ErrSerial is a ContributionStore's refusal to commit anything beside

@@ -60,36 +60,73 @@ func (s *Service) correctTx(ctx context.Context, p jackpot.Pool, corr jackpot.Co
 	case err != nil:
 		return jackpot.Pool{}, nil, jackpot.CorrectionResult{}, unavailable(err)
 	}
+	// With a ContributionStore, p holds the rounds committed beside the
+	// pool since its last commit, folded in: the commit of the correction
+	// writes their entries first (Folding), so the correction reads them
+	// after the stored ledger, as the serial path's ledger would hold them.
+	var folding []jackpot.Entry
+	cs, beside := s.Store.(ContributionStore)
+	if beside {
+		if folding, err = cs.Folding(ctx, p); err != nil {
+			return jackpot.Pool{}, nil, jackpot.CorrectionResult{}, unavailable(err)
+		}
+	}
+	if beside && rec.FirstSeq == 0 {
+		// A round committed beside the pool: its own entry, with its own
+		// sequence number, from the fold that committed it into the pool,
+		// or from the fold under way.
+		e, err := cs.Contributed(ctx, p.ID, jackpot.RoundKey(corr.Table, corr.Round))
+		if err != nil {
+			return jackpot.Pool{}, nil, jackpot.CorrectionResult{}, unavailable(err)
+		}
+		for _, f := range folding {
+			if e != nil && e.Seq == 0 && f.Commit == e.Commit && f.Table == e.Table && f.Round == e.Round {
+				e = &f
+			}
+		}
+		if e != nil && (e.Seq == 0 || e.Seq > p.Seq) {
+			// Committed beside the pool after p was read: read it again.
+			return jackpot.Pool{}, nil, jackpot.CorrectionResult{}, errReread
+		}
+		if e != nil {
+			rec.FirstSeq = e.Seq
+		}
+	}
 	// The ledger from the original on, reaching back to the rounds taken
 	// back since (their twin is the correction's too: jackpot.CorrectionReach).
+	read := func(after int64) ([]jackpot.Entry, error) {
+		es, err := s.entriesFrom(ctx, p, after)
+		if err != nil {
+			return nil, err
+		}
+		for _, f := range folding {
+			if f.Seq > after && (len(es) == 0 || f.Seq > es[len(es)-1].Seq) {
+				es = append(es, f)
+			}
+		}
+		return es, nil
+	}
 	after := max(rec.FirstSeq-1, 0)
-	ledger, err := s.entriesFrom(ctx, p, after)
+	ledger, err := read(after)
 	for err == nil {
 		reach := jackpot.CorrectionReach(ledger, after)
 		if reach >= after {
 			break
 		}
 		after = reach
-		ledger, err = s.entriesFrom(ctx, p, after)
+		ledger, err = read(after)
 	}
 	if err != nil {
 		return jackpot.Pool{}, nil, jackpot.CorrectionResult{}, err
 	}
-	if cs, ok := s.Store.(ContributionStore); ok && rec.FirstSeq == 0 {
-		// A round committed beside the pool: its contribution entry is
-		// kept with its record (its credit is in a fold entry of the
-		// ledger, with others'); it is reversed like any other.
-		e, err := cs.Contributed(ctx, p.ID, jackpot.RoundKey(corr.Table, corr.Round))
-		if err != nil {
-			return jackpot.Pool{}, nil, jackpot.CorrectionResult{}, unavailable(err)
-		}
-		folded := false // folded alone, it is in the ledger as it is
-		for _, le := range ledger {
-			folded = folded || (le.Kind == jackpot.KindContribution && le.Commit == rec.Commit && le.Table == corr.Table && le.Round == corr.Round)
-		}
-		if e != nil && !folded {
-			ledger = append([]jackpot.Entry{*e}, ledger...)
-		}
+	last := after
+	if len(ledger) > 0 {
+		last = ledger[len(ledger)-1].Seq
+	}
+	if last < p.Seq {
+		// The ledger stops short of the pool (a fold committed after the
+		// read): read both again.
+		return jackpot.Pool{}, nil, jackpot.CorrectionResult{}, errReread
 	}
 	return s.Rules().Correct(p, ledger, rec.Commit, corr, by, now)
 }

@@ -181,6 +181,9 @@ func (s *Service) Ledger(ctx context.Context, id string, after int64, limit int)
 	if after < 0 {
 		return nil, invalid("query.after", "after is a ledger sequence number, 0 or more")
 	}
+	if err := s.Fold(ctx, id); err != nil {
+		return nil, err
+	}
 	if _, err := s.Get(ctx, id); err != nil {
 		return nil, err
 	}
@@ -226,7 +229,7 @@ func (s *Service) entriesFrom(ctx context.Context, p jackpot.Pool, after int64) 
 // committed before the call; a contribution counts from the time it was
 // folded (the fold entry's).
 func (s *Service) MetersAt(ctx context.Context, id string, at time.Time) (jackpot.AsOf, error) {
-	if err := s.fold(ctx, id); err != nil {
+	if err := s.Fold(ctx, id); err != nil {
 		return jackpot.AsOf{}, err
 	}
 	p, err := s.Get(ctx, id)
@@ -249,7 +252,7 @@ func (s *Service) MetersAt(ctx context.Context, id string, at time.Time) (jackpo
 // contributions committed beside it since are in no meter and no ledger
 // entry of the pool until its next commit folds them in.
 func (s *Service) Reconcile(ctx context.Context, id string) (jackpot.Reconciliation, error) {
-	if err := s.fold(ctx, id); err != nil {
+	if err := s.Fold(ctx, id); err != nil {
 		return jackpot.Reconciliation{}, err
 	}
 	p, err := s.Get(ctx, id)
@@ -408,6 +411,9 @@ func (s *Service) updateIn(ctx context.Context, id string, o *once, fn func(jack
 			return jackpot.Pool{}, false, err
 		}
 		q, entries, write, err := fn(p, s.Now())
+		if errors.Is(err, errReread) && n+1 < s.attempts() {
+			continue // the transition moved the pool first: read it again
+		}
 		if err != nil || !write {
 			return q, false, err
 		}
@@ -557,10 +563,16 @@ func conflict(field, msg string) *fault.Error {
 	return &fault.Error{Kind: fault.Conflict, Detail: msg, Fields: []fault.Problem{{Field: field, Message: msg}}}
 }
 
-// fold commits what a ContributionStore's shards hold into the pool (a
+// errReread is a transition's request to read the pool again: it moved
+// the pool itself first (a fold), so the pool it was given is stale.
+var errReread = errors.New("pools: read the pool again")
+
+// Fold commits what a ContributionStore's shards hold into the pool (a
 // commit of the pool with no change of its own: the store folds the
-// shards into every commit); nothing when they hold nothing.
-func (s *Service) fold(ctx context.Context, id string) error {
+// shards into every commit), so that the pool's ledger then holds every
+// round committed before the call, each with its own entry; nothing when
+// they hold nothing, or with any other store.
+func (s *Service) Fold(ctx context.Context, id string) error {
 	cs, ok := s.Store.(ContributionStore)
 	if !ok {
 		return nil

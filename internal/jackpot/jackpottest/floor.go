@@ -2,6 +2,7 @@ package jackpottest
 
 import (
 	"context"
+	"errors"
 	"sync"
 	"testing"
 	"time"
@@ -94,6 +95,15 @@ func testFloorUnlinkedTableWritesNothing(t *testing.T, st pools.Store) {
 	_, _, err := svc.ApplyRound(ctx, "p", lockRound("T2", "r1", true), "", "")
 	if e, ok := fault.As(err); !ok || e.Kind != fault.Forbidden || e.Field() != jackpot.FieldTable {
 		t.Fatalf("unlinked T2: %v", err)
+	}
+	// A round without a hit too (a store that commits such rounds beside
+	// the pool refuses it as the pool would).
+	_, _, err = svc.ApplyRound(ctx, "p", lockRound("T2", "r2", false), "", "")
+	if e, ok := fault.As(err); !ok || e.Kind != fault.Forbidden || e.Field() != jackpot.FieldTable {
+		t.Fatalf("unlinked T2, no hit: %v", err)
+	}
+	if _, err := st.Record(ctx, "p", jackpot.RoundKey("T2", "r2")); !errors.Is(err, jackpot.ErrNotFound) {
+		t.Fatalf("the refused round has a record: %v", err)
 	}
 	after, _ := svc.Get(ctx, "p")
 	es, _ := svc.Ledger(ctx, "p", 0, 100)
