@@ -41,21 +41,6 @@ var PoolTableActions = []string{
 	"dynamodb:UpdateItem",
 }
 
-// SweepTableActions is exactly what the scheduled sweep does on the pools
-// table, the list internal/dynamo/doc.go keeps (SweepIAMActions): GetItem
-// to read a pool, BatchGetItem and the shards' Updates (UpdateItem) to fold
-// the rounds committed beside the pool into the release's commit,
-// TransactWriteItems of Puts (PutItem) to pay what is due, Query to read
-// the shards and the ledger. No Scan, no DeleteItem.
-var SweepTableActions = []string{
-	"dynamodb:BatchGetItem",
-	"dynamodb:GetItem",
-	"dynamodb:PutItem",
-	"dynamodb:Query",
-	"dynamodb:TransactWriteItems",
-	"dynamodb:UpdateItem",
-}
-
 // HeldIndexActions is what the sweep does on the held index, and only
 // there (internal/dynamo/doc.go, SweepIndexIAMActions): one Query for the
 // pools with a held hit due.
@@ -388,7 +373,7 @@ func NewTablesettleStack(scope constructs.Construct, cfg StageConfig, props *aws
 			fn.AddToRolePolicy(awsiam.NewPolicyStatement(&awsiam.PolicyStatementProps{
 				Sid:       jsii.String("PoolsTableRelease"),
 				Effect:    awsiam.Effect_ALLOW,
-				Actions:   jsii.Strings(SweepTableActions...),
+				Actions:   jsii.Strings(PoolTableActions...), // a release folds the shards as a hit does
 				Resources: jsii.Strings(*table.TableArn()),
 			}))
 			fn.AddToRolePolicy(awsiam.NewPolicyStatement(&awsiam.PolicyStatementProps{

@@ -3,12 +3,12 @@ package main
 import (
 	"context"
 	"fmt"
-	"os"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/tablesettle/tablesettle/internal/dynamo"
+	"github.com/tablesettle/tablesettle/internal/dynamo/dynamotest"
 	"github.com/tablesettle/tablesettle/internal/jackpot/jackpottest"
 	"github.com/tablesettle/tablesettle/internal/pools"
 )
@@ -26,13 +26,7 @@ func TestDynamoStoreLoopbackOnly(t *testing.T) {
 // serve -dynamodb -shards 16 keeps pools in DynamoDB Local: the table is
 // created, and a round without a hit is committed beside the pool (issue 25).
 func TestDynamoStoreServesPools(t *testing.T) {
-	ep := os.Getenv("DYNAMODB_ENDPOINT")
-	if ep == "" {
-		if os.Getenv("TABLESETTLE_REQUIRE_DDB") == "1" {
-			t.Fatal("DYNAMODB_ENDPOINT is not set")
-		}
-		t.Skip("DynamoDB Local not running (test/dynamodb-local.sh)")
-	}
+	ep := dynamotest.Endpoint(t)
 	st, err := dynamoStore(ep, fmt.Sprintf("serve-%d", time.Now().UnixNano()), dynamo.DefaultShards)
 	if err != nil {
 		t.Fatal(err)

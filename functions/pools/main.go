@@ -7,20 +7,14 @@
 package main
 
 import (
-	"context"
-	"errors"
 	"fmt"
 	"os"
-	"time"
 
 	"github.com/aws/aws-lambda-go/lambda"
-	"github.com/aws/aws-sdk-go-v2/config"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
-	"github.com/tablesettle/tablesettle/internal/dynamo"
 	"github.com/tablesettle/tablesettle/internal/httpapi"
 	"github.com/tablesettle/tablesettle/internal/lambdaapp"
-	"github.com/tablesettle/tablesettle/internal/pools"
+	"github.com/tablesettle/tablesettle/internal/lambdaapp/poolsenv"
 )
 
 func main() {
@@ -35,17 +29,10 @@ func main() {
 // handler is built once, before the first event, and serves every event.
 func handler(getenv func(string) string) (lambdaapp.Handler, error) {
 	deps := lambdaapp.Deps(getenv)
-	table := getenv("TABLESETTLE_TABLE")
-	if table == "" {
-		return nil, errors.New("TABLESETTLE_TABLE (the DynamoDB table of the pools) is not set")
-	}
-	cfg, err := config.LoadDefaultConfig(context.Background())
+	svc, err := poolsenv.Service(getenv)
 	if err != nil {
-		return nil, fmt.Errorf("aws configuration: %w", err)
+		return nil, err
 	}
-	// dynamo.New's default contribution shards: rounds without a hit are
-	// committed beside the pool (docs/scale.md).
-	store := dynamo.New(dynamodb.NewFromConfig(cfg), table)
-	deps.Pools = pools.NewService(store, time.Now, uint64(time.Now().UnixNano()))
+	deps.Pools = svc
 	return lambdaapp.New(deps, httpapi.GroupPools), nil
 }

@@ -1,13 +1,9 @@
 package main
 
 import (
-	"context"
-	"fmt"
-	"os"
 	"testing"
-	"time"
 
-	"github.com/tablesettle/tablesettle/internal/dynamo"
+	"github.com/tablesettle/tablesettle/internal/dynamo/dynamotest"
 	"github.com/tablesettle/tablesettle/internal/lambdaapp/eventtest"
 )
 
@@ -18,29 +14,7 @@ import (
 // would reach DynamoDB. make test runs DynamoDB Local
 // (test/dynamodb-local.sh); a plain go test without it skips.
 func TestEvents(t *testing.T) {
-	ep := os.Getenv("DYNAMODB_ENDPOINT")
-	if ep == "" {
-		if os.Getenv("TABLESETTLE_REQUIRE_DDB") != "" {
-			t.Fatal("DYNAMODB_ENDPOINT is not set: run through test/dynamodb-local.sh (make test does)")
-		}
-		t.Skip("DynamoDB Local not running: make test starts it (test/dynamodb-local.sh)")
-	}
-	table := fmt.Sprintf("tablesettle-events-%d", time.Now().UnixNano())
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	if err := dynamo.CreateTable(ctx, dynamo.LocalClient(ep), table); err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv("AWS_ENDPOINT_URL_DYNAMODB", ep)
-	// DynamoDB Local keeps a table per access key and region: those of
-	// dynamo.LocalClient, which created it.
-	t.Setenv("AWS_REGION", "us-east-1")
-	t.Setenv("AWS_ACCESS_KEY_ID", "local")
-	t.Setenv("AWS_SECRET_ACCESS_KEY", "local")
-	t.Setenv("AWS_SESSION_TOKEN", "")
-	t.Setenv("AWS_PROFILE", "")
-	t.Setenv("AWS_CONFIG_FILE", os.DevNull)
-	t.Setenv("AWS_SHARED_CREDENTIALS_FILE", os.DevNull)
+	table, _ := dynamotest.FunctionTable(t, "tablesettle-events")
 	// The IAM identities of the events map to roles as the stack maps its
 	// roles (issue 16): events/iam-principals.json.
 	principals := eventtest.IAMPrincipals(t, "../../events")

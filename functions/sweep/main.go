@@ -8,20 +8,14 @@
 package main
 
 import (
-	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
-	"time"
 
 	"github.com/aws/aws-lambda-go/lambda"
-	"github.com/aws/aws-sdk-go-v2/config"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
-	"github.com/tablesettle/tablesettle/internal/dynamo"
 	"github.com/tablesettle/tablesettle/internal/lambdaapp"
-	"github.com/tablesettle/tablesettle/internal/pools"
+	"github.com/tablesettle/tablesettle/internal/lambdaapp/poolsenv"
 )
 
 func main() {
@@ -36,15 +30,9 @@ func main() {
 // handler is built once, before the first event, and serves every event;
 // it logs JSON lines to logs (standard output: CloudWatch Logs).
 func handler(getenv func(string) string, logs io.Writer) (lambdaapp.SweepHandler, error) {
-	table := getenv("TABLESETTLE_TABLE")
-	if table == "" {
-		return nil, errors.New("TABLESETTLE_TABLE (the DynamoDB table of the pools) is not set")
-	}
-	cfg, err := config.LoadDefaultConfig(context.Background())
+	svc, err := poolsenv.Service(getenv)
 	if err != nil {
-		return nil, fmt.Errorf("aws configuration: %w", err)
+		return nil, err
 	}
-	store := dynamo.New(dynamodb.NewFromConfig(cfg), table)
-	svc := pools.NewService(store, time.Now, uint64(time.Now().UnixNano()))
 	return lambdaapp.Sweep(svc, lambdaapp.Logger(logs, getenv("LOG_LEVEL"))), nil
 }

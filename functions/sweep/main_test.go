@@ -15,6 +15,7 @@ import (
 	"github.com/aws/aws-lambda-go/events"
 
 	"github.com/tablesettle/tablesettle/internal/dynamo"
+	"github.com/tablesettle/tablesettle/internal/dynamo/dynamotest"
 	"github.com/tablesettle/tablesettle/internal/jackpot"
 	"github.com/tablesettle/tablesettle/internal/jackpot/jackpottest"
 	"github.com/tablesettle/tablesettle/internal/lambdaapp"
@@ -29,30 +30,8 @@ const rws = "rws-mlp-csp-v2"
 // (test/dynamodb-local.sh); a plain go test without it skips.
 func localTable(t *testing.T) (table string, getenv func(string) string, tables *pools.Service, clock *jackpottest.Clock) {
 	t.Helper()
-	ep := os.Getenv("DYNAMODB_ENDPOINT")
-	if ep == "" {
-		if os.Getenv("TABLESETTLE_REQUIRE_DDB") != "" {
-			t.Fatal("DYNAMODB_ENDPOINT is not set: run through test/dynamodb-local.sh (make test does)")
-		}
-		t.Skip("DynamoDB Local not running: make test starts it (test/dynamodb-local.sh)")
-	}
-	table = fmt.Sprintf("tablesettle-sweep-%d", time.Now().UnixNano())
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
+	table, ep := dynamotest.FunctionTable(t, "tablesettle-sweep")
 	client := dynamo.LocalClient(ep)
-	if err := dynamo.CreateTable(ctx, client, table); err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv("AWS_ENDPOINT_URL_DYNAMODB", ep)
-	// DynamoDB Local keeps a table per access key and region: those of
-	// dynamo.LocalClient, which created it.
-	t.Setenv("AWS_REGION", "us-east-1")
-	t.Setenv("AWS_ACCESS_KEY_ID", "local")
-	t.Setenv("AWS_SECRET_ACCESS_KEY", "local")
-	t.Setenv("AWS_SESSION_TOKEN", "")
-	t.Setenv("AWS_PROFILE", "")
-	t.Setenv("AWS_CONFIG_FILE", os.DevNull)
-	t.Setenv("AWS_SHARED_CREDENTIALS_FILE", os.DevNull)
 	getenv = func(k string) string {
 		return map[string]string{"LOG_LEVEL": "info", "TABLESETTLE_TABLE": table}[k]
 	}

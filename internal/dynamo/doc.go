@@ -10,27 +10,11 @@ package dynamo
 // dynamodb:UpdateItem ("Using IAM with DynamoDB transactions", DynamoDB
 // developer guide), so both are granted though never called alone.
 // CreateTable is used by tests and local development only, never by the
-// function.
+// function. The scheduled sweep (functions/sweep) is granted the same list
+// on the table (infra/stack.go): a release is a commit of the pool, which
+// folds the rounds committed beside it (shards.go), so it reads and writes
+// what a round with a hit does.
 var IAMActions = []string{
-	"dynamodb:BatchGetItem",
-	"dynamodb:GetItem",
-	"dynamodb:PutItem",
-	"dynamodb:Query",
-	"dynamodb:TransactWriteItems",
-	"dynamodb:UpdateItem",
-}
-
-// SweepIAMActions are the DynamoDB actions the scheduled sweep
-// (functions/sweep) performs on the table, and so exactly what its IAM
-// policy grants there (infra/stack.go SweepTableActions): GetItem to read
-// a pool, Query to read its contribution shards and (when the answer to a
-// commit was lost: did it land?) the ledger, BatchGetItem to read the
-// records of the rounds a release folds, and one TransactWriteItems of
-// Puts and the shards' Updates (authorised as PutItem and UpdateItem) to
-// fold them and pay what is due. A release is a commit of the pool, and a
-// commit folds the rounds committed beside it (shards.go). No Scan, no
-// DeleteItem.
-var SweepIAMActions = []string{
 	"dynamodb:BatchGetItem",
 	"dynamodb:GetItem",
 	"dynamodb:PutItem",

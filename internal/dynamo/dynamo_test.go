@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net"
 	"net/http"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"sync"
@@ -17,25 +16,17 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
 	"github.com/tablesettle/tablesettle/internal/dynamo"
+	"github.com/tablesettle/tablesettle/internal/dynamo/dynamotest"
 	"github.com/tablesettle/tablesettle/internal/fault"
 	"github.com/tablesettle/tablesettle/internal/jackpot"
 	"github.com/tablesettle/tablesettle/internal/jackpot/jackpottest"
 	"github.com/tablesettle/tablesettle/internal/pools"
 )
 
-// endpoint returns DynamoDB Local's endpoint. Under make test
-// (TABLESETTLE_REQUIRE_DDB=1) a missing endpoint fails the test; a plain
-// go test without DynamoDB Local skips it.
+// endpoint is DynamoDB Local's endpoint (dynamotest.Endpoint).
 func endpoint(t testing.TB) string {
 	t.Helper()
-	ep := os.Getenv("DYNAMODB_ENDPOINT")
-	if ep == "" {
-		if os.Getenv("TABLESETTLE_REQUIRE_DDB") != "" {
-			t.Fatal("DYNAMODB_ENDPOINT is not set: run through test/dynamodb-local.sh (make test does)")
-		}
-		t.Skip("DynamoDB Local not running: make test starts it (test/dynamodb-local.sh)")
-	}
-	return ep
+	return dynamotest.Endpoint(t)
 }
 
 var tables atomic.Int64
@@ -488,7 +479,7 @@ func (a *actionsAPI) TransactWriteItems(ctx context.Context, in *dynamodb.Transa
 // the ledger to learn whether its commit landed), each pool also holding
 // rounds without a hit committed beside it (contribution shards, on by
 // default: the release folds them, reading their records and writing the
-// shards back), call nothing but SweepIAMActions on the table and
+// shards back), call nothing but IAMActions on the table and
 // SweepIndexIAMActions on the held index, the sweep function's whole IAM
 // policy; and every Royal is paid once.
 func TestSweepUsesOnlyItsGrant(t *testing.T) {
@@ -538,7 +529,7 @@ func TestSweepUsesOnlyItsGrant(t *testing.T) {
 		t.Errorf("the sweeps paid %d + %d Royals, want %d in all, each once", paid[0], paid[1], len(ids))
 	}
 	grant := map[string]bool{}
-	for _, a := range dynamo.SweepIAMActions {
+	for _, a := range dynamo.IAMActions {
 		grant[a+" on table"] = true
 	}
 	for _, a := range dynamo.SweepIndexIAMActions {
