@@ -42,8 +42,43 @@ var jsonFormat = huma.Format{
 		if err := json.Unmarshal(data, v, decodeOptions); err != nil {
 			return decodeError(data, err)
 		}
+		if _, generic := v.(*any); generic { // huma's pass before it validates
+			return locatableNames(data)
+		}
 		return nil
 	},
+}
+
+// locatableNames refuses, in the valid JSON document data, the first
+// member name (in document order) that the API's locations
+// (body.positions[2].wagers.ante) cannot write: one holding '.', '[' or
+// ']'. No operation takes such a name; and huma's validator, which writes
+// its locations in that syntax and steps back out of a name to its last
+// '.' or '[', would lose its place after one, locating every later error
+// of the body under it ("body.a.x" for "x" after "a.b"). The refusal is
+// located at the name itself, quoted in brackets where a dot cannot
+// write it: body["a.b"], body.positions[0]["x[1]"].
+func locatableNames(data []byte) error {
+	dec := jsontext.NewDecoder(bytes.NewReader(data))
+	for {
+		tok, err := dec.ReadToken()
+		if err != nil {
+			return nil // the end: the document was decoded already
+		}
+		if tok.Kind() != '"' {
+			continue
+		}
+		if kind, n := dec.StackIndex(dec.StackDepth()); kind != '{' || n%2 == 0 {
+			continue // a value, not a name
+		}
+		if name := tok.String(); strings.ContainsAny(name, ".[]") {
+			p := dec.StackPointer()
+			if p.LastToken() == name {
+				p = p.Parent()
+			}
+			return &locatedError{422, location(data, p) + "[" + strconv.Quote(bound(name)) + "]", "unexpected property: no name this API takes holds '.', '[' or ']'"}
+		}
+	}
 }
 
 var newline = []byte{'\n'}

@@ -39,6 +39,11 @@ func TestEveryBodyOperationRefusesAmbiguousJSON(t *testing.T) {
 				{"deep duplicate key", `{"positions":[{"seat":1},{"wagers":{"ante":1,"ante":2}}]}`, "body.positions[1].wagers.ante", "given twice"},
 				{"invalid UTF-8", "{\"roundId\":\"T1\xff\"}", "body.roundId", "not valid UTF-8"},
 				{"lone surrogate escape", `{"x":[{"y":"\ud800"}]}`, "body.x[0].y", "surrogate"},
+				// A name the location syntax cannot write: huma's validator
+				// stepped back out of "a.b" to "body.a" and located what
+				// followed there ("body.a.x"); refused at the name instead.
+				{"dotted name", `{"a.b":1,"x":2,"y":3}`, `body["a.b"]`, "unexpected property"},
+				{"deep bracketed name", `{"positions":[{"wagers":{"ante[0]":1}}],"z":1}`, `body.positions[0].wagers["ante[0]"]`, "unexpected property"},
 			}
 			for _, c := range cases {
 				t.Run(op.Method+" "+path+" "+c.name, func(t *testing.T) {
