@@ -3,6 +3,7 @@ package httpapi
 import (
 	"context"
 	"net/http"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -120,7 +121,25 @@ func newError(status int, msg string, errs ...error) huma.StatusError {
 		}
 		details = append(details, boundDetail(d))
 	}
+	sortUnexpected(details)
 	return &huma.ErrorModel{Type: ProblemType, Status: status, Title: http.StatusText(status), Detail: boundMessage(msg), Errors: details}
+}
+
+// sortUnexpected puts each run of "unexpected property" details in the
+// order of their locations: huma finds them by ranging over the body's
+// object (a Go map), so the same request was answered in any of several
+// orders. Every other detail keeps huma's order (the schema's).
+func sortUnexpected(details []*huma.ErrorDetail) {
+	for i := 0; i < len(details); {
+		j := i
+		for j < len(details) && details[j].Message == validation.MsgUnexpectedProperty {
+			j++
+		}
+		if j > i+1 {
+			slices.SortFunc(details[i:j], func(a, b *huma.ErrorDetail) int { return strings.Compare(a.Location, b.Location) })
+		}
+		i = max(j, i+1)
+	}
 }
 
 // requiredField reads the name out of huma's message for a missing

@@ -371,3 +371,21 @@ func TestDecodeErrorNamesThePath(t *testing.T) {
 		t.Fatalf("%d %s", w.Code, w.Body)
 	}
 }
+
+// Names the schema does not take are answered in one order, their
+// locations', however often the same body is sent: huma finds them by
+// ranging over a Go map, and answered the same request in several orders.
+func TestUnexpectedPropertiesInOneOrder(t *testing.T) {
+	h, _ := New(Deps{})
+	const want = `"errors":[{"message":"unexpected property","location":"body.p"},{"message":"unexpected property","location":"body.q"},` +
+		`{"message":"unexpected property","location":"body.r"},{"message":"unexpected property","location":"body.s"}]`
+	for i := 0; i < 40; i++ {
+		req := httptest.NewRequest(http.MethodPost, "/v1/hands/evaluate", strings.NewReader(`{"s":4,"cards":"8C TS KC 9H 4S","q":2,"game":"five_card","r":3,"p":1}`))
+		req.Header.Set("Content-Type", "application/json")
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, req)
+		if w.Code != http.StatusUnprocessableEntity || !strings.Contains(w.Body.String(), want) {
+			t.Fatalf("try %d: %d %s; want the four in the order of their locations", i, w.Code, w.Body)
+		}
+	}
+}
