@@ -333,22 +333,22 @@ func (v *round) validateProgressive(p *position) error {
 	const prog = string(ruleset.Progressive) // the field is named only when refused
 	if rs.MaxProgressiveMultiplier == 0 {
 		if s != u {
-			return fieldErr(p.wagerField(prog), s, "a progressive wager must be the pool's unit %d, not %d: the pool refuses any other amount (ruling R22%s)", u, s, citeSuffix(rs, rs.Clauses.ProgressiveUnit)).Cite(rulingR22)
+			return fieldErr(p.wagerField(prog), s, "a progressive wager must be the pool's unit %s, not %s: the pool refuses any other amount (ruling R22%s)", v.currency.Format(u), v.currency.Format(s), citeSuffix(rs, rs.Clauses.ProgressiveUnit)).Cite(rulingR22)
 		}
 		return nil
 	}
 	// THB 3.5.3: 1-5 times the minimum progressive wager, the unit.
 	if m := p.ProgressiveMultiplier; m != 0 {
 		if s != money.Amount(m)*u {
-			return fieldErr(p.wagerField(prog), s, "with multiplier %d the progressive wager is %d (%d times the unit %d), not %d (%s, ruling R17)",
-				m, money.Amount(m)*u, m, u, s, rs.Cite(rs.MultiplierRule))
+			return fieldErr(p.wagerField(prog), s, "with multiplier %d the progressive wager is %s (%d times the unit %s), not %s (%s, ruling R17)",
+				m, v.currency.Format(money.Amount(m)*u), m, v.currency.Format(u), v.currency.Format(s), rs.Cite(rs.MultiplierRule))
 		}
 		p.multiplier = m
 		return nil
 	}
 	if s%u != 0 || s/u < 1 || s/u > money.Amount(rs.MaxProgressiveMultiplier) {
-		return fieldErr(p.wagerField(prog), s, "a progressive wager of %d is not 1 to %d times the unit %d (%s, ruling R17)",
-			s, rs.MaxProgressiveMultiplier, u, rs.Cite(rs.MultiplierRule)).Cite(rs.Cite(rs.MultiplierRule), rulingR17, rulingR22)
+		return fieldErr(p.wagerField(prog), s, "a progressive wager of %s is not 1 to %d times the unit %s (%s, ruling R17)",
+			v.currency.Format(s), rs.MaxProgressiveMultiplier, v.currency.Format(u), rs.Cite(rs.MultiplierRule)).Cite(rs.Cite(rs.MultiplierRule), rulingR17, rulingR22)
 	}
 	p.multiplier = int(s / u)
 	return nil
@@ -439,8 +439,8 @@ func (v *round) validatePosition(p *position) error {
 				return p.wagerErr(w.Name, s, "a folded hand has no %s (%s)", w.Name, rs.Cite(rs.Clauses.Fold))
 			}
 			if w.Multiple.Fixed && s != ante*money.Amount(w.Multiple.Times) {
-				return p.wagerErr(w.Name, s, "%s must be %d times the ante (%d), not %d (%s, ruling R20)",
-					w.Name, w.Multiple.Times, ante*money.Amount(w.Multiple.Times), s, rs.Cite(w.Multiple.Rule)).Cite(rs.Cite(w.Multiple.Rule), rulingR20)
+				return p.wagerErr(w.Name, s, "%s must be %d times the ante (%s), not %s (%s, ruling R20)",
+					w.Name, w.Multiple.Times, v.currency.Format(ante*money.Amount(w.Multiple.Times)), v.currency.Format(s), rs.Cite(w.Multiple.Rule)).Cite(rs.Cite(w.Multiple.Rule), rulingR20)
 			}
 			if (w.Name == ruleset.Turn || w.Name == ruleset.River) && p.stake(ruleset.Flop) == 0 {
 				return p.wagerErr(w.Name, s, "%s needs a flop wager (%s)", w.Name, rs.Cite(rs.Clauses.Continue))

@@ -2,6 +2,7 @@ package settle
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/tablesettle/tablesettle/internal/card"
@@ -209,5 +210,38 @@ func TestRefusalCitesTheRule_R20(t *testing.T) {
 	}
 	if want := []string{"mbs-megalink-ssp-v6 1.1.2", "ruling R20"}; !reflect.DeepEqual(fe.Rules, want) {
 		t.Fatalf("rules %v, want %v", fe.Rules, want)
+	}
+}
+
+// The refusals that state an amount state it in money, grouped by
+// thousands, as the irregularity service does (ruling R20: the Bet is twice
+// the Ante; ruling R22: the progressive wager is the pool's unit; ruling
+// R17: THB's is 1 to 5 units).
+func TestRefusalsStateAmountsInMoney(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		round Round
+		want  string
+	}{
+		{"ruling R20 mbs-megalink-ssp-v6 1.1.2", Round{Ruleset: "mbs-megalink-ssp-v6", Dealer: "Ad Kd 7h 4c 2s",
+			Positions: []Position{pos(3, "Ts Js Qs Ks As", "ante=100000 bet=150000")}},
+			"bet must be 2 times the ante (SGD 2,000.00), not SGD 1,500.00 (mbs-megalink-ssp-v6 1.1.2, ruling R20)"},
+		{"ruling R22 the pool's unit", unit(Round{Ruleset: "mbs-megalink-ssp-v6", Dealer: "Ad Kc 9h 4s 5d",
+			Positions: []Position{pos(1, "2h 2s 2c Jh Jd", "ante=100 bet=200 progressive=150000")}}, 100),
+			"a progressive wager must be the pool's unit SGD 1.00, not SGD 1,500.00: the pool refuses any other amount"},
+		{"ruling R17 THB six units", unit(Round{Ruleset: "mbs-megalink-thb-v9", Dealer: "Kh Qd", Community: thbBoard,
+			Positions: []Position{pos(1, "Ah Ad", "ante=1000 flop=2000 progressive=600000")}}, 100000),
+			"a progressive wager of SGD 6,000.00 is not 1 to 5 times the unit SGD 1,000.00"},
+		{"ruling R17 THB a multiplier that disagrees", unit(Round{Ruleset: "mbs-megalink-thb-v9", Dealer: "Kh Qd", Community: thbBoard,
+			Positions: []Position{mult(pos(1, "Ah Ad", "ante=1000 flop=2000 progressive=300000"), 2)}}, 100000),
+			"with multiplier 2 the progressive wager is SGD 2,000.00 (2 times the unit SGD 1,000.00), not SGD 3,000.00"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Settle(tc.round)
+			fe, ok := fault.As(err)
+			if !ok || !strings.Contains(fe.Detail, tc.want) {
+				t.Fatalf("err = %v; want a refusal saying %q", err, tc.want)
+			}
+		})
 	}
 }
