@@ -1,4 +1,4 @@
-package jackpottest
+package poolstest
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 
 	"github.com/tablesettle/tablesettle/internal/fault"
 	"github.com/tablesettle/tablesettle/internal/jackpot"
+	"github.com/tablesettle/tablesettle/internal/jackpot/jackpottest"
 	"github.com/tablesettle/tablesettle/internal/pools"
 )
 
@@ -18,16 +19,16 @@ import (
 // previous left it (R3, R6, R7, R21), before the next round contributes.
 func testThirtyDue(t *testing.T, st pools.Store) {
 	ctx := context.Background()
-	clock := NewClock(T0)
+	clock := jackpottest.NewClock(jackpottest.T0)
 	svc := service(st, clock)
-	if _, _, err := svc.Create(ctx, "rws", RWSSettings(), Admin); err != nil {
+	if _, _, err := svc.Create(ctx, "rws", jackpottest.RWSSettings(), jackpottest.Admin); err != nil {
 		t.Fatal(err)
 	}
 	const n = 30
 	const rws = "rws-mlp-csp-v2"
 	for i := range n {
-		dealt := T0.Add(time.Duration(n-i) * time.Millisecond) // the last reported was dealt first
-		r := RoundOf(rws, fmt.Sprintf("T%02d", i), "r1", dealt, 500, []int{1, 2, 3}, StraightFlush(rws, 1, 1, 500))
+		dealt := jackpottest.T0.Add(time.Duration(n-i) * time.Millisecond) // the last reported was dealt first
+		r := jackpottest.RoundOf(rws, fmt.Sprintf("T%02d", i), "r1", dealt, 500, []int{1, 2, 3}, jackpottest.StraightFlush(rws, 1, 1, 500))
 		if res, _, err := svc.ApplyRound(ctx, "rws", r, "", ""); err != nil || res.Payouts[0].Status != "held" {
 			t.Fatalf("round %d: %+v %v", i, res.Payouts, err)
 		}
@@ -41,7 +42,7 @@ func testThirtyDue(t *testing.T, st pools.Store) {
 		t.Fatalf("before the window closes: %+v held %d", before.Meters, len(before.Held))
 	}
 	clock.Advance(3 * time.Second)
-	after := RoundOf(rws, "T99", "r1", clock.Now(), 500, []int{1, 2, 3})
+	after := jackpottest.RoundOf(rws, "T99", "r1", clock.Now(), 500, []int{1, 2, 3})
 	if _, _, err := svc.ApplyRound(ctx, "rws", after, "", ""); err != nil {
 		t.Fatal(err)
 	}
@@ -84,7 +85,7 @@ func testThirtyDue(t *testing.T, st pools.Store) {
 	if p.Meters.Displayed != pool+260 || len(p.Held) != 0 {
 		t.Fatalf("after: displayed %d, want %d + the round's 260; held %d", p.Meters.Displayed, pool, len(p.Held))
 	}
-	MustReconcile(t, svc, "rws")
+	jackpottest.MustReconcile(t, svc, "rws")
 }
 
 // readsFail is a store whose reads fail (a throttled or partitioned
@@ -100,10 +101,10 @@ func (readsFail) Pool(context.Context, string) (jackpot.Pool, error) {
 // "exists with other settings".
 func testCreateRetriedWhileReadsFail(t *testing.T, st pools.Store) {
 	ctx := context.Background()
-	if _, _, err := service(st, NewClock(T0)).Create(ctx, "p", MBSSettings(), Admin); err != nil {
+	if _, _, err := service(st, jackpottest.NewClock(jackpottest.T0)).Create(ctx, "p", jackpottest.MBSSettings(), jackpottest.Admin); err != nil {
 		t.Fatal(err)
 	}
-	_, _, err := service(readsFail{st}, NewClock(T0)).Create(ctx, "p", MBSSettings(), Admin)
+	_, _, err := service(readsFail{st}, jackpottest.NewClock(jackpottest.T0)).Create(ctx, "p", jackpottest.MBSSettings(), jackpottest.Admin)
 	if fault.KindOf(err) != fault.Unavailable {
 		t.Fatalf("a retried create while reads fail: %v, want unavailable", err)
 	}
@@ -115,9 +116,9 @@ func testCreateRetriedWhileReadsFail(t *testing.T, st pools.Store) {
 // remainder.
 func testMetersAt(t *testing.T, st pools.Store) {
 	ctx := context.Background()
-	clock := NewClock(T0)
+	clock := jackpottest.NewClock(jackpottest.T0)
 	svc := service(st, clock)
-	if _, _, err := svc.Create(ctx, "p", MBSSettings(), Admin); err != nil {
+	if _, _, err := svc.Create(ctx, "p", jackpottest.MBSSettings(), jackpottest.Admin); err != nil {
 		t.Fatal(err)
 	}
 	clock.Advance(time.Second)
@@ -130,10 +131,10 @@ func testMetersAt(t *testing.T, st pools.Store) {
 		displayed, reserve int64
 		through            int64
 	}{
-		{"before the pool", T0.Add(-time.Second), 0, 0, 0},
-		{"at the opening", T0, 10_000_000, 0, 1},
-		{"between the rounds", T0.Add(1500 * time.Millisecond), 10_000_259, 77, 2},
-		{"after the Royal", T0.Add(3 * time.Second), 10_000_000, 0, 5},
+		{"before the pool", jackpottest.T0.Add(-time.Second), 0, 0, 0},
+		{"at the opening", jackpottest.T0, 10_000_000, 0, 1},
+		{"between the rounds", jackpottest.T0.Add(1500 * time.Millisecond), 10_000_259, 77, 2},
+		{"after the Royal", jackpottest.T0.Add(3 * time.Second), 10_000_000, 0, 5},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			got, err := svc.MetersAt(ctx, "p", c.at)

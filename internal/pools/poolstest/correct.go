@@ -1,4 +1,4 @@
-package jackpottest
+package poolstest
 
 import (
 	"context"
@@ -7,11 +7,9 @@ import (
 
 	"github.com/tablesettle/tablesettle/internal/fault"
 	"github.com/tablesettle/tablesettle/internal/jackpot"
+	"github.com/tablesettle/tablesettle/internal/jackpot/jackpottest"
 	"github.com/tablesettle/tablesettle/internal/pools"
 )
-
-// Controller is the actor of the correction tests.
-var Controller = jackpot.Actor{ID: "ctl:cy", Role: "controller"}
 
 // sameMeters fails t unless a and b are the same money and carries.
 func sameMeters(t *testing.T, what string, a, b jackpot.Meters) {
@@ -33,20 +31,20 @@ func sameMeters(t *testing.T, what string, a, b jackpot.Meters) {
 // correction of the round is refused.
 func testCorrectContributionOnly(t *testing.T, st pools.Store) {
 	ctx := context.Background()
-	svc := service(st, NewClock(T0))
+	svc := service(st, jackpottest.NewClock(jackpottest.T0))
 	for _, id := range []string{"p", "twin"} {
-		if _, _, err := svc.Create(ctx, id, MBSSettings(), Admin); err != nil {
+		if _, _, err := svc.Create(ctx, id, jackpottest.MBSSettings(), jackpottest.Admin); err != nil {
 			t.Fatal(err)
 		}
 	}
 	apply(t, svc, "p", lockRound("T1", "r1", false))
-	corrected := RoundOf(ssp, "T1", "r1", T0, 500, []int{1, 2})
+	corrected := jackpottest.RoundOf(ssp, "T1", "r1", jackpottest.T0, 500, []int{1, 2})
 	apply(t, svc, "twin", corrected)
 	corr := jackpot.Correction{Table: "T1", Round: "r1", Corrected: &corrected, Reason: "seat 3's progressive was returned (late bet)", Rules: []string{"mbs-megalink-ssp-v6 5.12.2"}}
-	if _, _, err := svc.Correct(ctx, "p", corr, jackpot.Actor{}, Controller, "k1"); fault.KindOf(err) != fault.Unauthenticated {
+	if _, _, err := svc.Correct(ctx, "p", corr, jackpot.Actor{}, jackpottest.Controller, "k1"); fault.KindOf(err) != fault.Unauthenticated {
 		t.Fatalf("a correction without a principal: %v", err)
 	}
-	res, replayed, err := svc.Correct(ctx, "p", corr, Supervisor, Controller, "k1")
+	res, replayed, err := svc.Correct(ctx, "p", corr, jackpottest.Supervisor, jackpottest.Controller, "k1")
 	if err != nil || replayed {
 		t.Fatal(err)
 	}
@@ -54,11 +52,11 @@ func testCorrectContributionOnly(t *testing.T, st pools.Store) {
 		t.Fatalf("correction %+v", res)
 	}
 	sameMeters(t, "after the correction", meters(t, svc, "p"), meters(t, svc, "twin"))
-	again, replayed, err := svc.Correct(ctx, "p", corr, Supervisor, Controller, "k1")
+	again, replayed, err := svc.Correct(ctx, "p", corr, jackpottest.Supervisor, jackpottest.Controller, "k1")
 	if err != nil || !replayed || again.Meters != res.Meters || again.Version != res.Version {
 		t.Fatalf("the replay: %+v %v %v", again, replayed, err)
 	}
-	if _, _, err := svc.Correct(ctx, "p", corr, Supervisor, Controller, "k2"); fault.KindOf(err) != fault.Conflict {
+	if _, _, err := svc.Correct(ctx, "p", corr, jackpottest.Supervisor, jackpottest.Controller, "k2"); fault.KindOf(err) != fault.Conflict {
 		t.Fatalf("a second correction of the round: %v", err)
 	}
 	apply(t, svc, "p", lockRound("T1", "r2", false))
@@ -66,11 +64,11 @@ func testCorrectContributionOnly(t *testing.T, st pools.Store) {
 	sameMeters(t, "after a later round", meters(t, svc, "p"), meters(t, svc, "twin"))
 	es, _ := allEntries(ctx, st, "p")
 	for _, e := range es[2:4] {
-		if e.Corrects == "" || e.Corrects != es[1].Commit || e.Actor == nil || *e.Actor != Supervisor || e.ApprovedBy == nil || *e.ApprovedBy != Controller {
+		if e.Corrects == "" || e.Corrects != es[1].Commit || e.Actor == nil || *e.Actor != jackpottest.Supervisor || e.ApprovedBy == nil || *e.ApprovedBy != jackpottest.Controller {
 			t.Fatalf("a correction's entries cite the original commit and the actor: %+v", e)
 		}
 	}
-	MustReconcile(t, svc, "p")
+	jackpottest.MustReconcile(t, svc, "p")
 }
 
 // testCorrectPaidStraightFlush: ruling R28. Round r1 contributed 259 and
@@ -82,20 +80,20 @@ func testCorrectContributionOnly(t *testing.T, st pools.Store) {
 // hit; the house has funded 10,000,000 + 1,000,025.
 func testCorrectPaidStraightFlush(t *testing.T, st pools.Store) {
 	ctx := context.Background()
-	svc := service(st, NewClock(T0))
+	svc := service(st, jackpottest.NewClock(jackpottest.T0))
 	for _, id := range []string{"p", "twin"} {
-		if _, _, err := svc.Create(ctx, id, MBSSettings(), Admin); err != nil {
+		if _, _, err := svc.Create(ctx, id, jackpottest.MBSSettings(), jackpottest.Admin); err != nil {
 			t.Fatal(err)
 		}
 	}
-	r := RoundOf(ssp, "T1", "r1", T0, 500, []int{1, 2, 3}, StraightFlush(ssp, 1, 1, 500))
+	r := jackpottest.RoundOf(ssp, "T1", "r1", jackpottest.T0, 500, []int{1, 2, 3}, jackpottest.StraightFlush(ssp, 1, 1, 500))
 	first := apply(t, svc, "p", r)
 	if first.Payouts[0].Amount != 1_000_025 || first.Meters.Displayed != 9_000_234 {
 		t.Fatalf("the original: %+v", first)
 	}
-	corrected := RoundOf(ssp, "T1", "r1", T0, 500, []int{1, 2, 3})
+	corrected := jackpottest.RoundOf(ssp, "T1", "r1", jackpottest.T0, 500, []int{1, 2, 3})
 	apply(t, svc, "twin", corrected)
-	res, _, err := svc.Correct(ctx, "p", jackpot.Correction{Table: "T1", Round: "r1", Corrected: &corrected, Reason: "seat 1 held 9 of spades, not of clubs"}, Supervisor, Controller, "k")
+	res, _, err := svc.Correct(ctx, "p", jackpot.Correction{Table: "T1", Round: "r1", Corrected: &corrected, Reason: "seat 1 held 9 of spades, not of clubs"}, jackpottest.Supervisor, jackpottest.Controller, "k")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,7 +105,7 @@ func testCorrectPaidStraightFlush(t *testing.T, st pools.Store) {
 	if m.HouseFunded != 11_000_025 || m.Hits["straight_flush"].Count != 0 || m.Hits["straight_flush"].Paid != 0 {
 		t.Fatalf("house and hits: %+v", m)
 	}
-	MustReconcile(t, svc, "p")
+	jackpottest.MustReconcile(t, svc, "p")
 }
 
 // testVoidRound: ruling R28. A round voided with its cited rule (two
@@ -115,20 +113,20 @@ func testCorrectPaidStraightFlush(t *testing.T, st pools.Store) {
 // the pool at its opening 10,000,000 with nothing carried.
 func testVoidRound(t *testing.T, st pools.Store) {
 	ctx := context.Background()
-	svc := service(st, NewClock(T0))
-	if _, _, err := svc.Create(ctx, "p", MBSSettings(), Admin); err != nil {
+	svc := service(st, jackpottest.NewClock(jackpottest.T0))
+	if _, _, err := svc.Create(ctx, "p", jackpottest.MBSSettings(), jackpottest.Admin); err != nil {
 		t.Fatal(err)
 	}
 	apply(t, svc, "p", lockRound("T1", "r1", false))
 	void := jackpot.Correction{Table: "T1", Round: "r1", Reason: "two cards exposed in the deal"}
-	if _, _, err := svc.Correct(ctx, "p", void, Supervisor, Controller, "k"); fault.KindOf(err) != fault.Invalid {
+	if _, _, err := svc.Correct(ctx, "p", void, jackpottest.Supervisor, jackpottest.Controller, "k"); fault.KindOf(err) != fault.Invalid {
 		t.Fatalf("a void without its rule: %v", err)
 	}
 	void.Rules = []string{"mbs-megalink-ssp-v6 5.4"}
-	if _, _, err := svc.Correct(ctx, "p", jackpot.Correction{Table: "T1", Round: "nope", Reason: "x", Rules: void.Rules}, Supervisor, Controller, "k0"); fault.KindOf(err) != fault.NotFound {
+	if _, _, err := svc.Correct(ctx, "p", jackpot.Correction{Table: "T1", Round: "nope", Reason: "x", Rules: void.Rules}, jackpottest.Supervisor, jackpottest.Controller, "k0"); fault.KindOf(err) != fault.NotFound {
 		t.Fatalf("an unknown round: %v", err)
 	}
-	res, _, err := svc.Correct(ctx, "p", void, Supervisor, Controller, "k")
+	res, _, err := svc.Correct(ctx, "p", void, jackpottest.Supervisor, jackpottest.Controller, "k")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,7 +134,7 @@ func testVoidRound(t *testing.T, st pools.Store) {
 	if res.Result != nil || m.Displayed != 10_000_000 || m.Reserve != 0 || m.CarryDisplayed != 0 || m.CarryReserve != 0 || m.Wagers != 0 || m.Contributed != 0 {
 		t.Fatalf("after the void: %+v", m)
 	}
-	MustReconcile(t, svc, "p")
+	jackpottest.MustReconcile(t, svc, "p")
 }
 
 // testVoidAfterTheReserveWasSpent: ruling R28 and R21. Round r1
@@ -149,8 +147,8 @@ func testVoidRound(t *testing.T, st pools.Store) {
 // goes below zero.
 func testVoidAfterTheReserveWasSpent(t *testing.T, st pools.Store) {
 	ctx := context.Background()
-	svc := service(st, NewClock(T0))
-	if _, _, err := svc.Create(ctx, "p", MBSSettings(), Admin); err != nil {
+	svc := service(st, jackpottest.NewClock(jackpottest.T0))
+	if _, _, err := svc.Create(ctx, "p", jackpottest.MBSSettings(), jackpottest.Admin); err != nil {
 		t.Fatal(err)
 	}
 	apply(t, svc, "p", lockRound("T1", "r1", false))
@@ -158,7 +156,7 @@ func testVoidAfterTheReserveWasSpent(t *testing.T, st pools.Store) {
 	if m := meters(t, svc, "p"); m.Reserve != 0 {
 		t.Fatalf("the reset spent the reserve: %+v", m)
 	}
-	res, _, err := svc.Correct(ctx, "p", jackpot.Correction{Table: "T1", Round: "r1", Reason: "two cards exposed", Rules: []string{"mbs-megalink-ssp-v6 5.4"}}, Supervisor, Controller, "k")
+	res, _, err := svc.Correct(ctx, "p", jackpot.Correction{Table: "T1", Round: "r1", Reason: "two cards exposed", Rules: []string{"mbs-megalink-ssp-v6 5.4"}}, jackpottest.Supervisor, jackpottest.Controller, "k")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -167,7 +165,7 @@ func testVoidAfterTheReserveWasSpent(t *testing.T, st pools.Store) {
 		m.Contributed != 259 || m.CarryDisplayed != 9500 || m.ContributedReserve != 77 || m.CarryReserve != 5500 {
 		t.Fatalf("after the void: %+v %+v", res, m)
 	}
-	MustReconcile(t, svc, "p")
+	jackpottest.MustReconcile(t, svc, "p")
 }
 
 // testCorrectLockedRoyal: ruling R28 with the jackpot lock. A Royal of
@@ -194,22 +192,22 @@ func testCorrectLockedRoyal(t *testing.T, st pools.Store) {
 		{"confirmed and paid: a house recovery", true, 20_000_259, 10_000_259},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			svc := service(st, NewClock(T0))
+			svc := service(st, jackpottest.NewClock(jackpottest.T0))
 			id := "p-" + c.name[:4]
-			if _, _, err := svc.Create(ctx, id, LockedSettings(), Admin); err != nil {
+			if _, _, err := svc.Create(ctx, id, LockedSettings(), jackpottest.Admin); err != nil {
 				t.Fatal(err)
 			}
 			seq := apply(t, svc, id, lockRound("T1", "r1", true)).Payouts[0].Seq
 			if c.paid {
-				if _, _, _, err := svc.Confirm(ctx, id, seq, Supervisor, "c"); err != nil {
+				if _, _, _, err := svc.Confirm(ctx, id, seq, jackpottest.Supervisor, "c"); err != nil {
 					t.Fatal(err)
 				}
-				if _, _, _, err := svc.MarkPaid(ctx, id, seq, Cage, "p"); err != nil {
+				if _, _, _, err := svc.MarkPaid(ctx, id, seq, jackpottest.Cage, "p"); err != nil {
 					t.Fatal(err)
 				}
 			}
 			corrected := lockRound("T1", "r1", false)
-			res, _, err := svc.Correct(ctx, id, jackpot.Correction{Table: "T1", Round: "r1", Corrected: &corrected, Reason: "the ace was a king"}, Supervisor, Controller, "k")
+			res, _, err := svc.Correct(ctx, id, jackpot.Correction{Table: "T1", Round: "r1", Corrected: &corrected, Reason: "the ace was a king"}, jackpottest.Supervisor, jackpottest.Controller, "k")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -221,7 +219,7 @@ func testCorrectLockedRoyal(t *testing.T, st pools.Store) {
 			if left, _ := svc.LockedHits(ctx, id, ""); len(left) != 0 {
 				t.Fatalf("the hit left the lock: %+v", left)
 			}
-			MustReconcile(t, svc, id)
+			jackpottest.MustReconcile(t, svc, id)
 		})
 	}
 }
@@ -232,22 +230,22 @@ func testCorrectLockedRoyal(t *testing.T, st pools.Store) {
 // its opening 10,000,000 and a later round pays nothing.
 func testCorrectHeldRWS(t *testing.T, st pools.Store) {
 	ctx := context.Background()
-	clock := NewClock(T0)
+	clock := jackpottest.NewClock(jackpottest.T0)
 	svc := service(st, clock)
-	if _, _, err := svc.Create(ctx, "rws", RWSSettings(), Admin); err != nil {
+	if _, _, err := svc.Create(ctx, "rws", jackpottest.RWSSettings(), jackpottest.Admin); err != nil {
 		t.Fatal(err)
 	}
 	const rws = "rws-mlp-csp-v2"
-	apply(t, svc, "rws", RoundOf(rws, "T1", "r1", T0, 500, []int{1, 2, 3}, Royal(rws, 2, 2, 500)))
-	if _, _, err := svc.Correct(ctx, "rws", jackpot.Correction{Table: "T1", Round: "r1", Reason: "two cards exposed", Rules: []string{"rws-mlp-csp-v2 5.10"}}, Supervisor, Controller, "k"); err != nil {
+	apply(t, svc, "rws", jackpottest.RoundOf(rws, "T1", "r1", jackpottest.T0, 500, []int{1, 2, 3}, jackpottest.Royal(rws, 2, 2, 500)))
+	if _, _, err := svc.Correct(ctx, "rws", jackpot.Correction{Table: "T1", Round: "r1", Reason: "two cards exposed", Rules: []string{"rws-mlp-csp-v2 5.10"}}, jackpottest.Supervisor, jackpottest.Controller, "k"); err != nil {
 		t.Fatal(err)
 	}
 	clock.Advance(3 * time.Second)
-	res := apply(t, svc, "rws", RoundOf(rws, "T2", "r1", clock.Now(), 500, []int{1}))
+	res := apply(t, svc, "rws", jackpottest.RoundOf(rws, "T2", "r1", clock.Now(), 500, []int{1}))
 	p, _ := svc.Get(ctx, "rws")
 	// T2's one wager: 86 (carry .65).
 	if len(res.Released) != 0 || len(p.Held) != 0 || p.Meters.Displayed != 10_000_086 || p.Meters.Resets != 0 {
 		t.Fatalf("after the void: released %+v, pool %+v", res.Released, p.Meters)
 	}
-	MustReconcile(t, svc, "rws")
+	jackpottest.MustReconcile(t, svc, "rws")
 }

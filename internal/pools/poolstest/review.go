@@ -1,4 +1,4 @@
-package jackpottest
+package poolstest
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 
 	"github.com/tablesettle/tablesettle/internal/fault"
 	"github.com/tablesettle/tablesettle/internal/jackpot"
+	"github.com/tablesettle/tablesettle/internal/jackpot/jackpottest"
 	"github.com/tablesettle/tablesettle/internal/money"
 	"github.com/tablesettle/tablesettle/internal/pools"
 	"github.com/tablesettle/tablesettle/internal/principal"
@@ -59,7 +60,7 @@ func everyMoveSigned(t *testing.T, st pools.Store, id string) {
 // seats 1 and 2.
 func sharedRoyals() jackpot.Round {
 	r := lockRound("T1", "r1", true)
-	h := Royal(ssp, 1, 1, 500)
+	h := jackpottest.Royal(ssp, 1, 1, 500)
 	h.Cards = "Th Jh Qh Kh Ah"
 	r.Hits = append([]jackpot.Hit{h}, r.Hits...)
 	return r
@@ -81,9 +82,9 @@ func sharedRoyals() jackpot.Round {
 // 10,000,000, house funded 19,999,923: a pool that only saw seat 2's Royal.
 func testSharedRoyalVoidedAlone(t *testing.T, st pools.Store) {
 	ctx := tableCtx()
-	svc := service(st, NewClock(T0))
+	svc := service(st, jackpottest.NewClock(jackpottest.T0))
 	for _, id := range []string{"p", "twin"} {
-		if _, _, err := svc.Create(ctx, id, LockedSettings(), Admin); err != nil {
+		if _, _, err := svc.Create(ctx, id, LockedSettings(), jackpottest.Admin); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -100,18 +101,18 @@ func testSharedRoyalVoidedAlone(t *testing.T, st pools.Store) {
 	}
 	want("after the shared Royals", 10_000_001, 0, 29_999_923)
 	for _, seq := range []int64{res.Payouts[0].Seq, res.Payouts[1].Seq} {
-		if _, _, _, err := svc.Void(ctx, "p", seq, "the ace was a king", Supervisor, Controller, fmt.Sprint("v-", seq)); fault.KindOf(err) != fault.Conflict {
+		if _, _, _, err := svc.Void(ctx, "p", seq, "the ace was a king", jackpottest.Supervisor, jackpottest.Controller, fmt.Sprint("v-", seq)); fault.KindOf(err) != fault.Conflict {
 			t.Fatalf("void of share %d alone: %v, want a conflict (ruling R5)", seq, err)
 		}
 		ch := jackpot.Change{Kind: jackpot.ProposeVoid, Void: &jackpot.VoidHit{Seq: seq, Reason: "the ace was a king"}}
-		if _, _, _, err := svc.Propose(ctx, "p", ch, Supervisor, fmt.Sprint("pv-", seq)); fault.KindOf(err) != fault.Conflict {
+		if _, _, _, err := svc.Propose(ctx, "p", ch, jackpottest.Supervisor, fmt.Sprint("pv-", seq)); fault.KindOf(err) != fault.Conflict {
 			t.Fatalf("proposed void of share %d alone: %v, want a conflict", seq, err)
 		}
 	}
 	want("refused voids move nothing", 10_000_001, 0, 29_999_923)
 	// The round as dealt: the Royal on seat 2 alone.
 	corrected := lockRound("T1", "r1", true)
-	out, _, err := svc.Correct(ctx, "p", jackpot.Correction{Table: "T1", Round: "r1", Corrected: &corrected, Reason: "seat 1 held Kh, not Ah"}, Supervisor, Controller, "c-1")
+	out, _, err := svc.Correct(ctx, "p", jackpot.Correction{Table: "T1", Round: "r1", Corrected: &corrected, Reason: "seat 1 held Kh, not Ah"}, jackpottest.Supervisor, jackpottest.Controller, "c-1")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,7 +128,7 @@ func testSharedRoyalVoidedAlone(t *testing.T, st pools.Store) {
 	if left, _ := svc.LockedHits(ctx, "p", ""); len(left) != 1 || left[0].Seat != 2 || left[0].Amount != 10_000_259 {
 		t.Fatalf("locked after the correction: %+v", left)
 	}
-	MustReconcile(t, svc, "p")
+	jackpottest.MustReconcile(t, svc, "p")
 	everyMoveSigned(t, st, "p")
 }
 
@@ -157,14 +158,14 @@ func testApproveExactlyOnce(t *testing.T, st pools.Store) {
 	ctx := context.Background()
 	var failAfter, failBefore atomic.Bool
 	f := &Faulty{Store: st, Fail: func(int64) (bool, bool) { return failBefore.Swap(false), failAfter.Swap(false) }}
-	svc := service(f, NewClock(T0))
-	if _, _, err := svc.Create(ctx, "p", MBSSettings(), Admin); err != nil {
+	svc := service(f, jackpottest.NewClock(jackpottest.T0))
+	if _, _, err := svc.Create(ctx, "p", jackpottest.MBSSettings(), jackpottest.Admin); err != nil {
 		t.Fatal(err)
 	}
 	adj := jackpot.Change{Kind: jackpot.ProposeAdjustment, Adjustment: &jackpot.Adjustment{Meter: "reserve", Amount: 50_000, Reason: "top-up"}}
 	propose := func(key string) jackpot.Proposal {
 		t.Helper()
-		_, pr, _, err := svc.Propose(ctx, "p", adj, Admin, key)
+		_, pr, _, err := svc.Propose(ctx, "p", adj, jackpottest.Admin, key)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -174,7 +175,7 @@ func testApproveExactlyOnce(t *testing.T, st pools.Store) {
 		pr := propose("x-1")
 		var wg sync.WaitGroup
 		errs := make([]error, 2)
-		for i, by := range []jackpot.Actor{Controller, Controller2} {
+		for i, by := range []jackpot.Actor{jackpottest.Controller, Controller2} {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
@@ -203,11 +204,11 @@ func testApproveExactlyOnce(t *testing.T, st pools.Store) {
 	t.Run("the answer lost after the commit", func(t *testing.T) {
 		pr := propose("x-2")
 		failAfter.Store(true)
-		first, replayed, err := svc.Approve(ctx, "p", pr.ID, Controller, "x-ok-2")
+		first, replayed, err := svc.Approve(ctx, "p", pr.ID, jackpottest.Controller, "x-ok-2")
 		if err != nil || replayed || first.Pool.Meters.Reserve != 100_000 {
 			t.Fatalf("approval whose answer was lost: %v replayed %v reserve %d; want applied, 100,000", err, replayed, first.Pool.Meters.Reserve)
 		}
-		again, replayed, err := svc.Approve(ctx, "p", pr.ID, Controller, "x-ok-2")
+		again, replayed, err := svc.Approve(ctx, "p", pr.ID, jackpottest.Controller, "x-ok-2")
 		if err != nil || !replayed || again.Pool.Version != first.Pool.Version || again.Pool.Meters.Reserve != 100_000 || again.Proposal.State != jackpot.ProposalApproved {
 			t.Fatalf("the operator's retry: %v replayed %v %+v", err, replayed, again.Proposal)
 		}
@@ -218,13 +219,13 @@ func testApproveExactlyOnce(t *testing.T, st pools.Store) {
 	t.Run("the commit failed before writing", func(t *testing.T) {
 		pr := propose("x-3")
 		failBefore.Store(true)
-		if _, _, err := svc.Approve(ctx, "p", pr.ID, Controller, "x-ok-3"); fault.KindOf(err) != fault.Unavailable {
+		if _, _, err := svc.Approve(ctx, "p", pr.ID, jackpottest.Controller, "x-ok-3"); fault.KindOf(err) != fault.Unavailable {
 			t.Fatalf("a failed commit: %v, want 503", err)
 		}
 		if m := meters(t, svc, "p"); m.Reserve != 100_000 {
 			t.Fatalf("a failed commit moved the reserve: %d", m.Reserve)
 		}
-		out, replayed, err := svc.Approve(ctx, "p", pr.ID, Controller, "x-ok-3")
+		out, replayed, err := svc.Approve(ctx, "p", pr.ID, jackpottest.Controller, "x-ok-3")
 		if err != nil || replayed || out.Pool.Meters.Reserve != 150_000 {
 			t.Fatalf("the retry: %v replayed %v reserve %d", err, replayed, out.Pool.Meters.Reserve)
 		}
@@ -239,7 +240,7 @@ func testApproveExactlyOnce(t *testing.T, st pools.Store) {
 	if n != 3 {
 		t.Fatalf("%d adjustments, want 3", n)
 	}
-	MustReconcile(t, svc, "p")
+	jackpottest.MustReconcile(t, svc, "p")
 	everyMoveSigned(t, st, "p")
 }
 
@@ -258,13 +259,13 @@ func testApproveExactlyOnce(t *testing.T, st pools.Store) {
 // before it expires applies (+1 on the reserve).
 func testApprovalAfterThePoolChanged(t *testing.T, st pools.Store) {
 	ctx := tableCtx()
-	clock := NewClock(T0)
+	clock := jackpottest.NewClock(jackpottest.T0)
 	svc := service(st, clock)
-	if _, _, err := svc.Create(ctx, "p", LockedSettings(), Admin); err != nil {
+	if _, _, err := svc.Create(ctx, "p", LockedSettings(), jackpottest.Admin); err != nil {
 		t.Fatal(err)
 	}
 	seq := applyAs(ctx, t, svc, "p", lockRound("T1", "r1", true)).Payouts[0].Seq
-	_, void, _, err := svc.Propose(ctx, "p", jackpot.Change{Kind: jackpot.ProposeVoid, Void: &jackpot.VoidHit{Seq: seq, Reason: "misread"}}, Supervisor, "a-1")
+	_, void, _, err := svc.Propose(ctx, "p", jackpot.Change{Kind: jackpot.ProposeVoid, Void: &jackpot.VoidHit{Seq: seq, Reason: "misread"}}, jackpottest.Supervisor, "a-1")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -272,23 +273,23 @@ func testApprovalAfterThePoolChanged(t *testing.T, st pools.Store) {
 	if before.Displayed != 10_000_000 || before.Reserve != 0 || before.HouseFunded != 19_999_923 || before.Hits["royal_flush"].Paid != 10_000_259 {
 		t.Fatalf("after the Royal: %+v", before)
 	}
-	if _, _, _, err := svc.Confirm(ctx, "p", seq, Supervisor, "a-c"); err != nil {
+	if _, _, _, err := svc.Confirm(ctx, "p", seq, jackpottest.Supervisor, "a-c"); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := svc.Approve(ctx, "p", void.ID, Controller, "a-ok-1"); fault.KindOf(err) != fault.Conflict {
+	if _, _, err := svc.Approve(ctx, "p", void.ID, jackpottest.Controller, "a-ok-1"); fault.KindOf(err) != fault.Conflict {
 		t.Fatalf("the void approved after the confirmation: %v, want 409", err)
 	}
-	if _, _, _, err := svc.MarkPaid(ctx, "p", seq, Cage, "a-p"); err != nil {
+	if _, _, _, err := svc.MarkPaid(ctx, "p", seq, jackpottest.Cage, "a-p"); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := svc.Approve(ctx, "p", void.ID, Controller, "a-ok-2"); fault.KindOf(err) != fault.Conflict {
+	if _, _, err := svc.Approve(ctx, "p", void.ID, jackpottest.Controller, "a-ok-2"); fault.KindOf(err) != fault.Conflict {
 		t.Fatalf("the void approved after the payment: %v, want 409", err)
 	}
 	sameMeters(t, "refused approvals move nothing", meters(t, svc, "p"), before)
 	if m := meters(t, svc, "p"); m.HouseFunded != 19_999_923 || m.Hits["royal_flush"].Paid != 10_000_259 {
 		t.Fatalf("after the refused void: %+v", m)
 	}
-	if _, _, _, err := svc.Withdraw(ctx, "p", void.ID, Supervisor, "a-w"); err != nil {
+	if _, _, _, err := svc.Withdraw(ctx, "p", void.ID, jackpottest.Supervisor, "a-w"); err != nil {
 		t.Fatalf("withdraw the void that no longer applies: %v", err)
 	}
 	// The reserve: 77 from round r2, proposed back out, then spent by r3's Royal's reset.
@@ -297,7 +298,7 @@ func testApprovalAfterThePoolChanged(t *testing.T, st pools.Store) {
 		// 77.55 + 0.55 carried: 155.10 - 77 = 78.
 		t.Fatalf("reserve after r2: %d, want 78", m.Reserve)
 	}
-	_, neg, _, err := svc.Propose(ctx, "p", jackpot.Change{Kind: jackpot.ProposeAdjustment, Adjustment: &jackpot.Adjustment{Meter: "reserve", Amount: -78, Reason: "return to finance"}}, Admin, "a-2")
+	_, neg, _, err := svc.Propose(ctx, "p", jackpot.Change{Kind: jackpot.ProposeAdjustment, Adjustment: &jackpot.Adjustment{Meter: "reserve", Amount: -78, Reason: "return to finance"}}, jackpottest.Admin, "a-2")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -306,40 +307,40 @@ func testApprovalAfterThePoolChanged(t *testing.T, st pools.Store) {
 	if spent.Reserve != 0 {
 		t.Fatalf("the reset spent the reserve: %d", spent.Reserve)
 	}
-	if _, _, err := svc.Approve(ctx, "p", neg.ID, Controller, "a-ok-3"); fault.KindOf(err) != fault.Conflict {
+	if _, _, err := svc.Approve(ctx, "p", neg.ID, jackpottest.Controller, "a-ok-3"); fault.KindOf(err) != fault.Conflict {
 		t.Fatalf("an adjustment that would take the reserve to -78: %v, want 409", err)
 	}
 	sameMeters(t, "a refused adjustment moves nothing", meters(t, svc, "p"), spent)
 	// Two settings changes pending at once.
 	unit, reset := money.Amount(1000), money.Amount(20_000_000)
-	_, s1, _, err := svc.Propose(ctx, "p", jackpot.Change{Kind: jackpot.ProposeSettings, Settings: &jackpot.SettingsProposal{Patch: jackpot.SettingsPatch{Unit: &unit}, Reason: "unit"}}, Admin, "a-s1")
+	_, s1, _, err := svc.Propose(ctx, "p", jackpot.Change{Kind: jackpot.ProposeSettings, Settings: &jackpot.SettingsProposal{Patch: jackpot.SettingsPatch{Unit: &unit}, Reason: "unit"}}, jackpottest.Admin, "a-s1")
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, s2, _, err := svc.Propose(ctx, "p", jackpot.Change{Kind: jackpot.ProposeSettings, Settings: &jackpot.SettingsProposal{Patch: jackpot.SettingsPatch{Reset: &reset}, Reason: "reset"}}, Admin, "a-s2")
+	_, s2, _, err := svc.Propose(ctx, "p", jackpot.Change{Kind: jackpot.ProposeSettings, Settings: &jackpot.SettingsProposal{Patch: jackpot.SettingsPatch{Reset: &reset}, Reason: "reset"}}, jackpottest.Admin, "a-s2")
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, id := range []int64{s2.ID, s1.ID} {
-		if _, _, err := svc.Approve(ctx, "p", id, Controller, fmt.Sprint("a-ok-s", id)); err != nil {
+		if _, _, err := svc.Approve(ctx, "p", id, jackpottest.Controller, fmt.Sprint("a-ok-s", id)); err != nil {
 			t.Fatal(err)
 		}
 	}
 	p, _ := svc.Get(ctx, "p")
 	if p.Pending == nil || p.Pending.Settings.Unit != 1000 || p.Pending.Settings.Reset != 20_000_000 || p.Settings.Unit != 500 || p.Settings.Reset != 10_000_000 ||
-		p.Pending.ApprovedBy == nil || *p.Pending.ApprovedBy != Controller {
+		p.Pending.ApprovedBy == nil || *p.Pending.ApprovedBy != jackpottest.Controller {
 		t.Fatalf("two settings changes: pending %+v, settings unit %d reset %d", p.Pending, p.Settings.Unit, p.Settings.Reset)
 	}
 	// Expiry at the boundary: 1 ms before it, the approval applies.
-	_, last, _, err := svc.Propose(ctx, "p", jackpot.Change{Kind: jackpot.ProposeAdjustment, Adjustment: &jackpot.Adjustment{Meter: "reserve", Amount: 1, Reason: "one cent"}}, Admin, "a-3")
+	_, last, _, err := svc.Propose(ctx, "p", jackpot.Change{Kind: jackpot.ProposeAdjustment, Adjustment: &jackpot.Adjustment{Meter: "reserve", Amount: 1, Reason: "one cent"}}, jackpottest.Admin, "a-3")
 	if err != nil {
 		t.Fatal(err)
 	}
 	clock.Advance(30*time.Minute - time.Millisecond)
-	if out, _, err := svc.Approve(ctx, "p", last.ID, Controller, "a-ok-4"); err != nil || out.Pool.Meters.Reserve != 1 {
+	if out, _, err := svc.Approve(ctx, "p", last.ID, jackpottest.Controller, "a-ok-4"); err != nil || out.Pool.Meters.Reserve != 1 {
 		t.Fatalf("approved 1 ms before it expires: %v", err)
 	}
-	MustReconcile(t, svc, "p")
+	jackpottest.MustReconcile(t, svc, "p")
 	everyMoveSigned(t, st, "p")
 }
 
@@ -376,11 +377,11 @@ func testCorrectionByLockState(t *testing.T, st pools.Store) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			ctx := tableCtx()
-			clock := NewClock(T0)
+			clock := jackpottest.NewClock(jackpottest.T0)
 			svc := service(st, clock)
 			id, twin := "p-"+c.name, "twin-"+c.name
 			for _, p := range []string{id, twin} {
-				if _, _, err := svc.Create(ctx, p, LockedSettings(), Admin); err != nil {
+				if _, _, err := svc.Create(ctx, p, LockedSettings(), jackpottest.Admin); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -389,11 +390,11 @@ func testCorrectionByLockState(t *testing.T, st pools.Store) {
 				var err error
 				switch op {
 				case "confirm":
-					_, _, _, err = svc.Confirm(ctx, id, seq, Supervisor, "k-c")
+					_, _, _, err = svc.Confirm(ctx, id, seq, jackpottest.Supervisor, "k-c")
 				case "paid":
-					_, _, _, err = svc.MarkPaid(ctx, id, seq, Cage, "k-p")
+					_, _, _, err = svc.MarkPaid(ctx, id, seq, jackpottest.Cage, "k-p")
 				case "void":
-					_, _, _, err = svc.Void(ctx, id, seq, "the ace was a king", Supervisor, Controller, "k-v")
+					_, _, _, err = svc.Void(ctx, id, seq, "the ace was a king", jackpottest.Supervisor, jackpottest.Controller, "k-v")
 				}
 				if err != nil {
 					t.Fatalf("%s: %v", op, err)
@@ -406,7 +407,7 @@ func testCorrectionByLockState(t *testing.T, st pools.Store) {
 			beforeCorr := meters(t, svc, id)
 			clock.Advance(time.Minute)
 			corr := jackpot.Correction{Table: "T1", Round: "r1", Reason: "two cards exposed", Rules: []string{"mbs-megalink-ssp-v6 5.4"}}
-			res, _, err := svc.Correct(ctx, id, corr, Supervisor, Controller, "k-corr")
+			res, _, err := svc.Correct(ctx, id, corr, jackpottest.Supervisor, jackpottest.Controller, "k-corr")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -416,7 +417,7 @@ func testCorrectionByLockState(t *testing.T, st pools.Store) {
 				len(res.Reversed) != c.reversed || m.Resets != 0 || m.Hits["royal_flush"].Count != 0 || m.Hits["royal_flush"].Paid != 0 {
 				t.Fatalf("after the correction: %+v\nresult %+v", m, res)
 			}
-			if _, _, err := svc.Correct(ctx, id, corr, Supervisor, Controller, "k-corr-2"); fault.KindOf(err) != fault.Conflict {
+			if _, _, err := svc.Correct(ctx, id, corr, jackpottest.Supervisor, jackpottest.Controller, "k-corr-2"); fault.KindOf(err) != fault.Conflict {
 				t.Fatalf("a second correction of r1: %v, want 409", err)
 			}
 			if left, _ := svc.LockedHits(ctx, id, ""); len(left) != 0 {
@@ -438,7 +439,7 @@ func testCorrectionByLockState(t *testing.T, st pools.Store) {
 			if now.Meters.HouseFunded != c.house {
 				t.Fatalf("house as of now: %d", now.Meters.HouseFunded)
 			}
-			MustReconcile(t, svc, id)
+			jackpottest.MustReconcile(t, svc, id)
 			everyMoveSigned(t, st, id)
 		})
 	}
@@ -454,17 +455,17 @@ func testCorrectionByLockState(t *testing.T, st pools.Store) {
 // the house back at 10,000,000.
 func testCorrectReleasedRWSHit(t *testing.T, st pools.Store) {
 	ctx := tableCtx()
-	clock := NewClock(T0)
+	clock := jackpottest.NewClock(jackpottest.T0)
 	svc := service(st, clock)
 	const rws = "rws-mlp-csp-v2"
-	s := RWSSettings()
+	s := jackpottest.RWSSettings()
 	s.Verify = &jackpot.Verify{Percent: true}
 	for _, id := range []string{"rws", "twin"} {
-		if _, _, err := svc.Create(ctx, id, s, Admin); err != nil {
+		if _, _, err := svc.Create(ctx, id, s, jackpottest.Admin); err != nil {
 			t.Fatal(err)
 		}
 	}
-	res := applyAs(ctx, t, svc, "rws", RoundOf(rws, "T1", "r1", T0, 500, []int{1, 2, 3}, Royal(rws, 2, 2, 500)))
+	res := applyAs(ctx, t, svc, "rws", jackpottest.RoundOf(rws, "T1", "r1", jackpottest.T0, 500, []int{1, 2, 3}, jackpottest.Royal(rws, 2, 2, 500)))
 	if len(res.Payouts) != 1 || res.Payouts[0].Status != "held" {
 		t.Fatalf("r1: %+v", res.Payouts)
 	}
@@ -476,9 +477,9 @@ func testCorrectReleasedRWSHit(t *testing.T, st pools.Store) {
 	if m := meters(t, svc, "rws"); m.Displayed != 10_000_000 || m.Reserve != 0 || m.HouseFunded != 19_999_923 {
 		t.Fatalf("after the release: %+v", m)
 	}
-	applyAs(ctx, t, svc, "rws", RoundOf(rws, "T1", "r2", clock.Now(), 500, []int{1, 2, 3}))
-	applyAs(ctx, t, svc, "twin", RoundOf(rws, "T1", "r2", clock.Now(), 500, []int{1, 2, 3}))
-	out, _, err := svc.Correct(ctx, "rws", jackpot.Correction{Table: "T1", Round: "r1", Reason: "foreign card", Rules: []string{"rws-mlp-csp-v2 5.10"}}, Supervisor, Controller, "k")
+	applyAs(ctx, t, svc, "rws", jackpottest.RoundOf(rws, "T1", "r2", clock.Now(), 500, []int{1, 2, 3}))
+	applyAs(ctx, t, svc, "twin", jackpottest.RoundOf(rws, "T1", "r2", clock.Now(), 500, []int{1, 2, 3}))
+	out, _, err := svc.Correct(ctx, "rws", jackpot.Correction{Table: "T1", Round: "r1", Reason: "foreign card", Rules: []string{"rws-mlp-csp-v2 5.10"}}, jackpottest.Supervisor, jackpottest.Controller, "k")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -490,7 +491,7 @@ func testCorrectReleasedRWSHit(t *testing.T, st pools.Store) {
 	if left, _ := svc.LockedHits(ctx, "rws", ""); len(left) != 0 {
 		t.Fatalf("locked after: %+v", left)
 	}
-	MustReconcile(t, svc, "rws")
+	jackpottest.MustReconcile(t, svc, "rws")
 	everyMoveSigned(t, st, "rws")
 }
 
@@ -505,17 +506,17 @@ func testCorrectReleasedRWSHit(t *testing.T, st pools.Store) {
 // (displayed 10,000,260, a meter the pool never showed).
 func testMetersAtSkewedWriters(t *testing.T, st pools.Store) {
 	ctx := tableCtx()
-	clock := NewClock(T0)
-	ahead, behind := service(st, clock), service(st, NewClock(T0.Add(5*time.Second)))
-	if _, _, err := ahead.Create(ctx, "p", MBSSettings(), Admin); err != nil {
+	clock := jackpottest.NewClock(jackpottest.T0)
+	ahead, behind := service(st, clock), service(st, jackpottest.NewClock(jackpottest.T0.Add(5*time.Second)))
+	if _, _, err := ahead.Create(ctx, "p", jackpottest.MBSSettings(), jackpottest.Admin); err != nil {
 		t.Fatal(err)
 	}
 	clock.Advance(10 * time.Second)
-	res := applyAs(ctx, t, ahead, "p", RoundOf(ssp, "T1", "r1", T0, 500, []int{1, 2, 3}, StraightFlush(ssp, 1, 1, 500)))
+	res := applyAs(ctx, t, ahead, "p", jackpottest.RoundOf(ssp, "T1", "r1", jackpottest.T0, 500, []int{1, 2, 3}, jackpottest.StraightFlush(ssp, 1, 1, 500)))
 	if len(res.Payouts) != 1 || res.Payouts[0].Amount != 1_000_025 {
 		t.Fatalf("the Straight Flush: %+v", res.Payouts)
 	}
-	applyAs(ctx, t, behind, "p", RoundOf(ssp, "T2", "r1", T0, 500, []int{1, 2, 3}))
+	applyAs(ctx, t, behind, "p", jackpottest.RoundOf(ssp, "T2", "r1", jackpottest.T0, 500, []int{1, 2, 3}))
 	if m := meters(t, ahead, "p"); m.Displayed != 9_000_494 {
 		t.Fatalf("displayed %d, want 9,000,494", m.Displayed)
 	}
@@ -524,8 +525,8 @@ func testMetersAtSkewedWriters(t *testing.T, st pools.Store) {
 		displayed  money.Amount
 		throughSeq int64
 	}{
-		{T0.Add(7 * time.Second), 10_000_000, 1},
-		{T0.Add(10 * time.Second), 9_000_494, 4},
+		{jackpottest.T0.Add(7 * time.Second), 10_000_000, 1},
+		{jackpottest.T0.Add(10 * time.Second), 9_000_494, 4},
 	} {
 		got, err := ahead.MetersAt(ctx, "p", c.at)
 		if err != nil {
@@ -535,7 +536,7 @@ func testMetersAtSkewedWriters(t *testing.T, st pools.Store) {
 			t.Fatalf("as of %s: displayed %d through %d (%d entries); want %d through %d", c.at.Format(time.TimeOnly), got.Meters.Displayed, got.ThroughSeq, got.Entries, c.displayed, c.throughSeq)
 		}
 	}
-	MustReconcile(t, ahead, "p")
+	jackpottest.MustReconcile(t, ahead, "p")
 }
 
 // testKeysExactlyOnce: every operation that moves money or the lock is
@@ -549,8 +550,8 @@ func testMetersAtSkewedWriters(t *testing.T, st pools.Store) {
 // reserve): each once, the sums below to the minor unit.
 func testKeysExactlyOnce(t *testing.T, st pools.Store) {
 	ctx := tableCtx()
-	svc := service(st, NewClock(T0))
-	if _, _, err := svc.Create(ctx, "p", LockedSettings(), Admin); err != nil {
+	svc := service(st, jackpottest.NewClock(jackpottest.T0))
+	if _, _, err := svc.Create(ctx, "p", LockedSettings(), jackpottest.Admin); err != nil {
 		t.Fatal(err)
 	}
 	a := applyAs(ctx, t, svc, "p", lockRound("T1", "r1", true)).Payouts[0]
@@ -559,7 +560,7 @@ func testKeysExactlyOnce(t *testing.T, st pools.Store) {
 	if a.Amount != 10_000_259 || b.Amount != 10_000_260 {
 		t.Fatalf("the Royals: %d %d", a.Amount, b.Amount)
 	}
-	corrected := RoundOf(ssp, "T3", "r1", T0, 500, []int{1, 2})
+	corrected := jackpottest.RoundOf(ssp, "T3", "r1", jackpottest.T0, 500, []int{1, 2})
 	corr := jackpot.Correction{Table: "T3", Round: "r1", Corrected: &corrected, Reason: "seat 3's wager was returned"}
 	voidB := jackpot.Change{Kind: jackpot.ProposeVoid, Void: &jackpot.VoidHit{Seq: b.Seq, Reason: "misread"}}
 	var proposal int64
@@ -573,31 +574,31 @@ func testKeysExactlyOnce(t *testing.T, st pools.Store) {
 		other func() error
 	}{
 		{"confirm", func() (answer, bool, error) {
-			p, h, r, err := svc.Confirm(ctx, "p", a.Seq, Supervisor, "k-confirm")
+			p, h, r, err := svc.Confirm(ctx, "p", a.Seq, jackpottest.Supervisor, "k-confirm")
 			return answer{p.Version, h.State}, r, err
 		}, func() error {
 			_, _, _, err := svc.Confirm(ctx, "p", a.Seq, jackpot.Actor{ID: "sup:cy", Role: "supervisor"}, "k-confirm")
 			return err
 		}},
 		{"paid", func() (answer, bool, error) {
-			p, h, r, err := svc.MarkPaid(ctx, "p", a.Seq, Cage, "k-paid")
+			p, h, r, err := svc.MarkPaid(ctx, "p", a.Seq, jackpottest.Cage, "k-paid")
 			return answer{p.Version, h.State}, r, err
 		}, func() error {
-			_, _, _, err := svc.MarkPaid(ctx, "p", b.Seq, Cage, "k-paid")
+			_, _, _, err := svc.MarkPaid(ctx, "p", b.Seq, jackpottest.Cage, "k-paid")
 			return err
 		}},
 		{"propose", func() (answer, bool, error) {
-			p, pr, r, err := svc.Propose(ctx, "p", voidB, Supervisor, "k-propose")
+			p, pr, r, err := svc.Propose(ctx, "p", voidB, jackpottest.Supervisor, "k-propose")
 			proposal = pr.ID
 			return answer{p.Version, pr.State}, r, err
 		}, func() error {
 			other := voidB
 			other.Void = &jackpot.VoidHit{Seq: b.Seq, Reason: "another reason"}
-			_, _, _, err := svc.Propose(ctx, "p", other, Supervisor, "k-propose")
+			_, _, _, err := svc.Propose(ctx, "p", other, jackpottest.Supervisor, "k-propose")
 			return err
 		}},
 		{"approve", func() (answer, bool, error) {
-			out, r, err := svc.Approve(ctx, "p", proposal, Controller, "k-approve")
+			out, r, err := svc.Approve(ctx, "p", proposal, jackpottest.Controller, "k-approve")
 			st := ""
 			if out.Hit != nil {
 				st = out.Hit.State
@@ -608,12 +609,12 @@ func testKeysExactlyOnce(t *testing.T, st pools.Store) {
 			return err
 		}},
 		{"correct", func() (answer, bool, error) {
-			res, r, err := svc.Correct(ctx, "p", corr, Supervisor, Controller, "k-correct")
+			res, r, err := svc.Correct(ctx, "p", corr, jackpottest.Supervisor, jackpottest.Controller, "k-correct")
 			return answer{res.Version, fmt.Sprint(res.Difference.Displayed, "/", res.Difference.Reserve)}, r, err
 		}, func() error {
 			other := corr
 			other.Reason = "another reason"
-			_, _, err := svc.Correct(ctx, "p", other, Supervisor, Controller, "k-correct")
+			_, _, err := svc.Correct(ctx, "p", other, jackpottest.Supervisor, jackpottest.Controller, "k-correct")
 			return err
 		}},
 	}
@@ -656,7 +657,7 @@ func testKeysExactlyOnce(t *testing.T, st pools.Store) {
 	if m.HouseFunded != settled.HouseFunded {
 		t.Fatalf("house %d, want %d", m.HouseFunded, settled.HouseFunded)
 	}
-	MustReconcile(t, svc, "p")
+	jackpottest.MustReconcile(t, svc, "p")
 	everyMoveSigned(t, st, "p")
 }
 
@@ -669,13 +670,13 @@ func testKeysExactlyOnce(t *testing.T, st pools.Store) {
 // nothing.
 func testTwoCorrectionsOfOneRound(t *testing.T, st pools.Store) {
 	ctx := tableCtx()
-	svc := service(st, NewClock(T0))
-	if _, _, err := svc.Create(ctx, "p", MBSSettings(), Admin); err != nil {
+	svc := service(st, jackpottest.NewClock(jackpottest.T0))
+	if _, _, err := svc.Create(ctx, "p", jackpottest.MBSSettings(), jackpottest.Admin); err != nil {
 		t.Fatal(err)
 	}
 	applyAs(ctx, t, svc, "p", lockRound("T1", "r1", false))
-	two := RoundOf(ssp, "T1", "r1", T0, 500, []int{1, 2})
-	_, fix, _, err := svc.Propose(ctx, "p", jackpot.Change{Kind: jackpot.ProposeCorrection, Correction: &jackpot.Correction{Table: "T1", Round: "r1", Corrected: &two, Reason: "seat 3 returned"}}, Supervisor, "t-1")
+	two := jackpottest.RoundOf(ssp, "T1", "r1", jackpottest.T0, 500, []int{1, 2})
+	_, fix, _, err := svc.Propose(ctx, "p", jackpot.Change{Kind: jackpot.ProposeCorrection, Correction: &jackpot.Correction{Table: "T1", Round: "r1", Corrected: &two, Reason: "seat 3 returned"}}, jackpottest.Supervisor, "t-1")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -684,16 +685,16 @@ func testTwoCorrectionsOfOneRound(t *testing.T, st pools.Store) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, _, err := svc.Approve(ctx, "p", fix.ID, Controller, "t-ok-1")
+	out, _, err := svc.Approve(ctx, "p", fix.ID, jackpottest.Controller, "t-ok-1")
 	if err != nil || out.Pool.Meters.Displayed != 10_000_173 || out.Pool.Meters.Reserve != 51 || out.Correction == nil || out.Correction.Difference.Displayed != -86 {
 		t.Fatalf("the first correction: %v %+v", err, out.Pool.Meters)
 	}
-	if _, _, err := svc.Approve(ctx, "p", void.ID, Controller, "t-ok-2"); fault.KindOf(err) != fault.Conflict {
+	if _, _, err := svc.Approve(ctx, "p", void.ID, jackpottest.Controller, "t-ok-2"); fault.KindOf(err) != fault.Conflict {
 		t.Fatalf("the second correction of r1: %v, want 409", err)
 	}
 	if m := meters(t, svc, "p"); m.Displayed != 10_000_173 || m.Reserve != 51 || m.Wagers != 2 {
 		t.Fatalf("after the refused second correction: %+v", m)
 	}
-	MustReconcile(t, svc, "p")
+	jackpottest.MustReconcile(t, svc, "p")
 	everyMoveSigned(t, st, "p")
 }
