@@ -2,12 +2,10 @@ package poolstest
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"testing"
 	"time"
 
-	"github.com/tablesettle/tablesettle/internal/fault"
 	"github.com/tablesettle/tablesettle/internal/jackpot"
 	"github.com/tablesettle/tablesettle/internal/jackpot/jackpottest"
 	"github.com/tablesettle/tablesettle/internal/pools"
@@ -86,64 +84,4 @@ func testThirtyDue(t *testing.T, st pools.Store) {
 		t.Fatalf("after: displayed %d, want %d + the round's 260; held %d", p.Meters.Displayed, pool, len(p.Held))
 	}
 	jackpottest.MustReconcile(t, svc, "rws")
-}
-
-// readsFail is a store whose reads fail (a throttled or partitioned
-// DynamoDB) while its writes still report what they meet.
-type readsFail struct{ pools.Store }
-
-func (readsFail) Pool(context.Context, string) (jackpot.Pool, error) {
-	return jackpot.Pool{}, errors.New("read timed out")
-}
-
-// testCreateRetriedWhileReadsFail: issue 13 defect 2. POST /v1/pools
-// retried while the store's reads fail answers the pool or "retry", never
-// "exists with other settings".
-func testCreateRetriedWhileReadsFail(t *testing.T, st pools.Store) {
-	ctx := context.Background()
-	if _, _, err := service(st, jackpottest.NewClock(jackpottest.T0)).Create(ctx, "p", jackpottest.MBSSettings(), jackpottest.Admin); err != nil {
-		t.Fatal(err)
-	}
-	_, _, err := service(readsFail{st}, jackpottest.NewClock(jackpottest.T0)).Create(ctx, "p", jackpottest.MBSSettings(), jackpottest.Admin)
-	if fault.KindOf(err) != fault.Unavailable {
-		t.Fatalf("a retried create while reads fail: %v, want unavailable", err)
-	}
-}
-
-// testMetersAt: issue 13 item 3. The meters as they stood at an instant:
-// at the opening 10,000,000; after the first round 10,000,259 and the
-// reserve 77; after the Royal round the reset pool 10,000,000 plus the
-// remainder.
-func testMetersAt(t *testing.T, st pools.Store) {
-	ctx := context.Background()
-	clock := jackpottest.NewClock(jackpottest.T0)
-	svc := service(st, clock)
-	if _, _, err := svc.Create(ctx, "p", jackpottest.MBSSettings(), jackpottest.Admin); err != nil {
-		t.Fatal(err)
-	}
-	clock.Advance(time.Second)
-	apply(t, svc, "p", lockRound("T1", "r1", false))
-	clock.Advance(time.Second)
-	apply(t, svc, "p", lockRound("T1", "r2", true))
-	for _, c := range []struct {
-		name               string
-		at                 time.Time
-		displayed, reserve int64
-		through            int64
-	}{
-		{"before the pool", jackpottest.T0.Add(-time.Second), 0, 0, 0},
-		{"at the opening", jackpottest.T0, 10_000_000, 0, 1},
-		{"between the rounds", jackpottest.T0.Add(1500 * time.Millisecond), 10_000_259, 77, 2},
-		{"after the Royal", jackpottest.T0.Add(3 * time.Second), 10_000_000, 0, 5},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			got, err := svc.MetersAt(ctx, "p", c.at)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if int64(got.Meters.Displayed) != c.displayed || int64(got.Meters.Reserve) != c.reserve || got.ThroughSeq != c.through {
-				t.Fatalf("%+v", got)
-			}
-		})
-	}
 }
