@@ -23,6 +23,7 @@ import (
 	"github.com/tablesettle/tablesettle/internal/jackpot"
 	"github.com/tablesettle/tablesettle/internal/jackpot/jackpottest"
 	"github.com/tablesettle/tablesettle/internal/pools"
+	"github.com/tablesettle/tablesettle/internal/pools/poolstest"
 )
 
 // countingAPI counts the transactions DynamoDB cancelled (a condition
@@ -114,7 +115,7 @@ func BenchmarkPools(b *testing.B) {
 					}
 					return // a refused round may or may not have landed: not counted
 				}
-				jackpottest.LedgerHasEveryRound(b, st, "bench", b.N)
+				poolstest.LedgerHasEveryRound(b, st, "bench", b.N)
 			})
 		}
 	}
@@ -437,7 +438,7 @@ func BenchmarkPoolsOpenLoop(b *testing.B) {
 			b.Fatalf("%d rounds failed", failed.Load())
 		}
 		rec := jackpottest.MustReconcile(b, svc, "wide")
-		jackpottest.LedgerHasEveryRound(b, st, "wide", n)
+		poolstest.LedgerHasEveryRound(b, st, "wide", n)
 		wagers := int64(2 * n)
 		if rec.Rebuilt.Wagers != wagers || int64(rec.Rebuilt.Contributed)*10000+rec.Rebuilt.CarryDisplayed != 500*wagers*1733 {
 			b.Fatalf("cents off: wagers %d (want %d), credited %d carried %d", rec.Rebuilt.Wagers, wagers, rec.Rebuilt.Contributed, rec.Rebuilt.CarryDisplayed)

@@ -21,6 +21,7 @@ import (
 	"github.com/tablesettle/tablesettle/internal/jackpot"
 	"github.com/tablesettle/tablesettle/internal/jackpot/jackpottest"
 	"github.com/tablesettle/tablesettle/internal/pools"
+	"github.com/tablesettle/tablesettle/internal/pools/poolstest"
 )
 
 // endpoint is DynamoDB Local's endpoint (dynamotest.Endpoint).
@@ -50,8 +51,8 @@ func TestContract(t *testing.T) {
 	ep := endpoint(t)
 	client := dynamo.LocalClient(ep)
 	open := func(t *testing.T) pools.Store { return dynamo.New(client, newTable(t, ep)).WithShards(0) }
-	jackpottest.Run(t, open, jackpottest.Scale{Writers: 8, Rounds: 400})
-	jackpottest.RunLedgerPager(t, open)
+	poolstest.Run(t, open, poolstest.Scale{Writers: 8, Rounds: 400})
+	poolstest.RunLedgerPager(t, open)
 }
 
 // TestContractWithShards runs the contract suite, and the ranged ledger
@@ -67,8 +68,8 @@ func TestContractWithShards(t *testing.T) {
 		}
 		return st
 	}
-	jackpottest.Run(t, open, jackpottest.Scale{Writers: 8, Rounds: 400})
-	jackpottest.RunLedgerPager(t, open)
+	poolstest.Run(t, open, poolstest.Scale{Writers: 8, Rounds: 400})
+	poolstest.RunLedgerPager(t, open)
 }
 
 // lossyAPI sends every transaction to DynamoDB and then, for the ones the

@@ -785,7 +785,7 @@ func (s *Store) shardWrites(id string, next int64, seen map[string]int64, sealed
 // beside the pool (each kept with its round record), and what the shards
 // hold now (not yet folded): the rounds folded have their own entries in
 // the ledger, the others are what the shards hold, exactly
-// (jackpottest.LedgerHasEveryRound). It costs a read of every record.
+// (poolstest.LedgerHasEveryRound). It costs a read of every record.
 func (s *Store) Contributions(ctx context.Context, id string) ([]jackpot.Entry, jackpot.Pending, error) {
 	in := &dynamodb.QueryInput{
 		TableName:                 aws.String(s.table),

@@ -12,6 +12,7 @@ import (
 	"github.com/tablesettle/tablesettle/internal/jackpot/jackpottest"
 	"github.com/tablesettle/tablesettle/internal/money"
 	"github.com/tablesettle/tablesettle/internal/pools"
+	"github.com/tablesettle/tablesettle/internal/pools/poolstest"
 	"github.com/tablesettle/tablesettle/internal/principal"
 )
 
@@ -96,7 +97,7 @@ func TestVoidOfARoundFoldedWithOthers_R28(t *testing.T) {
 		t.Fatalf("after the void %+v, the twin without r1 %+v", p.Meters, twin.Meters)
 	}
 	jackpottest.MustReconcile(t, svc, "p")
-	jackpottest.LedgerHasEveryRound(t, st, "twin", 3)
+	poolstest.LedgerHasEveryRound(t, st, "twin", 3)
 }
 
 // A shard takes at most shardCap rounds an epoch (5 with one shard), so
@@ -150,7 +151,7 @@ func TestShardsFullFoldTheEpoch_R1(t *testing.T) {
 		t.Fatalf("after the folds: %+v %v", p.Meters, err)
 	}
 	jackpottest.MustReconcile(t, svc, "p")
-	jackpottest.LedgerHasEveryRound(t, st, "p", 12)
+	poolstest.LedgerHasEveryRound(t, st, "p", 12)
 }
 
 // A commit whose own items do not fit one transaction beside the fold
@@ -201,7 +202,7 @@ func TestCommitTooLargeForItsFoldFoldsFirst(t *testing.T) {
 	}
 	apply(10, 12)
 	jackpottest.MustReconcile(t, svc, "p")
-	jackpottest.LedgerHasEveryRound(t, st, "p", 12)
+	poolstest.LedgerHasEveryRound(t, st, "p", 12)
 }
 
 // A store with shards off (WithShards(0)) still folds the shards a pool
@@ -238,5 +239,5 @@ func TestShardsOffStillFoldsThem_R4(t *testing.T) {
 		t.Fatalf("%+v %v", p.Meters, err)
 	}
 	jackpottest.MustReconcile(t, svcOff, "p")
-	jackpottest.LedgerHasEveryRound(t, off, "p", 4)
+	poolstest.LedgerHasEveryRound(t, off, "p", 4)
 }

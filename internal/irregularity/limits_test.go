@@ -3,6 +3,7 @@ package irregularity
 import (
 	"errors"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/tablesettle/tablesettle/internal/fault"
@@ -132,5 +133,98 @@ func TestRefusalsWordedInMoney_RWS_5_1(t *testing.T) {
 	const want = "a wager is SGD 0.00 to SGD 10,000,000,000.00 (0-1,000,000,000,000 minor units)"
 	if field, msg := refusal(t, err); field != "round.positions[0].wagers.bet" || msg != want {
 		t.Errorf("a wager beyond any table: %s %q, want %q", field, msg, want)
+	}
+}
+
+// RWS 5.1: a reported box total that is not over the box maximum is no
+// excess; refused naming facts.boxTotal, with or without the round.
+func TestRWS_5_1_BoxTotalNotOverMaximumRefused(t *testing.T) {
+	rs, _ := Catalogue(RWSMLPCSPv2)
+	for _, total := range []int{40000, 50000} {
+		for _, r := range []*Round{nil, round(pos(2, "ante=40000", "bet=10000"))} {
+			_, err := Decide(rs, "wager_over_maximum", map[string]any{"seat": 2, "wager": "bet", "maximum": 50000, "boxTotal": total, "noticedBeforeClose": true}, r)
+			if field, msg := refusal(t, err); field != "facts.boxTotal" || !strings.Contains(msg, "minor units is not over facts.maximum, 50,000 minor units") {
+				t.Errorf("box total %d (round %v): %s %q", total, r != nil, field, msg)
+			}
+		}
+	}
+}
+
+// Money facts are int64 minor units up to the bound settlement accepts
+// (1e12), not int32: an Ante of 50,000,000.00 at a 30,000,000.00 maximum
+// (MBS 5.14, ruling R11) returns 20,000,000.00.
+func TestMBSSSPv6_5_14_MaximumBeyondInt32(t *testing.T) {
+	runSettle(t, settleCase{
+		ruleset: MBSMegalinkSSPv6, kind: "wager_over_maximum",
+		facts:  map[string]any{"seat": 1, "wager": "ante", "maximum": float64(3_000_000_000)},
+		round:  round(pos(1, "ante=5000000000")),
+		action: SettledToMaximum,
+		lines:  []string{"1 ante 2000000000 returned 2000000000 0"},
+		total:  2_000_000_000, pending: []string{"1 ante 3000000000"},
+		lineRules: []string{"mbs-megalink-ssp-v6 5.14", "ruling R11"},
+	})
+	rs, _ := Catalogue(MBSMegalinkSSPv6)
+	for _, c := range []struct {
+		v    any
+		want string
+	}{
+		{float64(1_000_000_000_001), "must be from 1 to 1,000,000,000,000 minor units"},
+		{float64(0), "must be from 1 to 1,000,000,000,000 minor units"},
+		{1.5, "must be a whole number of minor units"},
+		{"100", "must be a whole number of minor units"},
+	} {
+		_, err := Decide(rs, "wager_over_maximum", map[string]any{"seat": 1, "wager": "ante", "maximum": c.v}, nil)
+		var e *fault.Error
+		if !errors.As(err, &e) || len(e.Fields) != 1 || e.Fields[0].Field != "facts.maximum" || e.Fields[0].Message != c.want {
+			t.Errorf("maximum %v: %v, want facts.maximum %q", c.v, err, c.want)
+		}
+	}
+	// The RWS minimum (5.2) takes the same amounts.
+	rws, _ := Catalogue(RWSMLPCSPv2)
+	if _, err := Decide(rws, "wager_under_minimum", map[string]any{"seat": 1, "wager": "ante", "minimum": float64(1_000_000_000_000), "noticedBeforeClose": false}, round(pos(1, "ante=999999999999"))); err != nil {
+		t.Errorf("RWS minimum 1e12: %v", err)
+	}
+}
+
+// RWS 5.1 limits "the total Bets placed on" a betting box: a box with an
+// Ante of 400.00 and a progressive of 200.00 (600.00) at a 500.00 box
+// maximum has 100.00 of excess, returned from the Ante, though the Ante
+// alone is under the maximum; 5.1.1 with ruling R11 returns the same excess
+// and settles the rest.
+func TestRWSCSPv2_5_1_BoxTotalOverMaximum(t *testing.T) {
+	for _, c := range []struct {
+		noticed bool
+		action  Action
+		rules   []string
+	}{
+		{true, WagerReturned, []string{"rws-mlp-csp-v2 5.1"}},
+		{false, SettledToMaximum, []string{"rws-mlp-csp-v2 5.1.1", "ruling R11"}},
+	} {
+		runSettle(t, settleCase{
+			ruleset: RWSMLPCSPv2, kind: "wager_over_maximum",
+			facts:  map[string]any{"seat": 2, "wager": "ante", "maximum": 50000, "boxTotal": 60000, "noticedBeforeClose": c.noticed},
+			round:  round(pos(2, "ante=40000", "progressive=20000"), pos(4, "ante=1000")),
+			action: c.action,
+			lines:  []string{"2 ante 10000 returned 10000 0"},
+			total:  10000, pending: []string{"2 ante 30000", "2 progressive 20000", "4 ante 1000"},
+			lineRules: c.rules,
+		})
+	}
+	rs, _ := Catalogue(RWSMLPCSPv2)
+	for _, c := range []struct {
+		name  string
+		facts map[string]any
+		round *Round
+		field string
+	}{
+		{"NotOver", map[string]any{"seat": 2, "wager": "ante", "maximum": 50000, "boxTotal": 50000, "noticedBeforeClose": true}, nil, "facts.boxTotal"},
+		{"MoreThanTheRound", map[string]any{"seat": 2, "wager": "ante", "maximum": 50000, "boxTotal": 70000, "noticedBeforeClose": true}, round(pos(2, "ante=40000", "progressive=20000")), "facts.boxTotal"},
+		{"ExcessMoreThanTheWager", map[string]any{"seat": 2, "wager": "progressive", "maximum": 30000, "boxTotal": 60000, "noticedBeforeClose": true}, round(pos(2, "ante=40000", "progressive=20000")), "facts.boxTotal"},
+		{"BoxTotalRequired", map[string]any{"seat": 2, "wager": "ante", "maximum": 50000, "noticedBeforeClose": true}, nil, "facts.boxTotal"},
+	} {
+		_, err := Decide(rs, "wager_over_maximum", c.facts, c.round)
+		if f := problems(t, err); !slices.Equal(f, []string{c.field}) {
+			t.Errorf("%s: fields %q (%v)", c.name, f, err)
+		}
 	}
 }

@@ -50,3 +50,29 @@ func TestReconcileChecksAReversalAgainstItsOriginal(t *testing.T) {
 		t.Fatalf("a refund that is not its original's: %+v %v", rec.Differences, rec.Problems)
 	}
 }
+
+// TestReconcileChecksLastAndHeldHits: the pool's last hits and held RWS
+// hits (R7) are what the ledger says; a pool that lost one is reported.
+func TestReconcileChecksLastAndHeldHits(t *testing.T) {
+	const rs = "rws-mlp-csp-v2"
+	p, ledger, _ := jackpot.New("p", jackpottest.RWSSettings(), ops, t0)
+	r := jackpottest.RoundOf(rs, "t", "r1", t0, 500, []int{1, 2}, jackpottest.StraightFlush(rs, 1, 1, 500), jackpottest.FourOfAKind(rs, 2, 2, 500))
+	p, es, _, err := jackpot.Apply(p, r, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ledger = append(ledger, es...)
+	if rec := jackpot.Reconcile(p, ledger); !rec.OK || len(p.Held) != 1 || len(p.LastHits) != 1 {
+		t.Fatalf("%v held %d last %d", rec.Problems, len(p.Held), len(p.LastHits))
+	}
+	lost := p
+	lost.Held = nil
+	if rec := jackpot.Reconcile(lost, ledger); rec.OK {
+		t.Fatal("a pool that dropped its held hit reconciles")
+	}
+	lost = p
+	lost.LastHits = nil
+	if rec := jackpot.Reconcile(lost, ledger); rec.OK {
+		t.Fatal("a pool that dropped its last hit reconciles")
+	}
+}

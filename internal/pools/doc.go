@@ -3,7 +3,7 @@
 // settings, release held RWS hits, reconcile, and the jackpot lock's
 // confirm, pay and void), each applied exactly once through a Store that
 // internal/dynamo and internal/sqlite implement (one contract suite,
-// internal/jackpot/jackpottest, runs against both). The rules of the money
+// internal/pools/poolstest, runs against both). The rules of the money
 // are in internal/jackpot, which is pure; the HTTP layer only translates
 // HTTP to these calls.
 package pools

@@ -17,7 +17,7 @@ import (
 
 // Store keeps pools, their ledgers and round records. Implementations:
 // internal/dynamo (production) and internal/sqlite (make run); one
-// contract suite (jackpottest) runs against both. Optional: Serializer,
+// contract suite (poolstest) runs against both. Optional: Serializer,
 // LedgerPager (optional.go).
 type Store interface {
 	// CreatePool writes a new pool and its opening entries (jackpot.ErrExists).

@@ -16,6 +16,7 @@ import (
 	"github.com/tablesettle/tablesettle/internal/jackpot"
 	"github.com/tablesettle/tablesettle/internal/jackpot/jackpottest"
 	"github.com/tablesettle/tablesettle/internal/pools"
+	"github.com/tablesettle/tablesettle/internal/pools/poolstest"
 	"github.com/tablesettle/tablesettle/internal/sqlite"
 )
 
@@ -31,10 +32,10 @@ func mustOpen(tb testing.TB, dir string) *sqlite.Store {
 }
 
 func TestContract(t *testing.T) {
-	jackpottest.Run(t, func(t *testing.T) pools.Store {
+	poolstest.Run(t, func(t *testing.T) pools.Store {
 		return mustOpen(t, t.TempDir())
-	}, jackpottest.Scale{Writers: 8, Rounds: 400})
-	jackpottest.RunLedgerPager(t, func(t *testing.T) pools.Store { return mustOpen(t, t.TempDir()) })
+	}, poolstest.Scale{Writers: 8, Rounds: 400})
+	poolstest.RunLedgerPager(t, func(t *testing.T) pools.Store { return mustOpen(t, t.TempDir()) })
 }
 
 // round is an MBS round of three unit wagers at table t1.

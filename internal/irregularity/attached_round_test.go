@@ -2,7 +2,6 @@ package irregularity
 
 import (
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -60,20 +59,6 @@ func TestAttachedRoundFixedMultiples_R20(t *testing.T) {
 	}
 }
 
-// RWS 5.1: a reported box total that is not over the box maximum is no
-// excess; refused naming facts.boxTotal, with or without the round.
-func TestRWS_5_1_BoxTotalNotOverMaximumRefused(t *testing.T) {
-	rs, _ := Catalogue(RWSMLPCSPv2)
-	for _, total := range []int{40000, 50000} {
-		for _, r := range []*Round{nil, round(pos(2, "ante=40000", "bet=10000"))} {
-			_, err := Decide(rs, "wager_over_maximum", map[string]any{"seat": 2, "wager": "bet", "maximum": 50000, "boxTotal": total, "noticedBeforeClose": true}, r)
-			if field, msg := refusal(t, err); field != "facts.boxTotal" || !strings.Contains(msg, "minor units is not over facts.maximum, 50,000 minor units") {
-				t.Errorf("box total %d (round %v): %s %q", total, r != nil, field, msg)
-			}
-		}
-	}
-}
-
 // Ruling R22 (RWS 3.4; THB 3.5.3, ruling R17): progressive stakes in an
 // attached round are the pool's unit, THB 1-5 units; without the unit the
 // stakes of one round must agree. SSP v4's credits take no unit.
@@ -120,72 +105,3 @@ func TestAttachedRoundProgressiveUnit_R22(t *testing.T) {
 		}
 	}
 }
-
-// RWS 5.5: only the absent player's hand is deemed folded; the other seats
-// settle as usual.
-func TestRWS_5_5_OnlyTheAbsentHandFolded(t *testing.T) {
-	rs, _ := Catalogue(RWSMLPCSPv2)
-	out, err := Decide(rs, "player_absent", map[string]any{"seat": 1, "decisionsPending": true},
-		round(pos(1, "ante=1000", "progressive=100"), pos(2, "ante=1000", "bet=2000")))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := lines(out.Settlement.Lines); !slices.Equal(got, []string{"1 ante 1000 lose 0 -1000"}) {
-		t.Errorf("lines %q", got)
-	}
-	want := map[string]string{"1 progressive": "as usual", "2 ante": "as usual", "2 bet": "as usual"}
-	for _, p := range out.Settlement.Pending {
-		k := pendingKey(p)
-		if want[k] != p.Settles {
-			t.Errorf("%s settles %q, want %q", k, p.Settles, want[k])
-		}
-		delete(want, k)
-	}
-	if len(want) != 0 {
-		t.Errorf("not pending: %v", want)
-	}
-	for _, s := range out.Seats {
-		if s.Seat != 1 {
-			t.Errorf("seat %d named in the outcome: %+v", s.Seat, s)
-		}
-	}
-}
-
-// MBS 5.12.1: before "No More Bets" the player places an Ante or cancels
-// the progressive; nothing is withdrawn.
-func TestMBS_5_12_1_PlaceAnteOrCancelNoWithdrawal(t *testing.T) {
-	for _, id := range []string{MBSMegalinkSSPv6, MBSMegalinkTCPv6, MBSMegalinkTHBv9} {
-		t.Run(id, func(t *testing.T) {
-			rs, _ := Catalogue(id)
-			out, err := Decide(rs, "progressive_without_ante", map[string]any{"seat": 3, "afterNoMoreBets": false},
-				round(pos(3, "progressive=100"), pos(4, "ante=1000")))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !slices.Equal(out.Options, []Option{PlaceAnte, CancelProgressive}) || slices.Contains(out.Options, Withdraw) {
-				t.Fatalf("options %v", out.Options)
-			}
-			for _, s := range out.Seats {
-				if slices.Contains(s.Options, Withdraw) {
-					t.Errorf("seat %d offered a withdrawal: %+v", s.Seat, s)
-				}
-			}
-			if len(out.Settlement.Lines) != 0 || out.Settlement.TotalReturned != 0 {
-				t.Errorf("lines %v", out.Settlement.Lines)
-			}
-			for _, p := range out.Settlement.Pending {
-				if strings.Contains(p.Settles, "withdraw") {
-					t.Errorf("%s: %q speaks of a withdrawal", pendingKey(p), p.Settles)
-				}
-				if p.Seat == 3 && !strings.Contains(p.Settles, "cancels") {
-					t.Errorf("seat 3 %q does not say the cancelled progressive is returned", p.Settles)
-				}
-				if p.Seat == 4 && p.Settles != "as usual" {
-					t.Errorf("seat 4 %q", p.Settles)
-				}
-			}
-		})
-	}
-}
-
-func pendingKey(p Pending) string { return strconv.Itoa(p.Seat) + " " + p.Wager }

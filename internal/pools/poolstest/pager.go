@@ -1,4 +1,4 @@
-package jackpottest
+package poolstest
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/tablesettle/tablesettle/internal/jackpot"
+	"github.com/tablesettle/tablesettle/internal/jackpot/jackpottest"
 	"github.com/tablesettle/tablesettle/internal/pools"
 )
 
@@ -23,14 +24,14 @@ func RunLedgerPager(t *testing.T, open Opener) {
 			t.Fatalf("%T does not implement pools.LedgerPager", st)
 		}
 		ctx := context.Background()
-		clock := NewClock(T0)
+		clock := jackpottest.NewClock(jackpottest.T0)
 		svc := service(st, clock)
-		if _, _, err := svc.Create(ctx, "p", MBSSettings(), Admin); err != nil {
+		if _, _, err := svc.Create(ctx, "p", jackpottest.MBSSettings(), jackpottest.Admin); err != nil {
 			t.Fatal(err)
 		}
 		for i := range 20 { // entries 2..21, one a minute from T0+1m
 			clock.Advance(time.Minute)
-			r := RoundOf("mbs-megalink-ssp-v6", "t1", fmt.Sprint("r", i), clock.Now(), 500, []int{1, 2, 3})
+			r := jackpottest.RoundOf("mbs-megalink-ssp-v6", "t1", fmt.Sprint("r", i), clock.Now(), 500, []int{1, 2, 3})
 			if _, _, err := svc.ApplyRound(ctx, "p", r, "", ""); err != nil {
 				t.Fatal(err)
 			}
@@ -48,7 +49,7 @@ func RunLedgerPager(t *testing.T, open Opener) {
 			}
 			return strings.TrimSpace(b.String())
 		}
-		at := func(min int) time.Time { return T0.Add(time.Duration(min) * time.Minute) }
+		at := func(min int) time.Time { return jackpottest.T0.Add(time.Duration(min) * time.Minute) }
 		for _, c := range []struct {
 			name string
 			q    pools.LedgerQuery

@@ -1,18 +1,16 @@
 package irregularity
 
 import (
-	"errors"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
-
-	"github.com/tablesettle/tablesettle/internal/fault"
 )
 
-// The round of the audit's RWS 5.10 finding: seat 1 (Ante 10.00, BET
+// The round of the RWS 5.10 cases: seat 1 (Ante 10.00, BET
 // 20.00), seat 2 (Ante 10.00), seat 3 (Ante 10.00, BET 20.00, progressive
 // 1.00).
-func audit510Round() *Round {
+func rws510Round() *Round {
 	return round(pos(1, "ante=1000", "bet=2000"), pos(2, "ante=1000"), pos(3, "ante=1000", "bet=2000", "progressive=100"))
 }
 
@@ -46,7 +44,7 @@ func TestRWSCSPv2_5_10_OptionsToAffectedPlayersOnly(t *testing.T) {
 				facts[k] = v
 			}
 			got := runSettle(t, settleCase{
-				ruleset: RWSMLPCSPv2, kind: c.kind, facts: facts, round: audit510Round(),
+				ruleset: RWSMLPCSPv2, kind: c.kind, facts: facts, round: rws510Round(),
 				action: OfferOptions,
 				lines:  []string{"3 ante 1000 returned 1000 0", "3 bet 2000 returned 2000 0", "3 progressive 100 returned 100 0"},
 				total:  3100, pending: []string{"1 ante 1000", "1 bet 2000", "2 ante 1000"},
@@ -73,7 +71,7 @@ func TestRWSCSPv2_5_10_OptionsToAffectedPlayersOnly(t *testing.T) {
 			// with the options; seat 1 still settles as usual.
 			facts["affectedSeats"] = []any{2, 3}
 			got = runSettle(t, settleCase{
-				ruleset: RWSMLPCSPv2, kind: c.kind, facts: facts, round: audit510Round(),
+				ruleset: RWSMLPCSPv2, kind: c.kind, facts: facts, round: rws510Round(),
 				action: OfferOptions,
 				lines:  []string{"3 ante 1000 returned 1000 0", "3 bet 2000 returned 2000 0", "3 progressive 100 returned 100 0"},
 				total:  3100, pending: []string{"1 ante 1000", "1 bet 2000", "2 ante 1000"},
@@ -89,7 +87,7 @@ func TestRWSCSPv2_5_10_OptionsToAffectedPlayersOnly(t *testing.T) {
 			// refusal names that seat's element.
 			rs, _ := Catalogue(RWSMLPCSPv2)
 			facts["affectedSeats"], facts["withdrawnSeats"] = []any{3}, []any{1}
-			_, err := Decide(rs, c.kind, facts, audit510Round())
+			_, err := Decide(rs, c.kind, facts, rws510Round())
 			if f := problems(t, err); !slices.Equal(f, []string{"facts.withdrawnSeats[0]"}) {
 				t.Errorf("unaffected withdrawal: fields %q (%v)", f, err)
 			}
@@ -109,7 +107,7 @@ func TestRWSCSPv2_5_10_OptionsToAffectedPlayersOnly(t *testing.T) {
 func TestRWSCSPv2_5_14_1_SimultaneousCardsOptionsToAllPlayers(t *testing.T) {
 	got := runSettle(t, settleCase{
 		ruleset: RWSMLPCSPv2, kind: "simultaneous_cards",
-		facts: map[string]any{"reconstructable": false, "withdrawnSeats": []any{3}}, round: audit510Round(),
+		facts: map[string]any{"reconstructable": false, "withdrawnSeats": []any{3}}, round: rws510Round(),
 		action: OfferOptions,
 		lines:  []string{"3 ante 1000 returned 1000 0", "3 bet 2000 returned 2000 0", "3 progressive 100 returned 100 0"},
 		total:  3100, pending: []string{"1 ante 1000", "1 bet 2000", "2 ante 1000"},
@@ -129,7 +127,7 @@ func TestRWSCSPv2_5_15_WrongPlayerCountIsA510DealingError(t *testing.T) {
 	got := runSettle(t, settleCase{
 		ruleset: RWSMLPCSPv2, kind: "player_card_count_wrong",
 		facts: map[string]any{"seat": 2, "noticedBeforeNextRound": true, "reconstructable": true, "affectedSeats": []any{2, 3}, "withdrawnSeats": []any{3}},
-		round: audit510Round(), action: OfferOptions,
+		round: rws510Round(), action: OfferOptions,
 		lines: []string{"3 ante 1000 returned 1000 0", "3 bet 2000 returned 2000 0", "3 progressive 100 returned 100 0"},
 		total: 3100, pending: []string{"1 ante 1000", "1 bet 2000", "2 ante 1000"},
 		lineRules: []string{"rws-mlp-csp-v2 5.10.3"},
@@ -149,7 +147,7 @@ func TestRWSCSPv2_5_15_WrongPlayerCountIsA510DealingError(t *testing.T) {
 	got = runSettle(t, settleCase{
 		ruleset: RWSMLPCSPv2, kind: "player_card_count_wrong",
 		facts: map[string]any{"seat": 2, "noticedBeforeNextRound": true, "reconstructable": false, "affectedSeats": []any{2, 3}, "withdrawnSeats": []any{3}},
-		round: audit510Round(), action: HandRemoved,
+		round: rws510Round(), action: HandRemoved,
 		lines: []string{"2 ante 1000 returned 1000 0", "3 ante 1000 returned 1000 0", "3 bet 2000 returned 2000 0", "3 progressive 100 returned 100 0"},
 		total: 4100, pending: []string{"1 ante 1000", "1 bet 2000"},
 		lineRules: []string{"rws-mlp-csp-v2 5.15", "ruling R12"},
@@ -182,7 +180,7 @@ func TestMBSSSPv6_5_7_1_NoWithdrawalAfterReconstruction_R23(t *testing.T) {
 	got := runSettle(t, settleCase{
 		ruleset: MBSMegalinkSSPv6, kind: "player_card_count_wrong",
 		facts: map[string]any{"seat": 2, "noticedBeforeNextRound": true, "reconstructable": true},
-		round: audit510Round(), action: PlayContinues,
+		round: rws510Round(), action: PlayContinues,
 		lines: []string{}, total: 0,
 		pending: []string{"1 ante 1000", "1 bet 2000", "2 ante 1000", "3 ante 1000", "3 bet 2000", "3 progressive 100"},
 	})
@@ -195,7 +193,7 @@ func TestMBSSSPv6_5_7_1_NoWithdrawalAfterReconstruction_R23(t *testing.T) {
 		}
 	}
 	rs, _ := Catalogue(MBSMegalinkSSPv6)
-	_, err := Decide(rs, "player_card_count_wrong", map[string]any{"seat": 2, "noticedBeforeNextRound": true, "reconstructable": true, "withdrawnSeats": []any{3}}, audit510Round())
+	_, err := Decide(rs, "player_card_count_wrong", map[string]any{"seat": 2, "noticedBeforeNextRound": true, "reconstructable": true, "withdrawnSeats": []any{3}}, rws510Round())
 	if f := problems(t, err); !slices.Equal(f, []string{"facts.withdrawnSeats"}) {
 		t.Errorf("withdrawal after reconstruction: fields %q (%v)", f, err)
 	}
@@ -208,7 +206,7 @@ func TestRWSCSPv2_5_12_CardExposedAfterCardsSeenContinues_R23(t *testing.T) {
 	got := runSettle(t, settleCase{
 		ruleset: RWSMLPCSPv2, kind: "cards_exposed_in_deal",
 		facts: map[string]any{"cardsExposed": 1, "playerSawCards": true},
-		round: audit510Round(), action: PlayContinues,
+		round: rws510Round(), action: PlayContinues,
 		lines: []string{}, total: 0,
 		pending: []string{"1 ante 1000", "1 bet 2000", "2 ante 1000", "3 ante 1000", "3 bet 2000", "3 progressive 100"},
 	})
@@ -216,7 +214,7 @@ func TestRWSCSPv2_5_12_CardExposedAfterCardsSeenContinues_R23(t *testing.T) {
 		t.Errorf("rules %v options %v", got.Rules, got.Options)
 	}
 	rs, _ := Catalogue(RWSMLPCSPv2)
-	_, err := Decide(rs, "cards_exposed_in_deal", map[string]any{"cardsExposed": 1, "playerSawCards": true, "affectedSeats": []any{3}, "withdrawnSeats": []any{3}}, audit510Round())
+	_, err := Decide(rs, "cards_exposed_in_deal", map[string]any{"cardsExposed": 1, "playerSawCards": true, "affectedSeats": []any{3}, "withdrawnSeats": []any{3}}, rws510Round())
 	if f := problems(t, err); !slices.Equal(f, []string{"facts.affectedSeats", "facts.withdrawnSeats"}) {
 		t.Errorf("5.10 options after cards seen: fields %q (%v)", f, err)
 	}
@@ -251,163 +249,71 @@ func TestMBS_5_3_5_7_NoticedLateReferred(t *testing.T) {
 	}
 }
 
-// Money facts are int64 minor units up to the bound settlement accepts
-// (1e12), not int32: an Ante of 50,000,000.00 at a 30,000,000.00 maximum
-// (MBS 5.14, ruling R11) returns 20,000,000.00.
-func TestMBSSSPv6_5_14_MaximumBeyondInt32(t *testing.T) {
-	runSettle(t, settleCase{
-		ruleset: MBSMegalinkSSPv6, kind: "wager_over_maximum",
-		facts:  map[string]any{"seat": 1, "wager": "ante", "maximum": float64(3_000_000_000)},
-		round:  round(pos(1, "ante=5000000000")),
-		action: SettledToMaximum,
-		lines:  []string{"1 ante 2000000000 returned 2000000000 0"},
-		total:  2_000_000_000, pending: []string{"1 ante 3000000000"},
-		lineRules: []string{"mbs-megalink-ssp-v6 5.14", "ruling R11"},
-	})
-	rs, _ := Catalogue(MBSMegalinkSSPv6)
-	for _, c := range []struct {
-		v    any
-		want string
-	}{
-		{float64(1_000_000_000_001), "must be from 1 to 1,000,000,000,000 minor units"},
-		{float64(0), "must be from 1 to 1,000,000,000,000 minor units"},
-		{1.5, "must be a whole number of minor units"},
-		{"100", "must be a whole number of minor units"},
-	} {
-		_, err := Decide(rs, "wager_over_maximum", map[string]any{"seat": 1, "wager": "ante", "maximum": c.v}, nil)
-		var e *fault.Error
-		if !errors.As(err, &e) || len(e.Fields) != 1 || e.Fields[0].Field != "facts.maximum" || e.Fields[0].Message != c.want {
-			t.Errorf("maximum %v: %v, want facts.maximum %q", c.v, err, c.want)
-		}
+// RWS 5.5: only the absent player's hand is deemed folded; the other seats
+// settle as usual.
+func TestRWS_5_5_OnlyTheAbsentHandFolded(t *testing.T) {
+	rs, _ := Catalogue(RWSMLPCSPv2)
+	out, err := Decide(rs, "player_absent", map[string]any{"seat": 1, "decisionsPending": true},
+		round(pos(1, "ante=1000", "progressive=100"), pos(2, "ante=1000", "bet=2000")))
+	if err != nil {
+		t.Fatal(err)
 	}
-	// The RWS minimum (5.2) takes the same amounts.
-	rws, _ := Catalogue(RWSMLPCSPv2)
-	if _, err := Decide(rws, "wager_under_minimum", map[string]any{"seat": 1, "wager": "ante", "minimum": float64(1_000_000_000_000), "noticedBeforeClose": false}, round(pos(1, "ante=999999999999"))); err != nil {
-		t.Errorf("RWS minimum 1e12: %v", err)
+	if got := lines(out.Settlement.Lines); !slices.Equal(got, []string{"1 ante 1000 lose 0 -1000"}) {
+		t.Errorf("lines %q", got)
+	}
+	want := map[string]string{"1 progressive": "as usual", "2 ante": "as usual", "2 bet": "as usual"}
+	for _, p := range out.Settlement.Pending {
+		k := pendingKey(p)
+		if want[k] != p.Settles {
+			t.Errorf("%s settles %q, want %q", k, p.Settles, want[k])
+		}
+		delete(want, k)
+	}
+	if len(want) != 0 {
+		t.Errorf("not pending: %v", want)
+	}
+	for _, s := range out.Seats {
+		if s.Seat != 1 {
+			t.Errorf("seat %d named in the outcome: %+v", s.Seat, s)
+		}
 	}
 }
 
-// The round must agree with the facts: each refused naming the fact.
-func TestAuditRoundContradictsFacts(t *testing.T) {
-	for _, c := range []struct {
-		name, ruleset, kind string
-		facts               map[string]any
-		round               *Round
-		field, msg          string
-	}{
-		// RWS 5.3 compares a placed BET with its Ante.
-		{"RWS_5_3_2_BelowButNoBet", RWSMLPCSPv2, "bet_not_twice_ante", map[string]any{"seat": 1, "betComparedToTwiceAnte": "below"}, round(pos(1, "ante=1000")), "facts.betComparedToTwiceAnte", "bet not placed"},
-		{"RWS_5_3_1_AboveButNoAnte", RWSMLPCSPv2, "bet_not_twice_ante", map[string]any{"seat": 1, "betComparedToTwiceAnte": "above"}, round(pos(1, "bet=1000")), "facts.betComparedToTwiceAnte", "ante not placed"},
-		// SSP v4 3.5: the seat must have a Jackpot Wager.
-		{"SSPv4_3_5_NoJackpotWager", MBSSSPv4, "progressive_without_ante", map[string]any{"seat": 3}, round(pos(3, "bet=1000")), "facts.seat", "no Jackpot Wager"},
-		// RWS 5.5 and 5.6: the player placed an Ante.
-		{"RWS_5_5_AbsentWithoutAnte", RWSMLPCSPv2, "player_absent", map[string]any{"seat": 1, "decisionsPending": true}, round(pos(1, "progressive=100")), "facts.seat", "ante not placed"},
-		{"RWS_5_6_AbsentWithoutAnte", RWSMLPCSPv2, "player_absent", map[string]any{"seat": 1, "decisionsPending": false}, round(pos(1, "progressive=100")), "facts.seat", "ante not placed"},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			rs, _ := Catalogue(c.ruleset)
-			_, err := Decide(rs, c.kind, c.facts, c.round)
-			var e *fault.Error
-			if !errors.As(err, &e) || len(e.Fields) != 1 || e.Fields[0].Field != c.field || !strings.Contains(e.Fields[0].Message, c.msg) {
-				t.Errorf("got %v, want %s mentioning %q", err, c.field, c.msg)
+// MBS 5.12.1: before "No More Bets" the player places an Ante or cancels
+// the progressive; nothing is withdrawn.
+func TestMBS_5_12_1_PlaceAnteOrCancelNoWithdrawal(t *testing.T) {
+	for _, id := range []string{MBSMegalinkSSPv6, MBSMegalinkTCPv6, MBSMegalinkTHBv9} {
+		t.Run(id, func(t *testing.T) {
+			rs, _ := Catalogue(id)
+			out, err := Decide(rs, "progressive_without_ante", map[string]any{"seat": 3, "afterNoMoreBets": false},
+				round(pos(3, "progressive=100"), pos(4, "ante=1000")))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(out.Options, []Option{PlaceAnte, CancelProgressive}) || slices.Contains(out.Options, Withdraw) {
+				t.Fatalf("options %v", out.Options)
+			}
+			for _, s := range out.Seats {
+				if slices.Contains(s.Options, Withdraw) {
+					t.Errorf("seat %d offered a withdrawal: %+v", s.Seat, s)
+				}
+			}
+			if len(out.Settlement.Lines) != 0 || out.Settlement.TotalReturned != 0 {
+				t.Errorf("lines %v", out.Settlement.Lines)
+			}
+			for _, p := range out.Settlement.Pending {
+				if strings.Contains(p.Settles, "withdraw") {
+					t.Errorf("%s: %q speaks of a withdrawal", pendingKey(p), p.Settles)
+				}
+				if p.Seat == 3 && !strings.Contains(p.Settles, "cancels") {
+					t.Errorf("seat 3 %q does not say the cancelled progressive is returned", p.Settles)
+				}
+				if p.Seat == 4 && p.Settles != "as usual" {
+					t.Errorf("seat 4 %q", p.Settles)
+				}
 			}
 		})
 	}
-	// The SSP v4 Jackpot Wager on the dealer's hand alone is enough.
-	runSettle(t, settleCase{
-		ruleset: MBSSSPv4, kind: "progressive_without_ante", facts: map[string]any{"seat": 3},
-		round: round(pos(3, "progressiveDealer=200")), action: WagerReturned,
-		lines: []string{"3 progressiveDealer 200 returned 200 0"}, total: 200, pending: []string{},
-	})
 }
 
-// Kinds that cannot occur in a game are refused, not referred: MBS
-// continuation wagers are fixed multiples of the Ante (ruling R20), and
-// only TCP and THB name community cards in their 5.3.
-func TestInapplicableKindsRefused(t *testing.T) {
-	for _, c := range []struct {
-		ruleset, kind, mention string
-	}{
-		{MBSMegalinkSSPv6, "bet_not_twice_ante", "ruling R20"},
-		{MBSMegalinkTCPv6, "bet_not_twice_ante", "ruling R20"},
-		{MBSMegalinkTHBv9, "bet_not_twice_ante", "ruling R20"},
-		{MBSSSPv4, "bet_not_twice_ante", "ruling R20"},
-		{MBSMegalinkSSPv6, "community_card_count_wrong", "no community cards"},
-		{MBSSSPv4, "community_card_count_wrong", "no community cards"},
-		{RWSMLPCSPv2, "community_card_count_wrong", "no community cards"},
-	} {
-		rs, _ := Catalogue(c.ruleset)
-		_, err := Decide(rs, c.kind, map[string]any{"seat": 1}, nil)
-		var e *fault.Error
-		if !errors.As(err, &e) || e.Detail != "kind does not apply to this ruleset" || len(e.Fields) != 1 || e.Fields[0].Field != "kind" || !strings.Contains(e.Fields[0].Message, c.mention) {
-			t.Errorf("%s %s: %v", c.ruleset, c.kind, err)
-		}
-		if slices.Contains(rs.ReferredKinds, c.kind) || !slices.ContainsFunc(rs.InapplicableKinds, func(in Inapplicable) bool { return in.Kind == c.kind }) {
-			t.Errorf("%s %s: the catalogue lists it as referred, or not as inapplicable", c.ruleset, c.kind)
-		}
-	}
-}
-
-// A referred kind's facts are still read: names no ruleset's kind has, and
-// mistyped values, are refused.
-func TestReferredKindFactsValidated(t *testing.T) {
-	rs, _ := Catalogue(MBSMegalinkSSPv6)
-	for _, c := range []struct {
-		facts map[string]any
-		field string
-	}{
-		{map[string]any{"playerSawCards": true, "voltage": 230}, "facts.voltage"},
-		{map[string]any{"playerSawCards": "yes"}, "facts.playerSawCards"},
-	} {
-		_, err := Decide(rs, "jackpot_system_failure", c.facts, nil)
-		if f := problems(t, err); !slices.Equal(f, []string{c.field}) {
-			t.Errorf("%v: fields %q (%v)", c.facts, f, err)
-		}
-	}
-	if got, err := Decide(rs, "jackpot_system_failure", map[string]any{"playerSawCards": true}, nil); err != nil || got.Action != Referred {
-		t.Errorf("valid facts: %+v %v", got, err)
-	}
-}
-
-// RWS 5.1 limits "the total Bets placed on" a betting box: a box with an
-// Ante of 400.00 and a progressive of 200.00 (600.00) at a 500.00 box
-// maximum has 100.00 of excess, returned from the Ante, though the Ante
-// alone is under the maximum; 5.1.1 with ruling R11 returns the same excess
-// and settles the rest.
-func TestRWSCSPv2_5_1_BoxTotalOverMaximum(t *testing.T) {
-	for _, c := range []struct {
-		noticed bool
-		action  Action
-		rules   []string
-	}{
-		{true, WagerReturned, []string{"rws-mlp-csp-v2 5.1"}},
-		{false, SettledToMaximum, []string{"rws-mlp-csp-v2 5.1.1", "ruling R11"}},
-	} {
-		runSettle(t, settleCase{
-			ruleset: RWSMLPCSPv2, kind: "wager_over_maximum",
-			facts:  map[string]any{"seat": 2, "wager": "ante", "maximum": 50000, "boxTotal": 60000, "noticedBeforeClose": c.noticed},
-			round:  round(pos(2, "ante=40000", "progressive=20000"), pos(4, "ante=1000")),
-			action: c.action,
-			lines:  []string{"2 ante 10000 returned 10000 0"},
-			total:  10000, pending: []string{"2 ante 30000", "2 progressive 20000", "4 ante 1000"},
-			lineRules: c.rules,
-		})
-	}
-	rs, _ := Catalogue(RWSMLPCSPv2)
-	for _, c := range []struct {
-		name  string
-		facts map[string]any
-		round *Round
-		field string
-	}{
-		{"NotOver", map[string]any{"seat": 2, "wager": "ante", "maximum": 50000, "boxTotal": 50000, "noticedBeforeClose": true}, nil, "facts.boxTotal"},
-		{"MoreThanTheRound", map[string]any{"seat": 2, "wager": "ante", "maximum": 50000, "boxTotal": 70000, "noticedBeforeClose": true}, round(pos(2, "ante=40000", "progressive=20000")), "facts.boxTotal"},
-		{"ExcessMoreThanTheWager", map[string]any{"seat": 2, "wager": "progressive", "maximum": 30000, "boxTotal": 60000, "noticedBeforeClose": true}, round(pos(2, "ante=40000", "progressive=20000")), "facts.boxTotal"},
-		{"BoxTotalRequired", map[string]any{"seat": 2, "wager": "ante", "maximum": 50000, "noticedBeforeClose": true}, nil, "facts.boxTotal"},
-	} {
-		_, err := Decide(rs, "wager_over_maximum", c.facts, c.round)
-		if f := problems(t, err); !slices.Equal(f, []string{c.field}) {
-			t.Errorf("%s: fields %q (%v)", c.name, f, err)
-		}
-	}
-}
+func pendingKey(p Pending) string { return strconv.Itoa(p.Seat) + " " + p.Wager }

@@ -1,4 +1,4 @@
-package jackpottest
+package poolstest
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/tablesettle/tablesettle/internal/jackpot"
+	"github.com/tablesettle/tablesettle/internal/jackpot/jackpottest"
 	"github.com/tablesettle/tablesettle/internal/money"
 	"github.com/tablesettle/tablesettle/internal/pools"
 )
@@ -24,11 +25,11 @@ import (
 // rate) exactly (R1); and the meters reconcile with the ledger.
 func testContributionsRaceAHit(t *testing.T, st pools.Store, sc Scale) {
 	ctx := context.Background()
-	clock := NewClock(T0)
+	clock := jackpottest.NewClock(jackpottest.T0)
 	svc := service(st, clock)
 	// The pool links the race's tables (issue 24: a round from a table
 	// it does not link is refused): 5 per writer and the hitter.
-	set := MBSSettings()
+	set := jackpottest.MBSSettings()
 	set.Tables = []string{"hitter"}
 	for w := range sc.Writers {
 		for i := range 5 {
@@ -38,7 +39,7 @@ func testContributionsRaceAHit(t *testing.T, st pools.Store, sc Scale) {
 	if len(set.Tables) > jackpot.MaxTables {
 		t.Fatalf("%d writers use %d tables: a pool links at most %d", sc.Writers, len(set.Tables), jackpot.MaxTables)
 	}
-	if _, _, err := svc.Create(ctx, "wide", set, Admin); err != nil {
+	if _, _, err := svc.Create(ctx, "wide", set, jackpottest.Admin); err != nil {
 		t.Fatal(err)
 	}
 	const ssp = "mbs-megalink-ssp-v6"
@@ -52,7 +53,7 @@ func testContributionsRaceAHit(t *testing.T, st pools.Store, sc Scale) {
 		go func() {
 			defer wg.Done()
 			for i := range perWriter {
-				r := RoundOf(ssp, fmt.Sprintf("table-%d-%d", w, i%5), fmt.Sprintf("r%d", i), T0, 500, []int{1, 2})
+				r := jackpottest.RoundOf(ssp, fmt.Sprintf("table-%d-%d", w, i%5), fmt.Sprintf("r%d", i), jackpottest.T0, 500, []int{1, 2})
 				if _, _, err := svc.ApplyRound(ctx, "wide", r, "", ""); err != nil {
 					failed.Add(1)
 					firstErr.CompareAndSwap(nil, err.Error())
@@ -72,11 +73,11 @@ func testContributionsRaceAHit(t *testing.T, st pools.Store, sc Scale) {
 			for applied.Load() < total*int64(k+1)/(hits+1) && failed.Load() == 0 {
 				_ = pools.SleepContext(ctx, 1e6)
 			}
-			h := StraightFlush(ssp, 1, 1, 500)
+			h := jackpottest.StraightFlush(ssp, 1, 1, 500)
 			if k == hits-1 {
-				h = Royal(ssp, 1, 1, 500)
+				h = jackpottest.Royal(ssp, 1, 1, 500)
 			}
-			r := RoundOf(ssp, "hitter", fmt.Sprintf("h%d", k), T0, 500, []int{1}, h)
+			r := jackpottest.RoundOf(ssp, "hitter", fmt.Sprintf("h%d", k), jackpottest.T0, 500, []int{1}, h)
 			if _, _, err := svc.ApplyRound(ctx, "wide", r, "", ""); err != nil {
 				failed.Add(1)
 				firstErr.CompareAndSwap(nil, err.Error())
@@ -87,7 +88,7 @@ func testContributionsRaceAHit(t *testing.T, st pools.Store, sc Scale) {
 	if n := failed.Load(); n > 0 {
 		t.Fatalf("%d rounds failed: first %v", n, firstErr.Load())
 	}
-	rec := MustReconcile(t, svc, "wide")
+	rec := jackpottest.MustReconcile(t, svc, "wide")
 	rounds := sc.Writers*perWriter + hits
 	LedgerHasEveryRound(t, st, "wide", rounds)
 	wagers := int64(2*sc.Writers*perWriter + hits)
@@ -114,7 +115,7 @@ func testContributionsRaceAHit(t *testing.T, st pools.Store, sc Scale) {
 			if e.Category == "royal_flush" {
 				bp = 10000
 			}
-			share, _, _, err := jackpot.SharedPrize(displayed, MBSSettings().Reset, bp, 1)
+			share, _, _, err := jackpot.SharedPrize(displayed, jackpottest.MBSSettings().Reset, bp, 1)
 			if err != nil || e.Paid != share {
 				t.Fatalf("hit %d (%s %s) paid %d, want %d: %d bp of the displayed %d as it stood", e.Seq, e.Category, e.Round, e.Paid, share, bp, displayed)
 			}

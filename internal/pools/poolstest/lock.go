@@ -1,4 +1,4 @@
-package jackpottest
+package poolstest
 
 import (
 	"context"
@@ -8,20 +8,14 @@ import (
 
 	"github.com/tablesettle/tablesettle/internal/fault"
 	"github.com/tablesettle/tablesettle/internal/jackpot"
+	"github.com/tablesettle/tablesettle/internal/jackpot/jackpottest"
 	"github.com/tablesettle/tablesettle/internal/pools"
-)
-
-// The actors of the lock tests.
-var (
-	Supervisor = jackpot.Actor{ID: "sup:ann", Role: "supervisor"}
-	Cage       = jackpot.Actor{ID: "cage:bo", Role: "cage"}
-	Admin      = jackpot.Actor{ID: "adm:al", Role: "admin"}
 )
 
 // LockedSettings is MBSSettings with the jackpot lock on every
 // percentage prize.
 func LockedSettings() jackpot.Settings {
-	s := MBSSettings()
+	s := jackpottest.MBSSettings()
 	s.Verify = &jackpot.Verify{Percent: true}
 	return s
 }
@@ -33,11 +27,11 @@ const ssp = "mbs-megalink-ssp-v6"
 func lockRound(table, round string, royal bool) jackpot.Round {
 	var hits []jackpot.Hit
 	if royal {
-		h := Royal(ssp, 2, 2, 500)
+		h := jackpottest.Royal(ssp, 2, 2, 500)
 		h.Cards = "Ts Js Qs Ks As"
 		hits = append(hits, h)
 	}
-	return RoundOf(ssp, table, round, T0, 500, []int{1, 2, 3}, hits...)
+	return jackpottest.RoundOf(ssp, table, round, jackpottest.T0, 500, []int{1, 2, 3}, hits...)
 }
 
 func apply(t *testing.T, svc *pools.Service, id string, r jackpot.Round) jackpot.RoundResult {
@@ -65,8 +59,8 @@ func meters(t *testing.T, svc *pools.Service, id string) jackpot.Meters {
 // 9,999,923 (R21), all in the hit's commit.
 func testLockConfirmed(t *testing.T, st pools.Store) {
 	ctx := context.Background()
-	svc := service(st, NewClock(T0))
-	if _, _, err := svc.Create(ctx, "p", LockedSettings(), Admin); err != nil {
+	svc := service(st, jackpottest.NewClock(jackpottest.T0))
+	if _, _, err := svc.Create(ctx, "p", LockedSettings(), jackpottest.Admin); err != nil {
 		t.Fatal(err)
 	}
 	res := apply(t, svc, "p", lockRound("T1", "r1", true))
@@ -84,33 +78,33 @@ func testLockConfirmed(t *testing.T, st pools.Store) {
 	if other, _ := svc.LockedHits(ctx, "p", "T2"); len(other) != 0 {
 		t.Fatalf("T2 has no pending hit: %+v", other)
 	}
-	if _, _, _, err := svc.MarkPaid(ctx, "p", h.Seq, Cage, "pay-early"); fault.KindOf(err) != fault.Conflict {
+	if _, _, _, err := svc.MarkPaid(ctx, "p", h.Seq, jackpottest.Cage, "pay-early"); fault.KindOf(err) != fault.Conflict {
 		t.Fatalf("the cage pays only a confirmed hit: %v", err)
 	}
 	if _, _, _, err := svc.Confirm(ctx, "p", h.Seq, jackpot.Actor{}, "c0"); fault.KindOf(err) != fault.Unauthenticated {
 		t.Fatalf("a confirm without a principal: %v", err)
 	}
-	_, got, replayed, err := svc.Confirm(ctx, "p", h.Seq, Supervisor, "confirm-1")
-	if err != nil || replayed || got.State != jackpot.StateConfirmed || got.ConfirmedBy == nil || *got.ConfirmedBy != Supervisor || got.ConfirmedAt == nil || !got.ConfirmedAt.Equal(T0) {
+	_, got, replayed, err := svc.Confirm(ctx, "p", h.Seq, jackpottest.Supervisor, "confirm-1")
+	if err != nil || replayed || got.State != jackpot.StateConfirmed || got.ConfirmedBy == nil || *got.ConfirmedBy != jackpottest.Supervisor || got.ConfirmedAt == nil || !got.ConfirmedAt.Equal(jackpottest.T0) {
 		t.Fatalf("confirm: %+v %v %v", got, replayed, err)
 	}
-	if _, again, replayed, err := svc.Confirm(ctx, "p", h.Seq, Supervisor, "confirm-1"); err != nil || !replayed || again.State != jackpot.StateConfirmed {
+	if _, again, replayed, err := svc.Confirm(ctx, "p", h.Seq, jackpottest.Supervisor, "confirm-1"); err != nil || !replayed || again.State != jackpot.StateConfirmed {
 		t.Fatalf("the same confirm again answers the first answer: %+v %v %v", again, replayed, err)
 	}
-	if _, _, _, err := svc.Confirm(ctx, "p", h.Seq, Supervisor, "confirm-2"); fault.KindOf(err) != fault.Conflict {
+	if _, _, _, err := svc.Confirm(ctx, "p", h.Seq, jackpottest.Supervisor, "confirm-2"); fault.KindOf(err) != fault.Conflict {
 		t.Fatalf("confirming twice: %v", err)
 	}
 	// Whoever verified the hit does not pay it: the supervisor's own id
 	// acting as cage (one principal holding both roles) is refused (403)
 	// and writes nothing (testLockConfirmerDoesNotPay: IAM sessions).
-	if _, _, _, err := svc.MarkPaid(ctx, "p", h.Seq, jackpot.Actor{ID: Supervisor.ID, Role: "cage"}, "pay-by-sup"); fault.KindOf(err) != fault.Forbidden {
+	if _, _, _, err := svc.MarkPaid(ctx, "p", h.Seq, jackpot.Actor{ID: jackpottest.Supervisor.ID, Role: "cage"}, "pay-by-sup"); fault.KindOf(err) != fault.Forbidden {
 		t.Fatalf("the confirmer pays its own confirmed hit: %v, want Forbidden", err)
 	}
 	if es, _ := allEntries(ctx, st, "p"); es[len(es)-1].Kind != jackpot.KindHitConfirmed {
 		t.Fatalf("a refused payment wrote %s", es[len(es)-1].Kind)
 	}
-	p, paid, _, err := svc.MarkPaid(ctx, "p", h.Seq, Cage, "pay-1")
-	if err != nil || paid.State != jackpot.StatePaid || paid.PaidBy == nil || *paid.PaidBy != Cage {
+	p, paid, _, err := svc.MarkPaid(ctx, "p", h.Seq, jackpottest.Cage, "pay-1")
+	if err != nil || paid.State != jackpot.StatePaid || paid.PaidBy == nil || *paid.PaidBy != jackpottest.Cage {
 		t.Fatalf("paid: %+v %v", paid, err)
 	}
 	m := p.Meters
@@ -152,7 +146,7 @@ func testLockConfirmed(t *testing.T, st pools.Store) {
 			t.Errorf("%s cites %v, want the hit's %s", e.Kind, e.Rules, hitRules)
 		}
 	}
-	MustReconcile(t, svc, "p")
+	jackpottest.MustReconcile(t, svc, "p")
 }
 
 // testLockVoidAfterRounds: a pending Royal voided after three more rounds
@@ -164,17 +158,17 @@ func testLockConfirmed(t *testing.T, st pools.Store) {
 // a twin pool that never had the hit.
 func testLockVoidAfterRounds(t *testing.T, st pools.Store) {
 	ctx := context.Background()
-	svc := service(st, NewClock(T0))
+	svc := service(st, jackpottest.NewClock(jackpottest.T0))
 	res := royalThenThreeRounds(t, ctx, svc)
 	if m := meters(t, svc, "p"); m.Displayed != 10_000_780 || m.Reserve != 233 {
 		t.Fatalf("before the void: %+v", m)
 	}
 	seq := res.Payouts[0].Seq
-	if _, _, _, err := svc.Void(ctx, "p", seq, "", Supervisor, Controller, "void-1"); fault.KindOf(err) != fault.Invalid {
+	if _, _, _, err := svc.Void(ctx, "p", seq, "", jackpottest.Supervisor, jackpottest.Controller, "void-1"); fault.KindOf(err) != fault.Invalid {
 		t.Fatalf("a void states its reason: %v", err)
 	}
-	p, h, _, err := svc.Void(ctx, "p", seq, "the 10 of spades was a 10 of clubs", Supervisor, Controller, "void-1")
-	if err != nil || h.State != jackpot.StateVoided || h.VoidedBy == nil || *h.VoidedBy != Supervisor {
+	p, h, _, err := svc.Void(ctx, "p", seq, "the 10 of spades was a 10 of clubs", jackpottest.Supervisor, jackpottest.Controller, "void-1")
+	if err != nil || h.State != jackpot.StateVoided || h.VoidedBy == nil || *h.VoidedBy != jackpottest.Supervisor {
 		t.Fatalf("void: %+v %v", h, err)
 	}
 	m, twin := p.Meters, meters(t, svc, "twin")
@@ -185,18 +179,18 @@ func testLockVoidAfterRounds(t *testing.T, st pools.Store) {
 		m.CarryDisplayed != twin.CarryDisplayed || m.CarryReserve != twin.CarryReserve || m.Contributed != twin.Contributed {
 		t.Fatalf("the void leaves the meters as if the hit never happened:\n got %+v\ntwin %+v", m, twin)
 	}
-	if _, again, replayed, err := svc.Void(ctx, "p", seq, "the 10 of spades was a 10 of clubs", Supervisor, Controller, "void-1"); err != nil || !replayed || again.State != jackpot.StateVoided {
+	if _, again, replayed, err := svc.Void(ctx, "p", seq, "the 10 of spades was a 10 of clubs", jackpottest.Supervisor, jackpottest.Controller, "void-1"); err != nil || !replayed || again.State != jackpot.StateVoided {
 		t.Fatalf("the same void again: %+v %v %v", again, replayed, err)
 	}
 	// A voided hit exists: confirming it conflicts with its state (issue 22
 	// item 8: 409, not the 404 of an unknown hit).
-	if _, _, _, err := svc.Confirm(ctx, "p", seq, Supervisor, "confirm-after-void"); fault.KindOf(err) != fault.Conflict {
+	if _, _, _, err := svc.Confirm(ctx, "p", seq, jackpottest.Supervisor, "confirm-after-void"); fault.KindOf(err) != fault.Conflict {
 		t.Fatalf("a voided hit cannot be confirmed: %v", err)
 	}
 	if m := meters(t, svc, "p"); m.Displayed != 10_001_039 {
 		t.Fatalf("the replayed void applied twice: %+v", m)
 	}
-	MustReconcile(t, svc, "p")
+	jackpottest.MustReconcile(t, svc, "p")
 }
 
 // testLockTwoTables: a pending Royal at T1 (10,000,259; reset from the
@@ -215,9 +209,9 @@ func testLockTwoTables(t *testing.T, st pools.Store) {
 		{"commit order (T1 first)", false, 10_000_259},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			svc := service(st, NewClock(T0))
+			svc := service(st, jackpottest.NewClock(jackpottest.T0))
 			id := fmt.Sprintf("p-%v", c.reverse)
-			if _, _, err := svc.Create(ctx, id, LockedSettings(), Admin); err != nil {
+			if _, _, err := svc.Create(ctx, id, LockedSettings(), jackpottest.Admin); err != nil {
 				t.Fatal(err)
 			}
 			a := apply(t, svc, id, lockRound("T1", "r1", true)).Payouts[0]
@@ -233,7 +227,7 @@ func testLockTwoTables(t *testing.T, st pools.Store) {
 				order = []int64{b.Seq, a.Seq}
 			}
 			for i, seq := range order {
-				p, _, _, err := svc.Void(ctx, id, seq, "misread", Supervisor, Controller, fmt.Sprint("void-", seq))
+				p, _, _, err := svc.Void(ctx, id, seq, "misread", jackpottest.Supervisor, jackpottest.Controller, fmt.Sprint("void-", seq))
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -245,7 +239,7 @@ func testLockTwoTables(t *testing.T, st pools.Store) {
 			if m.Displayed != 10_000_519 || m.Reserve != 155 || m.HouseFunded != 10_000_000 || m.Resets != 0 {
 				t.Fatalf("after both voids: %+v", m)
 			}
-			MustReconcile(t, svc, id)
+			jackpottest.MustReconcile(t, svc, id)
 		})
 	}
 }
@@ -256,9 +250,9 @@ func testLockTwoTables(t *testing.T, st pools.Store) {
 // or doubled, and the ledger reconciles.
 func testLockConcurrent(t *testing.T, st pools.Store, sc Scale) {
 	ctx := context.Background()
-	clock := NewClock(T0)
+	clock := jackpottest.NewClock(jackpottest.T0)
 	svc := service(st, clock)
-	if _, _, err := svc.Create(ctx, "p", LockedSettings(), Admin); err != nil {
+	if _, _, err := svc.Create(ctx, "p", LockedSettings(), jackpottest.Admin); err != nil {
 		t.Fatal(err)
 	}
 	writers, rounds := sc.Writers, sc.Rounds/8
@@ -288,7 +282,7 @@ func testLockConcurrent(t *testing.T, st pools.Store, sc Scale) {
 					continue
 				}
 				void := jackpot.Correction{Table: "T0", Round: r, Reason: "two cards exposed", Rules: []string{"mbs-megalink-ssp-v6 5.4"}}
-				switch _, _, err := svc.Correct(ctx, "p", void, Supervisor, Controller, "void-T0-"+r); {
+				switch _, _, err := svc.Correct(ctx, "p", void, jackpottest.Supervisor, jackpottest.Controller, "void-jackpottest.T0-"+r); {
 				case err == nil:
 					corrected[r] = true
 				case fault.KindOf(err) != fault.NotFound:
@@ -308,11 +302,11 @@ func testLockConcurrent(t *testing.T, st pools.Store, sc Scale) {
 				var err error
 				switch {
 				case h.State == jackpot.StateConfirmed:
-					_, _, _, err = svc.MarkPaid(ctx, "p", h.Seq, Cage, fmt.Sprint("pay-", h.Seq))
+					_, _, _, err = svc.MarkPaid(ctx, "p", h.Seq, jackpottest.Cage, fmt.Sprint("pay-", h.Seq))
 				case n%2 == 0:
-					_, _, _, err = svc.Confirm(ctx, "p", h.Seq, Supervisor, fmt.Sprint("confirm-", h.Seq))
+					_, _, _, err = svc.Confirm(ctx, "p", h.Seq, jackpottest.Supervisor, fmt.Sprint("confirm-", h.Seq))
 				default:
-					_, _, _, err = svc.Void(ctx, "p", h.Seq, "misread", Supervisor, Controller, fmt.Sprint("void-", h.Seq))
+					_, _, _, err = svc.Void(ctx, "p", h.Seq, "misread", jackpottest.Supervisor, jackpottest.Controller, fmt.Sprint("void-", h.Seq))
 				}
 				n++
 				if err != nil && fault.KindOf(err) != fault.Conflict && fault.KindOf(err) != fault.NotFound {
@@ -344,7 +338,7 @@ func testLockConcurrent(t *testing.T, st pools.Store, sc Scale) {
 	if p.Meters.Wagers != int64(3*writers*rounds-3*len(targets)) {
 		t.Fatalf("wagers %d, want %d less the %d voided rounds'", p.Meters.Wagers, 3*writers*rounds, len(targets))
 	}
-	rec := MustReconcile(t, svc, "p")
+	rec := jackpottest.MustReconcile(t, svc, "p")
 	var paid, voided int64
 	es, _ := allEntries(ctx, st, "p")
 	for _, e := range es {
@@ -365,20 +359,20 @@ func testLockConcurrent(t *testing.T, st pools.Store, sc Scale) {
 // (R21) as a pending hit, which a void reverses.
 func testLockHeldRWS(t *testing.T, st pools.Store) {
 	ctx := context.Background()
-	clock := NewClock(T0)
+	clock := jackpottest.NewClock(jackpottest.T0)
 	svc := service(st, clock)
-	s := RWSSettings()
+	s := jackpottest.RWSSettings()
 	s.Verify = &jackpot.Verify{Percent: true}
-	if _, _, err := svc.Create(ctx, "rws", s, Admin); err != nil {
+	if _, _, err := svc.Create(ctx, "rws", s, jackpottest.Admin); err != nil {
 		t.Fatal(err)
 	}
 	const rws = "rws-mlp-csp-v2"
-	res := apply(t, svc, "rws", RoundOf(rws, "T1", "r1", T0, 500, []int{1, 2, 3}, Royal(rws, 2, 2, 500)))
+	res := apply(t, svc, "rws", jackpottest.RoundOf(rws, "T1", "r1", jackpottest.T0, 500, []int{1, 2, 3}, jackpottest.Royal(rws, 2, 2, 500)))
 	if res.Payouts[0].Status != "held" {
 		t.Fatalf("held first (R7): %+v", res.Payouts)
 	}
 	clock.Advance(3 * time.Second)
-	res = apply(t, svc, "rws", RoundOf(rws, "T2", "r1", clock.Now(), 500, []int{1, 2, 3}))
+	res = apply(t, svc, "rws", jackpottest.RoundOf(rws, "T2", "r1", clock.Now(), 500, []int{1, 2, 3}))
 	// Released before T2's contribution: 10,000,000 + 259 (R4 of T1's round).
 	if len(res.Released) != 1 || res.Released[0].Status != jackpot.StatePending || res.Released[0].Amount != 10_000_259 {
 		t.Fatalf("released into the lock: %+v", res.Released)
@@ -387,7 +381,7 @@ func testLockHeldRWS(t *testing.T, st pools.Store) {
 	if len(hits) != 1 || hits[0].Amount != 10_000_259 {
 		t.Fatalf("pending after the window: %+v", hits)
 	}
-	p, _, _, err := svc.Void(ctx, "rws", hits[0].Seq, "misread", Supervisor, Controller, "v")
+	p, _, _, err := svc.Void(ctx, "rws", hits[0].Seq, "misread", jackpottest.Supervisor, jackpottest.Controller, "v")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -395,7 +389,7 @@ func testLockHeldRWS(t *testing.T, st pools.Store) {
 	if p.Meters.Displayed != 10_000_519 || p.Meters.Reserve != 155 || p.Meters.HouseFunded != 10_000_000 {
 		t.Fatalf("after the void: %+v", p.Meters)
 	}
-	MustReconcile(t, svc, "rws")
+	jackpottest.MustReconcile(t, svc, "rws")
 }
 
 // royalThenThreeRounds opens pool "p" under the lock and its twin "twin",
@@ -404,7 +398,7 @@ func testLockHeldRWS(t *testing.T, st pools.Store) {
 func royalThenThreeRounds(t *testing.T, ctx context.Context, svc *pools.Service) jackpot.RoundResult {
 	t.Helper()
 	for _, id := range []string{"p", "twin"} {
-		if _, _, err := svc.Create(ctx, id, LockedSettings(), Admin); err != nil {
+		if _, _, err := svc.Create(ctx, id, LockedSettings(), jackpottest.Admin); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -424,9 +418,9 @@ func royalThenThreeRounds(t *testing.T, ctx context.Context, svc *pools.Service)
 // leaves the lock with the meters as any paid Royal leaves them.
 func testLockConfirmerDoesNotPay(t *testing.T, st pools.Store) {
 	ctx := context.Background()
-	svc := service(st, NewClock(T0))
+	svc := service(st, jackpottest.NewClock(jackpottest.T0))
 	annSup, annCage, boCage := session("supervisor", "ann"), session("cage", "ann"), session("cage", "bo")
-	if _, _, err := svc.Create(ctx, "p", LockedSettings(), Admin); err != nil {
+	if _, _, err := svc.Create(ctx, "p", LockedSettings(), jackpottest.Admin); err != nil {
 		t.Fatal(err)
 	}
 	res := apply(t, svc, "p", lockRound("T1", "r1", true))
@@ -455,5 +449,5 @@ func testLockConfirmerDoesNotPay(t *testing.T, st pools.Store) {
 	if m := p.Meters; m.Displayed != 10_000_000 || m.Hits["royal_flush"].Paid != 10_000_259 || m.Resets != 1 {
 		t.Fatalf("after the paid Royal: %+v", m)
 	}
-	MustReconcile(t, svc, "p")
+	jackpottest.MustReconcile(t, svc, "p")
 }

@@ -1,4 +1,4 @@
-package jackpottest
+package poolstest
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 
 	"github.com/tablesettle/tablesettle/internal/fault"
 	"github.com/tablesettle/tablesettle/internal/jackpot"
+	"github.com/tablesettle/tablesettle/internal/jackpot/jackpottest"
 	"github.com/tablesettle/tablesettle/internal/pools"
 )
 
@@ -22,19 +23,19 @@ import (
 // Royal SGD 100,000.86 (R3, R21).
 func testFloorHeldReleasedOnRead(t *testing.T, st pools.Store) {
 	ctx := context.Background()
-	clock := NewClock(T0)
+	clock := jackpottest.NewClock(jackpottest.T0)
 	svc := pools.NewService(st, clock.Now, 1)
-	if _, _, err := svc.Create(ctx, "rws", RWSSettings(), Admin); err != nil {
+	if _, _, err := svc.Create(ctx, "rws", jackpottest.RWSSettings(), jackpottest.Admin); err != nil {
 		t.Fatal(err)
 	}
 	const rws = "rws-mlp-csp-v2"
-	apply(t, svc, "rws", RoundOf(rws, "T1", "r1", T0, 500, []int{1}, Royal(rws, 1, 1, 500)))
+	apply(t, svc, "rws", jackpottest.RoundOf(rws, "T1", "r1", jackpottest.T0, 500, []int{1}, jackpottest.Royal(rws, 1, 1, 500)))
 	p, err := svc.Fresh(ctx, "rws")
 	if err != nil {
 		t.Fatal(err)
 	}
 	open := jackpot.OpenHits(p, "", clock.Now())
-	if len(open) != 1 || open[0].State != jackpot.StateHeld || open[0].WindowClosesAt == nil || !open[0].WindowClosesAt.Equal(T0.Add(3*time.Second)) {
+	if len(open) != 1 || open[0].State != jackpot.StateHeld || open[0].WindowClosesAt == nil || !open[0].WindowClosesAt.Equal(jackpottest.T0.Add(3*time.Second)) {
 		t.Fatalf("held: %+v", open)
 	}
 	clock.Advance(3 * time.Second)
@@ -85,10 +86,10 @@ func testFloorHeldReleasedOnRead(t *testing.T, st pools.Store) {
 // the pool and its ledger as they were.
 func testFloorUnlinkedTableWritesNothing(t *testing.T, st pools.Store) {
 	ctx := context.Background()
-	svc := pools.NewService(st, NewClock(T0).Now, 1)
-	s := MBSSettings()
+	svc := pools.NewService(st, jackpottest.NewClock(jackpottest.T0).Now, 1)
+	s := jackpottest.MBSSettings()
 	s.Tables = []string{"T1"}
-	if _, _, err := svc.Create(ctx, "p", s, Admin); err != nil {
+	if _, _, err := svc.Create(ctx, "p", s, jackpottest.Admin); err != nil {
 		t.Fatal(err)
 	}
 	before, _ := svc.Get(ctx, "p")
@@ -119,14 +120,14 @@ func testFloorUnlinkedTableWritesNothing(t *testing.T, st pools.Store) {
 // proposed again; approved, the Royal's last-hit record says voided.
 func testFloorOneOpenVoidPerHit(t *testing.T, st pools.Store) {
 	ctx := context.Background()
-	svc := pools.NewService(st, NewClock(T0).Now, 1)
-	if _, _, err := svc.Create(ctx, "p", LockedSettings(), Admin); err != nil {
+	svc := pools.NewService(st, jackpottest.NewClock(jackpottest.T0).Now, 1)
+	if _, _, err := svc.Create(ctx, "p", LockedSettings(), jackpottest.Admin); err != nil {
 		t.Fatal(err)
 	}
 	res := apply(t, svc, "p", lockRound("T1", "r1", true))
 	seq := res.Payouts[0].Seq
 	void := jackpot.Change{Kind: jackpot.ProposeVoid, Void: &jackpot.VoidHit{Seq: seq, Reason: "misread"}}
-	_, first, _, err := svc.Propose(ctx, "p", void, Supervisor, "v1")
+	_, first, _, err := svc.Propose(ctx, "p", void, jackpottest.Supervisor, "v1")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,21 +137,21 @@ func testFloorOneOpenVoidPerHit(t *testing.T, st pools.Store) {
 		t.Fatalf("a second void: %v", err)
 	}
 	adj := jackpot.Change{Kind: jackpot.ProposeAdjustment, Adjustment: &jackpot.Adjustment{Meter: "reserve", Amount: 50_000, Reason: "top-up"}}
-	_, a1, _, err := svc.Propose(ctx, "p", adj, Admin, "a1")
+	_, a1, _, err := svc.Propose(ctx, "p", adj, jackpottest.Admin, "a1")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, _, _, err := svc.Propose(ctx, "p", adj, Admin, "a2"); fault.KindOf(err) != fault.Conflict || err.(*fault.Error).Fields[0].Value != a1.ID {
+	if _, _, _, err := svc.Propose(ctx, "p", adj, jackpottest.Admin, "a2"); fault.KindOf(err) != fault.Conflict || err.(*fault.Error).Fields[0].Value != a1.ID {
 		t.Fatalf("the same adjustment twice: %v", err)
 	}
-	if _, _, _, err := svc.Withdraw(ctx, "p", first.ID, Supervisor, "w1"); err != nil {
+	if _, _, _, err := svc.Withdraw(ctx, "p", first.ID, jackpottest.Supervisor, "w1"); err != nil {
 		t.Fatal(err)
 	}
 	_, again, _, err := svc.Propose(ctx, "p", void, other, "v3")
 	if err != nil {
 		t.Fatalf("void after the withdrawal: %v", err)
 	}
-	if _, _, err := svc.Approve(ctx, "p", again.ID, Controller, "ap"); err != nil {
+	if _, _, err := svc.Approve(ctx, "p", again.ID, jackpottest.Controller, "ap"); err != nil {
 		t.Fatal(err)
 	}
 	p, _ := svc.Get(ctx, "p")

@@ -1,4 +1,4 @@
-package jackpottest
+package poolstest
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/tablesettle/tablesettle/internal/jackpot"
+	"github.com/tablesettle/tablesettle/internal/jackpot/jackpottest"
 	"github.com/tablesettle/tablesettle/internal/money"
 	"github.com/tablesettle/tablesettle/internal/pools"
 )
@@ -20,7 +21,7 @@ import (
 // goes to the overflow meter.
 func CeilingSettings() jackpot.Settings {
 	return jackpot.Settings{Currency: money.SGD, Rulesets: []string{ssp}, Unit: 500, ContributionBP: 1733, ReserveBP: 517,
-		Reset: 1_000_000, Ceiling: 1_000_000, Tables: Tables()}
+		Reset: 1_000_000, Ceiling: 1_000_000, Tables: jackpottest.Tables()}
 }
 
 // model is an independent pool: the meters and carries of rulings R1,
@@ -93,9 +94,9 @@ func seats(n int) []int {
 
 // royalRound is n unit wagers with a Royal Flush on seat 1 (R3).
 func royalRound(table, round string, n int) jackpot.Round {
-	h := Royal(ssp, 1, 1, 500)
+	h := jackpottest.Royal(ssp, 1, 1, 500)
 	h.Cards = "As Ks Qs Js Ts"
-	return RoundOf(ssp, table, round, T0, 500, seats(n), h)
+	return jackpottest.RoundOf(ssp, table, round, jackpottest.T0, 500, seats(n), h)
 }
 
 // testCorrectionAfterOverflowSpent: issue 21 item 1, rulings R21 and R28,
@@ -110,13 +111,13 @@ func royalRound(table, round string, n int) jackpot.Round {
 // house has funded 1,999,889: the pool that never saw R1.
 func testCorrectionAfterOverflowSpent(t *testing.T, st pools.Store) {
 	ctx := context.Background()
-	svc := service(st, NewClock(T0))
+	svc := service(st, jackpottest.NewClock(jackpottest.T0))
 	for _, id := range []string{"P", "twin"} {
-		if _, _, err := svc.Create(ctx, id, CeilingSettings(), Admin); err != nil {
+		if _, _, err := svc.Create(ctx, id, CeilingSettings(), jackpottest.Admin); err != nil {
 			t.Fatal(err)
 		}
 	}
-	r1 := RoundOf(ssp, "T1", "R1", T0, 500, []int{1})
+	r1 := jackpottest.RoundOf(ssp, "T1", "R1", jackpottest.T0, 500, []int{1})
 	if res := apply(t, svc, "P", r1); res.Meters.Overflow != 86 || res.Meters.Reserve != 25 {
 		t.Fatalf("R1: %+v", res.Meters)
 	}
@@ -130,11 +131,11 @@ func testCorrectionAfterOverflowSpent(t *testing.T, st pools.Store) {
 	apply(t, svc, "twin", royalRound("T2", "R2", 1))
 	corr := jackpot.Change{Kind: jackpot.ProposeCorrection, Correction: &jackpot.Correction{Table: "T1", Round: "R1",
 		Reason: "two cards exposed in the deal", Rules: []string{"mbs-megalink-ssp-v6 5.4"}}}
-	_, pr, _, err := svc.Propose(ctx, "P", corr, Supervisor, "c-1")
+	_, pr, _, err := svc.Propose(ctx, "P", corr, jackpottest.Supervisor, "c-1")
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, _, err := svc.Approve(ctx, "P", pr.ID, Controller, "c-ok")
+	out, _, err := svc.Approve(ctx, "P", pr.ID, jackpottest.Controller, "c-ok")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -161,7 +162,7 @@ func testCorrectionAfterOverflowSpent(t *testing.T, st pools.Store) {
 	md := newModel(CeilingSettings())
 	md.round(1, true)
 	md.same(t, "the model of a pool that never saw R1", m)
-	MustReconcile(t, svc, "P")
+	jackpottest.MustReconcile(t, svc, "P")
 }
 
 // testCorrectionsTwinModel: issue 21, rulings R21 and R28. Corrections
@@ -195,31 +196,31 @@ func testCorrectionsTwinModel(t *testing.T, st pools.Store) {
 	}
 	for ci, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			svc := service(st, NewClock(T0))
+			svc := service(st, jackpottest.NewClock(jackpottest.T0))
 			id, twinID := fmt.Sprint("m", ci), fmt.Sprint("t", ci)
 			for _, p := range []string{id, twinID} {
-				if _, _, err := svc.Create(ctx, p, CeilingSettings(), Admin); err != nil {
+				if _, _, err := svc.Create(ctx, p, CeilingSettings(), jackpottest.Admin); err != nil {
 					t.Fatal(err)
 				}
 			}
 			md := newModel(CeilingSettings())
 			for i, s := range c.steps {
-				r := RoundOf(ssp, "T1", s.round, T0, 500, seats(s.n))
+				r := jackpottest.RoundOf(ssp, "T1", s.round, jackpottest.T0, 500, seats(s.n))
 				if s.royal {
 					r = royalRound("T1", s.round, s.n)
 				}
 				switch {
 				case s.correct > 0 && s.n == 0:
 					if _, _, err := svc.Correct(ctx, id, jackpot.Correction{Table: "T1", Round: s.round, Reason: "void",
-						Rules: []string{"mbs-megalink-ssp-v6 5.4"}}, Supervisor, Controller, fmt.Sprint("k", i)); err != nil {
+						Rules: []string{"mbs-megalink-ssp-v6 5.4"}}, jackpottest.Supervisor, jackpottest.Controller, fmt.Sprint("k", i)); err != nil {
 						t.Fatal(err)
 					}
 				case s.correct > 0:
 					if _, _, err := svc.Correct(ctx, id, jackpot.Correction{Table: "T1", Round: s.round, Corrected: &r,
-						Reason: "fewer wagers", Rules: []string{"mbs-megalink-ssp-v6 5.12.2"}}, Supervisor, Controller, fmt.Sprint("k", i)); err != nil {
+						Reason: "fewer wagers", Rules: []string{"mbs-megalink-ssp-v6 5.12.2"}}, jackpottest.Supervisor, jackpottest.Controller, fmt.Sprint("k", i)); err != nil {
 						t.Fatal(err)
 					}
-					apply(t, svc, twinID, RoundOf(ssp, "T9", s.round, T0, 500, seats(s.n)))
+					apply(t, svc, twinID, jackpottest.RoundOf(ssp, "T9", s.round, jackpottest.T0, 500, seats(s.n)))
 					md.round(s.n, false)
 				default:
 					apply(t, svc, id, r)
@@ -235,7 +236,7 @@ func testCorrectionsTwinModel(t *testing.T, st pools.Store) {
 				t.Fatalf("house %d resets %d, the twin's %d %d", m.HouseFunded, m.Resets, twin.HouseFunded, twin.Resets)
 			}
 			md.same(t, "the model", m)
-			MustReconcile(t, svc, id)
+			jackpottest.MustReconcile(t, svc, id)
 		})
 	}
 }
@@ -252,15 +253,15 @@ func testCorrectionsTwinModel(t *testing.T, st pools.Store) {
 // entry it reverses, and is ok.
 func testReconcileAcrossRateChange(t *testing.T, st pools.Store) {
 	ctx := context.Background()
-	svc := service(st, NewClock(T0))
-	s := MBSSettings()
+	svc := service(st, jackpottest.NewClock(jackpottest.T0))
+	s := jackpottest.MBSSettings()
 	s.Rulesets = []string{ssp}
-	if _, _, err := svc.Create(ctx, "p", s, Admin); err != nil {
+	if _, _, err := svc.Create(ctx, "p", s, jackpottest.Admin); err != nil {
 		t.Fatal(err)
 	}
-	apply(t, svc, "p", RoundOf(ssp, "T1", "R1", T0, 500, []int{1}))
+	apply(t, svc, "p", jackpottest.RoundOf(ssp, "T1", "R1", jackpottest.T0, 500, []int{1}))
 	c, r := money.BasisPoints(2000), money.BasisPoints(400)
-	if _, _, err := svc.ChangeSettings(ctx, "p", jackpot.SettingsPatch{ContributionBP: &c, ReserveBP: &r}, Admin, Controller, "new rates", "s-1"); err != nil {
+	if _, _, err := svc.ChangeSettings(ctx, "p", jackpot.SettingsPatch{ContributionBP: &c, ReserveBP: &r}, jackpottest.Admin, jackpottest.Controller, "new rates", "s-1"); err != nil {
 		t.Fatal(err)
 	}
 	res := apply(t, svc, "p", royalRound("T2", "R2", 1))
@@ -272,7 +273,7 @@ func testReconcileAcrossRateChange(t *testing.T, st pools.Store) {
 		t.Fatalf("the reset brings the new rates into force: %+v", p.Settings)
 	}
 	if _, _, err := svc.Correct(ctx, "p", jackpot.Correction{Table: "T1", Round: "R1", Reason: "two cards exposed",
-		Rules: []string{"mbs-megalink-ssp-v6 5.4"}}, Supervisor, Controller, "k"); err != nil {
+		Rules: []string{"mbs-megalink-ssp-v6 5.4"}}, jackpottest.Supervisor, jackpottest.Controller, "k"); err != nil {
 		t.Fatal(err)
 	}
 	m := meters(t, svc, "p")
@@ -280,13 +281,13 @@ func testReconcileAcrossRateChange(t *testing.T, st pools.Store) {
 		m.Contributed != 86 || m.ContributedReserve != 25 || m.Wagers != 1 || m.WagerAmount != 500 || m.HouseFunded != 19_999_975 {
 		t.Fatalf("after the void: %+v", m)
 	}
-	MustReconcile(t, svc, "p")
+	jackpottest.MustReconcile(t, svc, "p")
 	// A later round contributes at the new rates: 100 and 20, exactly.
-	apply(t, svc, "p", RoundOf(ssp, "T1", "R3", T0, 500, []int{1}))
+	apply(t, svc, "p", jackpottest.RoundOf(ssp, "T1", "R3", jackpottest.T0, 500, []int{1}))
 	if m := meters(t, svc, "p"); m.Displayed != 9_999_913+100 || m.Reserve != 20 {
 		t.Fatalf("after R3: %+v", m)
 	}
-	MustReconcile(t, svc, "p")
+	jackpottest.MustReconcile(t, svc, "p")
 }
 
 // testCorrectionsTwinRandom: issue 21, rulings R21 and R28, on seeded
@@ -299,9 +300,9 @@ func testCorrectionsTwinRandom(t *testing.T, st pools.Store) {
 	ctx := context.Background()
 	rng := rand.New(rand.NewPCG(21, 28))
 	for script := range 10 {
-		svc := service(st, NewClock(T0))
+		svc := service(st, jackpottest.NewClock(jackpottest.T0))
 		id := fmt.Sprint("rnd", script)
-		if _, _, err := svc.Create(ctx, id, CeilingSettings(), Admin); err != nil {
+		if _, _, err := svc.Create(ctx, id, CeilingSettings(), jackpottest.Admin); err != nil {
 			t.Fatal(err)
 		}
 		md := newModel(CeilingSettings())
@@ -317,17 +318,17 @@ func testCorrectionsTwinRandom(t *testing.T, st pools.Store) {
 				corr := jackpot.Correction{Table: "T1", Round: r, Reason: "void", Rules: []string{"mbs-megalink-ssp-v6 5.4"}}
 				n := rng.IntN(3)
 				if n > 0 {
-					c := RoundOf(ssp, "T1", r, T0, 500, seats(n))
+					c := jackpottest.RoundOf(ssp, "T1", r, jackpottest.T0, 500, seats(n))
 					corr.Corrected, corr.Reason, corr.Rules = &c, "fewer wagers", []string{"mbs-megalink-ssp-v6 5.12.2"}
 					md.round(n, false)
 				}
-				if _, _, err := svc.Correct(ctx, id, corr, Supervisor, Controller, "k-"+name); err != nil {
+				if _, _, err := svc.Correct(ctx, id, corr, jackpottest.Supervisor, jackpottest.Controller, "k-"+name); err != nil {
 					t.Fatalf("script %d %v: correct %s: %v", script, log, r, err)
 				}
 				log = append(log, fmt.Sprintf("undo %s to %d", r, n))
 			case k < 5: // a round to undo later
 				n := 1 + rng.IntN(4)
-				apply(t, svc, id, RoundOf(ssp, "T1", name, T0, 500, seats(n)))
+				apply(t, svc, id, jackpottest.RoundOf(ssp, "T1", name, jackpottest.T0, 500, seats(n)))
 				later = append(later, name)
 				log = append(log, fmt.Sprintf("%s(%d, later)", name, n))
 			case k < 7: // a Royal
@@ -337,7 +338,7 @@ func testCorrectionsTwinRandom(t *testing.T, st pools.Store) {
 				log = append(log, fmt.Sprintf("%s(%d, Royal)", name, n))
 			default:
 				n := 1 + rng.IntN(4)
-				apply(t, svc, id, RoundOf(ssp, "T2", name, T0, 500, seats(n)))
+				apply(t, svc, id, jackpottest.RoundOf(ssp, "T2", name, jackpottest.T0, 500, seats(n)))
 				md.round(n, false)
 				log = append(log, fmt.Sprintf("%s(%d)", name, n))
 			}
@@ -347,11 +348,11 @@ func testCorrectionsTwinRandom(t *testing.T, st pools.Store) {
 			}
 		}
 		for i, r := range later {
-			if _, _, err := svc.Correct(ctx, id, jackpot.Correction{Table: "T1", Round: r, Reason: "void", Rules: []string{"mbs-megalink-ssp-v6 5.4"}}, Supervisor, Controller, fmt.Sprint("end-", i)); err != nil {
+			if _, _, err := svc.Correct(ctx, id, jackpot.Correction{Table: "T1", Round: r, Reason: "void", Rules: []string{"mbs-megalink-ssp-v6 5.4"}}, jackpottest.Supervisor, jackpottest.Controller, fmt.Sprint("end-", i)); err != nil {
 				t.Fatal(err)
 			}
 		}
 		md.same(t, fmt.Sprintf("script %d after %v and the last voids", script, log), meters(t, svc, id))
-		MustReconcile(t, svc, id)
+		jackpottest.MustReconcile(t, svc, id)
 	}
 }

@@ -1,7 +1,9 @@
-// Package jackpottest is the contract suite every pools.Store must pass
-// (internal/sqlite and internal/dynamo run it), and the fixtures the
-// jackpot tests share.
-package jackpottest
+// Package poolstest is the contract suite every pools.Store must pass
+// (internal/sqlite and internal/dynamo run it: Run and RunLedgerPager), and
+// LedgerHasEveryRound, the check that a store's ledger holds each round
+// exactly once. The fixtures it builds its cases from (clock, settings,
+// hits, rounds, actors) are internal/jackpot/jackpottest's.
+package poolstest
 
 import (
 	"context"
@@ -15,83 +17,11 @@ import (
 
 	"github.com/tablesettle/tablesettle/internal/fault"
 	"github.com/tablesettle/tablesettle/internal/jackpot"
+	"github.com/tablesettle/tablesettle/internal/jackpot/jackpottest"
 	"github.com/tablesettle/tablesettle/internal/money"
 	"github.com/tablesettle/tablesettle/internal/pools"
+	"github.com/tablesettle/tablesettle/internal/principal"
 )
-
-// T0 is the fixtures' clock start.
-var T0 = time.Date(2026, 3, 1, 20, 0, 0, 0, time.UTC)
-
-// Clock is a settable clock safe for concurrent use.
-type Clock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-// NewClock returns a clock at t.
-func NewClock(t time.Time) *Clock { return &Clock{now: t} }
-
-// Now returns the clock's time.
-func (c *Clock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.now }
-
-// Advance moves the clock on by d.
-func (c *Clock) Advance(d time.Duration) { c.mu.Lock(); c.now = c.now.Add(d); c.mu.Unlock() }
-
-// MBSSettings is a Megalink SSP v6 / TCP v6 / THB v9 pool: SGD 5 unit,
-// rates chosen to leave fractions to carry, SGD 100,000 reset, linking
-// the fixtures' tables (Tables).
-func MBSSettings() jackpot.Settings {
-	return jackpot.Settings{Currency: money.SGD, Rulesets: []string{"mbs-megalink-ssp-v6", "mbs-megalink-tcp-v6", "mbs-megalink-thb-v9"},
-		Unit: 500, ContributionBP: 1733, ReserveBP: 517, Reset: 10_000_000, Tables: Tables()}
-}
-
-// RWSSettings is an RWS Multi-Link pool with a 3 s settle window (R7),
-// linking the fixtures' tables (Tables).
-func RWSSettings() jackpot.Settings {
-	return jackpot.Settings{Currency: money.SGD, Rulesets: []string{"rws-mlp-csp-v2"},
-		Unit: 500, ContributionBP: 1733, ReserveBP: 517, Reset: 10_000_000, SettleWindowMS: 3000, Tables: Tables()}
-}
-
-// Tables are the table ids the fixtures' pools link (issue 24: a round
-// from a table not linked is refused): T, T0-T99, T00-T09, t0-t9,
-// table-0 to table-9, table-A and table-B.
-func Tables() []string {
-	ts := []string{"T", "table-A", "table-B"}
-	for i := 0; i < 100; i++ {
-		ts = append(ts, fmt.Sprintf("T%d", i))
-	}
-	for i := 0; i < 10; i++ {
-		ts = append(ts, fmt.Sprintf("T%02d", i), fmt.Sprintf("t%d", i), fmt.Sprintf("table-%d", i))
-	}
-	return ts
-}
-
-// Royal is a Royal Flush hit (100% of the pool, R3).
-func Royal(ruleset string, seat, dealt int, stake money.Amount) jackpot.Hit {
-	return jackpot.Hit{Seat: seat, Dealt: dealt, Category: "royal_flush", Prize: jackpot.Prize{Kind: jackpot.PrizePercent, BP: 10000}, Stake: stake, Rules: []string{ruleset + " 4.2"}}
-}
-
-// StraightFlush is a Straight Flush hit (10% of the pool, R3).
-func StraightFlush(ruleset string, seat, dealt int, stake money.Amount) jackpot.Hit {
-	return jackpot.Hit{Seat: seat, Dealt: dealt, Category: "straight_flush", Prize: jackpot.Prize{Kind: jackpot.PrizePercent, BP: 1000}, Stake: stake, Rules: []string{ruleset + " 4.2"}}
-}
-
-// FourOfAKind is the MBS/RWS SGD 2,000 fixed prize (R2).
-func FourOfAKind(ruleset string, seat, dealt int, stake money.Amount) jackpot.Hit {
-	return jackpot.Hit{Seat: seat, Dealt: dealt, Category: "four_of_a_kind", Prize: jackpot.Prize{Kind: jackpot.PrizeFixed, Amount: 200_000}, Stake: stake, Rules: []string{ruleset + " 4.2"}}
-}
-
-// RoundOf builds a round with one unit wager on each of seats.
-func RoundOf(ruleset, table, round string, dealtAt time.Time, unit money.Amount, seats []int, hits ...jackpot.Hit) jackpot.Round {
-	r := jackpot.Round{Ruleset: ruleset, Table: table, Round: round, DealtAt: dealtAt, Wagers: []jackpot.ProgressiveWager{}, Hits: hits}
-	for _, s := range seats {
-		r.Wagers = append(r.Wagers, jackpot.ProgressiveWager{Seat: s, Amount: unit})
-	}
-	if r.Hits == nil {
-		r.Hits = []jackpot.Hit{}
-	}
-	return r
-}
 
 // Opener opens a fresh, empty store for one test.
 type Opener func(t *testing.T) pools.Store
@@ -121,8 +51,8 @@ func Run(t *testing.T, open Opener, scale Scale) {
 	runCase(t, scale, "LedgerPastTheEnd", func(t *testing.T) { testLedgerPastEnd(t, open(t)) })
 	runCase(t, scale, "ChangesExactlyOnce", func(t *testing.T) { testChangesOnce(t, open(t)) })
 	runCase(t, scale, "OwnCommitAfterLostAnswer", func(t *testing.T) { testOwnCommit(t, open(t)) })
-	runCase(t, scale, "Defect1_ThirtyRWSHitsDueAtOnce_R7", func(t *testing.T) { testThirtyDue(t, open(t)) })
-	runCase(t, scale, "Defect2_CreateRetriedWhileReadsFail", func(t *testing.T) { testCreateRetriedWhileReadsFail(t, open(t)) })
+	runCase(t, scale, "Release_ThirtyRWSHitsDueAtOnce_R7", func(t *testing.T) { testThirtyDue(t, open(t)) })
+	runCase(t, scale, "CreateRetriedWhileReadsFail", func(t *testing.T) { testCreateRetriedWhileReadsFail(t, open(t)) })
 	runCase(t, scale, "MetersAsOfAnInstant", func(t *testing.T) { testMetersAt(t, open(t)) })
 	runCase(t, scale, "Correct_ContributionOnly_R28", func(t *testing.T) { testCorrectContributionOnly(t, open(t)) })
 	runCase(t, scale, "Correct_PaidStraightFlushIsAHouseRecovery_R28", func(t *testing.T) { testCorrectPaidStraightFlush(t, open(t)) })
@@ -144,14 +74,14 @@ func Run(t *testing.T, open Opener, scale Scale) {
 	runCase(t, scale, "Floor_OneOpenVoidPerHit", func(t *testing.T) { testFloorOneOpenVoidPerHit(t, open(t)) })
 	runCase(t, scale, "Dual_VoidOfPendingRoyal_R28", func(t *testing.T) { testDualControlVoid(t, open(t)) })
 	runCase(t, scale, "Dual_CorrectionVoidsRound_R28", func(t *testing.T) { testDualControlCorrection(t, open(t)) })
-	runCase(t, scale, "Review_SharedRoyalNotVoidedAlone_R5_R28", func(t *testing.T) { testSharedRoyalVoidedAlone(t, open(t)) })
-	runCase(t, scale, "Review_ApproveExactlyOnce", func(t *testing.T) { testApproveExactlyOnce(t, open(t)) })
-	runCase(t, scale, "Review_ApprovalAfterThePoolChanged", func(t *testing.T) { testApprovalAfterThePoolChanged(t, open(t)) })
-	runCase(t, scale, "Review_CorrectionByLockState_R28", func(t *testing.T) { testCorrectionByLockState(t, open(t)) })
-	runCase(t, scale, "Review_CorrectReleasedRWSHit_R7_R28", func(t *testing.T) { testCorrectReleasedRWSHit(t, open(t)) })
-	runCase(t, scale, "Review_MetersAtSkewedWriters", func(t *testing.T) { testMetersAtSkewedWriters(t, open(t)) })
-	runCase(t, scale, "Review_KeysExactlyOnce", func(t *testing.T) { testKeysExactlyOnce(t, open(t)) })
-	runCase(t, scale, "Review_TwoCorrectionsOfOneRound_R28", func(t *testing.T) { testTwoCorrectionsOfOneRound(t, open(t)) })
+	runCase(t, scale, "Correct_SharedRoyalNotVoidedAlone_R5_R28", func(t *testing.T) { testSharedRoyalVoidedAlone(t, open(t)) })
+	runCase(t, scale, "Dual_ApproveExactlyOnce", func(t *testing.T) { testApproveExactlyOnce(t, open(t)) })
+	runCase(t, scale, "Dual_ApprovalAfterThePoolChanged", func(t *testing.T) { testApprovalAfterThePoolChanged(t, open(t)) })
+	runCase(t, scale, "Correct_ByLockState_R28", func(t *testing.T) { testCorrectionByLockState(t, open(t)) })
+	runCase(t, scale, "Correct_ReleasedRWSHit_R7_R28", func(t *testing.T) { testCorrectReleasedRWSHit(t, open(t)) })
+	runCase(t, scale, "MetersAtSkewedWriters", func(t *testing.T) { testMetersAtSkewedWriters(t, open(t)) })
+	runCase(t, scale, "KeysExactlyOnce", func(t *testing.T) { testKeysExactlyOnce(t, open(t)) })
+	runCase(t, scale, "Correct_TwoCorrectionsOfOneRound_R28", func(t *testing.T) { testTwoCorrectionsOfOneRound(t, open(t)) })
 	runCase(t, scale, "Correct_AfterTheResetSpentTheOverflow_R21_R28", func(t *testing.T) { testCorrectionAfterOverflowSpent(t, open(t)) })
 	runCase(t, scale, "Correct_TwinPoolAndModel_R21_R28", func(t *testing.T) { testCorrectionsTwinModel(t, open(t)) })
 	runCase(t, scale, "Correct_TwinModelRandomScripts_R21_R28", func(t *testing.T) { testCorrectionsTwinRandom(t, open(t)) })
@@ -176,8 +106,8 @@ func runCase(t *testing.T, sc Scale, name string, f func(*testing.T)) {
 // wrap to the front of the ledger).
 func testLedgerPastEnd(t *testing.T, st pools.Store) {
 	ctx := context.Background()
-	svc := service(st, NewClock(T0))
-	if _, _, err := svc.Create(ctx, "p", MBSSettings(), Admin); err != nil {
+	svc := service(st, jackpottest.NewClock(jackpottest.T0))
+	if _, _, err := svc.Create(ctx, "p", jackpottest.MBSSettings(), jackpottest.Admin); err != nil {
 		t.Fatal(err)
 	}
 	for _, after := range []int64{1, 2, 1 << 40, math.MaxInt64 - 1, math.MaxInt64} {
@@ -228,11 +158,11 @@ func (r *SDKRetry) CreatePool(ctx context.Context, p jackpot.Pool, es []jackpot.
 // own write), and when the operator retries after a 503.
 func testChangesOnce(t *testing.T, st pools.Store) {
 	ctx := context.Background()
-	clock := NewClock(T0)
+	clock := jackpottest.NewClock(jackpottest.T0)
 	retry := &SDKRetry{Store: st, Pick: func(int64) bool { return true }}
 	svc := service(retry, clock)
 	// The create is retried too, and answers the pool it created.
-	if _, created, err := svc.Create(ctx, "p", MBSSettings(), Admin); err != nil || created {
+	if _, created, err := svc.Create(ctx, "p", jackpottest.MBSSettings(), jackpottest.Admin); err != nil || created {
 		// created is false: the SDK's retry met the pool; the settings
 		// match, so it is the same pool.
 		if err != nil {
@@ -240,35 +170,35 @@ func testChangesOnce(t *testing.T, st pools.Store) {
 		}
 	}
 	adj := jackpot.Adjustment{Meter: "reserve", Amount: 50_000, Reason: "reserve top-up"}
-	if _, _, err := svc.Adjust(ctx, "p", adj, Admin, Controller, ""); fault.KindOf(err) != fault.Invalid {
+	if _, _, err := svc.Adjust(ctx, "p", adj, jackpottest.Admin, jackpottest.Controller, ""); fault.KindOf(err) != fault.Invalid {
 		t.Fatalf("no key: %v, want invalid", err)
 	}
-	p, replayed, err := svc.Adjust(ctx, "p", adj, Admin, Controller, "adj-1")
+	p, replayed, err := svc.Adjust(ctx, "p", adj, jackpottest.Admin, jackpottest.Controller, "adj-1")
 	if err != nil || replayed || p.Meters.Reserve != 50_000 {
 		t.Fatalf("adjust under an SDK retry: %v replayed %v reserve %d; want 50,000 once", err, replayed, p.Meters.Reserve)
 	}
 	// The operator retries (after a 503): the first answer, not applied again.
-	again, replayed, err := svc.Adjust(ctx, "p", adj, Admin, Controller, "adj-1")
+	again, replayed, err := svc.Adjust(ctx, "p", adj, jackpottest.Admin, jackpottest.Controller, "adj-1")
 	if err != nil || !replayed || again.Meters.Reserve != 50_000 || again.Version != p.Version {
 		t.Fatalf("retry: %v replayed %v reserve %d", err, replayed, again.Meters.Reserve)
 	}
 	other := adj
 	other.Amount = 60_000
-	if _, _, err := svc.Adjust(ctx, "p", other, Admin, Controller, "adj-1"); fault.KindOf(err) != fault.Conflict {
+	if _, _, err := svc.Adjust(ctx, "p", other, jackpottest.Admin, jackpottest.Controller, "adj-1"); fault.KindOf(err) != fault.Conflict {
 		t.Fatalf("the key with another adjustment: %v, want mismatch", err)
 	}
 	rate := money.BasisPoints(2000)
 	patch := jackpot.SettingsPatch{ContributionBP: &rate}
 	// Keys are scoped to their operation: the adjustment's key names a
 	// distinct settings change.
-	p, replayed, err = svc.ChangeSettings(ctx, "p", patch, Admin, Controller, "new rate", "adj-1")
+	p, replayed, err = svc.ChangeSettings(ctx, "p", patch, jackpottest.Admin, jackpottest.Controller, "new rate", "adj-1")
 	if err != nil || replayed || p.Pending == nil || p.Pending.Settings.ContributionBP != 2000 {
 		t.Fatalf("settings change: %v %v %+v", err, replayed, p.Pending)
 	}
-	if _, replayed, err = svc.ChangeSettings(ctx, "p", patch, Admin, Controller, "new rate", "adj-1"); err != nil || !replayed {
+	if _, replayed, err = svc.ChangeSettings(ctx, "p", patch, jackpottest.Admin, jackpottest.Controller, "new rate", "adj-1"); err != nil || !replayed {
 		t.Fatalf("settings retry: %v %v", err, replayed)
 	}
-	if _, _, err := svc.ChangeSettings(ctx, "p", patch, Admin, Controller, "another reason", "adj-1"); fault.KindOf(err) != fault.Conflict {
+	if _, _, err := svc.ChangeSettings(ctx, "p", patch, jackpottest.Admin, jackpottest.Controller, "another reason", "adj-1"); fault.KindOf(err) != fault.Conflict {
 		t.Fatalf("the key with another settings change: %v, want mismatch", err)
 	}
 	es, _ := allEntries(ctx, st, "p")
@@ -279,7 +209,7 @@ func testChangesOnce(t *testing.T, st pools.Store) {
 	if kinds != "opening adjustment settings_change " {
 		t.Fatalf("ledger %s: want each change once", kinds)
 	}
-	MustReconcile(t, svc, "p")
+	jackpottest.MustReconcile(t, svc, "p")
 }
 
 // testOwnCommit: the minor audit findings. A round, and an RWS release,
@@ -289,14 +219,14 @@ func testChangesOnce(t *testing.T, st pools.Store) {
 // answers the hits it paid, not an empty list.
 func testOwnCommit(t *testing.T, st pools.Store) {
 	ctx := context.Background()
-	clock := NewClock(T0)
+	clock := jackpottest.NewClock(jackpottest.T0)
 	retry := &SDKRetry{Store: st, Pick: func(int64) bool { return false }}
 	svc := service(retry, clock)
-	if _, _, err := svc.Create(ctx, "rws", RWSSettings(), Admin); err != nil {
+	if _, _, err := svc.Create(ctx, "rws", jackpottest.RWSSettings(), jackpottest.Admin); err != nil {
 		t.Fatal(err)
 	}
 	retry.Pick = func(int64) bool { return true }
-	r := RoundOf("rws-mlp-csp-v2", "t1", "r1", T0, 500, []int{1, 2}, Royal("rws-mlp-csp-v2", 1, 1, 500))
+	r := jackpottest.RoundOf("rws-mlp-csp-v2", "t1", "r1", jackpottest.T0, 500, []int{1, 2}, jackpottest.Royal("rws-mlp-csp-v2", 1, 1, 500))
 	res, replayed, err := svc.ApplyRound(ctx, "rws", r, "", "")
 	if err != nil || replayed || len(res.Payouts) != 1 || res.Payouts[0].Status != "held" {
 		t.Fatalf("round: %v replayed %v %+v", err, replayed, res.Payouts)
@@ -314,32 +244,18 @@ func testOwnCommit(t *testing.T, st pools.Store) {
 	if p.Meters.Hits["royal_flush"].Count != 1 || len(p.Held) != 0 {
 		t.Fatalf("after: %+v held %d", p.Meters.Hits, len(p.Held))
 	}
-	MustReconcile(t, svc, "rws")
+	jackpottest.MustReconcile(t, svc, "rws")
 }
 
-// MustReconcile fails t unless the pool's meters equal the sum over its
-// ledger, to the minor unit.
-func MustReconcile(t testing.TB, svc *pools.Service, id string) jackpot.Reconciliation {
-	t.Helper()
-	rec, err := svc.Reconcile(context.Background(), id)
-	if err != nil {
-		t.Fatalf("reconcile %s: %v", id, err)
-	}
-	if !rec.OK {
-		t.Fatalf("reconcile %s: differences %+v problems %v", id, rec.Differences, rec.Problems)
-	}
-	return rec
-}
-
-func service(st pools.Store, clock *Clock) *pools.Service {
+func service(st pools.Store, clock *jackpottest.Clock) *pools.Service {
 	svc := pools.NewService(st, clock.Now, 7)
 	return svc
 }
 
 func testCreate(t *testing.T, st pools.Store) {
 	ctx := context.Background()
-	svc := service(st, NewClock(T0))
-	p, _, err := svc.Create(ctx, "pool-1", MBSSettings(), Admin)
+	svc := service(st, jackpottest.NewClock(jackpottest.T0))
+	p, _, err := svc.Create(ctx, "pool-1", jackpottest.MBSSettings(), jackpottest.Admin)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -355,13 +271,13 @@ func testCreate(t *testing.T, st pools.Store) {
 	}
 	// Creating is idempotent: the same settings again answer the existing
 	// pool (not created); other settings are refused.
-	again, created, err := svc.Create(ctx, "pool-1", MBSSettings(), Admin)
+	again, created, err := svc.Create(ctx, "pool-1", jackpottest.MBSSettings(), jackpottest.Admin)
 	if err != nil || created || again.Version != 1 || again.Meters.Displayed != 10_000_000 {
 		t.Fatalf("the same create again: %v %v %+v", created, err, again.Meters)
 	}
-	other := MBSSettings()
+	other := jackpottest.MBSSettings()
 	other.Reset = 20_000_000
-	if _, _, err := svc.Create(ctx, "pool-1", other, Admin); fault.KindOf(err) != fault.Conflict {
+	if _, _, err := svc.Create(ctx, "pool-1", other, jackpottest.Admin); fault.KindOf(err) != fault.Conflict {
 		t.Fatalf("second create with other settings: %v, want exists", err)
 	}
 	if _, err := svc.Get(ctx, "nope"); fault.KindOf(err) != fault.NotFound {
@@ -378,13 +294,13 @@ func testCreate(t *testing.T, st pools.Store) {
 
 func testCommit(t *testing.T, st pools.Store) {
 	ctx := context.Background()
-	clock := NewClock(T0)
+	clock := jackpottest.NewClock(jackpottest.T0)
 	svc := service(st, clock)
-	p, _, err := svc.Create(ctx, "p", MBSSettings(), Admin)
+	p, _, err := svc.Create(ctx, "p", jackpottest.MBSSettings(), jackpottest.Admin)
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := RoundOf("mbs-megalink-ssp-v6", "t1", "r1", T0, 500, []int{1, 2})
+	r := jackpottest.RoundOf("mbs-megalink-ssp-v6", "t1", "r1", jackpottest.T0, 500, []int{1, 2})
 	q, es, res, err := jackpot.Apply(p, r, clock.Now())
 	if err != nil {
 		t.Fatal(err)
@@ -417,18 +333,18 @@ func testCommit(t *testing.T, st pools.Store) {
 	if err != nil || back.Result.Contribution.Displayed != res.Contribution.Displayed || back.Fingerprint != "f" {
 		t.Fatalf("record read back %+v %v", back, err)
 	}
-	MustReconcile(t, svc, "p")
+	jackpottest.MustReconcile(t, svc, "p")
 }
 
 func testLedger(t *testing.T, st pools.Store) {
 	ctx := context.Background()
-	clock := NewClock(T0)
+	clock := jackpottest.NewClock(jackpottest.T0)
 	svc := service(st, clock)
-	if _, _, err := svc.Create(ctx, "p", MBSSettings(), Admin); err != nil {
+	if _, _, err := svc.Create(ctx, "p", jackpottest.MBSSettings(), jackpottest.Admin); err != nil {
 		t.Fatal(err)
 	}
 	for i := range 12 {
-		r := RoundOf("mbs-megalink-ssp-v6", "t1", fmt.Sprintf("r%d", i), T0, 500, []int{1})
+		r := jackpottest.RoundOf("mbs-megalink-ssp-v6", "t1", fmt.Sprintf("r%d", i), jackpottest.T0, 500, []int{1})
 		if _, _, err := svc.ApplyRound(ctx, "p", r, "", ""); err != nil {
 			t.Fatal(err)
 		}
@@ -436,7 +352,7 @@ func testLedger(t *testing.T, st pools.Store) {
 	// A store that commits rounds beside the pool (pools.ContributionStore)
 	// has them in the ledger once folded (a reconciliation folds); its
 	// rounds' own entries are checked by LedgerHasEveryRound.
-	MustReconcile(t, svc, "p")
+	jackpottest.MustReconcile(t, svc, "p")
 	LedgerHasEveryRound(t, st, "p", 12)
 	_, beside := st.(pools.ContributionStore)
 	var seqs []int64
@@ -466,12 +382,12 @@ func testLedger(t *testing.T, st pools.Store) {
 
 func testReplay(t *testing.T, st pools.Store) {
 	ctx := context.Background()
-	clock := NewClock(T0)
+	clock := jackpottest.NewClock(jackpottest.T0)
 	svc := service(st, clock)
-	if _, _, err := svc.Create(ctx, "p", MBSSettings(), Admin); err != nil {
+	if _, _, err := svc.Create(ctx, "p", jackpottest.MBSSettings(), jackpottest.Admin); err != nil {
 		t.Fatal(err)
 	}
-	r := RoundOf("mbs-megalink-ssp-v6", "t1", "r1", T0, 500, []int{1, 2, 3}, StraightFlush("mbs-megalink-ssp-v6", 2, 2, 500))
+	r := jackpottest.RoundOf("mbs-megalink-ssp-v6", "t1", "r1", jackpottest.T0, 500, []int{1, 2, 3}, jackpottest.StraightFlush("mbs-megalink-ssp-v6", 2, 2, 500))
 	first, replayed, err := svc.ApplyRound(ctx, "p", r, "", "")
 	if err != nil || replayed {
 		t.Fatalf("first: %v %v", replayed, err)
@@ -489,12 +405,12 @@ func testReplay(t *testing.T, st pools.Store) {
 		t.Fatalf("the replay was counted again: %+v", p.Meters)
 	}
 	// Same ids, different body: refused (409).
-	r2 := RoundOf("mbs-megalink-ssp-v6", "t1", "r1", T0, 500, []int{1, 2})
+	r2 := jackpottest.RoundOf("mbs-megalink-ssp-v6", "t1", "r1", jackpottest.T0, 500, []int{1, 2})
 	if _, _, err := svc.ApplyRound(ctx, "p", r2, "", ""); fault.KindOf(err) != fault.Conflict {
 		t.Fatalf("different body: %v, want mismatch", err)
 	}
 	// Idempotency-Key: honoured the same way.
-	r3 := RoundOf("mbs-megalink-ssp-v6", "t1", "r2", T0, 500, []int{4})
+	r3 := jackpottest.RoundOf("mbs-megalink-ssp-v6", "t1", "r2", jackpottest.T0, 500, []int{4})
 	a, _, err := svc.ApplyRound(ctx, "p", r3, "key-123", "")
 	if err != nil {
 		t.Fatal(err)
@@ -503,7 +419,7 @@ func testReplay(t *testing.T, st pools.Store) {
 	if err != nil || !replayed || fmt.Sprint(a) != fmt.Sprint(b) {
 		t.Fatalf("idempotency replay: %v %v", replayed, err)
 	}
-	r4 := RoundOf("mbs-megalink-ssp-v6", "t1", "r3", T0, 500, []int{4})
+	r4 := jackpottest.RoundOf("mbs-megalink-ssp-v6", "t1", "r3", jackpottest.T0, 500, []int{4})
 	if _, _, err := svc.ApplyRound(ctx, "p", r4, "key-123", ""); fault.KindOf(err) != fault.Conflict {
 		t.Fatalf("key reused for another round: %v, want mismatch", err)
 	}
@@ -511,7 +427,7 @@ func testReplay(t *testing.T, st pools.Store) {
 	if p.Meters.Wagers != 4 {
 		t.Fatalf("wagers %d, want 4", p.Meters.Wagers)
 	}
-	MustReconcile(t, svc, "p")
+	jackpottest.MustReconcile(t, svc, "p")
 }
 
 // testConcurrent is the issue's proof: writers apply rounds to one pool at
@@ -519,9 +435,9 @@ func testReplay(t *testing.T, st pools.Store) {
 // over the ledger and every round is counted exactly once.
 func testConcurrent(t *testing.T, st pools.Store, sc Scale) {
 	ctx := context.Background()
-	clock := NewClock(T0)
+	clock := jackpottest.NewClock(jackpottest.T0)
 	svc := service(st, clock)
-	if _, _, err := svc.Create(ctx, "linked", MBSSettings(), Admin); err != nil {
+	if _, _, err := svc.Create(ctx, "linked", jackpottest.MBSSettings(), jackpottest.Admin); err != nil {
 		t.Fatal(err)
 	}
 	jobs := make(chan int)
@@ -540,13 +456,13 @@ func testConcurrent(t *testing.T, st pools.Store, sc Scale) {
 				seats := []int{1, 2, 3}
 				switch {
 				case i%97 == 13:
-					hits = append(hits, Royal("mbs-megalink-ssp-v6", 1, 1, 500))
+					hits = append(hits, jackpottest.Royal("mbs-megalink-ssp-v6", 1, 1, 500))
 				case i%31 == 5:
-					hits = append(hits, StraightFlush("mbs-megalink-ssp-v6", 1, 1, 500))
+					hits = append(hits, jackpottest.StraightFlush("mbs-megalink-ssp-v6", 1, 1, 500))
 				case i%11 == 3:
-					hits = append(hits, FourOfAKind("mbs-megalink-ssp-v6", 1, 1, 500))
+					hits = append(hits, jackpottest.FourOfAKind("mbs-megalink-ssp-v6", 1, 1, 500))
 				}
-				r := RoundOf("mbs-megalink-ssp-v6", table, fmt.Sprintf("round-%d", i), T0.Add(time.Duration(i)*time.Second), 500, seats[:1+i%3], hits...)
+				r := jackpottest.RoundOf("mbs-megalink-ssp-v6", table, fmt.Sprintf("round-%d", i), jackpottest.T0.Add(time.Duration(i)*time.Second), 500, seats[:1+i%3], hits...)
 				res, _, err := svc.ApplyRound(ctx, "linked", r, "", "")
 				if err != nil {
 					failed.Add(1)
@@ -583,7 +499,7 @@ func testConcurrent(t *testing.T, st pools.Store, sc Scale) {
 	if p.Meters.Wagers != wantWagers || p.Meters.WagerAmount != money.Amount(wantWagers*500) {
 		t.Fatalf("wagers %d (%d), want %d: a round was lost or counted twice", p.Meters.Wagers, p.Meters.WagerAmount, wantWagers)
 	}
-	rec := MustReconcile(t, svc, "linked")
+	rec := jackpottest.MustReconcile(t, svc, "linked")
 	LedgerHasEveryRound(t, st, "linked", sc.Rounds)
 	// Credited + carried == sum(wager x rate), exactly.
 	if int64(rec.Rebuilt.Contributed)*10000+rec.Rebuilt.CarryDisplayed != wantWagers*500*1733 {
@@ -695,11 +611,11 @@ func (f *Faulty) Commit(ctx context.Context, c jackpot.Commit) error {
 
 func testFaults(t *testing.T, st pools.Store) {
 	ctx := context.Background()
-	clock := NewClock(T0)
+	clock := jackpottest.NewClock(jackpottest.T0)
 	f := &Faulty{Store: st, Fail: func(n int64) (bool, bool) { return n%5 == 1, n%5 == 3 }}
 	blind := &blindAfterFault{Faulty: f}
 	svc := pools.NewService(blind, clock.Now, 3)
-	if _, _, err := svc.Create(ctx, "p", MBSSettings(), Admin); err != nil {
+	if _, _, err := svc.Create(ctx, "p", jackpottest.MBSSettings(), jackpottest.Admin); err != nil {
 		t.Fatal(err)
 	}
 	const rounds = 40
@@ -707,9 +623,9 @@ func testFaults(t *testing.T, st pools.Store) {
 	for i := range rounds {
 		var hits []jackpot.Hit
 		if i%9 == 4 {
-			hits = append(hits, StraightFlush("mbs-megalink-ssp-v6", 1, 1, 500))
+			hits = append(hits, jackpottest.StraightFlush("mbs-megalink-ssp-v6", 1, 1, 500))
 		}
-		r := RoundOf("mbs-megalink-ssp-v6", "t1", fmt.Sprintf("r%d", i), T0, 500, []int{1, 2}, hits...)
+		r := jackpottest.RoundOf("mbs-megalink-ssp-v6", "t1", fmt.Sprintf("r%d", i), jackpottest.T0, 500, []int{1, 2}, hits...)
 		_, _, err := svc.ApplyRound(ctx, "p", r, "", "")
 		if err != nil {
 			if fault.KindOf(err) != fault.Unavailable {
@@ -719,7 +635,7 @@ func testFaults(t *testing.T, st pools.Store) {
 		}
 		// Whatever the answer, the store holds the round once or not at
 		// all, and the ledger reconciles.
-		MustReconcile(t, pools.NewService(st, clock.Now, 1), "p")
+		jackpottest.MustReconcile(t, pools.NewService(st, clock.Now, 1), "p")
 	}
 	if unavailable == 0 {
 		t.Fatal("no fault was injected")
@@ -730,9 +646,9 @@ func testFaults(t *testing.T, st pools.Store) {
 	for i := range rounds {
 		var hits []jackpot.Hit
 		if i%9 == 4 {
-			hits = append(hits, StraightFlush("mbs-megalink-ssp-v6", 1, 1, 500))
+			hits = append(hits, jackpottest.StraightFlush("mbs-megalink-ssp-v6", 1, 1, 500))
 		}
-		r := RoundOf("mbs-megalink-ssp-v6", "t1", fmt.Sprintf("r%d", i), T0, 500, []int{1, 2}, hits...)
+		r := jackpottest.RoundOf("mbs-megalink-ssp-v6", "t1", fmt.Sprintf("r%d", i), jackpottest.T0, 500, []int{1, 2}, hits...)
 		if _, _, err := direct.ApplyRound(ctx, "p", r, "", ""); err != nil {
 			t.Fatalf("retry of round %d: %v", i, err)
 		}
@@ -744,7 +660,7 @@ func testFaults(t *testing.T, st pools.Store) {
 	if p.Meters.Hits["straight_flush"].Count != 4 {
 		t.Fatalf("straight flushes %d, want 4 (rounds 4, 13, 22, 31)", p.Meters.Hits["straight_flush"].Count)
 	}
-	MustReconcile(t, direct, "p")
+	jackpottest.MustReconcile(t, direct, "p")
 }
 
 // blindAfterFault makes the read that follows an injected fault fail too,
@@ -774,14 +690,14 @@ func (b *blindAfterFault) Record(ctx context.Context, pool, key string) (jackpot
 // pool, the second from the pool after reset.
 func testMBSAcrossTables(t *testing.T, st pools.Store) {
 	ctx := context.Background()
-	clock := NewClock(T0)
+	clock := jackpottest.NewClock(jackpottest.T0)
 	svc := service(st, clock)
-	if _, _, err := svc.Create(ctx, "p", MBSSettings(), Admin); err != nil {
+	if _, _, err := svc.Create(ctx, "p", jackpottest.MBSSettings(), jackpottest.Admin); err != nil {
 		t.Fatal(err)
 	}
 	// Grow the pool: 100 rounds of 3 wagers.
 	for i := range 100 {
-		r := RoundOf("mbs-megalink-ssp-v6", "t9", fmt.Sprintf("g%d", i), T0, 500, []int{1, 2, 3})
+		r := jackpottest.RoundOf("mbs-megalink-ssp-v6", "t9", fmt.Sprintf("g%d", i), jackpottest.T0, 500, []int{1, 2, 3})
 		if _, _, err := svc.ApplyRound(ctx, "p", r, "", ""); err != nil {
 			t.Fatal(err)
 		}
@@ -790,8 +706,8 @@ func testMBSAcrossTables(t *testing.T, st pools.Store) {
 	before := p.Meters.Displayed
 	// Both tables report at once; B's hand was dealt first, but MBS pays
 	// in commit order.
-	a := RoundOf("mbs-megalink-ssp-v6", "table-A", "a1", T0.Add(2*time.Second), 500, []int{4}, Royal("mbs-megalink-ssp-v6", 4, 1, 500))
-	b := RoundOf("mbs-megalink-tcp-v6", "table-B", "b1", T0.Add(1*time.Second), 500, []int{2}, Royal("mbs-megalink-tcp-v6", 2, 1, 500))
+	a := jackpottest.RoundOf("mbs-megalink-ssp-v6", "table-A", "a1", jackpottest.T0.Add(2*time.Second), 500, []int{4}, jackpottest.Royal("mbs-megalink-ssp-v6", 4, 1, 500))
+	b := jackpottest.RoundOf("mbs-megalink-tcp-v6", "table-B", "b1", jackpottest.T0.Add(1*time.Second), 500, []int{2}, jackpottest.Royal("mbs-megalink-tcp-v6", 2, 1, 500))
 	var wg sync.WaitGroup
 	var ra, rb jackpot.RoundResult
 	var ea, eb error
@@ -820,27 +736,27 @@ func testMBSAcrossTables(t *testing.T, st pools.Store) {
 	if second.Meters.Displayed != 10_000_000 {
 		t.Fatalf("after two Royals the pool is at its reset: %d", second.Meters.Displayed)
 	}
-	MustReconcile(t, svc, "p")
+	jackpottest.MustReconcile(t, svc, "p")
 }
 
 // testRWSAcrossTables: under RWS (4.5.2, ruling R7) the hand dealt first is
 // paid first even when reported second, within the settle window.
 func testRWSAcrossTables(t *testing.T, st pools.Store) {
 	ctx := context.Background()
-	clock := NewClock(T0)
+	clock := jackpottest.NewClock(jackpottest.T0)
 	svc := service(st, clock)
-	if _, _, err := svc.Create(ctx, "rws", RWSSettings(), Admin); err != nil {
+	if _, _, err := svc.Create(ctx, "rws", jackpottest.RWSSettings(), jackpottest.Admin); err != nil {
 		t.Fatal(err)
 	}
 	for i := range 50 {
-		r := RoundOf("rws-mlp-csp-v2", "t9", fmt.Sprintf("g%d", i), T0, 500, []int{1, 2, 3})
+		r := jackpottest.RoundOf("rws-mlp-csp-v2", "t9", fmt.Sprintf("g%d", i), jackpottest.T0, 500, []int{1, 2, 3})
 		if _, _, err := svc.ApplyRound(ctx, "rws", r, "", ""); err != nil {
 			t.Fatal(err)
 		}
 	}
 	// Table A reports first a Royal dealt at 20:00:05; table B reports one
 	// second later a Royal dealt at 20:00:03 (earlier).
-	a := RoundOf("rws-mlp-csp-v2", "table-A", "a1", T0.Add(5*time.Second), 500, []int{1}, Royal("rws-mlp-csp-v2", 1, 1, 500))
+	a := jackpottest.RoundOf("rws-mlp-csp-v2", "table-A", "a1", jackpottest.T0.Add(5*time.Second), 500, []int{1}, jackpottest.Royal("rws-mlp-csp-v2", 1, 1, 500))
 	ra, _, err := svc.ApplyRound(ctx, "rws", a, "", "")
 	if err != nil {
 		t.Fatal(err)
@@ -849,7 +765,7 @@ func testRWSAcrossTables(t *testing.T, st pools.Store) {
 		t.Fatalf("R7: a major hit is held for the settle window: %+v", ra.Payouts[0])
 	}
 	clock.Advance(time.Second)
-	b := RoundOf("rws-mlp-csp-v2", "table-B", "b1", T0.Add(3*time.Second), 500, []int{6}, Royal("rws-mlp-csp-v2", 6, 1, 500))
+	b := jackpottest.RoundOf("rws-mlp-csp-v2", "table-B", "b1", jackpottest.T0.Add(3*time.Second), 500, []int{6}, jackpottest.Royal("rws-mlp-csp-v2", 6, 1, 500))
 	if _, _, err := svc.ApplyRound(ctx, "rws", b, "", ""); err != nil {
 		t.Fatal(err)
 	}
@@ -879,23 +795,23 @@ func testRWSAcrossTables(t *testing.T, st pools.Store) {
 	if len(p.Held) != 0 || p.Meters.Displayed != 10_000_000 {
 		t.Fatalf("after both: held %d displayed %d", len(p.Held), p.Meters.Displayed)
 	}
-	MustReconcile(t, svc, "rws")
+	jackpottest.MustReconcile(t, svc, "rws")
 }
 
 func testSettings(t *testing.T, st pools.Store) {
 	ctx := context.Background()
-	clock := NewClock(T0)
+	clock := jackpottest.NewClock(jackpottest.T0)
 	svc := service(st, clock)
-	if _, _, err := svc.Create(ctx, "p", MBSSettings(), Admin); err != nil {
+	if _, _, err := svc.Create(ctx, "p", jackpottest.MBSSettings(), jackpottest.Admin); err != nil {
 		t.Fatal(err)
 	}
-	ns := MBSSettings()
+	ns := jackpottest.MBSSettings()
 	ns.ContributionBP = 2000
 	ns.Reset = 5_000_000
-	if _, _, err := svc.ChangeSettings(ctx, "p", jackpot.PatchAll(ns), Admin, Controller, "new rate approved", "change-1"); err != nil {
+	if _, _, err := svc.ChangeSettings(ctx, "p", jackpot.PatchAll(ns), jackpottest.Admin, jackpottest.Controller, "new rate approved", "change-1"); err != nil {
 		t.Fatal(err)
 	}
-	r := RoundOf("mbs-megalink-ssp-v6", "t1", "r1", T0, 500, []int{1})
+	r := jackpottest.RoundOf("mbs-megalink-ssp-v6", "t1", "r1", jackpottest.T0, 500, []int{1})
 	res, _, err := svc.ApplyRound(ctx, "p", r, "", "")
 	if err != nil {
 		t.Fatal(err)
@@ -903,7 +819,7 @@ func testSettings(t *testing.T, st pools.Store) {
 	if res.Contribution.Displayed != 86 { // 500 x 17.33% = 86.65: the old rate, mid-cycle
 		t.Fatalf("contribution %d, want 86 at the old rate", res.Contribution.Displayed)
 	}
-	r2 := RoundOf("mbs-megalink-ssp-v6", "t1", "r2", T0, 500, []int{1}, Royal("mbs-megalink-ssp-v6", 1, 1, 500))
+	r2 := jackpottest.RoundOf("mbs-megalink-ssp-v6", "t1", "r2", jackpottest.T0, 500, []int{1}, jackpottest.Royal("mbs-megalink-ssp-v6", 1, 1, 500))
 	if _, _, err := svc.ApplyRound(ctx, "p", r2, "", ""); err != nil {
 		t.Fatal(err)
 	}
@@ -911,13 +827,13 @@ func testSettings(t *testing.T, st pools.Store) {
 	if p.Settings.ContributionBP != 2000 || p.Pending != nil || p.Meters.Displayed != 10_000_000 {
 		t.Fatalf("after the reset (at the old reset amount) the new settings hold: %+v %d", p.Settings, p.Meters.Displayed)
 	}
-	r3 := RoundOf("mbs-megalink-ssp-v6", "t1", "r3", T0, 500, []int{1})
+	r3 := jackpottest.RoundOf("mbs-megalink-ssp-v6", "t1", "r3", jackpottest.T0, 500, []int{1})
 	res, _, _ = svc.ApplyRound(ctx, "p", r3, "", "")
 	// 500 x 20% = 100 exactly; the 0.30 carried from the old rate stays carried.
 	if res.Contribution.Displayed != 100 || res.Meters.Displayed != 10_000_100 {
 		t.Fatalf("contribution %d (pool %d), want 100 at the new rate", res.Contribution.Displayed, res.Meters.Displayed)
 	}
-	MustReconcile(t, svc, "p") // a store that commits rounds beside the pool folds them in
+	jackpottest.MustReconcile(t, svc, "p") // a store that commits rounds beside the pool folds them in
 	es, _ := allEntries(ctx, st, "p")
 	kinds := ""
 	for _, e := range es {
@@ -926,8 +842,76 @@ func testSettings(t *testing.T, st pools.Store) {
 	if kinds != "opening settings_change contribution contribution hit reset settings_effective contribution " {
 		t.Fatalf("ledger kinds: %s", kinds)
 	}
-	if es[1].Actor == nil || *es[1].Actor != Admin || es[1].ApprovedBy == nil || *es[1].ApprovedBy != Controller || es[1].By != "" || es[1].Old.ContributionBP != 1733 || es[1].New.ContributionBP != 2000 {
+	if es[1].Actor == nil || *es[1].Actor != jackpottest.Admin || es[1].ApprovedBy == nil || *es[1].ApprovedBy != jackpottest.Controller || es[1].By != "" || es[1].Old.ContributionBP != 1733 || es[1].New.ContributionBP != 2000 {
 		t.Fatalf("the change is recorded with who, old and new: %+v", es[1])
 	}
-	MustReconcile(t, svc, "p")
+	jackpottest.MustReconcile(t, svc, "p")
+}
+
+// tableCtx is a request of table T1's principal: the entries of the
+// rounds it applies name it (stampActor).
+func tableCtx() context.Context {
+	return principal.NewContext(context.Background(), &principal.Principal{ID: "tbl:T1", Roles: []principal.Role{principal.Table}, Tables: []string{"T1"}, Acting: principal.Table})
+}
+
+// applyAs applies r as the principal in ctx.
+func applyAs(ctx context.Context, t *testing.T, svc *pools.Service, id string, r jackpot.Round) jackpot.RoundResult {
+	t.Helper()
+	res, _, err := svc.ApplyRound(ctx, id, r, "", "")
+	if err != nil {
+		t.Fatalf("round %s/%s: %v", r.Table, r.Round, err)
+	}
+	return res
+}
+
+// everyMoveSigned fails unless every ledger entry of pool id that moves
+// money (a meter, the house's funding, a payment) names its actor, and
+// every entry of an approved proposal names its approver too, another
+// person (issue 16 items 2 and 3; principal.SamePerson), and every paid
+// hit was paid by another person than confirmed it.
+func everyMoveSigned(t *testing.T, st pools.Store, id string) {
+	t.Helper()
+	es, err := allEntries(context.Background(), st, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	confirmedBy := map[int64]string{}
+	for _, e := range es {
+		moves := e.Displayed != 0 || e.Reserve != 0 || e.Overflow != 0 || e.HouseFunded != 0 || e.Paid != 0 || e.Recovered != 0
+		if moves && (e.Actor == nil || e.Actor.ID == "" || e.Actor.Role == "") {
+			t.Fatalf("entry %d (%s) moves money and names no actor: %+v", e.Seq, e.Kind, e)
+		}
+		if e.Proposal != 0 && e.Kind != jackpot.KindProposal && e.Kind != jackpot.KindProposalExpired && e.Kind != jackpot.KindProposalWithdrawn &&
+			(e.ApprovedBy == nil || e.ApprovedBy.ID == "" || principal.SamePerson(e.ApprovedBy.ID, e.Actor.ID)) {
+			t.Fatalf("entry %d (%s) of proposal %d names no second person: %+v", e.Seq, e.Kind, e.Proposal, e.ApprovedBy)
+		}
+		if e.Kind == jackpot.KindHitConfirmed && e.Actor != nil {
+			confirmedBy[e.HitSeq] = e.Actor.ID
+		}
+		if e.Kind == jackpot.KindHitPaid && e.Actor != nil && principal.SamePerson(confirmedBy[e.HitSeq], e.Actor.ID) {
+			t.Fatalf("entry %d pays hit %d, confirmed by the same person %s", e.Seq, e.HitSeq, e.Actor.ID)
+		}
+	}
+}
+
+// readsFail is a store whose reads fail (a throttled or partitioned
+// DynamoDB) while its writes still report what they meet.
+type readsFail struct{ pools.Store }
+
+func (readsFail) Pool(context.Context, string) (jackpot.Pool, error) {
+	return jackpot.Pool{}, errors.New("read timed out")
+}
+
+// testCreateRetriedWhileReadsFail: issue 13 defect 2. POST /v1/pools
+// retried while the store's reads fail answers the pool or "retry", never
+// "exists with other settings".
+func testCreateRetriedWhileReadsFail(t *testing.T, st pools.Store) {
+	ctx := context.Background()
+	if _, _, err := service(st, jackpottest.NewClock(jackpottest.T0)).Create(ctx, "p", jackpottest.MBSSettings(), jackpottest.Admin); err != nil {
+		t.Fatal(err)
+	}
+	_, _, err := service(readsFail{st}, jackpottest.NewClock(jackpottest.T0)).Create(ctx, "p", jackpottest.MBSSettings(), jackpottest.Admin)
+	if fault.KindOf(err) != fault.Unavailable {
+		t.Fatalf("a retried create while reads fail: %v, want unavailable", err)
+	}
 }

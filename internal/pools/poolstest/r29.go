@@ -1,4 +1,4 @@
-package jackpottest
+package poolstest
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/tablesettle/tablesettle/internal/jackpot"
+	"github.com/tablesettle/tablesettle/internal/jackpot/jackpottest"
 	"github.com/tablesettle/tablesettle/internal/money"
 	"github.com/tablesettle/tablesettle/internal/pools"
 )
@@ -68,7 +69,7 @@ func (x r29Expect) check(t *testing.T, svc *pools.Service, id string, bSeq int64
 			t.Fatalf("B keeps %d (R29), has %d", x.bAfter, h.Amount)
 		}
 	}
-	MustReconcile(t, svc, id)
+	jackpottest.MustReconcile(t, svc, id)
 }
 
 // testR29MBSAcrossTables: ruling R29 with R7 (MBS: commit order). T1/r1
@@ -99,9 +100,9 @@ func testR29MBSAcrossTables(t *testing.T, st pools.Store) {
 			recovery: 10_000_259, bAfter: 10_000_260, resetsAfter: 1, royalsAfter: 1}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			svc := service(st, NewClock(T0))
+			svc := service(st, jackpottest.NewClock(jackpottest.T0))
 			id := "r29-mbs-" + c.name[:4]
-			if _, _, err := svc.Create(ctx, id, LockedSettings(), Admin); err != nil {
+			if _, _, err := svc.Create(ctx, id, LockedSettings(), jackpottest.Admin); err != nil {
 				t.Fatal(err)
 			}
 			a := apply(t, svc, id, lockRound("T1", "r1", true)).Payouts[0]
@@ -111,14 +112,14 @@ func testR29MBSAcrossTables(t *testing.T, st pools.Store) {
 			}
 			var recovery money.Amount
 			if c.paid {
-				if _, _, _, err := svc.Confirm(ctx, id, a.Seq, Supervisor, "c"); err != nil {
+				if _, _, _, err := svc.Confirm(ctx, id, a.Seq, jackpottest.Supervisor, "c"); err != nil {
 					t.Fatal(err)
 				}
-				if _, _, _, err := svc.MarkPaid(ctx, id, a.Seq, Cage, "p"); err != nil {
+				if _, _, _, err := svc.MarkPaid(ctx, id, a.Seq, jackpottest.Cage, "p"); err != nil {
 					t.Fatal(err)
 				}
 				corrected := lockRound("T1", "r1", false)
-				res, _, err := svc.Correct(ctx, id, jackpot.Correction{Table: "T1", Round: "r1", Corrected: &corrected, Reason: "the ace was a king"}, Supervisor, Controller, "k")
+				res, _, err := svc.Correct(ctx, id, jackpot.Correction{Table: "T1", Round: "r1", Corrected: &corrected, Reason: "the ace was a king"}, jackpottest.Supervisor, jackpottest.Controller, "k")
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -127,7 +128,7 @@ func testR29MBSAcrossTables(t *testing.T, st pools.Store) {
 				}
 				recovery = res.HouseRecovery
 			} else {
-				_, hit, _, err := svc.Void(ctx, id, a.Seq, "the ace was a king", Supervisor, Controller, "v")
+				_, hit, _, err := svc.Void(ctx, id, a.Seq, "the ace was a king", jackpottest.Supervisor, jackpottest.Controller, "v")
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -144,7 +145,7 @@ func testR29MBSAcrossTables(t *testing.T, st pools.Store) {
 // rwsLocked is an RWS pool (R6, R7: held 3 s, paid in dealt order) with
 // the jackpot lock on percentage prizes.
 func rwsLocked() jackpot.Settings {
-	s := RWSSettings()
+	s := jackpottest.RWSSettings()
 	s.Verify = &jackpot.Verify{Percent: true}
 	return s
 }
@@ -183,7 +184,7 @@ func testR29RWS(t *testing.T, st pools.Store) {
 			recovery: 10_000_519, bAfter: 10_000_000, resetsAfter: 1, royalsAfter: 1}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			clock := NewClock(T0)
+			clock := jackpottest.NewClock(jackpottest.T0)
 			svc := service(st, clock)
 			id := "r29-rws-across"
 			switch {
@@ -192,15 +193,15 @@ func testR29RWS(t *testing.T, st pools.Store) {
 			case c.paid:
 				id = "r29-rws-paid"
 			}
-			if _, _, err := svc.Create(ctx, id, rwsLocked(), Admin); err != nil {
+			if _, _, err := svc.Create(ctx, id, rwsLocked(), jackpottest.Admin); err != nil {
 				t.Fatal(err)
 			}
 			if c.sameRound {
-				applyAs(ctx, t, svc, id, RoundOf(rws, "T1", "r1", T0, 500, []int{1, 2, 3}, Royal(rws, 1, 1, 500), Royal(rws, 3, 3, 500)))
+				applyAs(ctx, t, svc, id, jackpottest.RoundOf(rws, "T1", "r1", jackpottest.T0, 500, []int{1, 2, 3}, jackpottest.Royal(rws, 1, 1, 500), jackpottest.Royal(rws, 3, 3, 500)))
 			} else {
-				applyAs(ctx, t, svc, id, RoundOf(rws, "T1", "r1", T0, 500, []int{1, 2, 3}, Royal(rws, 2, 2, 500)))
+				applyAs(ctx, t, svc, id, jackpottest.RoundOf(rws, "T1", "r1", jackpottest.T0, 500, []int{1, 2, 3}, jackpottest.Royal(rws, 2, 2, 500)))
 				clock.Advance(time.Second)
-				applyAs(ctx, t, svc, id, RoundOf(rws, "T2", "r2", clock.Now(), 500, []int{1, 2, 3}, Royal(rws, 1, 1, 500)))
+				applyAs(ctx, t, svc, id, jackpottest.RoundOf(rws, "T2", "r2", clock.Now(), 500, []int{1, 2, 3}, jackpottest.Royal(rws, 1, 1, 500)))
 			}
 			clock.Advance(3 * time.Second)
 			_, paid, err := svc.Release(ctx, id)
@@ -210,13 +211,13 @@ func testR29RWS(t *testing.T, st pools.Store) {
 			a, b := paid[0], paid[1]
 			var recovery money.Amount
 			if c.paid {
-				if _, _, _, err := svc.Confirm(ctx, id, a.Seq, Supervisor, "c"); err != nil {
+				if _, _, _, err := svc.Confirm(ctx, id, a.Seq, jackpottest.Supervisor, "c"); err != nil {
 					t.Fatal(err)
 				}
-				if _, _, _, err := svc.MarkPaid(ctx, id, a.Seq, Cage, "p"); err != nil {
+				if _, _, _, err := svc.MarkPaid(ctx, id, a.Seq, jackpottest.Cage, "p"); err != nil {
 					t.Fatal(err)
 				}
-				res, _, err := svc.Correct(ctx, id, jackpot.Correction{Table: "T1", Round: "r1", Reason: "foreign card", Rules: []string{"rws-mlp-csp-v2 5.10"}}, Supervisor, Controller, "k")
+				res, _, err := svc.Correct(ctx, id, jackpot.Correction{Table: "T1", Round: "r1", Reason: "foreign card", Rules: []string{"rws-mlp-csp-v2 5.10"}}, jackpottest.Supervisor, jackpottest.Controller, "k")
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -224,7 +225,7 @@ func testR29RWS(t *testing.T, st pools.Store) {
 					t.Fatalf("the correction's answer cites %v", res.Rules)
 				}
 				recovery = res.HouseRecovery
-			} else if _, _, _, err := svc.Void(ctx, id, a.Seq, "the ace was a king", Supervisor, Controller, "v"); err != nil {
+			} else if _, _, _, err := svc.Void(ctx, id, a.Seq, "the ace was a king", jackpottest.Supervisor, jackpottest.Controller, "v"); err != nil {
 				t.Fatal(err)
 			}
 			c.want.check(t, svc, id, b.Seq, recovery)
