@@ -10,7 +10,7 @@ import (
 	"github.com/tablesettle/tablesettle/internal/auth"
 )
 
-// Review of issue 16: principals add run twice at once (two operators, a
+// Issue 16: principals add run twice at once (two operators, a
 // script adding a floor's tables) keeps both principals. Each prints a
 // token once; a token whose hash a concurrent add overwrote would be a
 // credential that never works.
