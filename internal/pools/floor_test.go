@@ -13,24 +13,33 @@ import (
 	"github.com/tablesettle/tablesettle/internal/sqlite"
 )
 
-// TestSweepHeldPaysWithNoReader (issue 24 item 3, ruling R7): the local
-// server's sweep pays a held RWS Royal once its window has closed, with no
-// read of the pool in between: 1 x 500 x 17.33% = 86 credited, the Royal
-// SGD 100,000.86, recorded as the service's clock; a second sweep writes
-// nothing.
-func TestSweepHeldPaysWithNoReader(t *testing.T) {
+// heldRWSPool is a SQLite store with the RWS pool "rws" (a settle window
+// of 5 s, ruling R7) opened on it at jackpottest.T0, and the service over
+// it on a test clock.
+func heldRWSPool(t *testing.T) (*sqlite.Store, *pools.Service, *jackpottest.Clock) {
+	t.Helper()
 	st, err := sqlite.Open(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
 	clock := jackpottest.NewClock(jackpottest.T0)
 	svc := pools.NewService(st, clock.Now, 1)
-	ctx := context.Background()
 	s := jackpottest.RWSSettings()
 	s.SettleWindowMS = 5000
-	if _, _, err := svc.Create(ctx, "rws", s, jackpottest.Admin); err != nil {
+	if _, _, err := svc.Create(context.Background(), "rws", s, jackpottest.Admin); err != nil {
 		t.Fatal(err)
 	}
+	return st, svc, clock
+}
+
+// TestSweepHeldPaysWithNoReader (issue 24 item 3, ruling R7): the local
+// server's sweep pays a held RWS Royal once its window has closed, with no
+// read of the pool in between: 1 x 500 x 17.33% = 86 credited, the Royal
+// SGD 100,000.86, recorded as the service's clock; a second sweep writes
+// nothing.
+func TestSweepHeldPaysWithNoReader(t *testing.T) {
+	_, svc, clock := heldRWSPool(t)
+	ctx := context.Background()
 	r := jackpottest.RoundOf("rws-mlp-csp-v2", "T1", "r1", jackpottest.T0, 500, []int{1}, jackpottest.Royal("rws-mlp-csp-v2", 1, 1, 500))
 	if _, _, err := svc.ApplyRound(ctx, "rws", r, "", ""); err != nil {
 		t.Fatal(err)
@@ -95,18 +104,8 @@ func (x indexed) HeldDue(ctx context.Context, at time.Time) ([]string, error) {
 // closed, and pays it, SGD 100,000.86, once; before the window closes it
 // pays nothing.
 func TestSweepHeldFindsDuePoolsThroughTheIndex(t *testing.T) {
-	st, err := sqlite.Open(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	clock := jackpottest.NewClock(jackpottest.T0)
+	st, tables, clock := heldRWSPool(t)
 	ctx := context.Background()
-	tables := pools.NewService(st, clock.Now, 1)
-	s := jackpottest.RWSSettings()
-	s.SettleWindowMS = 5000
-	if _, _, err := tables.Create(ctx, "rws", s, jackpottest.Admin); err != nil {
-		t.Fatal(err)
-	}
 	r := jackpottest.RoundOf("rws-mlp-csp-v2", "T1", "r1", jackpottest.T0, 500, []int{1}, jackpottest.Royal("rws-mlp-csp-v2", 1, 1, 500))
 	if _, _, err := tables.ApplyRound(ctx, "rws", r, "", ""); err != nil {
 		t.Fatal(err)
@@ -202,18 +201,8 @@ func (f *failSecondCommit) Commit(ctx context.Context, c jackpot.Commit) error {
 // and 21 rounds' 21 x 500 x 17.33% = 1,819.65, the .65 carried), so that
 // its caller can log them; the 21st stays held.
 func TestSweepHeldSaysWhatItPaidBeforeAFailure(t *testing.T) {
-	st, err := sqlite.Open(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	clock := jackpottest.NewClock(jackpottest.T0)
-	svc := pools.NewService(st, clock.Now, 1)
+	st, svc, clock := heldRWSPool(t)
 	ctx := context.Background()
-	s := jackpottest.RWSSettings()
-	s.SettleWindowMS = 5000
-	if _, _, err := svc.Create(ctx, "rws", s, jackpottest.Admin); err != nil {
-		t.Fatal(err)
-	}
 	for i := range jackpot.MaxReleasedPerCommit + 1 {
 		r := jackpottest.RoundOf("rws-mlp-csp-v2", fmt.Sprintf("T%d", i+1), "r1", jackpottest.T0, 500, []int{1}, jackpottest.Royal("rws-mlp-csp-v2", 1, 1, 500))
 		if _, _, err := svc.ApplyRound(ctx, "rws", r, "", ""); err != nil {
