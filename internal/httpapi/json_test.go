@@ -232,7 +232,7 @@ func TestErrorsBoundWhatTheyRepeat(t *testing.T) {
 // make test run it for a bounded time.
 func FuzzDecode(f *testing.F) {
 	for _, s := range []string{`{"a":1}`, `{"a":1,"A":2}`, `{"a":1,"a":2}`, `[{"x":"\u00e9"}]`, "{\"a\":\"\xff\"}", `{"a":"\ud800"}`,
-		`{"a":{"b":[1,2,{"c":null}]}}`, `-0.5e-3`, `"\ud83d\ude00"`, `{"a":[1e999]}`, `{"\u0061":1,"a":2}`, `{"2":[{"x":1,"x":1}]}`} {
+		`{"a":{"b":[1,2,{"c":null}]}}`, `-0.5e-3`, `"\ud83d\ude00"`, `{"a":[1e999]}`, `{"\u0061":1,"a":2}`, `{"2":[{"x":1,"x":1}]}`, `{"a.b":1,"x":2}`, `[{"y":{"q[0]":1}}]`, `{"a":"b.c"}`} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
@@ -262,6 +262,9 @@ func FuzzDecode(f *testing.F) {
 		if dup, ok := duplicateName(b); ok {
 			t.Fatalf("accepted the name %q twice in one object: %q", dup, b)
 		}
+		if name, ok := unlocatableName(got); ok {
+			t.Fatalf("accepted the name %q, which a location cannot write: %q", name, b)
+		}
 		var want any
 		if err := json.Unmarshal(b, &want); err != nil {
 			t.Fatalf("accepted, encoding/json fails: %v", err)
@@ -270,6 +273,29 @@ func FuzzDecode(f *testing.F) {
 			t.Fatalf("decoded %#v, encoding/json %#v", got, want)
 		}
 	})
+}
+
+// unlocatableName reports a name holding '.', '[' or ']' in a decoded
+// document.
+func unlocatableName(v any) (string, bool) {
+	switch v := v.(type) {
+	case map[string]any:
+		for k, e := range v {
+			if strings.ContainsAny(k, ".[]") {
+				return k, true
+			}
+			if n, ok := unlocatableName(e); ok {
+				return n, true
+			}
+		}
+	case []any:
+		for _, e := range v {
+			if n, ok := unlocatableName(e); ok {
+				return n, true
+			}
+		}
+	}
+	return "", false
 }
 
 // duplicateName reports a name given twice in one object of a valid
