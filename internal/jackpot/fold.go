@@ -46,22 +46,12 @@ func (k Rules) Fold(p Pool, pend Pending, n int64) (Pool, error) {
 		return p, nil
 	}
 	q := p.clone()
-	s := q.Settings
-	credit, carry, rateSum, err := Accrue(pend.WagerAmount, s.ContributionBP, q.Meters.CarryDisplayed)
+	e, err := contributionEntry(&q, pend.Wagers, pend.WagerAmount)
 	if err != nil {
-		return Pool{}, overflowError(s.Currency, err)
+		return Pool{}, err
 	}
-	creditR, carryR, rateSumR, err := Accrue(pend.WagerAmount, s.ReserveBP, q.Meters.CarryReserve)
-	if err != nil {
-		return Pool{}, overflowError(s.Currency, err)
-	}
-	toDisplayed, toOverflow := SplitAtCeiling(q.Meters.Displayed, credit, s.Ceiling)
-	e := Entry{Kind: KindContribution, Displayed: toDisplayed, Overflow: toOverflow, Reserve: creditR,
-		CarryDisplayed: carry - q.Meters.CarryDisplayed, CarryReserve: carryR - q.Meters.CarryReserve,
-		Wagers: pend.Wagers, WagerAmount: pend.WagerAmount, RateSum: rateSum, RateSumReserve: rateSumR,
-		Contributed: credit, ContributedReserve: creditR}
 	if err := applyEntry(&q.Meters, e); err != nil {
-		return Pool{}, overflowError(s.Currency, err)
+		return Pool{}, overflowError(q.Settings.Currency, err)
 	}
 	q.Seq += n
 	return q, nil
@@ -87,24 +77,16 @@ func (k Rules) FoldRounds(p Pool, rounds []Entry) (Pool, []Entry, error) {
 	c := &change{pool: &q, rules: k}
 	s := q.Settings
 	for _, r := range rounds {
-		credit, carry, rateSum, err := Accrue(r.WagerAmount, s.ContributionBP, q.Meters.CarryDisplayed)
+		e, err := contributionEntry(&q, r.Wagers, r.WagerAmount)
 		if err != nil {
-			return Pool{}, nil, overflowError(s.Currency, err)
+			return Pool{}, nil, err
 		}
-		creditR, carryR, rateSumR, err := Accrue(r.WagerAmount, s.ReserveBP, q.Meters.CarryReserve)
-		if err != nil {
-			return Pool{}, nil, overflowError(s.Currency, err)
-		}
-		if rateSum != r.RateSum || rateSumR != r.RateSumReserve {
+		if e.RateSum != r.RateSum || e.RateSumReserve != r.RateSumReserve {
 			return Pool{}, nil, fmt.Errorf("jackpot: fold round %s of table %s: its rate sums %d and %d are not the pool's %d and %d",
-				r.Round, r.Table, r.RateSum, r.RateSumReserve, rateSum, rateSumR)
+				r.Round, r.Table, r.RateSum, r.RateSumReserve, e.RateSum, e.RateSumReserve)
 		}
-		toDisplayed, toOverflow := SplitAtCeiling(q.Meters.Displayed, credit, s.Ceiling)
-		e := Entry{Kind: KindContribution, Table: r.Table, Round: r.Round, DealtAt: r.DealtAt, Commit: r.Commit, Actor: r.Actor,
-			Displayed: toDisplayed, Overflow: toOverflow, Reserve: creditR,
-			CarryDisplayed: carry - q.Meters.CarryDisplayed, CarryReserve: carryR - q.Meters.CarryReserve,
-			Wagers: r.Wagers, WagerAmount: r.WagerAmount, RateSum: rateSum, RateSumReserve: rateSumR,
-			Contributed: credit, ContributedReserve: creditR, Rules: append([]string(nil), r.Rules...)}
+		e.Table, e.Round, e.DealtAt, e.Commit, e.Actor = r.Table, r.Round, r.DealtAt, r.Commit, r.Actor
+		e.Rules = append([]string(nil), r.Rules...)
 		c.now = r.At
 		c.post(e)
 		if c.err != nil {

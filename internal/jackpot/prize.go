@@ -13,31 +13,43 @@ import (
 // carry == sum(wager x rate) after every round.
 func (c *change) contribute(r Round, total money.Amount) (Contribution, error) {
 	p := c.pool
-	s := p.Settings
 	out := Contribution{Wagers: int64(len(r.Wagers)), WagerAmount: total,
 		Rules: []string{"ruling R4", "ruling R1"}}
 	if len(r.Wagers) == 0 {
 		return out, nil
 	}
-	credit, carry, rateSum, err := Accrue(total, s.ContributionBP, p.Meters.CarryDisplayed)
+	e, err := contributionEntry(p, out.Wagers, total)
 	if err != nil {
-		return out, overflowError(p.Settings.Currency, err)
+		return out, err
 	}
-	creditR, carryR, rateSumR, err := Accrue(total, s.ReserveBP, p.Meters.CarryReserve)
-	if err != nil {
-		return out, overflowError(p.Settings.Currency, err)
-	}
-	toDisplayed, toOverflow := SplitAtCeiling(p.Meters.Displayed, credit, s.Ceiling)
-	out.Displayed, out.Overflow, out.Reserve = toDisplayed, toOverflow, creditR
-	e := Entry{Kind: KindContribution, Table: r.Table, Round: r.Round,
-		Displayed: toDisplayed, Overflow: toOverflow, Reserve: creditR,
-		CarryDisplayed: carry - p.Meters.CarryDisplayed, CarryReserve: carryR - p.Meters.CarryReserve,
-		Wagers: int64(len(r.Wagers)), WagerAmount: total, RateSum: rateSum, RateSumReserve: rateSumR,
-		Contributed: credit, ContributedReserve: creditR, Rules: out.Rules}
+	out.Displayed, out.Overflow, out.Reserve = e.Displayed, e.Overflow, e.Reserve
+	e.Table, e.Round, e.Rules = r.Table, r.Round, out.Rules
 	dealt := r.DealtAt
 	e.DealtAt = &dealt
 	c.post(e)
 	return out, nil
+}
+
+// contributionEntry is the contribution entry of wagers wager amounts
+// totalling amount, posted to p as its meters stand: the whole units of
+// p's carried fraction + amount x rate credited, the rest carried (R1),
+// the displayed meter's credit split at the ceiling (R4). The round's
+// identity (table, round, time, rules) is the caller's.
+func contributionEntry(p *Pool, wagers int64, amount money.Amount) (Entry, error) {
+	s := p.Settings
+	credit, carry, rateSum, err := Accrue(amount, s.ContributionBP, p.Meters.CarryDisplayed)
+	if err != nil {
+		return Entry{}, overflowError(s.Currency, err)
+	}
+	creditR, carryR, rateSumR, err := Accrue(amount, s.ReserveBP, p.Meters.CarryReserve)
+	if err != nil {
+		return Entry{}, overflowError(s.Currency, err)
+	}
+	toDisplayed, toOverflow := SplitAtCeiling(p.Meters.Displayed, credit, s.Ceiling)
+	return Entry{Kind: KindContribution, Displayed: toDisplayed, Overflow: toOverflow, Reserve: creditR,
+		CarryDisplayed: carry - p.Meters.CarryDisplayed, CarryReserve: carryR - p.Meters.CarryReserve,
+		Wagers: wagers, WagerAmount: amount, RateSum: rateSum, RateSumReserve: rateSumR,
+		Contributed: credit, ContributedReserve: creditR}, nil
 }
 
 // Accrue is the one rounding of contributions: it credits the whole minor
