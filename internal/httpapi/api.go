@@ -13,7 +13,6 @@ package httpapi
 import (
 	"log/slog"
 	"net/http"
-	"reflect"
 	"strings"
 	"sync"
 	"time"
@@ -130,16 +129,6 @@ var setHumaGlobals sync.Once
 // default about:blank, which generators (openapi-typescript) read as
 // "always present", so every problem carries it.
 const ProblemType = "about:blank"
-
-// setIfAbsent is apispec.SetIfAbsent (auth.go's hook calls it).
-func setIfAbsent(m map[string]*huma.Response, code string, r *huma.Response) {
-	apispec.SetIfAbsent(m, code, r)
-}
-
-// rulesetEnum is apispec.RulesetEnum (settle.go's registration calls it).
-func rulesetEnum(api huma.API, cat ruleset.Catalogue, types ...reflect.Type) {
-	apispec.RulesetEnum(api, cat, types...)
-}
 
 // Register adds the operations of the given groups to api.
 func Register(api huma.API, deps Deps, groups ...Group) {

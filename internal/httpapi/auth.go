@@ -155,10 +155,10 @@ func (b BearerTokens) Authenticate(r *http.Request) (*principal.Principal, error
 // authenticated caller), 403 where a role is required.
 func documentAccess(oapi *huma.OpenAPI, op *huma.Operation) {
 	problem, _ := apispec.ProblemResponses(oapi, op)
-	setIfAbsent(op.Responses, "401", problem("No credentials, or credentials that are not valid (WWW-Authenticate says which scheme). "+
+	apispec.SetIfAbsent(op.Responses, "401", problem("No credentials, or credentials that are not valid (WWW-Authenticate says which scheme). "+
 		"Locally (`tablesettle serve`) stateless operations need none; in the stack every request is SigV4-signed."))
 	if !auth.RuleOf(op.Method + " " + op.Path).Stateless {
-		setIfAbsent(op.Responses, "403", problem("The principal's role may not call this operation, or (a table) is not bound to the request's table; the detail names what is missing. Nothing was written."))
+		apispec.SetIfAbsent(op.Responses, "403", problem("The principal's role may not call this operation, or (a table) is not bound to the request's table; the detail names what is missing. Nothing was written."))
 	}
 }
 

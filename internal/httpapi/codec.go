@@ -42,11 +42,32 @@ var jsonFormat = huma.Format{
 		if err := json.Unmarshal(data, v, decodeOptions); err != nil {
 			return decodeError(data, err)
 		}
-		if _, generic := v.(*any); generic { // huma's pass before it validates
+		if g, generic := v.(*any); generic && !namesLocatable(*g) { // huma's pass before it validates
 			return locatableNames(data)
 		}
 		return nil
 	},
+}
+
+// namesLocatable reports whether no object name in the decoded document v
+// holds '.', '[' or ']' (locatableNames then finds the first in document
+// order: a map keeps none).
+func namesLocatable(v any) bool {
+	switch v := v.(type) {
+	case map[string]any:
+		for k, e := range v {
+			if strings.ContainsAny(k, ".[]") || !namesLocatable(e) {
+				return false
+			}
+		}
+	case []any:
+		for _, e := range v {
+			if !namesLocatable(e) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // locatableNames refuses, in the valid JSON document data, the first

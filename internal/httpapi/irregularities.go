@@ -100,7 +100,7 @@ type catalogueOutput struct {
 // registerIrregularities adds the irregularities operations (the "irregularities" function).
 func registerIrregularities(api huma.API, deps Deps) {
 	cat := deps.rulesets()
-	rulesetEnum(api, cat, reflect.TypeFor[IrregularityRequest]())
+	apispec.RulesetEnum(api, cat, reflect.TypeFor[IrregularityRequest]())
 	huma.Register(api, huma.Operation{
 		OperationID: "list-irregularities",
 		Method:      http.MethodGet,

@@ -103,7 +103,7 @@ type releaseOutput struct {
 
 // registerPools adds the pools operations (the "pools" function).
 func registerPools(api huma.API, deps Deps) {
-	rulesetEnum(api, deps.rulesets(), reflect.TypeFor[PoolRoundRequest]())
+	apispec.RulesetEnum(api, deps.rulesets(), reflect.TypeFor[PoolRoundRequest]())
 	svc := deps.Pools
 	tags := []string{"Pools"}
 	huma.Register(api, huma.Operation{

@@ -7,6 +7,7 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 
+	"github.com/tablesettle/tablesettle/internal/apispec"
 	"github.com/tablesettle/tablesettle/internal/money"
 	"github.com/tablesettle/tablesettle/internal/ruleset"
 	"github.com/tablesettle/tablesettle/internal/settle"
@@ -146,7 +147,7 @@ type settleOutput struct {
 // registerSettle adds the settle operations (the "settle" function).
 func registerSettle(api huma.API, deps Deps) {
 	cat := deps.rulesets()
-	rulesetEnum(api, cat, reflect.TypeFor[SettleRequest]())
+	apispec.RulesetEnum(api, cat, reflect.TypeFor[SettleRequest]())
 	settler := settle.Settler{Rulesets: cat}
 	huma.Register(api, huma.Operation{
 		OperationID: "settle-round",
