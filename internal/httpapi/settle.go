@@ -17,8 +17,12 @@ import (
 // types of package settle field for field (Go converts between them
 // directly, so a field added on one side and not the other does not
 // compile). They exist so that the spec's schema names are the settle
-// group's own ("SettleRequest", "SettleLine", ...) and cannot collide with
-// another group's "Round" or "Line".
+// group's own ("SettleRequest", "SettlePositionResult", ...) and cannot
+// collide with another group's "Round". A position's lines and jackpot
+// prizes are settle's own Line and Eligibility (apispec.SchemaName names
+// them SettleLine and SettleEligibility; their tags carry the spec's
+// words): an answer has a dozen or more of them, and copying each into a
+// type of the edge was a sixth of a settle request's allocated bytes.
 
 // SettleRequest is the body of POST /v1/rounds/settle.
 type SettleRequest struct {
@@ -84,39 +88,14 @@ type SettleDealer struct {
 
 // SettlePositionResult is one position's settlement.
 type SettlePositionResult struct {
-	Seat        int                 `json:"seat"`
-	Hand        *SettleHand         `json:"hand,omitempty" doc:"The main game hand; absent when the cards were not given or were the wrong number."`
-	Progressive *SettleHand         `json:"progressive,omitempty" doc:"The jackpot hand where it differs from the main hand (TCP: 3 cards + 2 community; THB: hole cards + flop)."`
-	Outcome     string              `json:"outcome" enum:"win,lose,stand_off,dealer_no_hand,folded,declined,absent,removed,void,no_contest" doc:"The hand against the dealer."`
-	Lines       []SettleLine        `json:"lines" doc:"One line per wager (a wager over a limit gets a second line returning the excess)."`
-	Jackpot     []SettleEligibility `json:"jackpot" doc:"Every jackpot prize the position qualifies for, evaluated from the cards (ruling R14)."`
-	Staked      money.Amount        `json:"staked"`
-	Net         money.Amount        `json:"net" doc:"The player's net over the position's lines."`
-}
-
-// SettleLine is the settlement of one wager.
-type SettleLine struct {
-	Wager    ruleset.Wager `json:"wager"`
-	Stake    money.Amount  `json:"stake" doc:"The amount this line settles, minor units."`
-	Result   settle.Result `json:"result" enum:"win,lose,push,returned,void"`
-	Returned money.Amount  `json:"returned" doc:"What goes back to the player in all, stake included."`
-	Net      money.Amount  `json:"net" doc:"returned - stake."`
-	Odds     string        `json:"odds,omitempty" doc:"The price applied as the document writes it: \"4 to 1\", \"40 for 1\", \"SGD 2000.00\", \"100% of the pool\"."`
-	Rules    []string      `json:"rules" doc:"The rules and rulings applied, e.g. \"mbs-megalink-ssp-v6 3.10.2.1\"."`
-	Flags    []string      `json:"flags,omitempty" doc:"under_minimum; capped (RWS 4.1.1); pool_prize (a percentage of the pool the pools service pays, ruling R3)."`
-	Note     string        `json:"note,omitempty" doc:"What the rules leave open on this line (e.g. \"document silent\") and how it was decided."`
-}
-
-// SettleEligibility is one jackpot prize a position qualifies for.
-type SettleEligibility struct {
-	Wager      ruleset.Wager `json:"wager"`
-	Kind       string        `json:"kind" enum:"hand,magic_card,lucky_player,lucky_dealer"`
-	Category   string        `json:"category,omitempty"`
-	Prize      ruleset.Pay   `json:"prize" doc:"A percentage of the pool in basis points, a fixed amount, or odds."`
-	Multiplier int           `json:"multiplier" doc:"The THB multiplier applied (1 for the percentage lines, ruling R17)."`
-	Stake      money.Amount  `json:"stake"`
-	PaidBy     settle.PaidBy `json:"paidBy" enum:"house,pool" doc:"house: paid on the line; pool: a percentage the pools service pays from the pool."`
-	Rules      []string      `json:"rules"`
+	Seat        int                  `json:"seat"`
+	Hand        *SettleHand          `json:"hand,omitempty" doc:"The main game hand; absent when the cards were not given or were the wrong number."`
+	Progressive *SettleHand          `json:"progressive,omitempty" doc:"The jackpot hand where it differs from the main hand (TCP: 3 cards + 2 community; THB: hole cards + flop)."`
+	Outcome     string               `json:"outcome" enum:"win,lose,stand_off,dealer_no_hand,folded,declined,absent,removed,void,no_contest" doc:"The hand against the dealer."`
+	Lines       []settle.Line        `json:"lines" doc:"One line per wager (a wager over a limit gets a second line returning the excess)."`
+	Jackpot     []settle.Eligibility `json:"jackpot" doc:"Every jackpot prize the position qualifies for, evaluated from the cards (ruling R14)."`
+	Staked      money.Amount         `json:"staked"`
+	Net         money.Amount         `json:"net" doc:"The player's net over the position's lines."`
 }
 
 // SettleIrregularity is an irregularity the round shows.
@@ -204,10 +183,10 @@ func settleHand(h *settle.Hand) *SettleHand {
 	return &s
 }
 
-// settleResponse is s in the API's types. Every position's lines, jackpot
-// prizes and hands are cut from one slice each (a slice per position
-// each was most of the answer's allocations); each sub-slice is capped at
-// its length, and an empty one is still non-nil, so it is written [].
+// settleResponse is s in the API's types. The positions' hands are cut
+// from one slice (a pointer each was most of the answer's allocations);
+// their lines and jackpot prizes are settle's own (an empty list is
+// written [], never null).
 func settleResponse(s settle.Settlement) SettleResponse {
 	out := SettleResponse{
 		Ruleset: s.Ruleset, RoundID: s.RoundID, Currency: s.Currency, Void: s.Void, Community: s.Community,
@@ -219,10 +198,8 @@ func settleResponse(s settle.Settlement) SettleResponse {
 		out.Dealer = &SettleDealer{Cards: d.Cards, Category: d.Category, Best: d.Best, Qualifies: d.Qualifies,
 			Progressive: settleHand(d.Progressive), Rules: d.Rules}
 	}
-	nLines, nJackpot, nHands := 0, 0, 0
+	nHands := 0
 	for _, p := range s.Positions {
-		nLines += len(p.Lines)
-		nJackpot += len(p.Jackpot)
 		if p.Hand != nil {
 			nHands++
 		}
@@ -230,8 +207,6 @@ func settleResponse(s settle.Settlement) SettleResponse {
 			nHands++
 		}
 	}
-	lines := make([]SettleLine, 0, nLines)
-	jackpot := make([]SettleEligibility, 0, nJackpot)
 	hands := make([]SettleHand, 0, nHands)
 	hand := func(h *settle.Hand) *SettleHand {
 		if h == nil {
@@ -241,17 +216,14 @@ func settleResponse(s settle.Settlement) SettleResponse {
 		return &hands[len(hands)-1]
 	}
 	for i, p := range s.Positions {
-		start := len(lines)
-		for _, l := range p.Lines {
-			lines = append(lines, SettleLine(l))
-		}
-		jstart := len(jackpot)
-		for _, e := range p.Jackpot {
-			jackpot = append(jackpot, SettleEligibility(e))
-		}
 		out.Positions[i] = SettlePositionResult{Seat: p.Seat, Hand: hand(p.Hand), Progressive: hand(p.Progressive),
-			Outcome: string(p.Outcome), Staked: p.Staked, Net: p.Net,
-			Lines: lines[start:len(lines):len(lines)], Jackpot: jackpot[jstart:len(jackpot):len(jackpot)]}
+			Outcome: string(p.Outcome), Staked: p.Staked, Net: p.Net, Lines: p.Lines, Jackpot: p.Jackpot}
+		if p.Lines == nil {
+			out.Positions[i].Lines = []settle.Line{}
+		}
+		if p.Jackpot == nil {
+			out.Positions[i].Jackpot = []settle.Eligibility{}
+		}
 	}
 	for i, irr := range s.Irregularities {
 		out.Irregularities[i] = SettleIrregularity(irr)

@@ -84,18 +84,21 @@ type PositionResult struct {
 }
 
 // Line is the settlement of one wager (or one part of it).
+//
+// The settle operation answers with Line itself (its schema is
+// SettleLine: the doc and enum tags are the spec's words).
 type Line struct {
 	Wager    ruleset.Wager `json:"wager"`
-	Stake    money.Amount  `json:"stake"`           // The amount this line settles, minor units.
-	Result   Result        `json:"result"`          // One of: win, lose, push, returned, void.
-	Returned money.Amount  `json:"returned"`        // What goes back to the player in all, stake included.
-	Net      money.Amount  `json:"net"`             // returned - stake.
-	Odds     string        `json:"odds,omitempty"`  // The price applied, as the document writes it ("4 to 1", "40 for 1", "SGD 2000.00", "100% of the pool").
-	Rules    []string      `json:"rules"`           // The rules and rulings applied, e.g. "mbs-megalink-ssp-v6 3.10.2.1".
-	Flags    []string      `json:"flags,omitempty"` // under_minimum, capped, pool_prize.
+	Stake    money.Amount  `json:"stake" doc:"The amount this line settles, minor units."`
+	Result   Result        `json:"result" enum:"win,lose,push,returned,void"`
+	Returned money.Amount  `json:"returned" doc:"What goes back to the player in all, stake included."`
+	Net      money.Amount  `json:"net" doc:"returned - stake."`
+	Odds     string        `json:"odds,omitempty" doc:"The price applied as the document writes it: \"4 to 1\", \"40 for 1\", \"SGD 2000.00\", \"100% of the pool\"."`
+	Rules    []string      `json:"rules" doc:"The rules and rulings applied, e.g. \"mbs-megalink-ssp-v6 3.10.2.1\"."`
+	Flags    []string      `json:"flags,omitempty" doc:"under_minimum; capped (RWS 4.1.1); pool_prize (a percentage of the pool the pools service pays, ruling R3)."`
 	// Note says what the rules leave open on this line, e.g. that the
 	// document is silent and which ruling decided it.
-	Note string `json:"note,omitempty"`
+	Note string `json:"note,omitempty" doc:"What the rules leave open on this line (e.g. \"document silent\") and how it was decided."`
 }
 
 // PaidBy says who funds a prize (ruling R3).
@@ -108,19 +111,22 @@ const (
 )
 
 // Eligibility is one jackpot prize a position qualifies for.
+//
+// The settle operation answers with Eligibility itself (its schema is
+// SettleEligibility: the doc and enum tags are the spec's words).
 type Eligibility struct {
 	Wager ruleset.Wager `json:"wager"`
 	// Kind: "hand" (a paytable hand), "magic_card", "lucky_player",
 	// "lucky_dealer" (SSP v4).
-	Kind     string `json:"kind"`
+	Kind     string `json:"kind" enum:"hand,magic_card,lucky_player,lucky_dealer"`
 	Category string `json:"category,omitempty"` // The hand category, for kind hand.
 	// Prize is the price: basis points of the pool, a fixed amount, or odds.
-	Prize ruleset.Pay `json:"prize"`
+	Prize ruleset.Pay `json:"prize" doc:"A percentage of the pool in basis points, a fixed amount, or odds."`
 	// Multiplier is THB's progressive multiplier (1-5) as applied: 1 for
 	// the percentage lines, which it does not touch (ruling R17).
-	Multiplier int          `json:"multiplier"`
-	Stake      money.Amount `json:"stake"`  // The jackpot wager's stake.
-	PaidBy     PaidBy       `json:"paidBy"` // One of: house, pool.
+	Multiplier int          `json:"multiplier" doc:"The THB multiplier applied (1 for the percentage lines, ruling R17)."`
+	Stake      money.Amount `json:"stake"` // The jackpot wager's stake.
+	PaidBy     PaidBy       `json:"paidBy" enum:"house,pool" doc:"house: paid on the line; pool: a percentage the pools service pays from the pool."`
 	Rules      []string     `json:"rules"`
 }
 
