@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/danielgtaylor/huma/v2/humatest"
+
+	"github.com/tablesettle/tablesettle/internal/settle"
 )
 
 func settleAPI(t *testing.T) humatest.TestAPI {
@@ -174,5 +176,21 @@ func TestSettleReadmeExample(t *testing.T) {
 	}
 	if !strings.Contains(resp.Body.String(), `"houseNet":-33900`) || !strings.Contains(sec, "-33900") {
 		t.Errorf("docs/settling.md and answer disagree: %s", resp.Body)
+	}
+}
+
+// A position's lines and jackpot prizes are written as lists, [] when
+// there are none, never null (the spec's arrays), now that they are
+// settle's own slices, which may be nil.
+func TestSettleAnswerEmptyListsAreArrays(t *testing.T) {
+	out := settleResponse(settle.Settlement{Positions: []settle.PositionResult{{Seat: 1}}})
+	var b strings.Builder
+	if err := jsonFormat.Marshal(&b, &out); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`"lines":[]`, `"jackpot":[]`} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("no %s in %s", want, b.String())
+		}
 	}
 }
