@@ -3,6 +3,7 @@ package httpapi
 import (
 	"bytes"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 	"sync"
@@ -18,7 +19,8 @@ import (
 // surrogate checks, its depth limit) and does no more than the library's
 // Unmarshal into any does, with fewer allocations: a name repeated in the
 // body (every position's "seat", "cards", "wagers") is allocated once per
-// body, and an array is allocated once at its length. It also notes a name
+// body, and so is a number repeated (every seat's ante and bet); an array
+// is allocated once at its length. It also notes a name
 // holding '.', '[' or ']' (namesLocatable) as it goes.
 //
 // It never refuses anything itself: whenever the body is not a plain
@@ -48,12 +50,14 @@ type genericDecoder struct {
 	buf       bytes.Buffer
 	dec       jsontext.Decoder
 	names     []string // the names met in this body, each allocated once
+	numbers   []any    // the numbers met in this body, each boxed once
 	stack     []any    // the elements of the arrays being read
 	locatable bool
 }
 
-// maxKeptNames bounds the names a body shares (a request has a few
-// dozen distinct names at most; past it each is allocated as it comes).
+// maxKeptNames bounds the names, and the numbers, a body shares (a
+// request has a few dozen distinct names at most; past it each is
+// allocated as it comes).
 const maxKeptNames = 64
 
 var generics = sync.Pool{New: func() any { return new(genericDecoder) }}
@@ -63,6 +67,8 @@ func (g *genericDecoder) release() {
 	g.dec.Reset(&g.buf)
 	clear(g.names)
 	g.names = g.names[:0]
+	clear(g.numbers)
+	g.numbers = g.numbers[:0]
 	clear(g.stack)
 	g.stack = g.stack[:0]
 	generics.Put(g)
@@ -143,9 +149,25 @@ func (g *genericDecoder) value() (any, bool) {
 		if err != nil {
 			return nil, false // out of range: the library's error
 		}
-		return f, true
+		return g.number(f), true
 	}
 	return nil, false
+}
+
+// number is f as an any, boxed once per body for each value (bit for bit:
+// -0 is not 0): a request repeats its amounts (every seat's ante and bet).
+func (g *genericDecoder) number(f float64) any {
+	bits := math.Float64bits(f)
+	for _, n := range g.numbers {
+		if math.Float64bits(n.(float64)) == bits {
+			return n
+		}
+	}
+	var n any = f
+	if len(g.numbers) < maxKeptNames {
+		g.numbers = append(g.numbers, n)
+	}
+	return n
 }
 
 // name is the object name raw (quoted, as read), allocated once per body.

@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"math"
 	"math/rand/v2"
 	"reflect"
 	"testing"
@@ -68,5 +69,18 @@ func BenchmarkSettle7DecodeAnyLibrary(b *testing.B) {
 		if err := jsonv2.Unmarshal(body, &in, decodeOptions); err != nil || !namesLocatable(in) {
 			b.Fatal(err)
 		}
+	}
+}
+
+// A number repeated in a body is boxed once, bit for bit: -0 stays -0
+// beside a 0 (reflect.DeepEqual would call them equal).
+func TestDecodeGenericKeepsNegativeZero(t *testing.T) {
+	v, _, ok := decodeGeneric([]byte(`[0,-0,1000,1000]`))
+	if !ok {
+		t.Fatal("not taken")
+	}
+	a := v.([]any)
+	if math.Signbit(a[0].(float64)) || !math.Signbit(a[1].(float64)) || a[2].(float64) != 1000 || a[3].(float64) != 1000 {
+		t.Errorf("decoded %#v", a)
 	}
 }
