@@ -9,20 +9,19 @@ import (
 
 	"github.com/tablesettle/tablesettle/internal/apispec"
 	"github.com/tablesettle/tablesettle/internal/money"
-	"github.com/tablesettle/tablesettle/internal/ruleset"
 	"github.com/tablesettle/tablesettle/internal/settle"
 )
 
-// The settle operation's request and response types mirror the domain
-// types of package settle field for field (Go converts between them
-// directly, so a field added on one side and not the other does not
-// compile). They exist so that the spec's schema names are the settle
-// group's own ("SettleRequest", "SettlePositionResult", ...) and cannot
-// collide with another group's "Round". A position's lines and jackpot
-// prizes are settle's own Line and Eligibility (apispec.SchemaName names
-// them SettleLine and SettleEligibility; their tags carry the spec's
-// words): an answer has a dozen or more of them, and copying each into a
-// type of the edge was a sixth of a settle request's allocated bytes.
+// The settle operation's request types mirror the domain types of package
+// settle field for field (Go converts between them directly, so a field
+// added on one side and not the other does not compile), so that the
+// spec's schema names are the settle group's own ("SettleRequest",
+// "SettlePosition") and carry the request's bounds. The answer is settle's
+// own types (apispec.SchemaName names them SettlePositionResult,
+// SettleLine, SettleEligibility, SettleHand, SettleIrregularity,
+// SettleTotals; their tags carry the spec's words) in a SettleResponse:
+// copying each position, line and prize into a type of the edge was a
+// fifth of a settle request's allocated bytes.
 
 // SettleRequest is the body of POST /v1/rounds/settle.
 type SettleRequest struct {
@@ -58,61 +57,25 @@ type SettlePosition struct {
 
 // SettleResponse is the answer of POST /v1/rounds/settle.
 type SettleResponse struct {
-	Ruleset        string                 `json:"ruleset"`
-	RoundID        string                 `json:"roundId"`
-	Currency       money.Currency         `json:"currency"`
-	Void           bool                   `json:"void" doc:"The round is void: every wager returned (ruling R12)."`
-	Dealer         *SettleDealer          `json:"dealer,omitempty" doc:"The dealer's hand; absent when the round is void."`
-	Community      string                 `json:"community,omitempty" doc:"The community cards, canonical form."`
-	Positions      []SettlePositionResult `json:"positions" doc:"One per position, in seat (dealing) order."`
-	Irregularities []SettleIrregularity   `json:"irregularities" doc:"What the cards and wagers showed that the rules treat as irregular, and the outcome applied."`
-	Totals         SettleTotals           `json:"totals"`
-}
-
-// SettleHand is an evaluated hand.
-type SettleHand struct {
-	Cards    string `json:"cards" doc:"The cards given, canonical form."`
-	Category string `json:"category" doc:"royal_flush, straight_flush, four_of_a_kind, full_house, flush, straight, three_of_a_kind, two_pair, one_pair or high_card."`
-	Best     string `json:"best" doc:"The cards that make the hand, highest rank first."`
+	Ruleset        string                  `json:"ruleset"`
+	RoundID        string                  `json:"roundId"`
+	Currency       money.Currency          `json:"currency"`
+	Void           bool                    `json:"void" doc:"The round is void: every wager returned (ruling R12)."`
+	Dealer         *SettleDealer           `json:"dealer,omitempty" doc:"The dealer's hand; absent when the round is void."`
+	Community      string                  `json:"community,omitempty" doc:"The community cards, canonical form."`
+	Positions      []settle.PositionResult `json:"positions" doc:"One per position, in seat (dealing) order."`
+	Irregularities []settle.Irregularity   `json:"irregularities" doc:"What the cards and wagers showed that the rules treat as irregular, and the outcome applied."`
+	Totals         settle.Totals           `json:"totals"`
 }
 
 // SettleDealer is the dealer's hand and whether it qualifies.
 type SettleDealer struct {
-	Cards       string      `json:"cards"`
-	Category    string      `json:"category"`
-	Best        string      `json:"best"`
-	Qualifies   bool        `json:"qualifies" doc:"Whether the dealer's hand qualifies (always true in THB, which has no qualifier)."`
-	Progressive *SettleHand `json:"progressive,omitempty" doc:"mbs-ssp-v4: the dealer's hand for the dealer-hand jackpot wager."`
-	Rules       []string    `json:"rules"`
-}
-
-// SettlePositionResult is one position's settlement.
-type SettlePositionResult struct {
-	Seat        int                  `json:"seat"`
-	Hand        *SettleHand          `json:"hand,omitempty" doc:"The main game hand; absent when the cards were not given or were the wrong number."`
-	Progressive *SettleHand          `json:"progressive,omitempty" doc:"The jackpot hand where it differs from the main hand (TCP: 3 cards + 2 community; THB: hole cards + flop)."`
-	Outcome     string               `json:"outcome" enum:"win,lose,stand_off,dealer_no_hand,folded,declined,absent,removed,void,no_contest" doc:"The hand against the dealer."`
-	Lines       []settle.Line        `json:"lines" doc:"One line per wager (a wager over a limit gets a second line returning the excess)."`
-	Jackpot     []settle.Eligibility `json:"jackpot" doc:"Every jackpot prize the position qualifies for, evaluated from the cards (ruling R14)."`
-	Staked      money.Amount         `json:"staked"`
-	Net         money.Amount         `json:"net" doc:"The player's net over the position's lines."`
-}
-
-// SettleIrregularity is an irregularity the round shows.
-type SettleIrregularity struct {
-	Code    string        `json:"code" doc:"duplicate_card, dealer_card_count, community_card_count, player_card_count, progressive_without_ante, bonus_without_ante (ruling R26), absent_player, over_maximum, under_minimum, bet_not_twice_ante."`
-	Seat    int           `json:"seat,omitempty"`
-	Wager   ruleset.Wager `json:"wager,omitempty"`
-	Message string        `json:"message"`
-	Rules   []string      `json:"rules"`
-}
-
-// SettleTotals are the round's sums over every line.
-type SettleTotals struct {
-	Staked    money.Amount `json:"staked"`
-	Returned  money.Amount `json:"returned"`
-	PlayerNet money.Amount `json:"playerNet"`
-	HouseNet  money.Amount `json:"houseNet" doc:"-playerNet. Pool prizes are not in it: the pool pays them."`
+	Cards       string       `json:"cards"`
+	Category    string       `json:"category"`
+	Best        string       `json:"best"`
+	Qualifies   bool         `json:"qualifies" doc:"Whether the dealer's hand qualifies (always true in THB, which has no qualifier)."`
+	Progressive *settle.Hand `json:"progressive,omitempty" doc:"mbs-ssp-v4: the dealer's hand for the dealer-hand jackpot wager."`
+	Rules       []string     `json:"rules"`
 }
 
 type settleInput struct {
@@ -175,58 +138,33 @@ func (r *SettleRequest) round() settle.Round {
 	return out
 }
 
-func settleHand(h *settle.Hand) *SettleHand {
-	if h == nil {
-		return nil
-	}
-	s := SettleHand(*h)
-	return &s
-}
-
-// settleResponse is s in the API's types. The positions' hands are cut
-// from one slice (a pointer each was most of the answer's allocations);
-// their lines and jackpot prizes are settle's own (an empty list is
-// written [], never null).
+// settleResponse is s as the API answers it. Its positions, their hands,
+// lines and jackpot prizes, and its irregularities are settle's own (an
+// empty list is written [], never null); only the dealer's hand has a
+// shape of the edge's.
 func settleResponse(s settle.Settlement) SettleResponse {
 	out := SettleResponse{
 		Ruleset: s.Ruleset, RoundID: s.RoundID, Currency: s.Currency, Void: s.Void, Community: s.Community,
-		Positions:      make([]SettlePositionResult, len(s.Positions)),
-		Irregularities: make([]SettleIrregularity, len(s.Irregularities)),
-		Totals:         SettleTotals(s.Totals),
+		Positions: s.Positions, Irregularities: s.Irregularities, Totals: s.Totals,
 	}
 	if d := s.Dealer; d != nil {
 		out.Dealer = &SettleDealer{Cards: d.Cards, Category: d.Category, Best: d.Best, Qualifies: d.Qualifies,
-			Progressive: settleHand(d.Progressive), Rules: d.Rules}
+			Progressive: d.Progressive, Rules: d.Rules}
 	}
-	nHands := 0
-	for _, p := range s.Positions {
-		if p.Hand != nil {
-			nHands++
-		}
-		if p.Progressive != nil {
-			nHands++
-		}
+	if out.Positions == nil {
+		out.Positions = []settle.PositionResult{}
 	}
-	hands := make([]SettleHand, 0, nHands)
-	hand := func(h *settle.Hand) *SettleHand {
-		if h == nil {
-			return nil
-		}
-		hands = append(hands, SettleHand(*h))
-		return &hands[len(hands)-1]
+	if out.Irregularities == nil {
+		out.Irregularities = []settle.Irregularity{}
 	}
-	for i, p := range s.Positions {
-		out.Positions[i] = SettlePositionResult{Seat: p.Seat, Hand: hand(p.Hand), Progressive: hand(p.Progressive),
-			Outcome: string(p.Outcome), Staked: p.Staked, Net: p.Net, Lines: p.Lines, Jackpot: p.Jackpot}
+	for i := range out.Positions {
+		p := &out.Positions[i] // s's own: the settlement is this request's
 		if p.Lines == nil {
-			out.Positions[i].Lines = []settle.Line{}
+			p.Lines = []settle.Line{}
 		}
 		if p.Jackpot == nil {
-			out.Positions[i].Jackpot = []settle.Eligibility{}
+			p.Jackpot = []settle.Eligibility{}
 		}
-	}
-	for i, irr := range s.Irregularities {
-		out.Irregularities[i] = SettleIrregularity(irr)
 	}
 	return out
 }

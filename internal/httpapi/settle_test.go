@@ -179,18 +179,24 @@ func TestSettleReadmeExample(t *testing.T) {
 	}
 }
 
-// A position's lines and jackpot prizes are written as lists, [] when
-// there are none, never null (the spec's arrays), now that they are
-// settle's own slices, which may be nil.
+// The answer's lists (positions, irregularities, a position's lines and
+// jackpot prizes) are written [] when empty, never null (the spec's
+// arrays), now that they are settle's own slices, which may be nil.
 func TestSettleAnswerEmptyListsAreArrays(t *testing.T) {
-	out := settleResponse(settle.Settlement{Positions: []settle.PositionResult{{Seat: 1}}})
-	var b strings.Builder
-	if err := jsonFormat.Marshal(&b, &out); err != nil {
-		t.Fatal(err)
-	}
-	for _, want := range []string{`"lines":[]`, `"jackpot":[]`} {
-		if !strings.Contains(b.String(), want) {
-			t.Errorf("no %s in %s", want, b.String())
+	for _, s := range []settle.Settlement{{Positions: []settle.PositionResult{{Seat: 1}}}, {}} {
+		out := settleResponse(s)
+		var b strings.Builder
+		if err := jsonFormat.Marshal(&b, &out); err != nil {
+			t.Fatal(err)
+		}
+		want := []string{`"positions":[]`, `"irregularities":[]`}
+		if len(s.Positions) > 0 {
+			want = []string{`"irregularities":[]`, `"lines":[]`, `"jackpot":[]`}
+		}
+		for _, w := range want {
+			if !strings.Contains(b.String(), w) {
+				t.Errorf("no %s in %s", w, b.String())
+			}
 		}
 	}
 }

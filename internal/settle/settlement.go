@@ -50,10 +50,15 @@ type Settlement struct {
 }
 
 // Hand is an evaluated hand.
+//
+// The settle operation answers with Hand itself, as it does with
+// PositionResult, Line, Eligibility, Irregularity and Totals (their
+// schemas are SettleHand, SettlePositionResult, ...: apispec.SchemaName):
+// their doc and enum tags are the spec's words.
 type Hand struct {
-	Cards    string `json:"cards"`    // The cards given, canonical form.
-	Category string `json:"category"` // royal_flush ... high_card.
-	Best     string `json:"best"`     // The five (or three) cards that make the hand, highest rank first.
+	Cards    string `json:"cards" doc:"The cards given, canonical form."`
+	Category string `json:"category" doc:"royal_flush, straight_flush, four_of_a_kind, full_house, flush, straight, three_of_a_kind, two_pair, one_pair or high_card."`
+	Best     string `json:"best" doc:"The cards that make the hand, highest rank first."` // The five (or three) cards.
 }
 
 // DealerHand is the dealer's hand and whether it qualifies.
@@ -70,23 +75,22 @@ type PositionResult struct {
 	Seat int `json:"seat"`
 	// Hand is the main game hand; nil when the cards were not given or
 	// cannot make one.
-	Hand *Hand `json:"hand,omitempty"`
+	Hand *Hand `json:"hand,omitempty" doc:"The main game hand; absent when the cards were not given or were the wrong number."`
 	// Progressive is the player's jackpot hand (TCP: 3 + 2 community;
 	// THB: hole + flop), when it differs from Hand.
-	Progressive *Hand   `json:"progressive,omitempty"`
-	Outcome     Outcome `json:"outcome"` // One of: win, lose, stand_off, dealer_no_hand, folded, declined, absent, removed, void, no_contest.
-	Lines       []Line  `json:"lines"`
+	Progressive *Hand   `json:"progressive,omitempty" doc:"The jackpot hand where it differs from the main hand (TCP: 3 cards + 2 community; THB: hole cards + flop)."`
+	Outcome     Outcome `json:"outcome" enum:"win,lose,stand_off,dealer_no_hand,folded,declined,absent,removed,void,no_contest" doc:"The hand against the dealer."`
+	Lines       []Line  `json:"lines" doc:"One line per wager (a wager over a limit gets a second line returning the excess)."`
 	// Jackpot is every jackpot prize the position qualifies for (ruling
 	// R14: evaluated from the cards).
-	Jackpot []Eligibility `json:"jackpot"`
+	Jackpot []Eligibility `json:"jackpot" doc:"Every jackpot prize the position qualifies for, evaluated from the cards (ruling R14)."`
 	Staked  money.Amount  `json:"staked"`
-	Net     money.Amount  `json:"net"` // The player's net over the position's lines.
+	Net     money.Amount  `json:"net" doc:"The player's net over the position's lines."`
 }
 
 // Line is the settlement of one wager (or one part of it).
 //
-// The settle operation answers with Line itself (its schema is
-// SettleLine: the doc and enum tags are the spec's words).
+// The settle operation answers with Line itself (see Hand).
 type Line struct {
 	Wager    ruleset.Wager `json:"wager"`
 	Stake    money.Amount  `json:"stake" doc:"The amount this line settles, minor units."`
@@ -112,8 +116,7 @@ const (
 
 // Eligibility is one jackpot prize a position qualifies for.
 //
-// The settle operation answers with Eligibility itself (its schema is
-// SettleEligibility: the doc and enum tags are the spec's words).
+// The settle operation answers with Eligibility itself (see Hand).
 type Eligibility struct {
 	Wager ruleset.Wager `json:"wager"`
 	// Kind: "hand" (a paytable hand), "magic_card", "lucky_player",
@@ -136,7 +139,7 @@ type Irregularity struct {
 	// Code: duplicate_card, dealer_card_count, community_card_count,
 	// player_card_count, progressive_without_ante, bonus_without_ante (ruling R26), absent_player,
 	// over_maximum, under_minimum, bet_not_twice_ante.
-	Code    string        `json:"code"`
+	Code    string        `json:"code" doc:"duplicate_card, dealer_card_count, community_card_count, player_card_count, progressive_without_ante, bonus_without_ante (ruling R26), absent_player, over_maximum, under_minimum, bet_not_twice_ante."`
 	Seat    int           `json:"seat,omitempty"`
 	Wager   ruleset.Wager `json:"wager,omitempty"`
 	Message string        `json:"message"`
@@ -150,5 +153,5 @@ type Totals struct {
 	PlayerNet money.Amount `json:"playerNet"`
 	// HouseNet is -PlayerNet: what the house keeps (positive) or pays.
 	// Pool prizes are not in it (they are the pool's).
-	HouseNet money.Amount `json:"houseNet"`
+	HouseNet money.Amount `json:"houseNet" doc:"-playerNet. Pool prizes are not in it: the pool pays them."`
 }
