@@ -60,6 +60,10 @@ type genericDecoder struct {
 // allocated as it comes).
 const maxKeptNames = 64
 
+// maxKeptElements bounds the room for array elements a pooled decoder
+// keeps between bodies.
+const maxKeptElements = 1024
+
 var generics = sync.Pool{New: func() any { return new(genericDecoder) }}
 
 func (g *genericDecoder) release() {
@@ -71,6 +75,9 @@ func (g *genericDecoder) release() {
 	g.numbers = g.numbers[:0]
 	clear(g.stack)
 	g.stack = g.stack[:0]
+	if cap(g.stack) > maxKeptElements {
+		g.stack = nil // a body's huge array is not kept for the next
+	}
 	generics.Put(g)
 }
 
