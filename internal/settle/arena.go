@@ -58,8 +58,8 @@ func (v *round) reserve(n int) int {
 	return len(v.citeArena)
 }
 
-// sorted is a copy of cards, highest rank first, in the round's card arena (a sorted hand for
-// the dealer and one or two for each position).
+// sorted is a copy of cards, highest rank first, in the round's card
+// arena (a sorted hand for the dealer and one or two for each position).
 func (v *round) sorted(cards []card.Card) []card.Card {
 	if cap(v.cardArena)-len(v.cardArena) < len(cards) {
 		v.cardArena = make([]card.Card, 0, max(5*(2*len(v.pos)+1), len(cards)))
