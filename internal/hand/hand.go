@@ -62,11 +62,31 @@ func (c Category) String() string {
 }
 
 // ParseCategory is the inverse of String.
+// A switch, not a search of categoryNames: settlement parses a paytable
+// line's category for every line it looks up (TestCategoryNames
+// checks it against String).
 func ParseCategory(s string) (Category, bool) {
-	for i, n := range categoryNames {
-		if i != 0 && n == s {
-			return Category(i), true
-		}
+	switch s {
+	case "high_card":
+		return HighCard, true
+	case "one_pair":
+		return OnePair, true
+	case "two_pair":
+		return TwoPair, true
+	case "three_of_a_kind":
+		return ThreeOfAKind, true
+	case "straight":
+		return Straight, true
+	case "flush":
+		return Flush, true
+	case "full_house":
+		return FullHouse, true
+	case "four_of_a_kind":
+		return FourOfAKind, true
+	case "straight_flush":
+		return StraightFlush, true
+	case "royal_flush":
+		return RoyalFlush, true
 	}
 	return Invalid, false
 }

@@ -308,6 +308,11 @@ func TestCategoryNames(t *testing.T) {
 			t.Errorf("ParseCategory(%q) = %v %v", want[i], p, ok)
 		}
 	}
+	for _, s := range []string{"invalid", "", "Full_House", "full_house "} {
+		if c, ok := ParseCategory(s); ok || c != Invalid {
+			t.Errorf("ParseCategory(%q) = %v %v, want no category", s, c, ok)
+		}
+	}
 	if Value(0).Category() != Invalid || Value(NumClasses+1).Category() != Invalid || Value3(0).Category() != Invalid {
 		t.Error("out-of-range values must have the Invalid category")
 	}

@@ -39,6 +39,15 @@ var jsonFormat = huma.Format{
 		return err
 	},
 	Unmarshal: func(data []byte, v any) error {
+		if g, generic := v.(*any); generic { // huma's pass before it validates
+			if doc, locatable, ok := decodeGeneric(data); ok {
+				if !locatable {
+					return locatableNames(data)
+				}
+				*g = doc
+				return nil
+			}
+		}
 		if err := json.Unmarshal(data, v, decodeOptions); err != nil {
 			return decodeError(data, err)
 		}

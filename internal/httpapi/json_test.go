@@ -236,6 +236,7 @@ func FuzzDecode(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
+		sameAsLibrary(t, b)
 		var got any
 		err := jsonFormat.Unmarshal(b, &got)
 		if err != nil {

@@ -9,16 +9,19 @@ import (
 
 	"github.com/tablesettle/tablesettle/internal/apispec"
 	"github.com/tablesettle/tablesettle/internal/money"
-	"github.com/tablesettle/tablesettle/internal/ruleset"
 	"github.com/tablesettle/tablesettle/internal/settle"
 )
 
-// The settle operation's request and response types mirror the domain
-// types of package settle field for field (Go converts between them
-// directly, so a field added on one side and not the other does not
-// compile). They exist so that the spec's schema names are the settle
-// group's own ("SettleRequest", "SettleLine", ...) and cannot collide with
-// another group's "Round" or "Line".
+// The settle operation's request types mirror the domain types of package
+// settle field for field (Go converts between them directly, so a field
+// added on one side and not the other does not compile), so that the
+// spec's schema names are the settle group's own ("SettleRequest",
+// "SettlePosition") and carry the request's bounds. The answer is settle's
+// own types (apispec.SchemaName names them SettlePositionResult,
+// SettleLine, SettleEligibility, SettleHand, SettleIrregularity,
+// SettleTotals; their tags carry the spec's words) in a SettleResponse:
+// copying each position, line and prize into a type of the edge was a
+// fifth of a settle request's allocated bytes.
 
 // SettleRequest is the body of POST /v1/rounds/settle.
 type SettleRequest struct {
@@ -54,86 +57,25 @@ type SettlePosition struct {
 
 // SettleResponse is the answer of POST /v1/rounds/settle.
 type SettleResponse struct {
-	Ruleset        string                 `json:"ruleset"`
-	RoundID        string                 `json:"roundId"`
-	Currency       money.Currency         `json:"currency"`
-	Void           bool                   `json:"void" doc:"The round is void: every wager returned (ruling R12)."`
-	Dealer         *SettleDealer          `json:"dealer,omitempty" doc:"The dealer's hand; absent when the round is void."`
-	Community      string                 `json:"community,omitempty" doc:"The community cards, canonical form."`
-	Positions      []SettlePositionResult `json:"positions" doc:"One per position, in seat (dealing) order."`
-	Irregularities []SettleIrregularity   `json:"irregularities" doc:"What the cards and wagers showed that the rules treat as irregular, and the outcome applied."`
-	Totals         SettleTotals           `json:"totals"`
-}
-
-// SettleHand is an evaluated hand.
-type SettleHand struct {
-	Cards    string `json:"cards" doc:"The cards given, canonical form."`
-	Category string `json:"category" doc:"royal_flush, straight_flush, four_of_a_kind, full_house, flush, straight, three_of_a_kind, two_pair, one_pair or high_card."`
-	Best     string `json:"best" doc:"The cards that make the hand, highest rank first."`
+	Ruleset        string                  `json:"ruleset"`
+	RoundID        string                  `json:"roundId"`
+	Currency       money.Currency          `json:"currency"`
+	Void           bool                    `json:"void" doc:"The round is void: every wager returned (ruling R12)."`
+	Dealer         *SettleDealer           `json:"dealer,omitempty" doc:"The dealer's hand; absent when the round is void."`
+	Community      string                  `json:"community,omitempty" doc:"The community cards, canonical form."`
+	Positions      []settle.PositionResult `json:"positions" doc:"One per position, in seat (dealing) order."`
+	Irregularities []settle.Irregularity   `json:"irregularities" doc:"What the cards and wagers showed that the rules treat as irregular, and the outcome applied."`
+	Totals         settle.Totals           `json:"totals"`
 }
 
 // SettleDealer is the dealer's hand and whether it qualifies.
 type SettleDealer struct {
-	Cards       string      `json:"cards"`
-	Category    string      `json:"category"`
-	Best        string      `json:"best"`
-	Qualifies   bool        `json:"qualifies" doc:"Whether the dealer's hand qualifies (always true in THB, which has no qualifier)."`
-	Progressive *SettleHand `json:"progressive,omitempty" doc:"mbs-ssp-v4: the dealer's hand for the dealer-hand jackpot wager."`
-	Rules       []string    `json:"rules"`
-}
-
-// SettlePositionResult is one position's settlement.
-type SettlePositionResult struct {
-	Seat        int                 `json:"seat"`
-	Hand        *SettleHand         `json:"hand,omitempty" doc:"The main game hand; absent when the cards were not given or were the wrong number."`
-	Progressive *SettleHand         `json:"progressive,omitempty" doc:"The jackpot hand where it differs from the main hand (TCP: 3 cards + 2 community; THB: hole cards + flop)."`
-	Outcome     string              `json:"outcome" enum:"win,lose,stand_off,dealer_no_hand,folded,declined,absent,removed,void,no_contest" doc:"The hand against the dealer."`
-	Lines       []SettleLine        `json:"lines" doc:"One line per wager (a wager over a limit gets a second line returning the excess)."`
-	Jackpot     []SettleEligibility `json:"jackpot" doc:"Every jackpot prize the position qualifies for, evaluated from the cards (ruling R14)."`
-	Staked      money.Amount        `json:"staked"`
-	Net         money.Amount        `json:"net" doc:"The player's net over the position's lines."`
-}
-
-// SettleLine is the settlement of one wager.
-type SettleLine struct {
-	Wager    ruleset.Wager `json:"wager"`
-	Stake    money.Amount  `json:"stake" doc:"The amount this line settles, minor units."`
-	Result   settle.Result `json:"result" enum:"win,lose,push,returned,void"`
-	Returned money.Amount  `json:"returned" doc:"What goes back to the player in all, stake included."`
-	Net      money.Amount  `json:"net" doc:"returned - stake."`
-	Odds     string        `json:"odds,omitempty" doc:"The price applied as the document writes it: \"4 to 1\", \"40 for 1\", \"SGD 2000.00\", \"100% of the pool\"."`
-	Rules    []string      `json:"rules" doc:"The rules and rulings applied, e.g. \"mbs-megalink-ssp-v6 3.10.2.1\"."`
-	Flags    []string      `json:"flags,omitempty" doc:"under_minimum; capped (RWS 4.1.1); pool_prize (a percentage of the pool the pools service pays, ruling R3)."`
-	Note     string        `json:"note,omitempty" doc:"What the rules leave open on this line (e.g. \"document silent\") and how it was decided."`
-}
-
-// SettleEligibility is one jackpot prize a position qualifies for.
-type SettleEligibility struct {
-	Wager      ruleset.Wager `json:"wager"`
-	Kind       string        `json:"kind" enum:"hand,magic_card,lucky_player,lucky_dealer"`
-	Category   string        `json:"category,omitempty"`
-	Prize      ruleset.Pay   `json:"prize" doc:"A percentage of the pool in basis points, a fixed amount, or odds."`
-	Multiplier int           `json:"multiplier" doc:"The THB multiplier applied (1 for the percentage lines, ruling R17)."`
-	Stake      money.Amount  `json:"stake"`
-	PaidBy     settle.PaidBy `json:"paidBy" enum:"house,pool" doc:"house: paid on the line; pool: a percentage the pools service pays from the pool."`
-	Rules      []string      `json:"rules"`
-}
-
-// SettleIrregularity is an irregularity the round shows.
-type SettleIrregularity struct {
-	Code    string        `json:"code" doc:"duplicate_card, dealer_card_count, community_card_count, player_card_count, progressive_without_ante, bonus_without_ante (ruling R26), absent_player, over_maximum, under_minimum, bet_not_twice_ante."`
-	Seat    int           `json:"seat,omitempty"`
-	Wager   ruleset.Wager `json:"wager,omitempty"`
-	Message string        `json:"message"`
-	Rules   []string      `json:"rules"`
-}
-
-// SettleTotals are the round's sums over every line.
-type SettleTotals struct {
-	Staked    money.Amount `json:"staked"`
-	Returned  money.Amount `json:"returned"`
-	PlayerNet money.Amount `json:"playerNet"`
-	HouseNet  money.Amount `json:"houseNet" doc:"-playerNet. Pool prizes are not in it: the pool pays them."`
+	Cards       string       `json:"cards"`
+	Category    string       `json:"category"`
+	Best        string       `json:"best"`
+	Qualifies   bool         `json:"qualifies" doc:"Whether the dealer's hand qualifies (always true in THB, which has no qualifier)."`
+	Progressive *settle.Hand `json:"progressive,omitempty" doc:"mbs-ssp-v4: the dealer's hand for the dealer-hand jackpot wager."`
+	Rules       []string     `json:"rules"`
 }
 
 type settleInput struct {
@@ -196,65 +138,33 @@ func (r *SettleRequest) round() settle.Round {
 	return out
 }
 
-func settleHand(h *settle.Hand) *SettleHand {
-	if h == nil {
-		return nil
-	}
-	s := SettleHand(*h)
-	return &s
-}
-
-// settleResponse is s in the API's types. Every position's lines, jackpot
-// prizes and hands are cut from one slice each (a slice per position
-// each was most of the answer's allocations); each sub-slice is capped at
-// its length, and an empty one is still non-nil, so it is written [].
+// settleResponse is s as the API answers it. Its positions, their hands,
+// lines and jackpot prizes, and its irregularities are settle's own (an
+// empty list is written [], never null); only the dealer's hand has a
+// shape of the edge's.
 func settleResponse(s settle.Settlement) SettleResponse {
 	out := SettleResponse{
 		Ruleset: s.Ruleset, RoundID: s.RoundID, Currency: s.Currency, Void: s.Void, Community: s.Community,
-		Positions:      make([]SettlePositionResult, len(s.Positions)),
-		Irregularities: make([]SettleIrregularity, len(s.Irregularities)),
-		Totals:         SettleTotals(s.Totals),
+		Positions: s.Positions, Irregularities: s.Irregularities, Totals: s.Totals,
 	}
 	if d := s.Dealer; d != nil {
 		out.Dealer = &SettleDealer{Cards: d.Cards, Category: d.Category, Best: d.Best, Qualifies: d.Qualifies,
-			Progressive: settleHand(d.Progressive), Rules: d.Rules}
+			Progressive: d.Progressive, Rules: d.Rules}
 	}
-	nLines, nJackpot, nHands := 0, 0, 0
-	for _, p := range s.Positions {
-		nLines += len(p.Lines)
-		nJackpot += len(p.Jackpot)
-		if p.Hand != nil {
-			nHands++
-		}
-		if p.Progressive != nil {
-			nHands++
-		}
+	if out.Positions == nil {
+		out.Positions = []settle.PositionResult{}
 	}
-	lines := make([]SettleLine, 0, nLines)
-	jackpot := make([]SettleEligibility, 0, nJackpot)
-	hands := make([]SettleHand, 0, nHands)
-	hand := func(h *settle.Hand) *SettleHand {
-		if h == nil {
-			return nil
-		}
-		hands = append(hands, SettleHand(*h))
-		return &hands[len(hands)-1]
+	if out.Irregularities == nil {
+		out.Irregularities = []settle.Irregularity{}
 	}
-	for i, p := range s.Positions {
-		start := len(lines)
-		for _, l := range p.Lines {
-			lines = append(lines, SettleLine(l))
+	for i := range out.Positions {
+		p := &out.Positions[i] // s's own: the settlement is this request's
+		if p.Lines == nil {
+			p.Lines = []settle.Line{}
 		}
-		jstart := len(jackpot)
-		for _, e := range p.Jackpot {
-			jackpot = append(jackpot, SettleEligibility(e))
+		if p.Jackpot == nil {
+			p.Jackpot = []settle.Eligibility{}
 		}
-		out.Positions[i] = SettlePositionResult{Seat: p.Seat, Hand: hand(p.Hand), Progressive: hand(p.Progressive),
-			Outcome: string(p.Outcome), Staked: p.Staked, Net: p.Net,
-			Lines: lines[start:len(lines):len(lines)], Jackpot: jackpot[jstart:len(jackpot):len(jackpot)]}
-	}
-	for i, irr := range s.Irregularities {
-		out.Irregularities[i] = SettleIrregularity(irr)
 	}
 	return out
 }

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/danielgtaylor/huma/v2/humatest"
+
+	"github.com/tablesettle/tablesettle/internal/settle"
 )
 
 func settleAPI(t *testing.T) humatest.TestAPI {
@@ -174,5 +176,27 @@ func TestSettleReadmeExample(t *testing.T) {
 	}
 	if !strings.Contains(resp.Body.String(), `"houseNet":-33900`) || !strings.Contains(sec, "-33900") {
 		t.Errorf("docs/settling.md and answer disagree: %s", resp.Body)
+	}
+}
+
+// The answer's lists (positions, irregularities, a position's lines and
+// jackpot prizes) are written [] when empty, never null (the spec's
+// arrays), now that they are settle's own slices, which may be nil.
+func TestSettleAnswerEmptyListsAreArrays(t *testing.T) {
+	for _, s := range []settle.Settlement{{Positions: []settle.PositionResult{{Seat: 1}}}, {}} {
+		out := settleResponse(s)
+		var b strings.Builder
+		if err := jsonFormat.Marshal(&b, &out); err != nil {
+			t.Fatal(err)
+		}
+		want := []string{`"positions":[]`, `"irregularities":[]`}
+		if len(s.Positions) > 0 {
+			want = []string{`"irregularities":[]`, `"lines":[]`, `"jackpot":[]`}
+		}
+		for _, w := range want {
+			if !strings.Contains(b.String(), w) {
+				t.Errorf("no %s in %s", w, b.String())
+			}
+		}
 	}
 }

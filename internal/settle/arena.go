@@ -13,11 +13,13 @@ import (
 // instead of running into its neighbour's.
 
 // cites cites each non-empty document rule; rulings pass through.
-func (v *round) cites(rules ...string) []string {
-	if cap(v.citeArena)-len(v.citeArena) < len(rules) {
-		v.citeArena = make([]string, 0, max(10*len(v.pos), len(rules)))
-	}
-	start := len(v.citeArena)
+func (v *round) cites(rules ...string) []string { return v.citesThen(nil, rules...) }
+
+// citesThen is cites(rules...) followed by more (citations already), in
+// one slice of the arena: a line's clauses and the tie-break clauses that
+// decided it, without a copy to append one to the other.
+func (v *round) citesThen(more []string, rules ...string) []string {
+	start := v.reserve(len(rules) + len(more))
 	for _, r := range rules {
 		switch {
 		case r == "":
@@ -27,8 +29,46 @@ func (v *round) cites(rules ...string) []string {
 			v.citeArena = append(v.citeArena, v.cite(r))
 		}
 	}
+	v.citeArena = append(v.citeArena, more...)
 	end := len(v.citeArena)
 	return v.citeArena[start:end:end]
+}
+
+// joined is the lists one after the other (citations already), in one
+// slice of the arena.
+func (v *round) joined(lists ...[]string) []string {
+	n := 0
+	for _, l := range lists {
+		n += len(l)
+	}
+	start := v.reserve(n)
+	for _, l := range lists {
+		v.citeArena = append(v.citeArena, l...)
+	}
+	end := len(v.citeArena)
+	return v.citeArena[start:end:end]
+}
+
+// reserve makes room for n more citations in the arena and returns where
+// they start.
+func (v *round) reserve(n int) int {
+	if cap(v.citeArena)-len(v.citeArena) < n {
+		v.citeArena = make([]string, 0, max(10*len(v.pos), n))
+	}
+	return len(v.citeArena)
+}
+
+// sorted is a copy of cards, highest rank first, in the round's card
+// arena (a sorted hand for the dealer and one or two for each position).
+func (v *round) sorted(cards []card.Card) []card.Card {
+	if cap(v.cardArena)-len(v.cardArena) < len(cards) {
+		v.cardArena = make([]card.Card, 0, max(5*(2*len(v.pos)+1), len(cards)))
+	}
+	start := len(v.cardArena)
+	v.cardArena = append(v.cardArena, cards...)
+	out := v.cardArena[start:len(v.cardArena):len(v.cardArena)]
+	sortInPlace(out)
+	return out
 }
 
 // newHand returns a pointer to a copy of h.

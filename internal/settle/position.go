@@ -46,22 +46,22 @@ func (v *round) evalPlayer(p *position) playerEval {
 	switch rs.Game {
 	case ruleset.GameThreeCard:
 		e.v3 = hand.Eval3(p.cards[0], p.cards[1], p.cards[2])
-		e.best = sortDesc(p.cards)
+		e.best = v.sorted(p.cards)
 		five := append(append(make([]card.Card, 0, 5), p.cards...), v.community...)
 		e.progCat = hand.EvalHand(five).Category()
-		e.progBest = sortDesc(five)
+		e.progBest = v.sorted(five)
 	case ruleset.GameHoldem:
 		all := append(append(make([]card.Card, 0, 7), p.cards...), v.community...)
 		var best [5]card.Card
 		e.v5, best = hand.Best(all)
-		e.best = sortDesc(best[:])
+		e.best = v.sorted(best[:])
 		// The jackpot hand is exactly the hole cards and the flop (3.9.2, 4.2).
 		five := all[:5]
 		e.progCat = hand.EvalHand(five).Category()
-		e.progBest = sortDesc(five)
+		e.progBest = v.sorted(five)
 	default:
 		e.v5 = hand.EvalHand(p.cards)
-		e.best = sortDesc(p.cards)
+		e.best = v.sorted(p.cards)
 		e.progCat = e.v5.Category()
 		e.progBest = e.best
 	}
@@ -166,7 +166,7 @@ func (v *round) settlePosition(p *position, d *dealerEval, removed bool, irrs *[
 			continue
 		}
 		settled, excess := v.applyLimits(p, w.Name, stake, irrs)
-		l, elig := v.progressive(p, &w, settled, &e, d, &st)
+		l := v.progressive(p, &w, settled, &e, d, &st, &pr.Jackpot)
 		if l.Stake < v.limits[w.Name].Min {
 			l.Flags = append(l.Flags, "under_minimum")
 		}
@@ -174,7 +174,6 @@ func (v *round) settlePosition(p *position, d *dealerEval, removed bool, irrs *[
 		for _, x := range excess {
 			add(x)
 		}
-		pr.Jackpot = append(pr.Jackpot, elig...)
 	}
 	if len(pr.Lines) == 0 {
 		pr.Lines = nil // no lines: nil, not the arena's empty slice
@@ -298,7 +297,7 @@ func (v *round) noAnteRules() ([]string, string) {
 // ruling R19.
 func (v *round) declinedRules() []string {
 	if v.rs.Clauses.Declined == "" {
-		return []string{rulingR8, rulingR19}
+		return v.cites(rulingR8, rulingR19)
 	}
 	return v.cites(v.rs.Clauses.Declined, rulingR19)
 }
@@ -401,19 +400,19 @@ func (v *round) decide(p *position, w ruleset.Wager, e *playerEval, d *dealerEva
 		return decision{result: Returned, rules: rules}
 	}
 
-	cmp, tie := v.compare(e, d)
+	cmp, ties := v.compare(e, d)
+	tie := ties.rules()
 	switch {
 	case cmp > 0:
 		pr.Outcome = OutcomeWin
-		rules := v.cites(c.Win, spec.PaytableRule)
-		rules = append(rules, tie...)
+		rules := v.citesThen(tie, c.Win, spec.PaytableRule)
 		switch {
 		case rs.Game == ruleset.GameHoldem && w == ruleset.Ante:
 			// THB 3.10.2: the Ante wins on a Straight or better, else push.
 			if en, ok := spec.Paytable.Lookup(e.v5.Category()); ok {
 				return decision{result: Win, pay: en.Pay, rules: rules}
 			}
-			return decision{result: Push, rules: append(v.cites(c.Win), tie...)}
+			return decision{result: Push, rules: v.citesThen(tie, c.Win)}
 		case w == ruleset.Bet:
 			en, _ := spec.Paytable.Lookup(e.v5.Category())
 			return decision{result: Win, pay: en.Pay, rules: rules}
@@ -421,16 +420,36 @@ func (v *round) decide(p *position, w ruleset.Wager, e *playerEval, d *dealerEva
 		return decision{result: Win, pay: spec.Paytable[0].Pay, rules: rules}
 	case cmp < 0:
 		pr.Outcome = OutcomeLose
-		return decision{result: Lose, rules: append(v.cites(c.Lose), tie...)}
+		return decision{result: Lose, rules: v.citesThen(tie, c.Lose)}
 	}
 	pr.Outcome = OutcomeStandOff
-	return decision{result: Push, rules: append(v.cites(c.StandOff), tie...)}
+	return decision{result: Push, rules: v.citesThen(tie, c.StandOff)}
+}
+
+// ties are the tie-break clauses that decided a comparison (one or two),
+// held by value: they are copied into the line's rules.
+type ties struct {
+	s [2]string
+	n int
+}
+
+func (t *ties) add(rule string) {
+	t.s[t.n] = rule
+	t.n++
+}
+
+// rules are the clauses, each once.
+func (t *ties) rules() []string {
+	if t.n == 2 && t.s[0] == t.s[1] {
+		return t.s[:1]
+	}
+	return t.s[:t.n]
 }
 
 // compare ranks the player's main hand against the dealer's, and returns
 // the tie-break clauses that decided it when the two are of the same order
 // of hands (3.12 and its kin).
-func (v *round) compare(e *playerEval, d *dealerEval) (int, []string) {
+func (v *round) compare(e *playerEval, d *dealerEval) (int, ties) {
 	c := v.rs.Clauses
 	var cmp int
 	var pc, dc hand.Category
@@ -451,15 +470,15 @@ func (v *round) compare(e *playerEval, d *dealerEval) (int, []string) {
 			cmp = -1
 		}
 	}
+	var rules ties
 	if pc != dc {
-		return cmp, nil
+		return cmp, rules
 	}
-	var rules []string
 	pick := func(specific string) {
 		if specific != "" {
-			rules = append(rules, v.cite(specific))
+			rules.add(v.cite(specific))
 		} else {
-			rules = append(rules, v.cite(c.TieBreak))
+			rules.add(v.cite(c.TieBreak))
 		}
 	}
 	switch pc {
@@ -481,9 +500,9 @@ func (v *round) compare(e *playerEval, d *dealerEval) (int, []string) {
 		pick("")
 	}
 	if cmp == 0 && c.TieSame != "" {
-		rules = append(rules, v.cite(c.TieSame))
+		rules.add(v.cite(c.TieSame))
 	}
-	return cmp, dedup(rules)
+	return cmp, rules
 }
 
 // isWheel reports whether a straight is the lowest one: A-2-3-4-5 (TCP:

@@ -24,11 +24,14 @@ import (
 //   - a percentage of the pool is eligibility only (PaidBy pool): its money
 //     is the pools service's (ruling R3); the multiplier does not touch it
 //     (ruling R17).
-func (v *round) progressive(p *position, w *ruleset.WagerSpec, stake money.Amount, e *playerEval, d *dealerEval, st *state) (Line, []Eligibility) {
+//
+// It returns the line, and appends the prizes to jackpot.
+func (v *round) progressive(p *position, w *ruleset.WagerSpec, stake money.Amount, e *playerEval, d *dealerEval, st *state, jackpot *[]Eligibility) Line {
 	rs := v.rs
 	c := &rs.Clauses
 	declinedFolds := rs.Decisions.DeclinedFolds // RWS 4.3, ruling R8
-	var prizes []prize
+	var prizesRoom [4]prize                     // a hand, the Magic Card, a Lucky Player or Dealer
+	prizes := prizesRoom[:0]
 
 	if w.Hand == ruleset.DealerFiveDealt {
 		// SSP v4 dealer-hand jackpot wager (1.1.5, 3.5): the dealer's cards,
@@ -97,18 +100,17 @@ func (v *round) progressive(p *position, w *ruleset.WagerSpec, stake money.Amoun
 			if declinedFolds {
 				// RWS 4.3, ruling R8: no jackpot through the service unless
 				// the cards are supplied, and these were not (or make none).
-				return Line{Wager: w.Name, Stake: stake, Result: Lose, Rules: append(append(base, st.foldRules...), rulingR14)}, nil
+				return Line{Wager: w.Name, Stake: stake, Result: Lose, Rules: v.joined(base, st.foldRules, []string{rulingR14})}
 			}
-			return Line{Wager: w.Name, Stake: stake, Result: Lose, Rules: append(v.declinedRules(), base...)}, nil
+			return Line{Wager: w.Name, Stake: stake, Result: Lose, Rules: v.joined(v.declinedRules(), base)}
 		}
-		return Line{Wager: w.Name, Stake: stake, Result: Lose, Rules: append(base, rulingR14)}, nil
+		return Line{Wager: w.Name, Stake: stake, Result: Lose, Rules: v.joined(base, []string{rulingR14})}
 	}
 
 	l := Line{Wager: w.Name, Stake: stake, Result: Win}
-	rules := append(base, c.ProgressiveExtra)
-	if c.ProgressiveExtra != "" {
-		rules[len(rules)-1] = v.cite(c.ProgressiveExtra)
-	} else {
+	var rulesRoom [24]string // the line's rules before the repeats go
+	rules := append(append(rulesRoom[:0], base...), v.cite(c.ProgressiveExtra))
+	if c.ProgressiveExtra == "" {
 		rules = rules[:len(rules)-1]
 	}
 	if st.folded && w.Hand != ruleset.DealerFiveDealt {
@@ -118,37 +120,36 @@ func (v *round) progressive(p *position, w *ruleset.WagerSpec, stake money.Amoun
 	}
 	var returned money.Amount
 	stakeBack := false
-	odds := make([]string, 0, len(prizes))
-	elig := make([]Eligibility, 0, len(prizes))
+	var oddsRoom [4]string
+	odds := oddsRoom[:0]
 	for _, pz := range prizes {
 		el := Eligibility{Wager: w.Name, Kind: pz.kind, Prize: pz.pay, Multiplier: pz.mult, Stake: stake, PaidBy: PaidByHouse}
 		if pz.kind == "hand" {
 			el.Category = pz.category.String()
 		}
-		r := append([]string{}, pz.rules...)
 		switch pz.pay.Kind {
 		case ruleset.Fixed:
 			// Ruling R2, R22: paid per accepted wager of the pool's unit,
 			// which validation made the stake.
 			returned += pz.pay.Amount
-			r = append(r, rulingR2, rulingR3, rulingR22)
+			el.Rules = v.joined(pz.rules, []string{rulingR2, rulingR3, rulingR22, rulingR14})
 		case ruleset.ForOne:
 			got, _ := pz.pay.Returned(stake)
 			returned += got
-			r = append(r, rulingR2)
+			el.Rules = v.joined(pz.rules, []string{rulingR2, rulingR14})
 		case ruleset.ToOne:
 			win, _ := pz.pay.Winnings(stake)
 			returned += win
 			stakeBack = true
-			r = append(r, rulingR2)
+			el.Rules = v.joined(pz.rules, []string{rulingR2, rulingR14})
 		case ruleset.PoolPercent:
 			el.PaidBy = PaidByPool
 			l.Flags = append(l.Flags, "pool_prize")
-			r = append(r, rulingR3)
+			el.Rules = v.joined(pz.rules, []string{rulingR3, rulingR14})
+		default:
+			el.Rules = v.joined(pz.rules, []string{rulingR14})
 		}
-		r = append(r, rulingR14)
-		el.Rules = r
-		elig = append(elig, el)
+		*jackpot = append(*jackpot, el)
 		odds = append(odds, pz.pay.String())
 		rules = append(rules, pz.rules...)
 	}
@@ -171,8 +172,8 @@ func (v *round) progressive(p *position, w *ruleset.WagerSpec, stake money.Amoun
 	rules = append(rules, rulingR14)
 	l.Returned = returned
 	l.Odds = strings.Join(odds, " + ")
-	l.Rules = dedup(rules)
-	return l, elig
+	l.Rules = v.joined(dedup(rules))
+	return l
 }
 
 // paysHand reports whether a paytable hand is among the prizes.

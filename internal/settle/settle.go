@@ -96,7 +96,7 @@ type dealerEval struct {
 
 // cite is rs.Cite (which answers from a precomputed table: no memory of
 // the round's citations is needed).
-func (v *round) cite(rule string) string { return v.rs.Cite(rule) }
+func (v *round) cite(rule string) string { return v.citer.Cite(rule) }
 
 func (v *round) settle() Settlement {
 	rs := v.rs
@@ -112,8 +112,8 @@ func (v *round) settle() Settlement {
 	}
 
 	// Ruling R12: what the cards themselves show.
-	lists := make([][]card.Card, 0, len(v.pos)+2)
-	lists = append(lists, v.dealer, v.community)
+	var listsRoom [9][]card.Card // the dealer, the community, at most 7 positions
+	lists := append(listsRoom[:0], v.dealer, v.community)
 	for i := range v.pos {
 		lists = append(lists, v.pos[i].cards)
 	}
@@ -132,7 +132,7 @@ func (v *round) settle() Settlement {
 			Message: "the community has " + itoa(len(v.community)) + " cards, not " + itoa(rs.Hands.CommunityCards),
 			Rules:   v.cites(rs.Clauses.DealerCount, rs.Clauses.VoidReturned, rulingR12)})
 	}
-	removed := make([]bool, len(v.pos))
+	var removed [7]bool // at most 7 positions (validate)
 	for i := range v.pos {
 		p := &v.pos[i]
 		n := len(p.cards)
@@ -194,18 +194,18 @@ func (v *round) evalDealer() *dealerEval {
 	switch rs.Game {
 	case ruleset.GameThreeCard:
 		d.v3 = hand.Eval3(v.dealer[0], v.dealer[1], v.dealer[2])
-		d.best = sortDesc(v.dealer)
+		d.best = v.sorted(v.dealer)
 		d.qualifies = hand.QualifiesTCP(d.v3)
 	case ruleset.GameHoldem:
 		all := make([]card.Card, 0, 7)
 		all = append(append(all, v.dealer...), v.community...)
 		var best [5]card.Card
 		d.v5, best = hand.Best(all)
-		d.best = sortDesc(best[:])
+		d.best = v.sorted(best[:])
 		d.qualifies = true // THB has no qualifier (3.10)
 	default:
 		d.v5 = hand.EvalHand(v.dealer)
-		d.best = sortDesc(v.dealer)
+		d.best = v.sorted(v.dealer)
 		d.qualifies = hand.QualifiesStud(d.v5)
 	}
 	return d
@@ -245,16 +245,14 @@ func formatCards(cards []card.Card) string {
 	return string(b)
 }
 
-// sortDesc returns a copy of cards, highest rank first (suit breaks ties so
-// the order is canonical).
-func sortDesc(cards []card.Card) []card.Card {
-	out := append([]card.Card(nil), cards...)
+// sortInPlace sorts cards highest rank first (suit breaks ties so the
+// order is canonical).
+func sortInPlace(out []card.Card) {
 	for i := 1; i < len(out); i++ {
 		for j := i; j > 0 && out[j] > out[j-1]; j-- {
 			out[j], out[j-1] = out[j-1], out[j]
 		}
 	}
-	return out
 }
 
 func itoa(n int) string {

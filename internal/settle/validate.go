@@ -27,6 +27,7 @@ func fieldErr(field string, value any, format string, args ...any) *fault.Error 
 // round is a validated Round.
 type round struct {
 	rs        *ruleset.Ruleset // shared: never modified
+	citer     ruleset.Citer    // rs.Cite, its table looked up once
 	in        *Round
 	currency  money.Currency
 	dealer    []card.Card
@@ -38,6 +39,7 @@ type round struct {
 	// Arenas: what the positions of a settlement need, allocated once per
 	// round, not once per position or line (see arena.go).
 	citeArena []string
+	cardArena []card.Card
 	hands     []Hand
 	lines     []Line
 }
@@ -128,7 +130,7 @@ func validate(cat ruleset.Catalogue, r *Round) (*round, error) {
 	if !ok {
 		return nil, fieldErr("ruleset", r.Ruleset, "unknown ruleset %q (want one of %v)", r.Ruleset, cat.IDs())
 	}
-	v := &round{rs: rs, in: r, currency: money.Currency(r.Currency)}
+	v := &round{rs: rs, citer: rs.Citer(), in: r, currency: money.Currency(r.Currency)}
 	if v.currency == "" {
 		v.currency = money.SGD
 	}
