@@ -69,6 +69,7 @@ type Store struct {
 	// groups are the contributions to a pool waiting for its transaction
 	// in flight, by pool (group commit, group.go).
 	groups map[string]*group
+	moved  map[string]int64 // the last epoch a contribution to a pool was refused at for its epoch
 	// folding are the folds under way (foldNow), by pool; rounds the
 	// entries read for a pool's last fold, by record key (roundsOf).
 	folding map[string]chan struct{}
@@ -86,7 +87,7 @@ var (
 // the pool (docs/scale.md). WithShards(0) turns them off (every round is
 // committed to the pool item, the serial path).
 func New(api API, table string) *Store {
-	return &Store{api: api, table: table, shards: DefaultShards, now: time.Now, snap: map[string]jackpot.Pool{}, fill: map[string]shardFill{}, groups: map[string]*group{},
+	return &Store{api: api, table: table, shards: DefaultShards, now: time.Now, snap: map[string]jackpot.Pool{}, fill: map[string]shardFill{}, groups: map[string]*group{}, moved: map[string]int64{},
 		folding: map[string]chan struct{}{}, rounds: map[string]map[string]jackpot.Entry{}}
 }
 

@@ -61,9 +61,10 @@ type groupCall struct {
 	lead  chan struct{}                     // closed when it is to send the next batch
 	out   chan error                        // its outcome (one)
 
-	leading bool // chosen to send the next batch (under s.mu)
-	shard   int  // its shard in the batch; -1 when none has room
-	done    bool // its outcome is given (by the batch's sender only)
+	leading bool  // chosen to send the next batch (under s.mu)
+	shard   int   // its shard in the batch; -1 when none has room
+	done    bool  // its outcome is given (by the batch's sender only)
+	err     error // and it
 }
 
 // shardFill is what this store knows the shards of a pool's epoch hold:
@@ -73,6 +74,12 @@ type shardFill struct {
 	epoch int64
 	n     map[int]int64
 }
+
+// errMoved refuses a contribution for its epoch, not for its record: the
+// epoch is closed (sealed, or committed past), or full and folded, or every
+// attempt met another transaction. Nothing of it was written; it is a
+// jackpot.ErrConflict to the service, which tries a newer snapshot.
+var errMoved = fmt.Errorf("dynamo: the contribution's epoch is closed or full: %w", jackpot.ErrConflict)
 
 // maxBatchBytes bounds a batch's items (DynamoDB: 4 MB a transaction).
 const maxBatchBytes = 4_000_000
@@ -159,13 +166,14 @@ func (s *Store) sendBatch(ctx context.Context, pool string, g *group) {
 	defer s.handOn(pool, g)
 	batch, room := s.takeBatch(pool, g)
 	v := batch[0].c.Version
+	defer s.refused(pool, v, batch)
 	if !room {
 		// Every shard of the epoch is known full: fold them into the
 		// pool (whoever folds first), and these rounds, all of the
 		// epoch, go to the next one.
 		_ = s.foldNow(ctx, pool, false)
 		for _, c := range batch {
-			c.give(jackpot.ErrConflict)
+			c.give(errMoved)
 		}
 		return
 	}
@@ -180,14 +188,28 @@ func (s *Store) sendBatch(ctx context.Context, pool string, g *group) {
 	for _, c := range batch {
 		// The rounds without room, or left when every attempt was
 		// cancelled: nothing of them was written.
-		c.give(jackpot.ErrConflict)
+		c.give(errMoved)
+	}
+}
+
+// refused notes that rounds of batch were refused at epoch v for the
+// epoch (errMoved): Snapshot then serves a fresh snapshot from its cache
+// only when the cache is past v.
+func (s *Store) refused(pool string, v int64, batch []*groupCall) {
+	for _, c := range batch {
+		if c.err == errMoved {
+			s.mu.Lock()
+			s.moved[pool] = max(s.moved[pool], v)
+			s.mu.Unlock()
+			return
+		}
 	}
 }
 
 // give is c's outcome.
 func (c *groupCall) give(err error) {
 	if !c.done {
-		c.done = true
+		c.done, c.err = true, err
 		c.out <- err
 	}
 }
@@ -317,7 +339,7 @@ func (s *Store) commitBatch(ctx context.Context, pool string, v int64, batch []*
 		if attempt == batchAttempts {
 			// Every attempt was cancelled: nothing of them was written.
 			for _, c := range live {
-				c.give(jackpot.ErrConflict)
+				c.give(errMoved)
 			}
 			break
 		}
@@ -330,6 +352,7 @@ func (s *Store) commitBatch(ctx context.Context, pool string, v int64, batch []*
 				known[c.shard]++
 			}
 			s.mu.Unlock()
+			s.keepEntries(pool, live)
 			for _, c := range live {
 				c.give(nil)
 			}
@@ -397,10 +420,10 @@ func (s *Store) commitBatch(ctx context.Context, pool string, v int64, batch []*
 				// of it in one transaction). Nothing of the batch was
 				// written; a fold of this process under way lands before
 				// the rounds are tried again.
-				s.forget(pool)
+				s.forgetUpTo(pool, v)
 				s.awaitFold(ctx, pool)
 				for _, c := range batch {
-					c.give(jackpot.ErrConflict)
+					c.give(errMoved)
 				}
 				return noRoom
 			}
@@ -434,13 +457,13 @@ func (s *Store) commitBatch(ctx context.Context, pool string, v int64, batch []*
 		// alike).
 		if contended++; contended >= contendedAttempts {
 			for _, c := range live {
-				c.give(jackpot.ErrConflict)
+				c.give(errMoved)
 			}
 			break
 		}
 		if err := sleepJitter(ctx, contended); err != nil {
 			for _, c := range live {
-				c.give(jackpot.ErrConflict)
+				c.give(errMoved)
 			}
 			break
 		}
@@ -507,6 +530,28 @@ func (s *Store) batchTx(pool string, v int64, live []*groupCall) (tx []types.Tra
 		}
 	}
 	return tx, shards, rounds
+}
+
+// keepEntries keeps the contribution entries of live, just committed, for
+// the fold that will read them (roundsOf): entryOf of the very items
+// written, as a read of their records would give (a record never changes
+// once written). At most a few epochs' worth are kept.
+func (s *Store) keepEntries(pool string, live []*groupCall) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	m := s.rounds[pool]
+	if m == nil || len(m) > 4*MaxItems {
+		m = map[string]jackpot.Entry{}
+		s.rounds[pool] = m
+	}
+	for _, c := range live {
+		if c.c.Entry == nil {
+			continue
+		}
+		if e, err := entryOf(c.items[0]); err == nil && e != nil {
+			m[c.c.Records[0].Key] = *e
+		}
+	}
 }
 
 // itemBytes is about an item's size (its names and values).

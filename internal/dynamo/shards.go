@@ -276,6 +276,7 @@ func (s *Store) foldNow(ctx context.Context, id string, sealNext bool) error {
 		if err != nil {
 			return err
 		}
+		s.remember(p)
 		if n > 0 && p.Version != epoch {
 			return jackpot.ErrConflict // another commit folded them
 		}
@@ -473,13 +474,16 @@ func (s *Store) Snapshot(ctx context.Context, id string, fresh bool) (jackpot.Po
 	if s.shards == 0 {
 		return jackpot.Pool{}, pools.ErrSerial
 	}
-	if !fresh {
-		s.mu.Lock()
-		p, ok := s.snap[id]
-		s.mu.Unlock()
-		if ok {
-			return p, nil
-		}
+	// A fresh snapshot is asked for after a refusal: the cache serves it
+	// when it is past every epoch this store refused a contribution at
+	// (the fold of this process that refused them remembered the pool it
+	// committed), else the pool item is read.
+	s.mu.Lock()
+	p, ok := s.snap[id]
+	moved, refused := s.moved[id]
+	s.mu.Unlock()
+	if ok && (!fresh || (refused && p.Version > moved)) {
+		return p, nil
 	}
 	p, err := s.poolItem(ctx, id)
 	if err != nil {
@@ -501,6 +505,16 @@ func (s *Store) remember(p jackpot.Pool) {
 func (s *Store) forget(id string) {
 	s.mu.Lock()
 	delete(s.snap, id)
+	s.mu.Unlock()
+}
+
+// forgetUpTo forgets the cached pool if it is not past epoch v (a
+// contribution at v found the epoch closed).
+func (s *Store) forgetUpTo(id string, v int64) {
+	s.mu.Lock()
+	if p, ok := s.snap[id]; ok && p.Version <= v {
+		delete(s.snap, id)
+	}
 	s.mu.Unlock()
 }
 
