@@ -78,8 +78,9 @@ type shardFill struct {
 // errMoved refuses a contribution for its epoch, not for its record: the
 // epoch is closed (sealed, or committed past), or full and folded, or every
 // attempt met another transaction. Nothing of it was written; it is a
-// jackpot.ErrConflict to the service, which tries a newer snapshot.
-var errMoved = fmt.Errorf("dynamo: the contribution's epoch is closed or full: %w", jackpot.ErrConflict)
+// jackpot.ErrConflict and a pools.ErrMoved to the service, which tries a
+// newer snapshot without reading the round's records first.
+var errMoved = fmt.Errorf("dynamo: the contribution's epoch is closed or full: %w: %w", pools.ErrMoved, jackpot.ErrConflict)
 
 // maxBatchBytes bounds a batch's items (DynamoDB: 4 MB a transaction).
 const maxBatchBytes = 4_000_000
