@@ -291,11 +291,28 @@ func (s *Store) takeBatch(pool string, g *group) (batch []*groupCall, room bool)
 	return batch, true
 }
 
-// placeLocked puts c on the first shard from k on (round the ring) with
-// room for one more round beside what it is known to hold and the batch's
-// load: false when none has.
+// placeLocked puts c on a shard with room for one more round beside what
+// it is known to hold and the batch's load: first one the batch already
+// uses (lowest first: the fewer shards a transaction writes, the fewer
+// items and write units, as one Update carries the sums of all its rounds
+// there), else the first from k on, round the ring; false when none has
+// room.
 func (s *Store) placeLocked(c *groupCall, k int, known, load map[int]int64) bool {
 	cp := s.shardCap()
+	used := make([]int, 0, len(load))
+	for j, n := range load {
+		if n > 0 {
+			used = append(used, j)
+		}
+	}
+	sort.Ints(used)
+	for _, j := range used {
+		if known[j]+load[j] < cp {
+			c.shard = j
+			load[j]++
+			return true
+		}
+	}
 	for i := range s.shards {
 		j := (k + i) % s.shards
 		if known[j]+load[j] < cp {
