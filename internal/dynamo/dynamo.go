@@ -70,6 +70,8 @@ type Store struct {
 	// in flight, by pool (group commit, group.go).
 	groups map[string]*group
 	moved  map[string]int64 // the last epoch a contribution to a pool was refused at for its epoch
+	// reading are Snapshot's reads of a pool item under way, by pool.
+	reading map[string]chan struct{}
 	// folding are the folds under way (foldNow), by pool; rounds the
 	// entries read for a pool's last fold, by record key (roundsOf).
 	folding map[string]chan struct{}
@@ -87,7 +89,7 @@ var (
 // the pool (docs/scale.md). WithShards(0) turns them off (every round is
 // committed to the pool item, the serial path).
 func New(api API, table string) *Store {
-	return &Store{api: api, table: table, shards: DefaultShards, now: time.Now, snap: map[string]jackpot.Pool{}, fill: map[string]shardFill{}, groups: map[string]*group{}, moved: map[string]int64{},
+	return &Store{api: api, table: table, shards: DefaultShards, now: time.Now, snap: map[string]jackpot.Pool{}, fill: map[string]shardFill{}, groups: map[string]*group{}, moved: map[string]int64{}, reading: map[string]chan struct{}{},
 		folding: map[string]chan struct{}{}, rounds: map[string]map[string]jackpot.Entry{}}
 }
 

@@ -481,9 +481,35 @@ func (s *Store) Snapshot(ctx context.Context, id string, fresh bool) (jackpot.Po
 	s.mu.Lock()
 	p, ok := s.snap[id]
 	moved, refused := s.moved[id]
-	s.mu.Unlock()
+	wait, reading := s.reading[id]
 	if ok && (!fresh || (refused && p.Version > moved)) {
+		s.mu.Unlock()
 		return p, nil
+	}
+	if !ok && !fresh && reading {
+		// Nothing cached and a read under way (many rounds arriving at
+		// once): the pool it read.
+		s.mu.Unlock()
+		select {
+		case <-wait:
+		case <-ctx.Done():
+			return jackpot.Pool{}, ctx.Err()
+		}
+		return s.Snapshot(ctx, id, false)
+	}
+	var done chan struct{}
+	if !reading {
+		done = make(chan struct{})
+		s.reading[id] = done
+	}
+	s.mu.Unlock()
+	if done != nil {
+		defer func() {
+			s.mu.Lock()
+			delete(s.reading, id)
+			s.mu.Unlock()
+			close(done)
+		}()
 	}
 	p, err := s.poolItem(ctx, id)
 	if err != nil {
