@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -61,10 +62,9 @@ type groupCall struct {
 	lead  chan struct{}                     // closed when it is to send the next batch
 	out   chan error                        // its outcome (one)
 
-	leading bool  // chosen to send the next batch (under s.mu)
-	shard   int   // its shard in the batch; -1 when none has room
-	done    bool  // its outcome is given (by the batch's sender only)
-	err     error // and it
+	leading bool // chosen to send the next batch (under s.mu)
+	shard   int  // its shard in the batch; -1 when none has room
+	done    bool // its outcome is given (by the batch's sender only)
 }
 
 // shardFill is what this store knows the shards of a pool's epoch hold:
@@ -84,6 +84,10 @@ var errMoved = fmt.Errorf("dynamo: the contribution's epoch is closed or full: %
 
 // maxBatchBytes bounds a batch's items (DynamoDB: 4 MB a transaction).
 const maxBatchBytes = 4_000_000
+
+// batchTime bounds a batch that carries other callers' rounds (the
+// caller's cancellation does not stop it).
+const batchTime = 30 * time.Second
 
 // batchAttempts is how many transactions one batch sends at most (each
 // after a cancellation that wrote nothing): what is left then gets
@@ -155,27 +159,29 @@ func (s *Store) Contribute(ctx context.Context, c pools.Contribution) error {
 			}
 		}
 	}
-	s.sendBatch(context.WithoutCancel(ctx), c.Pool, g)
+	s.sendBatch(ctx, c.Pool, g)
 	return <-call.out
 }
 
 // sendBatch takes a batch from the head of g's queue (the caller's own
 // contribution first), commits it, gives each of its rounds its outcome,
-// and hands the queue on. The batch's rounds are other callers' too: it
-// runs without the caller's cancellation.
+// and hands the queue on. A batch of other callers' rounds too runs
+// without the caller's cancellation, for at most batchTime.
 func (s *Store) sendBatch(ctx context.Context, pool string, g *group) {
 	defer s.handOn(pool, g)
 	batch, room := s.takeBatch(pool, g)
+	if len(batch) > 1 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(context.WithoutCancel(ctx), batchTime)
+		defer cancel()
+	}
 	v := batch[0].c.Version
-	defer s.refused(pool, v, batch)
 	if !room {
 		// Every shard of the epoch is known full: fold them into the
 		// pool (whoever folds first), and these rounds, all of the
 		// epoch, go to the next one.
 		_ = s.foldNow(ctx, pool, false)
-		for _, c := range batch {
-			c.give(errMoved)
-		}
+		s.move(pool, v, batch)
 		return
 	}
 	for _, c := range s.commitBatch(ctx, pool, v, batch) {
@@ -186,31 +192,34 @@ func (s *Store) sendBatch(ctx context.Context, pool string, g *group) {
 			break
 		}
 	}
-	for _, c := range batch {
-		// The rounds without room, or left when every attempt was
-		// cancelled: nothing of them was written.
-		c.give(errMoved)
-	}
+	// The rounds without room, or left when every attempt was cancelled:
+	// nothing of them was written.
+	s.move(pool, v, batch)
 }
 
-// refused notes that rounds of batch were refused at epoch v for the
-// epoch (errMoved): Snapshot then serves a fresh snapshot from its cache
-// only when the cache is past v.
-func (s *Store) refused(pool string, v int64, batch []*groupCall) {
-	for _, c := range batch {
-		if c.err == errMoved {
+// move refuses the rounds of calls without an outcome yet for their
+// epoch v (errMoved), noting first that Snapshot is to serve a fresh
+// snapshot from its cache only when the cache is past v.
+func (s *Store) move(pool string, v int64, calls []*groupCall) {
+	noted := false
+	for _, c := range calls {
+		if c.done {
+			continue
+		}
+		if !noted {
 			s.mu.Lock()
 			s.moved[pool] = max(s.moved[pool], v)
 			s.mu.Unlock()
-			return
+			noted = true
 		}
+		c.give(errMoved)
 	}
 }
 
 // give is c's outcome.
 func (c *groupCall) give(err error) {
 	if !c.done {
-		c.done, c.err = true, err
+		c.done = true
 		c.out <- err
 	}
 }
@@ -356,9 +365,7 @@ func (s *Store) commitBatch(ctx context.Context, pool string, v int64, batch []*
 		}
 		if attempt == batchAttempts {
 			// Every attempt was cancelled: nothing of them was written.
-			for _, c := range live {
-				c.give(errMoved)
-			}
+			s.move(pool, v, live)
 			break
 		}
 		tx, shards, rounds := s.batchTx(pool, v, live)
@@ -440,9 +447,7 @@ func (s *Store) commitBatch(ctx context.Context, pool string, v int64, batch []*
 				// the rounds are tried again.
 				s.forgetUpTo(pool, v)
 				s.awaitFold(ctx, pool)
-				for _, c := range batch {
-					c.give(errMoved)
-				}
+				s.move(pool, v, batch)
 				return noRoom
 			}
 		}
@@ -474,15 +479,11 @@ func (s *Store) commitBatch(ctx context.Context, pool string, v int64, batch []*
 		// the next shard with room (any shard of the epoch is folded
 		// alike).
 		if contended++; contended >= contendedAttempts {
-			for _, c := range live {
-				c.give(errMoved)
-			}
+			s.move(pool, v, live)
 			break
 		}
 		if err := sleepJitter(ctx, contended); err != nil {
-			for _, c := range live {
-				c.give(errMoved)
-			}
+			s.move(pool, v, live)
 			break
 		}
 		s.mu.Lock()
