@@ -292,7 +292,7 @@ func (s *Store) foldNow(ctx context.Context, id string, sealNext bool) error {
 		if !busy {
 			return nil
 		}
-		if n == 0 {
+		if n == 0 && !s.closed(p.Version, shards) {
 			// Seal the epoch first (one small transaction): no
 			// contribution then lands between this read and the
 			// commit, which would cancel the commit of the whole fold.
@@ -317,6 +317,21 @@ func (s *Store) foldNow(ctx context.Context, id string, sealNext bool) error {
 		// epoch, so the next read is the last; nothing lands until a
 		// commit of the pool, so it must be made.
 	}
+}
+
+// closed reports whether every shard read is of epoch and takes no more
+// contribution in it: sealed, or full (shardCap rounds; the fold of an
+// epoch whose shards filled up, the usual one, then needs no seal).
+func (s *Store) closed(epoch int64, shards []shard) bool {
+	if s.shards == 0 {
+		return false // no cap known: the writers' may be any
+	}
+	for _, sh := range shards {
+		if sh.epoch != epoch || !(sh.sealed || sh.pending.Rounds >= s.shardCap()) {
+			return false
+		}
+	}
+	return len(shards) > 0
 }
 
 // awaitFold waits for this process's fold of pool under way, if any.
