@@ -169,13 +169,20 @@ func (s *Store) Contribute(ctx context.Context, c pools.Contribution) error {
 // without the caller's cancellation, for at most batchTime.
 func (s *Store) sendBatch(ctx context.Context, pool string, g *group) {
 	defer s.handOn(pool, g)
-	batch, room := s.takeBatch(pool, g)
+	batch, room, closed := s.takeBatch(pool, g)
 	if len(batch) > 1 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(context.WithoutCancel(ctx), batchTime)
 		defer cancel()
 	}
 	v := batch[0].c.Version
+	if closed {
+		// Their epochs are closed: nothing to send, nothing to fold.
+		for _, c := range batch {
+			s.move(pool, c.c.Version, []*groupCall{c})
+		}
+		return
+	}
 	if !room {
 		// Every shard of the epoch is known full: fold them into the
 		// pool (whoever folds first), and these rounds, all of the
@@ -243,27 +250,40 @@ func (s *Store) handOn(pool string, g *group) {
 
 // takeBatch removes a batch from the head of g's queue: its first
 // contribution, and every later one of the same epoch that fits beside it
-// (no record key in common, room on a shard, 100 items, 4 MB). room is
-// false when the first finds every shard known full: the batch then is
-// every queued contribution of its epoch (none has room).
-func (s *Store) takeBatch(pool string, g *group) (batch []*groupCall, room bool) {
+// (no record key in common, room on a shard, 100 items, 4 MB). Else, with
+// closed true, every queued contribution of an epoch the pool is known to
+// have left (this store saw a later one: computed before a fold, they
+// queued while it landed); with room false, every one of the first's
+// epoch, whose shards are all known full.
+func (s *Store) takeBatch(pool string, g *group) (batch []*groupCall, room, closed bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	first := g.queue[0]
 	v := first.c.Version
-	known := s.knownLocked(pool, v)
-	load := map[int]int64{}
-	if !s.placeLocked(first, ShardOf(first.c.Table, s.shards), known, load) {
+	cur := s.fill[pool].epoch
+	if p, ok := s.snap[pool]; ok {
+		cur = max(cur, p.Version)
+	}
+	take := func(doomed func(int64) bool) {
 		var rest []*groupCall
 		for _, c := range g.queue {
-			if c.c.Version == v {
+			if doomed(c.c.Version) {
 				batch = append(batch, c)
 			} else {
 				rest = append(rest, c)
 			}
 		}
 		g.queue = rest
-		return batch, false
+	}
+	if v < cur {
+		take(func(w int64) bool { return w < cur })
+		return batch, false, true
+	}
+	known := s.knownLocked(pool, v)
+	load := map[int]int64{}
+	if !s.placeLocked(first, ShardOf(first.c.Table, s.shards), known, load) {
+		take(func(w int64) bool { return w == v })
+		return batch, false, false
 	}
 	batch = []*groupCall{first}
 	keys := map[string]bool{}
@@ -297,7 +317,7 @@ func (s *Store) takeBatch(pool string, g *group) (batch []*groupCall, room bool)
 		batch = append(batch, c)
 	}
 	g.queue = rest
-	return batch, true
+	return batch, true, false
 }
 
 // placeLocked puts c on a shard with room for one more round beside what
