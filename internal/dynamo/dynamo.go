@@ -63,9 +63,15 @@ type Store struct {
 	shards int
 	now    func() time.Time
 
-	mu    sync.Mutex
-	snap  map[string]jackpot.Pool // Snapshot's cache: the pool items last read
-	fulls map[string]fullShards   // the shards found full, by pool (its epoch's)
+	mu   sync.Mutex
+	snap map[string]jackpot.Pool // Snapshot's cache: the pool items last read
+	fill map[string]shardFill    // what the shards of a pool's epoch are known to hold (group.go)
+	// groups are the contributions to a pool waiting for its transaction
+	// in flight, by pool (group commit, group.go).
+	groups map[string]*group
+	moved  map[string]int64 // the last epoch a contribution to a pool was refused at for its epoch
+	// reading are Snapshot's reads of a pool item under way, by pool.
+	reading map[string]chan struct{}
 	// folding are the folds under way (foldNow), by pool; rounds the
 	// entries read for a pool's last fold, by record key (roundsOf).
 	folding map[string]chan struct{}
@@ -83,7 +89,7 @@ var (
 // the pool (docs/scale.md). WithShards(0) turns them off (every round is
 // committed to the pool item, the serial path).
 func New(api API, table string) *Store {
-	return &Store{api: api, table: table, shards: DefaultShards, now: time.Now, snap: map[string]jackpot.Pool{}, fulls: map[string]fullShards{},
+	return &Store{api: api, table: table, shards: DefaultShards, now: time.Now, snap: map[string]jackpot.Pool{}, fill: map[string]shardFill{}, groups: map[string]*group{}, moved: map[string]int64{}, reading: map[string]chan struct{}{},
 		folding: map[string]chan struct{}{}, rounds: map[string]map[string]jackpot.Entry{}}
 }
 

@@ -76,7 +76,8 @@ const (
 // its shard). A store with n shards takes at most shardCap() per shard, so
 // that a fold of the whole epoch fits one transaction (MaxItems) with the
 // pool, its fold item and every shard; a round that finds its shard full
-// tries others, and when they are full too folds the epoch (foldNow).
+// goes to another with room, and when none has any folds the epoch
+// (foldNow; group.go).
 const MaxShardRounds = 5
 
 // shardCap is how many rounds one shard takes in an epoch with s.shards
@@ -88,10 +89,6 @@ func (s *Store) shardCap() int64 {
 	}
 	return int64(max(min(MaxShardRounds, (MaxItems-2-s.shards)/s.shards), 1))
 }
-
-// fullTries is how many shards a round tries, its own and the next ones,
-// before it folds an epoch whose shards it found full.
-const fullTries = 4
 
 func skShard(k int) string { return fmt.Sprintf("%s%03d", prefShard, k) }
 
@@ -279,6 +276,7 @@ func (s *Store) foldNow(ctx context.Context, id string, sealNext bool) error {
 		if err != nil {
 			return err
 		}
+		s.remember(p)
 		if n > 0 && p.Version != epoch {
 			return jackpot.ErrConflict // another commit folded them
 		}
@@ -294,7 +292,7 @@ func (s *Store) foldNow(ctx context.Context, id string, sealNext bool) error {
 		if !busy {
 			return nil
 		}
-		if n == 0 {
+		if n == 0 && !s.closed(p.Version, shards) {
 			// Seal the epoch first (one small transaction): no
 			// contribution then lands between this read and the
 			// commit, which would cancel the commit of the whole fold.
@@ -319,6 +317,21 @@ func (s *Store) foldNow(ctx context.Context, id string, sealNext bool) error {
 		// epoch, so the next read is the last; nothing lands until a
 		// commit of the pool, so it must be made.
 	}
+}
+
+// closed reports whether every shard read is of epoch and takes no more
+// contribution in it: sealed, or full (shardCap rounds; the fold of an
+// epoch whose shards filled up, the usual one, then needs no seal).
+func (s *Store) closed(epoch int64, shards []shard) bool {
+	if s.shards == 0 {
+		return false // no cap known: the writers' may be any
+	}
+	for _, sh := range shards {
+		if sh.epoch != epoch || !(sh.sealed || sh.pending.Rounds >= s.shardCap()) {
+			return false
+		}
+	}
+	return len(shards) > 0
 }
 
 // awaitFold waits for this process's fold of pool under way, if any.
@@ -476,13 +489,42 @@ func (s *Store) Snapshot(ctx context.Context, id string, fresh bool) (jackpot.Po
 	if s.shards == 0 {
 		return jackpot.Pool{}, pools.ErrSerial
 	}
-	if !fresh {
-		s.mu.Lock()
-		p, ok := s.snap[id]
+	// A fresh snapshot is asked for after a refusal: the cache serves it
+	// when it is past every epoch this store refused a contribution at
+	// (the fold of this process that refused them remembered the pool it
+	// committed), else the pool item is read.
+	s.mu.Lock()
+	p, ok := s.snap[id]
+	moved, refused := s.moved[id]
+	wait, reading := s.reading[id]
+	if ok && (!fresh || (refused && p.Version > moved)) {
 		s.mu.Unlock()
-		if ok {
-			return p, nil
+		return p, nil
+	}
+	if !ok && !fresh && reading {
+		// Nothing cached and a read under way (many rounds arriving at
+		// once): the pool it read.
+		s.mu.Unlock()
+		select {
+		case <-wait:
+		case <-ctx.Done():
+			return jackpot.Pool{}, ctx.Err()
 		}
+		return s.Snapshot(ctx, id, false)
+	}
+	var done chan struct{}
+	if !reading {
+		done = make(chan struct{})
+		s.reading[id] = done
+	}
+	s.mu.Unlock()
+	if done != nil {
+		defer func() {
+			s.mu.Lock()
+			delete(s.reading, id)
+			s.mu.Unlock()
+			close(done)
+		}()
 	}
 	p, err := s.poolItem(ctx, id)
 	if err != nil {
@@ -507,205 +549,23 @@ func (s *Store) forget(id string) {
 	s.mu.Unlock()
 }
 
-// Contribute implements pools.ContributionStore: one transaction of the
-// table's shard (ADDs and the round's record key appended, conditioned on
-// the epoch, not sealed and not full) and the round's records, the first
-// carrying its contribution entry.
-func (s *Store) Contribute(ctx context.Context, c pools.Contribution) error {
-	if s.shards == 0 {
-		return jackpot.ErrConflict
-	}
-	if len(c.Records) == 0 {
-		return errors.New("dynamo: a contribution without a round record")
-	}
-	k, free := s.pickShard(c.Pool, c.Version, ShardOf(c.Table, s.shards))
-	if !free {
-		// Every shard of the epoch was found full: fold them into the
-		// pool, and the round goes to the next epoch.
-		_ = s.foldNow(ctx, c.Pool, false)
-		return jackpot.ErrConflict
-	}
-	var wagers int64
-	var amount money.Amount
-	if c.Entry != nil {
-		wagers, amount = c.Entry.Wagers, c.Entry.WagerAmount
-	}
-	u := &types.Update{TableName: aws.String(s.table), Key: key(c.Pool, skShard(k)),
-		UpdateExpression:         aws.String("ADD #version :one, #n :one, #wagers :w, #amount :a"),
-		ConditionExpression:      aws.String("#epoch = :epoch AND attribute_not_exists(#sealed) AND #n < :cap"),
-		ExpressionAttributeNames: map[string]string{"#version": attrVersion, "#n": attrRounds, "#wagers": attrWagers, "#amount": attrAmount, "#epoch": attrEpoch, "#sealed": attrSealed},
-		ExpressionAttributeValues: map[string]types.AttributeValue{":one": num(1), ":w": num(wagers), ":a": num(int64(amount)),
-			":epoch": num(c.Version), ":cap": num(s.shardCap())},
-		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld}
-	if c.Entry != nil {
-		// The round's record key, so that the fold finds its entry.
-		u.UpdateExpression = aws.String("SET #keys = list_append(if_not_exists(#keys, :none), :key) " + *u.UpdateExpression)
-		u.ExpressionAttributeNames["#keys"] = attrKeys
-		u.ExpressionAttributeValues[":none"] = &types.AttributeValueMemberL{Value: []types.AttributeValue{}}
-		u.ExpressionAttributeValues[":key"] = &types.AttributeValueMemberL{Value: []types.AttributeValue{str(c.Records[0].Key)}}
-	}
-	tx := make([]types.TransactWriteItem, 0, 1+len(c.Records))
-	tx = append(tx, types.TransactWriteItem{Update: u})
-	for i, r := range c.Records {
-		extra := map[string]types.AttributeValue{}
-		if i == 0 {
-			extra[attrEpoch], extra[attrShard] = num(c.Version), num(int64(k))
-			if c.Entry != nil {
-				// The round's entry is its record's answer and these
-				// numbers (entryOf): the record stays under 1 KB.
-				extra[attrRate], extra[attrRateR] = num(c.Entry.RateSum), num(c.Entry.RateSumReserve)
-				if a := c.Entry.Actor; a != nil {
-					extra[attrActor], extra[attrRole] = str(a.ID), str(a.Role)
-				}
-			}
-		}
-		rit, err := item(c.Pool, skRecord(r.Key), r, extra)
-		if err != nil {
-			return err
-		}
-		tx = append(tx, notExists(rit, s.table))
-	}
-	in := &dynamodb.TransactWriteItemsInput{TransactItems: tx}
-	_, err := s.api.TransactWriteItems(ctx, in)
-	for n, full := 1, 0; err != nil; n++ {
-		if contended(err) && n < contendedAttempts {
-			// Another transaction held the shard (or a record) and
-			// nothing was written: the same write again after a short
-			// jitter, on the next shard (any shard of the epoch is
-			// folded alike).
-			if err := sleepJitter(ctx, n); err != nil {
-				return fmt.Errorf("dynamo: contribute to %s: %w", c.Pool, err)
-			}
-		} else if s.full(err, c.Version) && full+1 < fullTries {
-			// Its shard holds shardCap rounds: the next one not known
-			// to be full.
-			full++
-			s.noteFull(c.Pool, c.Version, k)
-		} else {
-			if s.full(err, c.Version) {
-				s.noteFull(c.Pool, c.Version, k)
-			}
-			break
-		}
-		if k, free = s.pickShard(c.Pool, c.Version, k+1); !free {
-			break
-		}
-		u.Key = key(c.Pool, skShard(k))
-		if rit := tx[1].Put.Item; rit != nil {
-			rit[attrShard] = num(int64(k))
-		}
-		_, err = s.api.TransactWriteItems(ctx, in)
-	}
-	if conflict(err) {
-		if cancelledAt(err, 0) {
-			s.forget(c.Pool)
-			if shardMissing(err) {
-				// A pool without shards yet (created before them): the
-				// round goes to the pool, whose commit creates them.
-				return pools.ErrSerial
-			}
-			if s.full(err, c.Version) {
-				// The epoch's shards are full: fold them into the pool
-				// (whoever folds first), and the round goes to the next
-				// epoch. Nothing of the round was written; whether the
-				// fold landed does not matter to it.
-				_ = s.foldNow(ctx, c.Pool, false)
-			} else {
-				// Sealed (or moved on): a fold of this process under way
-				// lands before the round is tried again.
-				s.awaitFold(ctx, c.Pool)
-			}
-		}
-		return jackpot.ErrConflict
-	}
-	if err != nil {
-		return fmt.Errorf("dynamo: contribute to %s: %w", c.Pool, err)
-	}
-	return nil
-}
-
-// fullShards are the shards of one pool's epoch a store found full.
-type fullShards struct {
-	epoch  int64
-	shards map[int]bool
-}
-
-// noteFull remembers that shard k of pool's epoch is full.
-func (s *Store) noteFull(pool string, epoch int64, k int) {
+// forgetUpTo forgets the cached pool if it is not past epoch v (a
+// contribution at v found the epoch closed).
+func (s *Store) forgetUpTo(id string, v int64) {
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	f := s.fulls[pool]
-	if f.epoch != epoch || f.shards == nil {
-		f = fullShards{epoch: epoch, shards: map[int]bool{}}
+	if p, ok := s.snap[id]; ok && p.Version <= v {
+		delete(s.snap, id)
 	}
-	f.shards[k] = true
-	s.fulls[pool] = f
+	s.mu.Unlock()
 }
 
-// pickShard is the first shard from k on (round the ring) not known to be
-// full in pool's epoch; false when every shard is.
-func (s *Store) pickShard(pool string, epoch int64, k int) (int, bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	f := s.fulls[pool]
-	for i := range s.shards {
-		j := (k + i) % s.shards
-		if f.epoch != epoch || !f.shards[j] {
-			return j, true
-		}
-	}
-	return 0, false
-}
-
-// full reports whether a contribution to epoch was refused only because
-// its shard holds shardCap rounds (the shard as it was, returned by the
-// failed condition).
-func (s *Store) full(err error, epoch int64) bool {
-	var tce *types.TransactionCanceledException
-	if !errors.As(err, &tce) || len(tce.CancellationReasons) == 0 || aws.ToString(tce.CancellationReasons[0].Code) != "ConditionalCheckFailed" {
-		return false
-	}
-	it := tce.CancellationReasons[0].Item
-	_, sealed := it[attrSealed]
-	return len(it) > 0 && !sealed && intAttr(it, attrEpoch) == epoch && intAttr(it, attrRounds) >= s.shardCap()
-}
-
-// contendedAttempts is how many times Contribute sends a transaction that
-// another transaction on its shard cancelled (TransactionConflict).
+// contendedAttempts is how many times Contribute sends a batch that
+// another transaction on a shard or record cancelled (TransactionConflict).
 const contendedAttempts = 6
-
-// contended reports whether err is a transaction cancelled only because
-// another transaction held one of its items: nothing was written, and no
-// condition failed.
-func contended(err error) bool {
-	var tce *types.TransactionCanceledException
-	if !errors.As(err, &tce) {
-		var tc *types.TransactionConflictException
-		return errors.As(err, &tc)
-	}
-	found := false
-	for _, r := range tce.CancellationReasons {
-		switch aws.ToString(r.Code) {
-		case "", "None":
-		case "TransactionConflict":
-			found = true
-		default:
-			return false
-		}
-	}
-	return found
-}
 
 // sleepJitter waits 1 to 2^n ms, or until ctx is done.
 func sleepJitter(ctx context.Context, n int) error {
 	return pools.SleepContext(ctx, time.Duration(1+rand.Int64N(int64(1)<<min(n, 5)))*time.Millisecond)
-}
-
-// shardMissing reports whether a cancelled contribution's shard does not
-// exist (its condition failed on no item).
-func shardMissing(err error) bool {
-	var tce *types.TransactionCanceledException
-	return errors.As(err, &tce) && len(tce.CancellationReasons) > 0 && len(tce.CancellationReasons[0].Item) == 0
 }
 
 // cancelledAt reports whether a cancelled transaction's item i failed its

@@ -200,6 +200,9 @@ func (s *Service) contribute(ctx context.Context, cs ContributionStore, pool str
 			return res, false, true, nil
 		case errors.Is(err, ErrSerial):
 			return jackpot.RoundResult{}, false, false, nil
+		case errors.Is(err, ErrMoved):
+			// The pool moved, and no record was in the way: a fresh
+			// snapshot.
 		case errors.Is(err, jackpot.ErrConflict):
 			// A twin's record, or the pool moved: look for the first
 			// answer, else try a fresh snapshot.

@@ -25,8 +25,9 @@ type ContributionStore interface {
 	// Contribute commits c exactly once: its contribution and its round
 	// records, or nothing. jackpot.ErrConflict when a record exists or the
 	// pool was committed since the snapshot (or a commit of it is under
-	// way); ErrSerial when nothing was written and the round is for the
-	// pool itself; any other error leaves the outcome unknown.
+	// way; then also ErrMoved when the store knows its records were not in
+	// the way); ErrSerial when nothing was written and the round is for
+	// the pool itself; any other error leaves the outcome unknown.
 	Contribute(ctx context.Context, c Contribution) error
 	// Contributed returns the contribution entry of a round committed
 	// beside the pool (nil when it was applied to the pool itself): once
@@ -46,6 +47,13 @@ type ContributionStore interface {
 // the pool (Snapshot): it is configured to commit every round to the pool
 // item itself, which then is the pool as it stands.
 var ErrSerial = errors.New("pools: the store commits every round to the pool")
+
+// ErrMoved marks a ContributionStore's refusal of a contribution for its
+// epoch (the pool was committed since the snapshot, or is being), not for
+// its records: nothing was written, and the service tries a newer snapshot
+// without looking for a first answer (the next attempt's record condition
+// finds one if there is one).
+var ErrMoved = errors.New("pools: the pool moved since the snapshot")
 
 // Contribution is one round that only contributes, computed at a
 // snapshot of the pool (jackpot.Rules.Contribute).
