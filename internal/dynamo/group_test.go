@@ -177,9 +177,16 @@ const ssp = "mbs-megalink-ssp-v6"
 
 func newGroupService(t *testing.T) (*dynamo.Store, *gateAPI, *pools.Service) {
 	t.Helper()
+	return newGroupServiceShards(t, dynamo.DefaultShards)
+}
+
+// newGroupServiceShards is newGroupService with shards contribution
+// shards (1: five rounds an epoch).
+func newGroupServiceShards(t *testing.T, shards int) (*dynamo.Store, *gateAPI, *pools.Service) {
+	t.Helper()
 	ep := endpoint(t)
 	api := &gateAPI{API: dynamo.LocalClient(ep)}
-	st := dynamo.New(api, newTable(t, ep))
+	st := dynamo.New(api, newTable(t, ep)).WithShards(shards)
 	svc := pools.NewService(st, jackpottest.NewClock(jackpottest.T0).Now, 1)
 	if _, _, err := svc.Create(context.Background(), "p", jackpottest.MBSSettings(), jackpottest.Admin); err != nil {
 		t.Fatal(err)
@@ -415,14 +422,8 @@ func TestGroupCommitMeetsAShardFilledElsewhere_R1(t *testing.T) {
 // committed), and the round lands in the next epoch. 6 x 86.65 = 519.90:
 // 519 credited, 0.90 carried (R1).
 func TestRoundRefusedForItsEpochRereadsNothing_R1(t *testing.T) {
-	ep := endpoint(t)
 	ctx := context.Background()
-	api := &gateAPI{API: dynamo.LocalClient(ep)}
-	st := dynamo.New(api, newTable(t, ep)).WithShards(1)
-	svc := pools.NewService(st, jackpottest.NewClock(jackpottest.T0).Now, 1)
-	if _, _, err := svc.Create(ctx, "p", jackpottest.MBSSettings(), jackpottest.Admin); err != nil {
-		t.Fatal(err)
-	}
+	st, api, svc := newGroupServiceShards(t, 1)
 	for i := range 6 {
 		pools, records := api.poolGets.Load(), api.recordGets.Load()
 		r := jackpottest.RoundOf(ssp, fmt.Sprint("T", i), fmt.Sprint("r", i), jackpottest.T0, 500, []int{1})
@@ -477,14 +478,8 @@ func TestGroupCommitLostAnswerGoesToEveryRound_R1(t *testing.T) {
 // sixth folds, three more queue behind the fold. 9 x 86.65 = 779.85 (779
 // credited, 0.85 carried; reserve 9 x 25.85 = 232.65, R1).
 func TestRoundsQueuedBehindAFoldAreRefusedAtOnce_R1(t *testing.T) {
-	ep := endpoint(t)
 	ctx := context.Background()
-	api := &gateAPI{API: dynamo.LocalClient(ep)}
-	st := dynamo.New(api, newTable(t, ep)).WithShards(1)
-	svc := pools.NewService(st, jackpottest.NewClock(jackpottest.T0).Now, 1)
-	if _, _, err := svc.Create(ctx, "p", jackpottest.MBSSettings(), jackpottest.Admin); err != nil {
-		t.Fatal(err)
-	}
+	st, api, svc := newGroupServiceShards(t, 1)
 	round := func(i int) jackpot.Round {
 		return jackpottest.RoundOf(ssp, fmt.Sprint("T", i), fmt.Sprint("r", i), jackpottest.T0, 500, []int{1})
 	}
