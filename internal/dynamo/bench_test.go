@@ -13,7 +13,6 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
-	"unicode/utf8"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -272,45 +271,12 @@ func scanSizes(b *testing.B, client *dynamodb.Client, table string) map[string]s
 		}
 		for _, it := range page.Items {
 			sk := it["sk"].(*types.AttributeValueMemberS).Value
-			out[sk] = sized{itemSize(it), render(it)}
+			out[sk] = sized{dynamo.ItemSize(it), render(it)}
 		}
 		if len(page.LastEvaluatedKey) == 0 {
 			return out
 		}
 		in.ExclusiveStartKey = page.LastEvaluatedKey
-	}
-}
-
-// itemSize is an item's size as DynamoDB bills it: each attribute's name
-// (UTF-8 bytes) plus its value: a string's UTF-8 bytes, a number's
-// (significant digits + 1)/2 + 1 bytes, a Boolean 1 byte.
-func itemSize(it map[string]types.AttributeValue) int {
-	n := 0
-	for name, v := range it {
-		n += utf8.RuneCountInString(name) + valueSize(v)
-	}
-	return n
-}
-
-// valueSize is an attribute value's size: a list's is 3 bytes and 1 per
-// element besides the elements'.
-func valueSize(v types.AttributeValue) int {
-	switch v := v.(type) {
-	case *types.AttributeValueMemberS:
-		return len(v.Value)
-	case *types.AttributeValueMemberN:
-		d := strings.TrimLeft(strings.TrimPrefix(v.Value, "-"), "0")
-		return (len(d)+1)/2 + 1
-	case *types.AttributeValueMemberBOOL:
-		return 1
-	case *types.AttributeValueMemberL:
-		n := 3
-		for _, e := range v.Value {
-			n += 1 + valueSize(e)
-		}
-		return n
-	default:
-		return 8
 	}
 }
 
@@ -353,7 +319,7 @@ func render(it map[string]types.AttributeValue) string {
 		case *types.AttributeValueMemberBOOL:
 			fmt.Fprintf(&sb, "%s=B:%t;", n, v.Value)
 		case *types.AttributeValueMemberL:
-			fmt.Fprintf(&sb, "%s=L:%d:%d;", n, len(v.Value), valueSize(v))
+			fmt.Fprintf(&sb, "%s=L:%d:%d;", n, len(v.Value), dynamo.ItemSize(map[string]types.AttributeValue{n: v})-len(n))
 		default:
 			fmt.Fprintf(&sb, "%s=?;", n)
 		}

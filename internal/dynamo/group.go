@@ -125,7 +125,7 @@ func (s *Store) Contribute(ctx context.Context, c pools.Contribution) error {
 			return err
 		}
 		call.items = append(call.items, it)
-		call.size += itemBytes(it)
+		call.size += ItemSize(it)
 	}
 	s.mu.Lock()
 	g := s.groups[c.Pool]
@@ -591,21 +591,4 @@ func (s *Store) keepEntries(pool string, live []*groupCall) {
 			m[c.c.Records[0].Key] = *e
 		}
 	}
-}
-
-// itemBytes is about an item's size (its names and values).
-func itemBytes(it map[string]types.AttributeValue) int {
-	n := 0
-	for name, v := range it {
-		n += len(name)
-		switch v := v.(type) {
-		case *types.AttributeValueMemberS:
-			n += len(v.Value)
-		case *types.AttributeValueMemberN:
-			n += len(v.Value)
-		default:
-			n += 16
-		}
-	}
-	return n
 }

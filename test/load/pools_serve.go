@@ -179,7 +179,7 @@ func countWRU(ctx context.Context, client *dynamodb.Client, table, pool string, 
 		}
 		for _, it := range page.Items {
 			sk := it["sk"].(*types.AttributeValueMemberS).Value
-			size := itemSize(it)
+			size := dynamo.ItemSize(it)
 			switch {
 			case sk == "POOL":
 				poolSize = size
@@ -218,26 +218,4 @@ func countWRU(ctx context.Context, client *dynamodb.Client, table, pool string, 
 		fmt.Fprintf(&b, "            in all about %d WRU on AWS: %.2f WRU a round (-shards %d)\n", total, float64(total)/float64(rounds), shards)
 	}
 	return b.String(), nil
-}
-
-// itemSize is an item's size as DynamoDB bills it: each attribute's name
-// plus its value (a string's bytes, a number's (significant digits + 1)/2
-// + 1 bytes, a Boolean 1 byte), as make bench-pools counts it.
-func itemSize(it map[string]types.AttributeValue) int {
-	n := 0
-	for name, v := range it {
-		n += len(name)
-		switch v := v.(type) {
-		case *types.AttributeValueMemberS:
-			n += len(v.Value)
-		case *types.AttributeValueMemberN:
-			d := strings.TrimLeft(strings.TrimPrefix(v.Value, "-"), "0")
-			n += (len(d)+1)/2 + 1
-		case *types.AttributeValueMemberBOOL:
-			n++
-		default:
-			n += 8
-		}
-	}
-	return n
 }
