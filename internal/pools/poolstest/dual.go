@@ -138,12 +138,7 @@ func testDualControlAdjustment(t *testing.T, st pools.Store) {
 // another (nobody else may), after which it cannot be approved. The
 // meters never move: reserve 0, displayed 10,000,000.
 func testDualControlExpiryAndWithdraw(t *testing.T, st pools.Store) {
-	ctx := context.Background()
-	clock := jackpottest.NewClock(jackpottest.T0)
-	svc := service(st, clock)
-	if _, _, err := svc.Create(ctx, "p", jackpottest.MBSSettings(), jackpottest.Admin); err != nil {
-		t.Fatal(err)
-	}
+	ctx, clock, svc := mbsPool(t, st)
 	adj := func(more money.Amount) jackpot.Change {
 		return jackpot.Change{Kind: jackpot.ProposeAdjustment, Adjustment: &jackpot.Adjustment{Meter: "reserve", Amount: 50_000 + more, Reason: "top-up"}}
 	}

@@ -1,7 +1,6 @@
 package poolstest
 
 import (
-	"context"
 	"testing"
 	"time"
 
@@ -59,12 +58,7 @@ func testMetersAtSkewedWriters(t *testing.T, st pools.Store) {
 // reserve 77; after the Royal round the reset pool 10,000,000 plus the
 // remainder.
 func testMetersAt(t *testing.T, st pools.Store) {
-	ctx := context.Background()
-	clock := jackpottest.NewClock(jackpottest.T0)
-	svc := service(st, clock)
-	if _, _, err := svc.Create(ctx, "p", jackpottest.MBSSettings(), jackpottest.Admin); err != nil {
-		t.Fatal(err)
-	}
+	ctx, clock, svc := mbsPool(t, st)
 	clock.Advance(time.Second)
 	apply(t, svc, "p", lockRound("T1", "r1", false))
 	clock.Advance(time.Second)

@@ -247,6 +247,19 @@ func testOwnCommit(t *testing.T, st pools.Store) {
 	jackpottest.MustReconcile(t, svc, "rws")
 }
 
+// mbsPool is the service on st with a clock at T0 and pool "p" created
+// with the MBS settings of the fixtures, as most cases begin.
+func mbsPool(t *testing.T, st pools.Store) (context.Context, *jackpottest.Clock, *pools.Service) {
+	t.Helper()
+	ctx := context.Background()
+	clock := jackpottest.NewClock(jackpottest.T0)
+	svc := service(st, clock)
+	if _, _, err := svc.Create(ctx, "p", jackpottest.MBSSettings(), jackpottest.Admin); err != nil {
+		t.Fatal(err)
+	}
+	return ctx, clock, svc
+}
+
 func service(st pools.Store, clock *jackpottest.Clock) *pools.Service {
 	svc := pools.NewService(st, clock.Now, 7)
 	return svc
@@ -337,12 +350,7 @@ func testCommit(t *testing.T, st pools.Store) {
 }
 
 func testLedger(t *testing.T, st pools.Store) {
-	ctx := context.Background()
-	clock := jackpottest.NewClock(jackpottest.T0)
-	svc := service(st, clock)
-	if _, _, err := svc.Create(ctx, "p", jackpottest.MBSSettings(), jackpottest.Admin); err != nil {
-		t.Fatal(err)
-	}
+	ctx, _, svc := mbsPool(t, st)
 	for i := range 12 {
 		r := jackpottest.RoundOf("mbs-megalink-ssp-v6", "t1", fmt.Sprintf("r%d", i), jackpottest.T0, 500, []int{1})
 		if _, _, err := svc.ApplyRound(ctx, "p", r, "", ""); err != nil {
@@ -381,12 +389,7 @@ func testLedger(t *testing.T, st pools.Store) {
 }
 
 func testReplay(t *testing.T, st pools.Store) {
-	ctx := context.Background()
-	clock := jackpottest.NewClock(jackpottest.T0)
-	svc := service(st, clock)
-	if _, _, err := svc.Create(ctx, "p", jackpottest.MBSSettings(), jackpottest.Admin); err != nil {
-		t.Fatal(err)
-	}
+	ctx, clock, svc := mbsPool(t, st)
 	r := jackpottest.RoundOf("mbs-megalink-ssp-v6", "t1", "r1", jackpottest.T0, 500, []int{1, 2, 3}, jackpottest.StraightFlush("mbs-megalink-ssp-v6", 2, 2, 500))
 	first, replayed, err := svc.ApplyRound(ctx, "p", r, "", "")
 	if err != nil || replayed {
@@ -689,12 +692,7 @@ func (b *blindAfterFault) Record(ctx context.Context, pool, key string) (jackpot
 // Under MBS (SSP v6 3.14, ruling R7) the first committed is paid the whole
 // pool, the second from the pool after reset.
 func testMBSAcrossTables(t *testing.T, st pools.Store) {
-	ctx := context.Background()
-	clock := jackpottest.NewClock(jackpottest.T0)
-	svc := service(st, clock)
-	if _, _, err := svc.Create(ctx, "p", jackpottest.MBSSettings(), jackpottest.Admin); err != nil {
-		t.Fatal(err)
-	}
+	ctx, _, svc := mbsPool(t, st)
 	// Grow the pool: 100 rounds of 3 wagers.
 	for i := range 100 {
 		r := jackpottest.RoundOf("mbs-megalink-ssp-v6", "t9", fmt.Sprintf("g%d", i), jackpottest.T0, 500, []int{1, 2, 3})
@@ -799,12 +797,7 @@ func testRWSAcrossTables(t *testing.T, st pools.Store) {
 }
 
 func testSettings(t *testing.T, st pools.Store) {
-	ctx := context.Background()
-	clock := jackpottest.NewClock(jackpottest.T0)
-	svc := service(st, clock)
-	if _, _, err := svc.Create(ctx, "p", jackpottest.MBSSettings(), jackpottest.Admin); err != nil {
-		t.Fatal(err)
-	}
+	ctx, _, svc := mbsPool(t, st)
 	ns := jackpottest.MBSSettings()
 	ns.ContributionBP = 2000
 	ns.Reset = 5_000_000
