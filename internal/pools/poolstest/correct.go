@@ -114,11 +114,7 @@ func testCorrectPaidStraightFlush(t *testing.T, st pools.Store) {
 // cards exposed, mbs-megalink-ssp-v6 5.4): its contribution taken back,
 // the pool at its opening 10,000,000 with nothing carried.
 func testVoidRound(t *testing.T, st pools.Store) {
-	ctx := context.Background()
-	svc := service(st, jackpottest.NewClock(jackpottest.T0))
-	if _, _, err := svc.Create(ctx, "p", jackpottest.MBSSettings(), jackpottest.Admin); err != nil {
-		t.Fatal(err)
-	}
+	ctx, _, svc := mbsPool(t, st)
 	apply(t, svc, "p", lockRound("T1", "r1", false))
 	void := jackpot.Correction{Table: "T1", Round: "r1", Reason: "two cards exposed in the deal"}
 	if _, _, err := svc.Correct(ctx, "p", void, jackpottest.Supervisor, jackpottest.Controller, "k"); fault.KindOf(err) != fault.Invalid {
@@ -148,11 +144,7 @@ func testVoidRound(t *testing.T, st pools.Store) {
 // holds 0, so the house tops it up by 78 first (house_top_up) and no meter
 // goes below zero.
 func testVoidAfterTheReserveWasSpent(t *testing.T, st pools.Store) {
-	ctx := context.Background()
-	svc := service(st, jackpottest.NewClock(jackpottest.T0))
-	if _, _, err := svc.Create(ctx, "p", jackpottest.MBSSettings(), jackpottest.Admin); err != nil {
-		t.Fatal(err)
-	}
+	ctx, _, svc := mbsPool(t, st)
 	apply(t, svc, "p", lockRound("T1", "r1", false))
 	apply(t, svc, "p", lockRound("T2", "r1", true))
 	if m := meters(t, svc, "p"); m.Reserve != 0 {

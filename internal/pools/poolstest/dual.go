@@ -39,11 +39,7 @@ func signedBy(t *testing.T, e jackpot.Entry, who, by jackpot.Actor, id int64) {
 // even acting as controller (403); approving again is refused (409), the
 // same key returns the first answer; reconcile holds.
 func testDualControlAdjustment(t *testing.T, st pools.Store) {
-	ctx := context.Background()
-	svc := service(st, jackpottest.NewClock(jackpottest.T0))
-	if _, _, err := svc.Create(ctx, "p", jackpottest.MBSSettings(), jackpottest.Admin); err != nil {
-		t.Fatal(err)
-	}
+	ctx, _, svc := mbsPool(t, st)
 	adj := jackpot.Change{Kind: jackpot.ProposeAdjustment, Adjustment: &jackpot.Adjustment{Meter: "reserve", Amount: 50_000, Reason: "reserve top-up approved by finance"}}
 	if _, _, _, err := svc.Propose(ctx, "p", adj, Controller2, "prop-1"); fault.KindOf(err) != fault.Forbidden {
 		t.Fatalf("a controller proposes no adjustment: %v", err)
@@ -265,11 +261,7 @@ func testDualControlVoid(t *testing.T, st pools.Store) {
 // (R28) on a supervisor's proposal: nothing moves until the controller
 // approves; then displayed 10,000,000 and reserve 0 again.
 func testDualControlCorrection(t *testing.T, st pools.Store) {
-	ctx := context.Background()
-	svc := service(st, jackpottest.NewClock(jackpottest.T0))
-	if _, _, err := svc.Create(ctx, "p", jackpottest.MBSSettings(), jackpottest.Admin); err != nil {
-		t.Fatal(err)
-	}
+	ctx, _, svc := mbsPool(t, st)
 	apply(t, svc, "p", lockRound("T1", "r1", false))
 	corr := jackpot.Change{Kind: jackpot.ProposeCorrection, Correction: &jackpot.Correction{Table: "T1", Round: "r1", Reason: "two cards exposed", Rules: []string{"mbs-megalink-ssp-v6 5.4"}}}
 	if _, _, _, err := svc.Propose(ctx, "p", jackpot.Change{Kind: jackpot.ProposeCorrection, Correction: &jackpot.Correction{Table: "T1", Round: "nope", Reason: "x", Rules: []string{"r"}}}, jackpottest.Supervisor, "c-0"); fault.KindOf(err) != fault.NotFound {

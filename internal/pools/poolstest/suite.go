@@ -105,11 +105,7 @@ func runCase(t *testing.T, sc Scale, name string, f func(*testing.T)) {
 // in every store, up to the largest sequence number (after + 1 must not
 // wrap to the front of the ledger).
 func testLedgerPastEnd(t *testing.T, st pools.Store) {
-	ctx := context.Background()
-	svc := service(st, jackpottest.NewClock(jackpottest.T0))
-	if _, _, err := svc.Create(ctx, "p", jackpottest.MBSSettings(), jackpottest.Admin); err != nil {
-		t.Fatal(err)
-	}
+	ctx, _, svc := mbsPool(t, st)
 	for _, after := range []int64{1, 2, 1 << 40, math.MaxInt64 - 1, math.MaxInt64} {
 		es, err := st.Ledger(ctx, "p", after, 10)
 		if err != nil || len(es) != 0 {
