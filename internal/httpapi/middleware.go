@@ -307,14 +307,17 @@ func (l bodyLimits) read1(w http.ResponseWriter, r *http.Request, start time.Tim
 	return body, true
 }
 
-// refuse answers status with the request's body left unread (dropBody),
+// refuse answers status with the request's body refused (dropBody),
 // logging why as an access refusal unless why is nil, and reports false.
 func refuse(w http.ResponseWriter, r *http.Request, status int, detail string, why []any, errs ...*huma.ErrorDetail) bool {
 	if why != nil {
 		Log(r.Context()).Info("access refused", why...)
 	}
-	dropBody(w, r)
+	closing := dropBody(w, r)
 	writeProblem(w, status, detail, errs...)
+	if closing && status != http.StatusRequestTimeout {
+		drainBody(w, r)
+	}
 	return false
 }
 
@@ -325,14 +328,47 @@ func refuse(w http.ResponseWriter, r *http.Request, status int, detail string, w
 // will read (a caller that announced a body and never sent it would hold
 // the connection for ever) nor reads a next request from the middle of
 // this one's body. A client then opens a new connection for its next
-// request. A host without connections (the Lambda adapter, which holds
-// the body in memory already) supports no read deadline: nothing to do.
-func dropBody(w http.ResponseWriter, r *http.Request) {
+// request. It reports whether it did so: a host without connections (the
+// Lambda adapter, which holds the body in memory already) supports no
+// read deadline, and there is nothing to do.
+func dropBody(w http.ResponseWriter, r *http.Request) bool {
 	if r.ContentLength != 0 && r.Body != nil && r.Body != http.NoBody {
-		if http.NewResponseController(w).SetReadDeadline(time.Now()) == nil {
+		rc := http.NewResponseController(w)
+		if rc.SetReadDeadline(time.Now()) == nil {
+			_ = rc.EnableFullDuplex()
 			w.Header().Set("Connection", "close")
+			return true
 		}
 	}
+	return false
+}
+
+// The drain after a refusal: at most drainMax bytes, for at most drainWait.
+const (
+	drainMax  = 1 << 20
+	drainWait = 2 * time.Second
+)
+
+// drainBody, after the refusal is written and flushed, reads and drops
+// what the client is still sending of a refused body, so that the client
+// finishes its write and reads the answer. A connection closed with data
+// unread is reset by the kernel, and a client still writing then loses the
+// answer it had not read yet (RFC 9112 9.6: a server closing should keep
+// reading until the client has the answer). It reads at most drainMax bytes
+// for at most drainWait, so a client that announced a large body, or sends
+// it slowly, holds the connection no longer than that; a larger body is
+// closed at once and net/http's own wait before the close (its "RST
+// avoidance") is all it gets.
+func drainBody(w http.ResponseWriter, r *http.Request) {
+	rc := http.NewResponseController(w)
+	_ = rc.Flush()
+	if r.ContentLength > 0 && r.ContentLength <= drainMax {
+		if rc.SetReadDeadline(time.Now().Add(drainWait)) == nil {
+			_, _ = io.CopyN(io.Discard, r.Body, drainMax)
+		}
+	}
+	_ = rc.SetReadDeadline(time.Now())
+	_ = r.Body.Close()
 }
 
 // hasBody reports whether a request of this method carries a body an
