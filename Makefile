@@ -142,8 +142,8 @@ bench-pools:
 
 ## load-pools: the open loop alone, 170 rounds/s over 10,000 tables for
 ## 5 minutes (POOLS_RATE, POOLS_DURATION), one Straight Flush per 2,000
-## rounds, at most 8 rounds in flight (POOLS_CONCURRENCY: the function's
-## reserved concurrency), through the service on DynamoDB Local with
+## rounds, at most 50 rounds in flight (POOLS_CONCURRENCY: the pools
+## function's reserved concurrency, infra reservedConcurrency), through the service on DynamoDB Local with
 ## contribution shards
 POOLS_RATE     ?= 170
 POOLS_DURATION ?= 5m
@@ -161,7 +161,7 @@ load-pools:
 ## reconcile, and the WRU counted from the items written. Not part of make
 ## test (this 2-core machine does not hold 170 rounds/s: see docs/scale.md)
 POOLS_SHARDS      ?= 16
-POOLS_CONCURRENCY ?= 8
+POOLS_CONCURRENCY ?= 50
 load-pools-open:
 	@mkdir -p bin
 	$(GO) build -o bin/tablesettle ./cmd/tablesettle

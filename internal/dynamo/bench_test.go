@@ -330,7 +330,7 @@ func render(it map[string]types.AttributeValue) string {
 // BenchmarkPoolsOpenLoop offers rounds to ONE pool at a fixed rate
 // (POOLS_RATE, 170 rounds/s: 10,000 tables at a round a minute) for
 // POOLS_DURATION (10s; make load-pools runs 5 minutes), whatever the
-// answers' pace, with at most POOLS_CONCURRENCY (8) in flight, over
+// answers' pace, with at most POOLS_CONCURRENCY (50) in flight, over
 // 200 table ids (benchTable), one round in 2,000 with a
 // Straight Flush (10% of the pool, R3), through the service on DynamoDB
 // Local with contribution shards. It reports the rate achieved, p50 and
@@ -341,7 +341,7 @@ func render(it map[string]types.AttributeValue) string {
 func BenchmarkPoolsOpenLoop(b *testing.B) {
 	ep := endpoint(b)
 	rate := envInt(b, "POOLS_RATE", 170)
-	concurrency := envInt(b, "POOLS_CONCURRENCY", 8)
+	concurrency := envInt(b, "POOLS_CONCURRENCY", 50)
 	dur := 10 * time.Second
 	if v := os.Getenv("POOLS_DURATION"); v != "" {
 		d, err := time.ParseDuration(v)

@@ -4,7 +4,9 @@
 // partition, pk = "POOL#<id>":
 //
 //	sk "POOL"                  the pool: settings, meters, held hits (doc), version
-//	sk "LEDGER#<seq, 19 digits>" one ledger entry (doc), oldest first by sk
+//	sk "LEDGER#<seq, 19 digits>" one ledger entry (doc), oldest first by sk; or, with n,
+//	                           the n entries seq to seq+n-1 a fold of the shards wrote
+//	                           (doc a JSON array of them: ledgerItem, entriesOf)
 //	sk "REC#<key>"             a round record: round/<table>/<round> or key/<sha256 of Idempotency-Key>;
 //	                           an adjustment's or settings change's: adjustment/key/<sha256>, settings/key/<sha256>;
 //	                           a round committed beside the pool also has epoch, shard, rs, rsr, aid and arole (its entry)
@@ -34,6 +36,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -210,46 +213,9 @@ func (s *Store) poolItem(ctx context.Context, id string) (jackpot.Pool, error) {
 	return decode[jackpot.Pool](out.Item)
 }
 
-// Ledger implements pools.Store.
+// Ledger implements pools.Store: LedgerPage, oldest first.
 func (s *Store) Ledger(ctx context.Context, id string, after int64, limit int) ([]jackpot.Entry, error) {
-	out := []jackpot.Entry{}
-	if limit <= 0 {
-		return out, nil
-	}
-	if after < 0 {
-		after = 0
-	}
-	if after == math.MaxInt64 {
-		// Nothing follows the last possible sequence number (after+1
-		// would wrap to the front of the ledger).
-		return out, nil
-	}
-	in := &dynamodb.QueryInput{
-		TableName:                 aws.String(s.table),
-		KeyConditionExpression:    aws.String("#pk = :pk AND #sk BETWEEN :from AND :to"),
-		ExpressionAttributeNames:  map[string]string{"#pk": attrPK, "#sk": attrSK},
-		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": str(pk(id)), ":from": str(skLedger(after + 1)), ":to": str("LEDGER#9999999999999999999")},
-		ConsistentRead:            aws.Bool(true),
-	}
-	for len(out) < limit {
-		in.Limit = aws.Int32(int32(min(limit-len(out), 1000)))
-		page, err := s.api.Query(ctx, in)
-		if err != nil {
-			return nil, fmt.Errorf("dynamo: ledger of %s: %w", id, err)
-		}
-		for _, it := range page.Items {
-			e, err := decode[jackpot.Entry](it)
-			if err != nil {
-				return nil, fmt.Errorf("dynamo: ledger of %s: %w", id, err)
-			}
-			out = append(out, e)
-		}
-		if len(page.LastEvaluatedKey) == 0 {
-			break
-		}
-		in.ExclusiveStartKey = page.LastEvaluatedKey
-	}
-	return out, nil
+	return s.LedgerPage(ctx, id, pools.LedgerQuery{After: after, Limit: limit})
 }
 
 // Record implements pools.Store.
@@ -315,14 +281,14 @@ func (s *Store) commit(ctx context.Context, c jackpot.Commit, sealNext bool) err
 	if mark.Versions != nil || s.shards > 0 {
 		shardTx = s.shardWrites(id, c.Pool.Version, mark.Versions, sealNext)
 	}
-	// The fold: one entry per round the shards held, and the epoch's fold
-	// item. A commit of its own entries that would not fit one
+	// The fold: one entry per round the shards held, all in one item
+	// (ledgerItem), and the epoch's fold item. A commit of its own entries that would not fit one
 	// transaction with them folds first, on its own, leaving the next
 	// epoch sealed so that nothing lands before the caller tries again on
 	// a fresh read (its retry of a lost race).
 	foldItems := 0
 	if len(mark.Keys) > 0 {
-		foldItems = len(mark.Keys) + 1
+		foldItems = 2 // its entries' item and its fold item
 	}
 	n := 1 + foldItems + len(c.Entries) + len(c.Records) + len(shardTx)
 	if n > MaxItems && foldItems > 0 && len(c.Entries)+len(c.Records) > 0 {
@@ -347,7 +313,14 @@ func (s *Store) commit(ctx context.Context, c jackpot.Commit, sealNext bool) err
 		ConditionExpression:       aws.String("#version = :prev AND #pool = :id"),
 		ExpressionAttributeNames:  map[string]string{"#version": attrVersion, "#pool": attrPool},
 		ExpressionAttributeValues: map[string]types.AttributeValue{":prev": num(c.PrevVersion), ":id": str(id)}}})
-	for _, e := range append(fold, c.Entries...) {
+	if len(fold) > 0 {
+		fit, err := ledgerItem(id, fold)
+		if err != nil {
+			return err
+		}
+		tx = append(tx, notExists(fit, s.table))
+	}
+	for _, e := range c.Entries {
 		eit, err := item(id, skLedger(e.Seq), e, map[string]types.AttributeValue{attrSeq: num(e.Seq)})
 		if err != nil {
 			return err
@@ -453,6 +426,9 @@ func LocalClient(endpoint string) *dynamodb.Client {
 // whatever the history behind it. The table has no index by time: time
 // bounds filter the entries of the sequence range as they are read (a
 // page bounded by time alone reads back to the first entry in its range).
+// A fold's item holds its entries from its sort key's seq on, so the
+// range also takes the entries after q.After of the item at or before it
+// (one more Query of one item, straddle).
 func (s *Store) LedgerPage(ctx context.Context, id string, q pools.LedgerQuery) ([]jackpot.Entry, error) {
 	out := []jackpot.Entry{}
 	if q.Limit <= 0 {
@@ -464,6 +440,26 @@ func (s *Store) LedgerPage(ctx context.Context, id string, q pools.LedgerQuery) 
 	}
 	if after >= before-1 {
 		return out, nil
+	}
+	take := func(es []jackpot.Entry) {
+		if q.Newest {
+			slices.Reverse(es)
+		}
+		for _, e := range es {
+			if e.Seq <= after || e.Seq >= before || (!q.From.IsZero() && e.At.Before(q.From)) || (!q.To.IsZero() && !e.At.Before(q.To)) {
+				continue
+			}
+			if len(out) < q.Limit {
+				out = append(out, e)
+			}
+		}
+	}
+	if !q.Newest {
+		es, err := s.straddle(ctx, id, after)
+		if err != nil {
+			return nil, err
+		}
+		take(es)
 	}
 	in := &dynamodb.QueryInput{
 		TableName:                 aws.String(s.table),
@@ -485,21 +481,90 @@ func (s *Store) LedgerPage(ctx context.Context, id string, q pools.LedgerQuery) 
 			return nil, fmt.Errorf("dynamo: ledger of %s: %w", id, err)
 		}
 		for _, it := range page.Items {
-			e, err := decode[jackpot.Entry](it)
+			es, err := entriesOf(it)
 			if err != nil {
 				return nil, fmt.Errorf("dynamo: ledger of %s: %w", id, err)
 			}
-			if (!q.From.IsZero() && e.At.Before(q.From)) || (!q.To.IsZero() && !e.At.Before(q.To)) {
-				continue
-			}
-			if len(out) < q.Limit {
-				out = append(out, e)
-			}
+			take(es)
 		}
 		if len(page.LastEvaluatedKey) == 0 {
+			if q.Newest && len(out) < q.Limit {
+				es, err := s.straddle(ctx, id, after)
+				if err != nil {
+					return nil, err
+				}
+				take(es)
+			}
 			break
 		}
 		in.ExclusiveStartKey = page.LastEvaluatedKey
 	}
 	return out, nil
+}
+
+// straddle is the entries of the ledger item at or before seq after (the
+// last item whose sort key is at most skLedger(after)): a fold's item
+// there may hold entries after it. Nothing when after is 0.
+func (s *Store) straddle(ctx context.Context, id string, after int64) ([]jackpot.Entry, error) {
+	if after <= 0 {
+		return nil, nil
+	}
+	page, err := s.api.Query(ctx, &dynamodb.QueryInput{
+		TableName:                 aws.String(s.table),
+		KeyConditionExpression:    aws.String("#pk = :pk AND #sk BETWEEN :from AND :to"),
+		ExpressionAttributeNames:  map[string]string{"#pk": attrPK, "#sk": attrSK},
+		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": str(pk(id)), ":from": str(skLedger(0)), ":to": str(skLedger(after))},
+		ConsistentRead:            aws.Bool(true),
+		ScanIndexForward:          aws.Bool(false),
+		Limit:                     aws.Int32(1),
+	})
+	if err != nil {
+		return nil, fmt.Errorf("dynamo: ledger of %s: %w", id, err)
+	}
+	if len(page.Items) == 0 || intAttr(page.Items[0], attrRounds) == 0 {
+		return nil, nil
+	}
+	es, err := entriesOf(page.Items[0])
+	if err != nil {
+		return nil, fmt.Errorf("dynamo: ledger of %s: %w", id, err)
+	}
+	return es, nil
+}
+
+// ledgerItem is the one item of a fold's entries (consecutive, oldest
+// first): its sort key the first's seq, n their number and doc the JSON
+// array of them. One item rather than one per round: a fold of 80 rounds
+// is then 19 items, not 98, and its entries cost DynamoDB one write unit
+// per KB of them, not two per round (docs/scale.md).
+func ledgerItem(id string, es []jackpot.Entry) (map[string]types.AttributeValue, error) {
+	for i, e := range es {
+		if e.Seq != es[0].Seq+int64(i) {
+			return nil, fmt.Errorf("dynamo: a fold's entries of %s are not consecutive (%d after %d)", id, e.Seq, es[0].Seq)
+		}
+	}
+	return item(id, skLedger(es[0].Seq), es, map[string]types.AttributeValue{attrSeq: num(es[0].Seq), attrRounds: num(int64(len(es)))})
+}
+
+// entriesOf is the entries of a ledger item: the one entry, or a fold's
+// n entries (ledgerItem), checked to be n consecutive from the item's seq.
+func entriesOf(it map[string]types.AttributeValue) ([]jackpot.Entry, error) {
+	n := intAttr(it, attrRounds)
+	if n == 0 {
+		e, err := decode[jackpot.Entry](it)
+		return []jackpot.Entry{e}, err
+	}
+	es, err := decode[[]jackpot.Entry](it)
+	if err != nil {
+		return nil, err
+	}
+	first := intAttr(it, attrSeq)
+	if int64(len(es)) != n {
+		return nil, fmt.Errorf("the fold item at %d holds %d entries, not %d", first, len(es), n)
+	}
+	for i, e := range es {
+		if e.Seq != first+int64(i) {
+			return nil, fmt.Errorf("the fold item at %d holds entry %d at place %d", first, e.Seq, i)
+		}
+	}
+	return es, nil
 }

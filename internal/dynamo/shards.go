@@ -34,7 +34,8 @@ import (
 // Every other change reads the pool item and every shard (Pool: the
 // shards' pending contributions folded in, jackpot.Rules.Fold) and
 // commits the pool, each folded round's own ledger entry (read from its
-// record, jackpot.Rules.FoldRounds), the epoch's fold item, its own
+// record, jackpot.Rules.FoldRounds; all of them in one ledger item,
+// ledgerItem), the epoch's fold item, its own
 // entries, and every shard emptied and moved to the new epoch, each
 // conditioned on the version it was read at. A contribution that lands between the read and the commit
 // fails that condition: the committer then seals the epoch's shards (no
@@ -73,21 +74,18 @@ const (
 // MaxShardRounds is the most rounds one shard takes in an epoch: every
 // round with a wager adds its record key (up to 135 bytes) to the shard
 // item, which stays under 1 KB with 5 (a contribution then costs 2 WRU on
-// its shard). A store with n shards takes at most shardCap() per shard, so
-// that a fold of the whole epoch fits one transaction (MaxItems) with the
-// pool, its fold item and every shard; a round that finds its shard full
-// goes to another with room, and when none has any folds the epoch
-// (foldNow; group.go).
+// its shard). A round that finds its shard full goes to another with
+// room, and when none has any folds the epoch (foldNow; group.go).
 const MaxShardRounds = 5
 
-// shardCap is how many rounds one shard takes in an epoch with s.shards
-// shards: a fold alone writes the pool, the fold item, one ledger entry
-// per round and every shard, at most MaxItems.
+// shardCap is how many rounds one shard takes in an epoch: MaxShardRounds
+// (a fold alone writes the pool, its entries' item, its fold item and
+// every shard, whatever the number of rounds: at most MaxShards+3 items).
 func (s *Store) shardCap() int64 {
 	if s.shards == 0 {
 		return 0
 	}
-	return int64(max(min(MaxShardRounds, (MaxItems-2-s.shards)/s.shards), 1))
+	return MaxShardRounds
 }
 
 func skShard(k int) string { return fmt.Sprintf("%s%03d", prefShard, k) }

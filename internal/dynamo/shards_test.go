@@ -100,8 +100,8 @@ func TestVoidOfARoundFoldedWithOthers_R28(t *testing.T) {
 	poolstest.LedgerHasEveryRound(t, st, "twin", 3)
 }
 
-// A shard takes at most shardCap rounds an epoch (5 with one shard), so
-// that a fold of the whole epoch fits one transaction: the sixth round
+// A shard takes at most MaxShardRounds rounds an epoch (5, so that its
+// item stays under 1 KB): with one shard the sixth round
 // finds the shards full, folds the epoch into the pool (each round's own
 // entry, in order) and lands in the next one. Twelve rounds of one unit
 // wager (86.65 each at 17.33%, R1) leave rounds r0-r9 in the ledger, each
@@ -155,10 +155,11 @@ func TestShardsFullFoldTheEpoch_R1(t *testing.T) {
 }
 
 // A commit whose own items do not fit one transaction beside the fold
-// (here 70 records, 10 rounds in the shards and 24 shards: 106 items)
-// folds first, on its own, leaving the next epoch sealed, and is refused
-// as a lost race; read again, it fits (95 items) and lands, and the
-// shards take contributions again.
+// (here 75 records, the pool, 24 shards, and the fold of the 10 rounds in
+// the shards, its entries' item and its fold item: 102 items) folds first,
+// on its own, leaving the next epoch sealed, and is refused as a lost
+// race; read again, it fits (100 items) and lands, and the shards take
+// contributions again.
 func TestCommitTooLargeForItsFoldFoldsFirst(t *testing.T) {
 	ep := endpoint(t)
 	ctx := context.Background()
@@ -186,13 +187,13 @@ func TestCommitTooLargeForItsFoldFoldsFirst(t *testing.T) {
 		q := p
 		q.Version++
 		c := jackpot.Commit{PrevVersion: p.Version, Pool: q}
-		for i := range 70 {
+		for i := range 75 {
 			c.Records = append(c.Records, jackpot.RoundRecord{Pool: "p", Key: fmt.Sprintf("test/%d", i)})
 		}
 		return st.Commit(ctx, c)
 	}
 	if err := commit(); !errors.Is(err, jackpot.ErrConflict) {
-		t.Fatalf("the commit of 106 items: %v, want a lost race", err)
+		t.Fatalf("the commit of 102 items: %v, want a lost race", err)
 	}
 	if es, err := st.Ledger(ctx, "p", 1, 100); err != nil || len(es) != 10 {
 		t.Fatalf("the fold before it wrote %d entries (%v), want the 10 rounds'", len(es), err)

@@ -91,7 +91,7 @@ func parseFlags(args []string, stderr io.Writer) (Options, error) {
 	fs.IntVar(&o.Serve.Shards, "shards", 16, "pools: serve -shards (contribution shards per pool; 0: none)")
 	fs.IntVar(&o.Tables, "tables", 10000, "pools: table ids table-00000 ... linked to the pool, one principal each")
 	fs.IntVar(&o.HitEvery, "hit-every", 2000, "pools: one round in this many has a Straight Flush (0: none)")
-	fs.Uint64Var(&o.MaxWorkers, "max-workers", 8, "pools: most rounds in flight at once (a round due while all are busy waits, and its wait counts; 8 as make load-pools)")
+	fs.Uint64Var(&o.MaxWorkers, "max-workers", 50, "pools: most rounds in flight at once (a round due while all are busy waits, and its wait counts; 50, the pools function's reserved concurrency, as make load-pools)")
 	fs.IntVar(&o.Warmup, "warmup", 300, "pools: rounds sent to another pool first, not measured (DynamoDB Local's JIT)")
 	if err := fs.Parse(args); err != nil {
 		return o, err

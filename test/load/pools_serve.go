@@ -170,7 +170,7 @@ func countWRU(ctx context.Context, client *dynamodb.Client, table, pool string, 
 		KeyConditionExpression:    aws.String("pk = :pk"),
 		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": &types.AttributeValueMemberS{Value: "POOL#" + pool}}}
 	wru := func(size int) int64 { return 2 * int64((size+1023)/1024) }
-	var poolSize, shardMax, recMaxBeside, recMaxSerial, ledgerN int
+	var poolSize, shardMax, recMaxBeside, recMaxSerial, ledgerN, ledgerItems int
 	var beside, serial, shardItems, recWRU, ledgerWRU, version int64
 	for {
 		page, err := client.Query(ctx, in)
@@ -190,7 +190,13 @@ func countWRU(ctx context.Context, client *dynamodb.Client, table, pool string, 
 				shardItems++
 				shardMax = max(shardMax, size)
 			case strings.HasPrefix(sk, "LEDGER#"):
+				// One entry, or a fold's n entries in one item.
+				ledgerItems++
 				ledgerN++
+				if v, ok := it["n"].(*types.AttributeValueMemberN); ok {
+					n, _ := strconv.ParseInt(v.Value, 10, 64)
+					ledgerN += int(n) - 1
+				}
 				ledgerWRU += wru(size)
 			case strings.HasPrefix(sk, "REC#round/"):
 				recWRU += wru(size)
@@ -212,8 +218,8 @@ func countWRU(ctx context.Context, client *dynamodb.Client, table, pool string, 
 	var b strings.Builder
 	fmt.Fprintf(&b, "WRU         %d round records: %d beside the pool (record <= %d B, shard <= %d B: %d WRU a round), %d on the serial path (record <= %d B)\n",
 		beside+serial, beside, recMaxBeside, shardMax, wru(recMaxBeside)+wru(shardMax), serial, recMaxSerial)
-	fmt.Fprintf(&b, "            %d commits of the pool item (%d B, with %d shards of <= %d B written back: %d WRU each), %d ledger entries (%d WRU)\n",
-		version, poolSize, shardItems, shardMax, wru(poolSize)+shardItems*wru(shardMax), ledgerN, ledgerWRU)
+	fmt.Fprintf(&b, "            %d commits of the pool item (%d B, with %d shards of <= %d B written back: %d WRU each), %d ledger entries in %d items (%d WRU)\n",
+		version, poolSize, shardItems, shardMax, wru(poolSize)+shardItems*wru(shardMax), ledgerN, ledgerItems, ledgerWRU)
 	if rounds > 0 {
 		fmt.Fprintf(&b, "            in all about %d WRU on AWS: %.2f WRU a round (-shards %d)\n", total, float64(total)/float64(rounds), shards)
 	}
