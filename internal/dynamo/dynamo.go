@@ -535,7 +535,9 @@ func (s *Store) straddle(ctx context.Context, id string, after int64) ([]jackpot
 // first): its sort key the first's seq, n their number and doc the JSON
 // array of them. One item rather than one per round: a fold of 80 rounds
 // is then 19 items, not 98, and its entries cost DynamoDB one write unit
-// per KB of them, not two per round (docs/scale.md).
+// per KB of them, not two per round (docs/scale.md). A fold holds at most
+// MaxShards x MaxShardRounds = 120 rounds, each entry under 1 KB (ids of
+// at most 64 characters): far from DynamoDB's 400 KB an item.
 func ledgerItem(id string, es []jackpot.Entry) (map[string]types.AttributeValue, error) {
 	for i, e := range es {
 		if e.Seq != es[0].Seq+int64(i) {
