@@ -16,9 +16,16 @@
   TS.tokenFromFragment();
   const $ = (id) => document.getElementById(id);
   const pollMs = 500; // twice a second (conditional GETs): any change shows within 1 s
+  // A change of the meters alone (tables contributing) refreshes the
+  // ledger at most every ledgerQuietMs: on a pool with contribution shards
+  // (DynamoDB) each ledger read folds them into the pool first, a write,
+  // so a console refreshing it twice a second on a busy pool would commit
+  // the pool twice a second (docs/scale.md). Hits, proposals and the
+  // console's own actions refresh it at once; the meters are always live.
+  const ledgerQuietMs = 5000;
   const state = {
     me: null, pool: null, poolId: sessionStorage.getItem("tablesettle.pool") || "",
-    hits: [], history: [], historySig: "", proposals: [], seen: null, announced: new Set(), ledger: [], ledgerNext: null, timer: 0, generation: 0,
+    hits: [], history: [], historySig: "", proposals: [], seen: null, announced: new Set(), ledger: [], ledgerNext: null, ledgerStale: false, ledgerAt: 0, timer: 0, generation: 0,
   };
   const Console = { state, beeps: 0 };
 
@@ -124,7 +131,12 @@
         renderHits(first);
         renderProposals();
       }
-      if (p.changed || first) await loadLedgerNew(gen);
+      if (p.changed) state.ledgerStale = true;
+      if (first || h.changed || pr.changed || hist || (state.ledgerStale && Date.now() - state.ledgerAt >= ledgerQuietMs)) {
+        state.ledgerStale = false;
+        state.ledgerAt = Date.now();
+        await loadLedgerNew(gen);
+      }
       if ($("problem").dataset.poll) { showProblem(null); delete $("problem").dataset.poll; }
     } catch (e) {
       if (gen !== state.generation) return;
