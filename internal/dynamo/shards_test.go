@@ -249,8 +249,8 @@ func TestShardsOffStillFoldsThem_R4(t *testing.T) {
 	poolstest.LedgerHasEveryRound(t, off, "p", 4)
 }
 
-// A fold writes its rounds' entries in one ledger item (a JSON array from
-// its first seq on), and every page of the ledger reads as if each entry
+// A fold writes its rounds' entries in one ledger item (a gzip-compressed
+// JSON array from its first seq on), and every page of the ledger reads as if each entry
 // had its own item: every After and Before bound (inside a fold's item,
 // at its edges, beyond the ledger), both orders, limits 1 to all, and time
 // bounds, against the whole ledger read once. Seven rounds wait in the
@@ -296,6 +296,10 @@ func TestLedgerPagesReadAFoldsItemAsItsEntries(t *testing.T) {
 	for _, it := range raw.Items {
 		if n, ok := it["n"].(*types.AttributeValueMemberN); ok {
 			folds = append(folds, n.Value)
+			// The entries gzip-compressed, in z, and nothing else.
+			if _, ok := it["z"].(*types.AttributeValueMemberB); !ok || it["doc"] != nil {
+				t.Errorf("the fold item of %s entries holds z %T and doc %T, want z alone, binary", n.Value, it["z"], it["doc"])
+			}
 		}
 	}
 	if !slices.Equal(folds, []string{"7", "2"}) {

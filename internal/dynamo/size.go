@@ -8,7 +8,7 @@ import (
 
 // ItemSize is an item's size as DynamoDB bills it: each attribute's name
 // plus its value: a string's bytes, a number's (significant digits + 1)/2
-// + 1 bytes, a Boolean 1 byte, a list 3 bytes and 1 per element besides
+// + 1 bytes, a binary's bytes, a Boolean 1 byte, a list 3 bytes and 1 per element besides
 // the elements' (any other type counted as 8). Group commit bounds a
 // batch by it (4 MB a transaction); make bench-pools and the load driver
 // report write units from it.
@@ -27,6 +27,8 @@ func valueSize(v types.AttributeValue) int {
 	case *types.AttributeValueMemberN:
 		d := strings.TrimLeft(strings.TrimPrefix(v.Value, "-"), "0")
 		return (len(d)+1)/2 + 1
+	case *types.AttributeValueMemberB:
+		return len(v.Value)
 	case *types.AttributeValueMemberBOOL:
 		return 1
 	case *types.AttributeValueMemberL:
