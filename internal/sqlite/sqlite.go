@@ -424,27 +424,27 @@ var _ pools.HeldIndex = (*Store)(nil)
 // due at or before at, in id order, from the index on held_due (a sweep
 // after a restart finds them without reading every pool).
 func (s *Store) HeldDue(ctx context.Context, at time.Time) ([]string, error) {
-	rows, err := s.reader(ctx).QueryContext(ctx, `SELECT id FROM pools WHERE held_due IS NOT NULL AND held_due <= ? ORDER BY id`, at.UnixMilli())
+	ids, err := s.ids(ctx, `SELECT id FROM pools WHERE held_due IS NOT NULL AND held_due <= ? ORDER BY id`, at.UnixMilli())
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: held hits due: %w", err)
 	}
-	defer rows.Close()
-	var ids []string
-	for rows.Next() {
-		var id string
-		if err := rows.Scan(&id); err != nil {
-			return nil, err
-		}
-		ids = append(ids, id)
-	}
-	return ids, rows.Err()
+	return ids, nil
 }
 
 // Pools returns the ids of every pool, in order.
 func (s *Store) Pools(ctx context.Context) ([]string, error) {
-	rows, err := s.reader(ctx).QueryContext(ctx, `SELECT id FROM pools ORDER BY id`)
+	ids, err := s.ids(ctx, `SELECT id FROM pools ORDER BY id`)
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: pools: %w", err)
+	}
+	return ids, nil
+}
+
+// ids runs a query of one text column.
+func (s *Store) ids(ctx context.Context, query string, args ...any) ([]string, error) {
+	rows, err := s.reader(ctx).QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, err
 	}
 	defer rows.Close()
 	var ids []string
