@@ -46,14 +46,9 @@ var _ pools.HeldIndex = (*Store)(nil)
 // version, and the held index's keys while it holds a hit.
 func poolAttrs(p jackpot.Pool) map[string]types.AttributeValue {
 	out := map[string]types.AttributeValue{attrVersion: num(p.Version)}
-	if len(p.Held) == 0 {
+	due, ok := jackpot.HeldDueAt(p)
+	if !ok {
 		return out
-	}
-	due := p.Held[0].PayAfter
-	for _, h := range p.Held[1:] {
-		if h.PayAfter.Before(due) {
-			due = h.PayAfter
-		}
 	}
 	out[AttrHeldKey] = str(heldValue)
 	out[AttrHeldDue] = num(due.UnixMilli())

@@ -73,6 +73,22 @@ func (c *change) releaseDue() ([]Payout, error) {
 	return out, nil
 }
 
+// HeldDueAt is when the first of p's held hits becomes due (the earliest
+// window's close, R7), and whether p holds any: what a store's held index
+// keeps (internal/dynamo, internal/sqlite; pools.HeldIndex).
+func HeldDueAt(p Pool) (time.Time, bool) {
+	if len(p.Held) == 0 {
+		return time.Time{}, false
+	}
+	due := p.Held[0].PayAfter
+	for _, h := range p.Held[1:] {
+		if h.PayAfter.Before(due) {
+			due = h.PayAfter
+		}
+	}
+	return due, true
+}
+
 // DueHeld is how many held hits a commit at now would pay: those whose
 // window has passed and every one dealt before one of them (R7).
 func DueHeld(p Pool, now time.Time) int {

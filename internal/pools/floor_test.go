@@ -79,30 +79,18 @@ func TestSweepHeldPaysWithNoReader(t *testing.T) {
 	}
 }
 
-// indexed is a store that lists the pools holding a due hit, as
-// internal/dynamo's sparse index does (pools.HeldIndex).
-type indexed struct {
+// withIndex is a store wrapped for a test (which hides its held index)
+// with the index of the store it wraps.
+type withIndex struct {
 	pools.Store
-}
-
-func (x indexed) HeldDue(ctx context.Context, at time.Time) ([]string, error) {
-	p, err := x.Pool(ctx, "rws")
-	if err != nil {
-		return nil, err
-	}
-	for _, h := range p.Held {
-		if !h.PayAfter.After(at) {
-			return []string{"rws"}, nil
-		}
-	}
-	return nil, nil
+	pools.HeldIndex
 }
 
 // TestSweepHeldFindsDuePoolsThroughTheIndex (ruling R7): a service that
-// has never seen the pool (a scheduled Lambda's, started after the round)
-// finds the held Royal through the store's index once its window has
-// closed, and pays it, SGD 100,000.86, once; before the window closes it
-// pays nothing.
+// has never seen the pool (a scheduled Lambda's, started after the round,
+// or serve restarted) finds the held Royal through the store's index (the
+// SQLite store's held_due) once its window has closed, and pays it,
+// SGD 100,000.86, once; before the window closes it pays nothing.
 func TestSweepHeldFindsDuePoolsThroughTheIndex(t *testing.T) {
 	st, tables, clock := heldRWSPool(t)
 	ctx := context.Background()
@@ -110,7 +98,7 @@ func TestSweepHeldFindsDuePoolsThroughTheIndex(t *testing.T) {
 	if _, _, err := tables.ApplyRound(ctx, "rws", r, "", ""); err != nil {
 		t.Fatal(err)
 	}
-	sweep := pools.NewService(indexed{st}, clock.Now, 2)
+	sweep := pools.NewService(st, clock.Now, 2)
 	clock.Advance(4999 * time.Millisecond)
 	if rel, err := sweep.SweepHeld(ctx); err != nil || len(rel) != 0 {
 		t.Fatalf("1 ms before the window closes: %+v, %v", rel, err)
@@ -210,7 +198,7 @@ func TestSweepHeldSaysWhatItPaidBeforeAFailure(t *testing.T) {
 		}
 	}
 	clock.Advance(5 * time.Second)
-	sweep := pools.NewService(indexed{&failSecondCommit{Store: st}}, clock.Now, 2)
+	sweep := pools.NewService(withIndex{&failSecondCommit{Store: st}, st}, clock.Now, 2)
 	sweep.MaxAttempts = 1
 	rel, err := sweep.SweepHeld(ctx)
 	if err == nil {

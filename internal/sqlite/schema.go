@@ -3,7 +3,10 @@ package sqlite
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"fmt"
+
+	"github.com/tablesettle/tablesettle/internal/jackpot"
 )
 
 // migrations are the schema's versions: migrations[i] takes a database at
@@ -45,6 +48,56 @@ var migrations = []string{
 		pools  INTEGER NOT NULL,
 		at     TEXT NOT NULL
 	);`,
+	// 2: the held index: when the first held hit of a pool becomes due
+	// (Unix milliseconds; NULL while it holds none), so that a sweep
+	// finds the pools to pay without reading every pool (HeldDue). Its
+	// values for the pools already there are filled in Go (backfills).
+	`ALTER TABLE pools ADD COLUMN held_due INTEGER;
+	CREATE INDEX pools_held_due ON pools (held_due) WHERE held_due IS NOT NULL;`,
+}
+
+// backfills run after the migration to the version they are keyed by, in
+// its transaction: what SQL alone cannot compute from the documents.
+var backfills = map[int]func(ctx context.Context, tx *sql.Tx) error{
+	2: backfillHeldDue,
+}
+
+// backfillHeldDue sets held_due of every pool from its document
+// (jackpot.HeldDueAt).
+func backfillHeldDue(ctx context.Context, tx *sql.Tx) error {
+	rows, err := tx.QueryContext(ctx, `SELECT id, doc FROM pools`)
+	if err != nil {
+		return err
+	}
+	due := map[string]int64{}
+	for rows.Next() {
+		var id string
+		var doc []byte
+		if err := rows.Scan(&id, &doc); err != nil {
+			rows.Close()
+			return err
+		}
+		var p jackpot.Pool
+		if err := json.Unmarshal(doc, &p); err != nil {
+			rows.Close()
+			return fmt.Errorf("pool %s: %w", id, err)
+		}
+		if at, ok := jackpot.HeldDueAt(p); ok {
+			due[id] = at.UnixMilli()
+		}
+	}
+	if err := rows.Close(); err != nil {
+		return err
+	}
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	for id, at := range due {
+		if _, err := tx.ExecContext(ctx, `UPDATE pools SET held_due = ? WHERE id = ?`, at, id); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // SchemaVersion is the schema this build writes (PRAGMA user_version).
@@ -74,6 +127,12 @@ func migrate(ctx context.Context, db *sql.DB) error {
 		if _, err := tx.ExecContext(ctx, migrations[v]); err != nil {
 			tx.Rollback()
 			return fmt.Errorf("migrate to schema version %d: %w", v+1, err)
+		}
+		if fill := backfills[v+1]; fill != nil {
+			if err := fill(ctx, tx); err != nil {
+				tx.Rollback()
+				return fmt.Errorf("migrate to schema version %d: %w", v+1, err)
+			}
 		}
 		if _, err := tx.ExecContext(ctx, fmt.Sprintf(`PRAGMA user_version = %d`, v+1)); err != nil {
 			tx.Rollback()

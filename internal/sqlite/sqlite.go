@@ -250,8 +250,17 @@ func insertPool(ctx context.Context, q queryer, p jackpot.Pool) error {
 	if err != nil {
 		return err
 	}
-	_, err = q.ExecContext(ctx, `INSERT INTO pools (id, version, seq, doc) VALUES (?, ?, ?, ?)`, p.ID, p.Version, p.Seq, doc)
+	_, err = q.ExecContext(ctx, `INSERT INTO pools (id, version, seq, doc, held_due) VALUES (?, ?, ?, ?, ?)`, p.ID, p.Version, p.Seq, doc, heldDue(p))
 	return err
+}
+
+// heldDue is a pool's held_due: when its first held hit becomes due, in
+// Unix milliseconds, or NULL (nil) while it holds none.
+func heldDue(p jackpot.Pool) any {
+	if at, ok := jackpot.HeldDueAt(p); ok {
+		return at.UnixMilli()
+	}
+	return nil
 }
 
 // CreatePool implements pools.Store.
@@ -379,8 +388,8 @@ func (s *Store) Commit(ctx context.Context, c jackpot.Commit) error {
 	}
 	missing := false
 	err = s.write(ctx, func(q queryer) error {
-		res, err := q.ExecContext(ctx, `UPDATE pools SET version = ?, seq = ?, doc = ? WHERE id = ? AND version = ?`,
-			c.Pool.Version, c.Pool.Seq, doc, id, c.PrevVersion)
+		res, err := q.ExecContext(ctx, `UPDATE pools SET version = ?, seq = ?, doc = ?, held_due = ? WHERE id = ? AND version = ?`,
+			c.Pool.Version, c.Pool.Seq, doc, heldDue(c.Pool), id, c.PrevVersion)
 		if err != nil {
 			return err
 		}
@@ -409,11 +418,33 @@ func (s *Store) Commit(ctx context.Context, c jackpot.Commit) error {
 	return fmt.Errorf("sqlite: commit to %s: %w", id, err)
 }
 
+var _ pools.HeldIndex = (*Store)(nil)
+
+// HeldDue implements pools.HeldIndex: the pools whose first held hit is
+// due at or before at, in id order, from the index on held_due (a sweep
+// after a restart finds them without reading every pool).
+func (s *Store) HeldDue(ctx context.Context, at time.Time) ([]string, error) {
+	ids, err := s.ids(ctx, `SELECT id FROM pools WHERE held_due IS NOT NULL AND held_due <= ? ORDER BY id`, at.UnixMilli())
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: held hits due: %w", err)
+	}
+	return ids, nil
+}
+
 // Pools returns the ids of every pool, in order.
 func (s *Store) Pools(ctx context.Context) ([]string, error) {
-	rows, err := s.reader(ctx).QueryContext(ctx, `SELECT id FROM pools ORDER BY id`)
+	ids, err := s.ids(ctx, `SELECT id FROM pools ORDER BY id`)
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: pools: %w", err)
+	}
+	return ids, nil
+}
+
+// ids runs a query of one text column.
+func (s *Store) ids(ctx context.Context, query string, args ...any) ([]string, error) {
+	rows, err := s.reader(ctx).QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, err
 	}
 	defer rows.Close()
 	var ids []string

@@ -194,3 +194,62 @@ func TestCommitInTransactionIsWhole(t *testing.T) {
 	}
 	jackpottest.MustReconcile(t, svc, "p")
 }
+
+// The held index (ruling R7, schema version 2): a pool holding an RWS
+// Royal until its settle window closes (5 s after T0) is listed by
+// HeldDue from that instant, not 1 ms before, and a pool holding nothing
+// never; a database written before the index (schema version 1: the
+// column dropped again) gets it when it is opened; once a sweep of a
+// service that never saw the pool (serve restarted) has paid the Royal,
+// SGD 100,000.86, the pool is listed no more.
+func TestHeldIndex(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	st, err := sqlite.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	clock := jackpottest.NewClock(jackpottest.T0)
+	svc := pools.NewService(st, clock.Now, 1)
+	s := jackpottest.RWSSettings()
+	s.SettleWindowMS = 5000
+	for _, id := range []string{"quiet", "rws"} {
+		if _, _, err := svc.Create(ctx, id, s, jackpottest.Admin); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := jackpottest.RoundOf("rws-mlp-csp-v2", "T1", "r1", jackpottest.T0, 500, []int{1}, jackpottest.Royal("rws-mlp-csp-v2", 1, 1, 500))
+	if _, _, err := svc.ApplyRound(ctx, "rws", r, "", ""); err != nil {
+		t.Fatal(err)
+	}
+	due := jackpottest.T0.Add(5 * time.Second)
+	listed := func(st *sqlite.Store, at time.Time, want ...string) {
+		t.Helper()
+		got, err := st.HeldDue(ctx, at)
+		if err != nil || strings.Join(got, ",") != strings.Join(want, ",") {
+			t.Fatalf("HeldDue(%s) = %v, %v; want %v", at.Format(time.RFC3339Nano), got, err, want)
+		}
+	}
+	listed(st, due.Add(-time.Millisecond))
+	listed(st, due, "rws")
+	st.Close()
+
+	db, err := sql.Open("sqlite", filepath.Join(dir, sqlite.FileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(`DROP INDEX pools_held_due; ALTER TABLE pools DROP COLUMN held_due; PRAGMA user_version = 1`); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	st = mustOpen(t, dir)
+	listed(st, due.Add(-time.Millisecond))
+	listed(st, due, "rws")
+
+	clock.Advance(5 * time.Second)
+	rel, err := pools.NewService(st, clock.Now, 2).SweepHeld(ctx)
+	if err != nil || len(rel) != 1 || len(rel[0].Paid) != 1 || rel[0].Paid[0].Amount != 10_000_086 {
+		t.Fatalf("the sweep after the restart: %+v, %v; want the Royal paid, SGD 100,000.86", rel, err)
+	}
+	listed(st, due)
+}
