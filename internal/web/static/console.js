@@ -133,9 +133,9 @@
       }
       if (p.changed) state.ledgerStale = true;
       if (first || h.changed || pr.changed || hist || (state.ledgerStale && Date.now() - state.ledgerAt >= ledgerQuietMs)) {
-        state.ledgerStale = false;
         state.ledgerAt = Date.now();
         await loadLedgerNew(gen);
+        state.ledgerStale = false; // not before: a failed read is tried again
       }
       if ($("problem").dataset.poll) { showProblem(null); delete $("problem").dataset.poll; }
     } catch (e) {
