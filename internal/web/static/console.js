@@ -17,7 +17,7 @@
   const $ = (id) => document.getElementById(id);
   const pollMs = 500; // twice a second (conditional GETs): any change shows within 1 s
   // A change of the meters alone (tables contributing) refreshes the
-  // ledger at most every ledgerQuietMs: on a pool with contribution shards
+  // ledger at once, then at most every ledgerQuietMs while they go on: on a pool with contribution shards
   // (DynamoDB) each ledger read folds them into the pool first, a write,
   // so a console refreshing it twice a second on a busy pool would commit
   // the pool twice a second (docs/scale.md). Hits, proposals and the
@@ -132,8 +132,12 @@
         renderProposals();
       }
       if (p.changed) state.ledgerStale = true;
-      if (first || h.changed || pr.changed || hist || (state.ledgerStale && Date.now() - state.ledgerAt >= ledgerQuietMs)) {
-        state.ledgerAt = Date.now();
+      const now = Date.now();
+      const moved = first || h.changed || pr.changed || hist;
+      if (moved || (state.ledgerStale && now - state.ledgerAt >= ledgerQuietMs)) {
+        // Only a refresh for contributions starts a quiet period: the
+        // first contribution after one shows at once.
+        if (!moved) state.ledgerAt = now;
         await loadLedgerNew(gen);
         state.ledgerStale = false; // not before: a failed read is tried again
       }
