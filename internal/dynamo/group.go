@@ -474,22 +474,7 @@ func (s *Store) commitBatch(ctx context.Context, pool string, v int64, batch []*
 		if len(full) > 0 {
 			// The rounds of a full shard go to shards with room (the
 			// others keep theirs).
-			s.mu.Lock()
-			known := s.knownLocked(pool, v)
-			load := map[int]int64{}
-			for _, c := range live {
-				if !c.done && !full[c.shard] {
-					load[c.shard]++
-				}
-			}
-			for _, c := range live {
-				if !c.done && full[c.shard] {
-					if !s.placeLocked(c, c.shard+1, known, load) {
-						noRoom = append(noRoom, c)
-					}
-				}
-			}
-			s.mu.Unlock()
+			noRoom = append(noRoom, s.replace(pool, v, live, func(c *groupCall) bool { return full[c.shard] })...)
 		}
 		if failed && !held {
 			continue
@@ -506,15 +491,28 @@ func (s *Store) commitBatch(ctx context.Context, pool string, v int64, batch []*
 			s.move(pool, v, live)
 			break
 		}
-		s.mu.Lock()
-		known := s.knownLocked(pool, v)
-		load := map[int]int64{}
-		for _, c := range live {
-			if !c.done && c.shard >= 0 && !s.placeLocked(c, c.shard+1, known, load) {
-				noRoom = append(noRoom, c)
-			}
+		noRoom = append(noRoom, s.replace(pool, v, live, func(*groupCall) bool { return true })...)
+	}
+	return noRoom
+}
+
+// replace puts the rounds of live without an outcome that moves picks on
+// the next shard with room (from their own on), beside what the shards are
+// known to hold and the rounds that stay; it returns those that find none.
+func (s *Store) replace(pool string, v int64, live []*groupCall, moves func(*groupCall) bool) (noRoom []*groupCall) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	known := s.knownLocked(pool, v)
+	load := map[int]int64{}
+	for _, c := range live {
+		if !c.done && c.shard >= 0 && !moves(c) {
+			load[c.shard]++
 		}
-		s.mu.Unlock()
+	}
+	for _, c := range live {
+		if !c.done && c.shard >= 0 && moves(c) && !s.placeLocked(c, c.shard+1, known, load) {
+			noRoom = append(noRoom, c)
+		}
 	}
 	return noRoom
 }
