@@ -143,14 +143,11 @@ func (g *genericDecoder) value() (any, bool) {
 	case 't':
 		return true, true
 	case '"':
-		if bytes.IndexByte(raw, '\\') < 0 {
-			return string(raw[1 : len(raw)-1]), true
-		}
-		s, err := jsontext.AppendUnquote(nil, raw)
-		if err != nil {
+		u, ok := unquoted(raw)
+		if !ok {
 			return nil, false
 		}
-		return string(s), true
+		return string(u), true
 	case '0':
 		f, err := strconv.ParseFloat(string(raw), 64)
 		if err != nil {
@@ -179,21 +176,16 @@ func (g *genericDecoder) number(f float64) any {
 
 // name is the object name raw (quoted, as read), allocated once per body.
 func (g *genericDecoder) name(raw jsontext.Value) (string, bool) {
-	var unquoted []byte
-	if len(raw) >= 2 && bytes.IndexByte(raw, '\\') < 0 {
-		unquoted = raw[1 : len(raw)-1]
-	} else {
-		var err error
-		if unquoted, err = jsontext.AppendUnquote(nil, raw); err != nil {
-			return "", false
-		}
+	u, ok := unquoted(raw)
+	if !ok {
+		return "", false
 	}
 	for _, n := range g.names {
-		if n == string(unquoted) {
+		if n == string(u) {
 			return n, true
 		}
 	}
-	n := string(unquoted)
+	n := string(u)
 	if len(g.names) < maxKeptNames {
 		g.names = append(g.names, n)
 	}
@@ -201,4 +193,14 @@ func (g *genericDecoder) name(raw jsontext.Value) (string, bool) {
 		g.locatable = false
 	}
 	return n, true
+}
+
+// unquoted is the string raw (quoted, as read) holds: the bytes between
+// its quotes when it has no escape, else unescaped by the library.
+func unquoted(raw jsontext.Value) ([]byte, bool) {
+	if len(raw) >= 2 && bytes.IndexByte(raw, '\\') < 0 {
+		return raw[1 : len(raw)-1], true
+	}
+	u, err := jsontext.AppendUnquote(nil, raw)
+	return u, err == nil
 }
