@@ -273,14 +273,10 @@ func TestConsoleLedgerNewestFirst(t *testing.T) {
 		t.Errorf("Show older entries still offered after the oldest page")
 	}
 
-	do(t, ctx, chromedp.Evaluate[chromedp.Void](`(() => {
-  window.ledgerURLs = [];
-  const real = window.fetch;
-  window.fetch = (url, opts) => { if (String(url).includes("/ledger")) window.ledgerURLs.push(String(url)); return real(url, opts); };
-})()`))
+	recordLedgerRequests(t, ctx)
 	playRound(t, s, tok, "deep-1", "D231", "2", "3c 5d 9h Js Qh")
 	waitJS(t, ctx, "the new entry on top", `document.querySelector("#ledger tbody tr").dataset.seq === "232"`)
-	if urls := eval[[]string](t, ctx, `window.ledgerURLs`); len(urls) != 1 || !strings.Contains(urls[0], "after=231") {
+	if urls := ledgerRequests(t, ctx); len(urls) != 1 || !strings.Contains(urls[0], "after=231") {
 		t.Errorf("ledger requests after a new round: %q, want one, after=231", urls)
 	}
 }
@@ -300,11 +296,7 @@ func TestConsoleLedgerFollowsContributionsQuietly(t *testing.T) {
 	ctx := browser(t, 1280, 720)
 	signIn(t, ctx, s.url, tok[principal.Cage], "browser-cage (cage)", "busy-1")
 	waitText(t, ctx, `#ledger-count`, "1 of 1 loaded entries")
-	do(t, ctx, chromedp.Evaluate[chromedp.Void](`(() => {
-  window.ledgerURLs = [];
-  const real = window.fetch;
-  window.fetch = (url, opts) => { if (String(url).includes("/ledger")) window.ledgerURLs.push(String(url)); return real(url, opts); };
-})()`))
+	recordLedgerRequests(t, ctx)
 	start := time.Now()
 	playRound(t, s, tok, "busy-1", "Q1", "2", "3c 5d 9h Js Qh")
 	waitText(t, ctx, `#ledger-count`, "2 of 2 loaded entries")
@@ -320,7 +312,7 @@ func TestConsoleLedgerFollowsContributionsQuietly(t *testing.T) {
 	// SGD 20.796, of which SGD 20.79 is credited and 0.6 of a cent carried
 	// (R1), on the reset of SGD 100,000.
 	waitText(t, ctx, `#pool-summary`, "Displayed SGD 100,020.79")
-	if urls := eval[[]string](t, ctx, `window.ledgerURLs`); len(urls) > 2 {
+	if urls := ledgerRequests(t, ctx); len(urls) > 2 {
 		t.Errorf("%d ledger requests in 3 s of play, want at most 2: %q", len(urls), urls)
 	}
 	waitText(t, ctx, `#ledger-count`, "13 of 13 loaded entries")
@@ -467,4 +459,21 @@ func TestConsoleAlertsOnHitsWaitingAtOpen(t *testing.T) {
 	do(t, ctx, chromedp.SetValue(chromedp.CSS(`#pool-id`), "open-rws"), chromedp.Click(chromedp.CSS(`#pool-form button`)))
 	waitText(t, ctx, `#hit-alert`, "Hit held for its settle window: table T12 · seat 4 · royal flush")
 	waitText(t, ctx, `#queue tbody`, "held")
+}
+
+// recordLedgerRequests makes the page note every ledger request it sends
+// from now on (ledgerRequests).
+func recordLedgerRequests(t *testing.T, ctx context.Context) {
+	t.Helper()
+	do(t, ctx, chromedp.Evaluate[chromedp.Void](`(() => {
+  window.ledgerURLs = [];
+  const real = window.fetch;
+  window.fetch = (url, opts) => { if (String(url).includes("/ledger")) window.ledgerURLs.push(String(url)); return real(url, opts); };
+})()`))
+}
+
+// ledgerRequests are the ledger requests noted since recordLedgerRequests.
+func ledgerRequests(t *testing.T, ctx context.Context) []string {
+	t.Helper()
+	return eval[[]string](t, ctx, `window.ledgerURLs`)
 }
