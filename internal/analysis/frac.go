@@ -80,10 +80,7 @@ func Percent(r *big.Rat, decimals int) string {
 	return p.FloatString(decimals) // big.Rat.FloatString rounds half away from zero
 }
 
-// ratio returns num/den as a big.Rat (den > 0).
-func ratio(num, den int64) *big.Rat { return big.NewRat(num, den) }
-
-// ratioU is ratio for uint64 counts.
+// ratioU is num/den as a big.Rat, for uint64 counts (den > 0).
 func ratioU(num, den uint64) *big.Rat {
 	return new(big.Rat).SetFrac(new(big.Int).SetUint64(num), new(big.Int).SetUint64(den))
 }

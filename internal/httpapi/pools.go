@@ -52,9 +52,6 @@ type AdjustmentRequest struct {
 type createPoolInput struct {
 	Body CreatePoolRequest
 }
-type poolOutput struct {
-	Body pools.View
-}
 type createPoolOutput struct {
 	Status int
 	Body   pools.View

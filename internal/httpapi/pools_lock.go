@@ -11,15 +11,6 @@ import (
 	"github.com/tablesettle/tablesettle/internal/principal"
 )
 
-type lockedHitsInput struct {
-	ID    string `path:"id" maxLength:"64"`
-	Table string `query:"table" maxLength:"64" doc:"Only this table's hits (all tables when absent)."`
-}
-type lockedHitsOutput struct {
-	Body struct {
-		Hits []jackpot.LockedHit `json:"hits"`
-	}
-}
 type lockInput struct {
 	ID             string `path:"id" maxLength:"64"`
 	Seq            int64  `path:"seq" minimum:"1" doc:"The hit: the sequence number of its ledger entry."`

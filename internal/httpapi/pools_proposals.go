@@ -57,11 +57,6 @@ type approvalOutput struct {
 	Replayed bool `header:"Idempotent-Replayed" doc:"true when this is the first answer to the same Idempotency-Key, returned again."`
 	Body     ApprovalAnswer
 }
-type proposalsOutput struct {
-	Body struct {
-		Proposals []jackpot.Proposal `json:"proposals"`
-	}
-}
 type proposalInput struct {
 	ID             string `path:"id" maxLength:"64"`
 	Proposal       int64  `path:"proposal" minimum:"1" doc:"The proposal: the sequence number of its ledger entry."`
