@@ -5,6 +5,7 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/tablesettle/tablesettle/internal/card"
 	"github.com/tablesettle/tablesettle/internal/hand/tablegen"
@@ -298,5 +299,5 @@ func BenchmarkTableBuild(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(b.Elapsed().Milliseconds())/float64(b.N), "ms/build")
-	b.ReportMetric(float64(tableBytes()), "table_bytes")
+	b.ReportMetric(float64(tableBytes()+card.NumCards*int(unsafe.Sizeof(pairMasks[0]))), "table_bytes")
 }

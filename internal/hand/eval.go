@@ -33,17 +33,13 @@ func (v Value) Category() Category {
 	return c
 }
 
+// rankShift is tablegen.KeyRankShift: a key's rank sum is key>>rankShift.
+// rowShift is tablegen.RowShift: rank sums r>>rowShift share a row. The
+// suit counters' constants (suitBias, flushBits, flushBits7, flushMod) are
+// generated with the tables.
 const (
-	// suitBias starts each 4-bit suit counter (bits 0-15 of a key) at 3, so
-	// that a fifth card of a suit sets the counter's bit 3. firstKeys has it
-	// added (tablegen.SuitBias).
-	suitBias = 0x3333
-	// flushBits are bit 3 of each suit counter (tablegen.FlushBits).
-	flushBits = 0x8888
-	// rankShift is tablegen.KeyRankShift: a key's rank sum is key>>rankShift.
 	rankShift = 39
-	// rowShift is tablegen.RowShift: rank sums r>>rowShift share a row.
-	rowShift = 11
+	rowShift  = 11
 )
 
 // rankIndex is the perfect hash of the rank sum in the top 25 bits of a
@@ -62,16 +58,16 @@ func rankLookup(key uint64) Value {
 }
 
 // flushLookup ranks a hand whose key shows a flush, from the OR of its
-// cards' masks. The flush suit s has its flag at key bit 3+4s and its ranks
-// at mask bit 16s+12 (cardMasks is rotated left by tablegen.MaskRotate =
-// 12), so rotating the mask right by 4 times the flag's index brings them
-// to bits 0-12, with bits 13-15 zero (the gap between two suits' ranks):
-// a uint16 of it is the flush's index in rankClasses, below flushSlots for
-// any cards, and needs no mask or bounds check (a bounds check would give
-// the function a frame and a panic path). A flush is the rare case (3% of
-// seven-card hands), so the masks are only gathered then.
+// cards' masks. The flush suit's flag, key bit f, is the only flag set, and
+// 2^f mod flushMod is where the suit's ranks start in the mask (tablegen.
+// Flag, MaskPos): shifted right by that, the mask has them in bits 0-12
+// and zero in bits 13-15 (the gap above each suit's ranks). A uint16 of it
+// is the flush's index in rankClasses, below flushSlots for any cards, and
+// needs no mask or bounds check (a bounds check would give the function a
+// frame and a panic path). A flush is the rare case (3% of seven-card
+// hands), so the masks are only gathered then.
 func flushLookup(key, mask uint64) Value {
-	return Value(rankClasses[uint16(bits.RotateLeft64(mask, -4*bits.TrailingZeros64(key&flushBits)))])
+	return Value(rankClasses[uint16(mask>>((key&flushBits)%flushMod))])
 }
 
 // The fixed-size evaluators add the cards' keys and look the sum up; they
@@ -80,23 +76,23 @@ func flushLookup(key, mask uint64) Value {
 // array argument is copied through the stack, and reading it back byte by
 // byte stalls store-to-load forwarding (Eval7 ran 3x slower that way).
 //
-// Eval5 and Eval6 are small enough for Go's inliner (cost 78 and 80 of its
-// budget of 80; see docs/evaluator-inlining.md): a caller's loop pays no
-// call per hand. To fit, they start from firstKeys (the bias already
-// added) and spell the two lookups out, as a nested inlined call costs more
-// than its body; Eval6 gathers its flush masks two cards at a time
-// (pairMasks). A test runs the compiler to keep them so. Eval7 is too large
-// even so (88 with card pairs on its flush path; keys of card pairs too
-// would fit, but their 22 KiB table leaves L1 and ran slower than the call:
-// docs/evaluator-inlining.md), and a call on its flush path costs more (the
-// inliner charges 57 for any call it cannot inline): a loop that ranks seven
-// cards per hand runs faster with Eval7All, or adding keys with Partial.
+// All three are small enough for Go's inliner (Eval5, Eval6 and Eval7
+// cost 75, 77 and 79 of its budget of 80; see docs/evaluator-inlining.md):
+// a caller's loop pays no call per hand. To fit, they start from a first
+// key with the bias already added, spell the two lookups out (a nested
+// inlined call costs more than its body), and find the flush suit's ranks
+// with one shift (flushLookup); Eval6 and Eval7 gather their flush masks
+// two cards at a time (pairMasks). Eval7 has a key and a table of its own
+// (tablegen.Key7): the key's low 16 bits are the column of its perfect
+// hash and its table has 2^16 entries of Value, so neither index needs a
+// shift, a mask or a conversion. A test runs the compiler to keep all
+// three inlinable.
 
 // Eval5 ranks five distinct cards under rules 3.11-3.12.
 func Eval5(c0, c1, c2, c3, c4 card.Card) Value {
 	key := firstKeys[c0] + cardKeys[c1] + cardKeys[c2] + cardKeys[c3] + cardKeys[c4]
 	if key&flushBits != 0 {
-		return Value(rankClasses[uint16(bits.RotateLeft64(cardMasks[c0]|cardMasks[c1]|cardMasks[c2]|cardMasks[c3]|cardMasks[c4], -4*bits.TrailingZeros64(key&flushBits)))])
+		return Value(rankClasses[uint16((cardMasks[c0]|cardMasks[c1]|cardMasks[c2]|cardMasks[c3]|cardMasks[c4])>>((key&flushBits)%flushMod))])
 	}
 	return Value(rankClasses[(uint32(key>>rankShift)+rankOffsets[key>>(rankShift+rowShift)])&uint32(len(rankClasses)-1)])
 }
@@ -105,14 +101,15 @@ func Eval5(c0, c1, c2, c3, c4 card.Card) Value {
 func Eval6(c0, c1, c2, c3, c4, c5 card.Card) Value {
 	key := firstKeys[c0] + cardKeys[c1] + cardKeys[c2] + cardKeys[c3] + cardKeys[c4] + cardKeys[c5]
 	if key&flushBits != 0 {
-		return Value(rankClasses[uint16(bits.RotateLeft64(pairMasks[c0][c1]|pairMasks[c2][c3]|pairMasks[c4][c5], -4*bits.TrailingZeros64(key&flushBits)))])
+		return Value(rankClasses[uint16((pairMasks[c0][c1]|pairMasks[c2][c3]|pairMasks[c4][c5])>>((key&flushBits)%flushMod))])
 	}
 	return Value(rankClasses[(uint32(key>>rankShift)+rankOffsets[key>>(rankShift+rowShift)])&uint32(len(rankClasses)-1)])
 }
 
-// pairMasks[a][b] is cardMasks[a] | cardMasks[b]: Eval6's flush path reads
-// three of them where it would read six masks, which keeps Eval6 within the
-// inlining budget (a pair costs the inliner 5 nodes, two cards 7). Indexed
+// pairMasks[a][b] is cardMasks[a] | cardMasks[b]: the flush paths of Eval6
+// and Eval7 read three of them where they would read six masks, which keeps
+// them within the inlining budget (a pair costs the inliner 5 nodes, two
+// cards 7). Indexed
 // by two card.Cards it needs no bounds check, so it spans 256 x 256 entries
 // (512 KiB of address space, zero, in the BSS), of which init fills the
 // 52 x 52 of valid cards: 104 KiB are ever touched (55-100 microseconds at
@@ -132,24 +129,23 @@ func init() {
 // Eval7 ranks the best five of seven distinct cards (THB v9 3.10: the two
 // hole cards and the five community cards).
 func Eval7(c0, c1, c2, c3, c4, c5, c6 card.Card) Value {
-	key := firstKeys[c0] + cardKeys[c1] + cardKeys[c2] + cardKeys[c3] + cardKeys[c4] + cardKeys[c5] + cardKeys[c6]
-	if key&flushBits != 0 {
-		return flushLookup(key, cardMasks[c0]|cardMasks[c1]|cardMasks[c2]|cardMasks[c3]|cardMasks[c4]|cardMasks[c5]|cardMasks[c6])
+	key := firstKeys7[c0] + keys7[c1] + keys7[c2] + keys7[c3] + keys7[c4] + keys7[c5] + keys7[c6]
+	if key&flushBits7 != 0 {
+		return rankClasses7[uint16((pairMasks[c0][c1]|pairMasks[c2][c3]|pairMasks[c4][c5]|cardMasks[c6])>>((key&flushBits7)%flushMod))]
 	}
-	return rankLookup(key)
+	return rankClasses7[uint16(key)+rankOffsets7[key>>row7Shift]]
 }
 
 // Eval5All, Eval6All and Eval7All rank many hands: out[i] is the value of
 // hands[i], as Eval5, Eval6 or Eval7 gives it, for every i. They are the
-// evaluators for bulk work, at 1.6 to 1.9 times the rate of a loop that
-// calls Eval7 per hand (the call costs that loop its variables, spilled
-// around it: Go's ABI keeps no register across a call). Four hands share
+// evaluators for bulk work: Eval7All at about 1.2 times the rate of a loop
+// that calls Eval7 per hand, inlined. Four hands share
 // one flush test, so the loop branches once per four hands and mispredicts
 // at most once (about one step of seven-card hands in nine has a flush:
 // 3.06% of the hands do). The flush path reads the cards again through a
 // pointer, so that the common path keeps no card in a register (Eval7's
-// body inlined into a caller's loop keeps all seven, and spills). They
-// panic if out is shorter than hands.
+// body inlined into a caller's loop keeps all seven). They panic if out is
+// shorter than hands.
 func Eval5All(hands [][5]card.Card, out []Value) {
 	out = out[:len(hands)]
 	for len(hands) >= 4 {

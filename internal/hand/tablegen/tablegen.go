@@ -12,13 +12,14 @@
 //     chosen so that every multiset of at most 7 ranks with at most 4 of a
 //     rank has its own sum (Build checks this), and every sum is below 2^25,
 //     so a sum fills the key's top bits exactly and key>>KeyRankShift is it.
-//   - Bits 0-15 hold four 4-bit suit counters (suit s at bit 4s) that the
+//   - Bits 8-29 hold four 4-bit suit counters (flags at Flag) that the
 //     evaluator starts at 3: a suit with 5 or more cards sets bit 3 of its
-//     counter, so one AND finds a flush. Bits 16-38 are zero.
+//     counter, so one AND finds a flush. The other bits below 39 are zero.
 //
-// The layout puts the constants the evaluator adds and tests (0x3333 and
-// 0x8888) in instructions' 32-bit immediates, and the perfect-hash row
+// The layout puts the constants the evaluator adds and tests (SuitBias and
+// FlushBits) in instructions' 32-bit immediates, and the perfect-hash row
 // (key>>(KeyRankShift+RowShift)) below NumRows with no mask or bounds check.
+// hand.Eval7 has a key, and a table, of its own (Key7).
 //
 // Without a flush the rank sum is hashed to a dense index with one
 // displacement per 2^RowShift-wide row of sums (Offsets), found greedily by
@@ -26,7 +27,7 @@
 // of the flush suit is the index. Both index one table, Ranks: its first
 // FlushSlots entries are Flush, and the rank multisets of 5 to 7 cards take
 // exactly the next 73,775 (the hash is minimal above the flushes). One table
-// lets the flush index be a uint16 (bits 13-15 of a rotated mask are zero)
+// lets the flush index be a uint16 (bits 13-15 of a shifted mask are zero)
 // with no mask and no bounds check: the node that saves keeps hand.Eval6
 // within Go's inlining budget.
 //
@@ -62,18 +63,76 @@ const RankBits = 25
 // RankBits bits.
 const KeyRankShift = 64 - RankBits
 
-// SuitBias starts each of a key's four 4-bit suit counters at 3, so that a
-// fifth card of a suit sets the counter's bit 3 (FlushBits).
-const (
-	SuitBias  = 0x3333
-	FlushBits = 0x8888
+// A key's four 4-bit suit counters start at 3 (SuitBias), so that a fifth
+// card of suit s sets the counter's bit 3, its flag, at key bit Flag[s]
+// (FlushBits are the four). The flags lie in bits 11-29, under the rank
+// sum, and both constants fit an instruction's 32-bit immediate.
+//
+// A card's mask (Mask) has the bit MaskPos[s] + rank-2: each suit's 13
+// ranks with three zero bits above them. The flags are placed so that
+// 2^Flag[s] mod FlushMod is MaskPos[s]: a hand's mask shifted right by
+// (key & FlushBits) % FlushMod has its flush suit's ranks in bits 0-12 and
+// zero in bits 13-15, so a uint16 of it is the flush's index. The Key7
+// flags (Flag7) map to the same places, so the seven-card evaluator shares
+// the masks.
+const FlushMod = 58
+
+var (
+	Flag       = [4]int{29, 11, 22, 17}
+	Flag7      = [4]int{29, 39, 22, 45}
+	MaskPos    = [4]int{2, 18, 34, 50}
+	SuitBias   = bias(Flag)
+	Bias7      = bias(Flag7)
+	FlushBits  = flags(Flag)
+	FlushBits7 = flags(Flag7)
 )
 
-// MaskRotate is how far a card's rank-mask bit is rotated left: 4 times the
-// index of suit 0's flush flag (bit 3), so that a mask rotated right by 4
-// times the index of the lowest flag set in a key has the flush suit's ranks
-// in its low 13 bits.
-const MaskRotate = 12
+func bias(flag [4]int) (b uint64) {
+	for _, f := range flag {
+		b |= 3 << (f - 3)
+	}
+	return b
+}
+
+func flags(flag [4]int) (b uint64) {
+	for _, f := range flag {
+		b |= 1 << f
+	}
+	return b
+}
+
+// Key is card c's key (c = 4*(rank-2) + suit), with no bias.
+func Key(c int) uint64 {
+	return uint64(RankMultipliers[c/4])<<KeyRankShift | 1<<(Flag[c%4]-3)
+}
+
+// Mask is card c's bit in a hand's mask.
+func Mask(c int) uint64 {
+	return 1 << (MaskPos[c%4] + c/4)
+}
+
+// checkLayout fails unless each flag maps to its suit's mask place and no
+// two counters, or two suits' ranks, overlap; the counters lie in bits lo
+// to hi-1.
+func checkLayout(flag [4]int, lo, hi int) error {
+	for s, x := range flag {
+		if p := (uint64(1) << x) % FlushMod; p != uint64(MaskPos[s]) {
+			return fmt.Errorf("tablegen: flag %d gives shift %d, not %d", x, p, MaskPos[s])
+		}
+		if x-3 < lo || x >= hi {
+			return fmt.Errorf("tablegen: flag %d outside bits %d-%d", x, lo, hi-1)
+		}
+		for u, y := range flag[:s] {
+			if x-y < 4 && y-x < 4 || MaskPos[s]-MaskPos[u] < 16 {
+				return fmt.Errorf("tablegen: suits %d and %d overlap", u, s)
+			}
+		}
+	}
+	if MaskPos[3]+13 > 64 {
+		return fmt.Errorf("tablegen: suit 3's ranks pass bit 63")
+	}
+	return nil
+}
 
 // NumRows is the number of perfect-hash rows: every rank sum is below 2^25.
 const NumRows = 1 << (RankBits - RowShift)
@@ -106,6 +165,11 @@ type Tables struct {
 	CategoryFloor [12]uint16
 	// Three is the Value3 of each ordered rank triple, unsuited then suited.
 	Three [2 * 13 * 13 * 13]uint32
+	// Offsets7 and Ranks7 are the seven-card table (see Key7): per row of
+	// Key7 sums its displacement (mod 2^16), and Flush then the class of
+	// every non-flush rank multiset of exactly 7 cards, in 2^16 entries.
+	Offsets7 [NumRows]uint16
+	Ranks7   []uint32
 }
 
 // Three-card categories in TCP v6 3.14's order, lowest first (package
@@ -286,6 +350,9 @@ func RankSum(counts [13]int) uint32 {
 // Build computes the tables. It fails if the multipliers do not give every
 // multiset its own sum below 2^25.
 func Build() (*Tables, error) {
+	if err := checkLayout(Flag, 0, KeyRankShift); err != nil {
+		return nil, err
+	}
 	// The 7462 five-card classes, in order.
 	var classes []uint32
 	multisets(5, 5, func(c [13]int, _ int) { classes = append(classes, bestOfCounts(c)) })
@@ -400,6 +467,10 @@ func Build() (*Tables, error) {
 	}
 	t.Ranks = table
 
+	if err := t.build7(class); err != nil {
+		return nil, err
+	}
+
 	// Three cards: every ordered rank triple, then suited (a suited triple
 	// of repeated ranks cannot be dealt; its entry is never read).
 	for i := range 13 * 13 * 13 {
@@ -418,12 +489,11 @@ func (t *Tables) Source() ([]byte, error) {
 	b.WriteString("// Code generated by go generate (internal/hand/tablegen); DO NOT EDIT.\n\n")
 	b.WriteString("package hand\n\n")
 	fmt.Fprintf(&b, "// cardKeys holds each card's key: the rank multiplier in the top %d bits\n", RankBits)
-	fmt.Fprintf(&b, "// (from bit %d) and 1 in its suit's 4-bit counter at bit 4*suit. Indexes\n", KeyRankShift)
+	fmt.Fprintf(&b, "// (from bit %d) and 1 in its suit's 4-bit counter (flag at tablegen.Flag). Indexes\n", KeyRankShift)
 	b.WriteString("// 52-255 are zero so that indexing by a card.Card needs no bounds check.\n")
 	b.WriteString("var cardKeys = [256]uint64{\n")
 	for c := 0; c < 52; c++ {
-		r, s := c/4, c%4
-		fmt.Fprintf(&b, "\t%#x,\n", uint64(RankMultipliers[r])<<KeyRankShift|1<<(4*s))
+		fmt.Fprintf(&b, "\t%#x,\n", Key(c))
 	}
 	b.WriteString("}\n\n")
 	b.WriteString("// firstKeys is cardKeys with every suit counter started at 3 (SuitBias), for\n")
@@ -433,22 +503,24 @@ func (t *Tables) Source() ([]byte, error) {
 	for c := 0; c < 256; c++ {
 		k := uint64(0)
 		if c < 52 {
-			k = uint64(RankMultipliers[c/4])<<KeyRankShift | 1<<(4*(c%4))
+			k = Key(c)
 		}
 		fmt.Fprintf(&b, "\t%#x,\n", k+SuitBias)
 	}
 	b.WriteString("}\n\n")
-	b.WriteString("// cardMasks holds each card's bit in the four 16-bit per-suit rank masks,\n")
-	fmt.Fprintf(&b, "// rotated left by %d: bit (16*suit + %d + rank-2) mod 64. The flag of a\n", MaskRotate, MaskRotate)
-	b.WriteString("// flush in suit s is key bit 4s+3, so rotating a hand's mask right by 4\n")
-	b.WriteString("// times that bit's index brings the suit's 13 ranks to bits 0-12, with\n")
-	b.WriteString("// bits 13-15 zero: a uint16 of it indexes the flushes in rankClasses.\n")
+	b.WriteString("// cardMasks holds each card's bit in a hand's mask: suit s's ranks from\n")
+	b.WriteString("// bit tablegen.MaskPos[s], with three zero bits above them.\n")
 	b.WriteString("var cardMasks = [256]uint64{\n")
 	for c := 0; c < 52; c++ {
-		r, s := c/4, c%4
-		fmt.Fprintf(&b, "\t%#x,\n", bits.RotateLeft64(uint64(1)<<(16*s+r), MaskRotate))
+		fmt.Fprintf(&b, "\t%#x,\n", Mask(c))
 	}
 	b.WriteString("}\n\n")
+	b.WriteString("// The key layout (tablegen.Flag, Flag7, MaskPos): a key's suit counters\n")
+	b.WriteString("// start at 3 (suitBias; firstKeys7 holds Eval7's bias); flushBits and\n")
+	b.WriteString("// flushBits7 are their flags; a flag mod flushMod is where its suit's\n")
+	b.WriteString("// ranks start in cardMasks.\n")
+	fmt.Fprintf(&b, "const (\n\tsuitBias = %#x\n\tflushBits = %#x\n\tflushBits7 = %#x\n\tflushMod = %d\n\trow7Shift = %d\n)\n\n",
+		SuitBias, FlushBits, FlushBits7, FlushMod, Row7Shift)
 	fmt.Fprintf(&b, "// categoryFloor[c] is the lowest Value of category c; [11] is one past the Royal Flush.\n")
 	fmt.Fprintf(&b, "var categoryFloor = [12]Value{")
 	for i, f := range t.CategoryFloor {
@@ -488,7 +560,8 @@ func (t *Tables) Source() ([]byte, error) {
 		}
 	}
 	writeList(&b, t.Three[:], func(v uint32) string { return fmt.Sprintf("%#x", v>>8) })
-	b.WriteString("}\n")
+	b.WriteString("}\n\n")
+	t.source7(&b)
 	return format.Source(b.Bytes())
 }
 
@@ -503,4 +576,142 @@ func writeList[T any](b *bytes.Buffer, vs []T, f func(T) string) {
 		b.WriteByte(',')
 	}
 	b.WriteString("\n")
+}
+
+// The seven-card table: hand.Eval7's own key, masks and table, laid out so
+// that its body fits Go's inlining budget (docs/evaluator-inlining.md).
+//
+//   - A Key7 holds a card's rank multiplier split in two: its low RowShift
+//     bits at bits 0-15 (the column: seven of them sum below 2^14, so a
+//     uint16 of the key is their sum) and the rest from bit Row7Shift (the
+//     row, key>>Row7Shift, below NumRows). Together they are the rank sum,
+//     so every rank multiset has its own (row, column).
+//   - Its four 4-bit suit counters have their flags (bit 3) at Flag7, bits
+//     22-45, between the column's carries (bits 16-18) and the row; 2^Flag7[s]
+//     mod FlushMod is MaskPos[s], as for Flag, so the flush index is found
+//     the same way from the same masks.
+//   - The table has 2^16 entries of hand.Value, indexed by a uint16 sum:
+//     no mask, no conversion of the value, no bounds check.
+const (
+	Row7Shift = 64 - (RankBits - RowShift)
+	Size7     = 1 << 16
+)
+
+// Key7 is card c's seven-card key (c = 4*(rank-2) + suit), with no bias.
+func Key7(c int) uint64 {
+	m := uint64(RankMultipliers[c/4])
+	return m&(1<<RowShift-1) | 1<<(Flag7[c%4]-3) | m>>RowShift<<Row7Shift
+}
+
+func (t *Tables) build7(class func(uint32) uint16) error {
+	if err := checkLayout(Flag7, 19, Row7Shift); err != nil {
+		return err
+	}
+	type entry struct {
+		col   uint16
+		class uint32
+	}
+	rows := make([][]entry, NumRows)
+	seen := map[[2]uint64]bool{}
+	var err error
+	multisets(7, 7, func(c [13]int, _ int) {
+		var k uint64
+		for i, n := range c {
+			k += uint64(n) * Key7(4*i)
+		}
+		k -= 7 << (Flag7[0] - 3) // the seven suit-0 counts, not part of the hash
+		col, row := k&0xffff, k>>Row7Shift
+		if seen[[2]uint64{row, col}] || k&^(0xffff|(NumRows-1)<<Row7Shift) != 0 {
+			err = fmt.Errorf("tablegen: seven-card key %#x repeated or out of place", k)
+		}
+		seen[[2]uint64{row, col}] = true
+		rows[row] = append(rows[row], entry{uint16(col), uint32(class(bestOfCounts(c)))})
+	})
+	if err != nil {
+		return err
+	}
+	order := make([]int, 0, NumRows)
+	for r := range rows {
+		if len(rows[r]) > 0 {
+			order = append(order, r)
+		}
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return len(rows[b]) - len(rows[a]) })
+	t.Ranks7 = make([]uint32, Size7)
+	used := make([]bool, Size7)
+	// next leads to the lowest free slot at or after i, as in Build.
+	next := make([]int32, Size7+1)
+	for i := range next {
+		next[i] = int32(i)
+	}
+	free := func(i int) int {
+		for int(next[i]) != i {
+			next[i] = next[next[i]]
+			i = int(next[i])
+		}
+		return i
+	}
+	take := func(i int, class uint32) {
+		used[i] = true
+		next[i] = int32(i + 1)
+		t.Ranks7[i] = class
+	}
+	for m := range FlushSlots {
+		take(m, uint32(t.Flush[m]))
+	}
+	for _, r := range order {
+		row := rows[r]
+		found := false
+	search:
+		for f := free(0); f < Size7; f = free(f + 1) {
+			d := uint16(f) - row[0].col
+			for _, e := range row[1:] {
+				if used[e.col+d] {
+					continue search
+				}
+			}
+			for _, e := range row {
+				take(int(e.col+d), e.class)
+			}
+			t.Offsets7[r] = d
+			found = true
+			break
+		}
+		if !found {
+			return fmt.Errorf("tablegen: no room for seven-card row %d", r)
+		}
+	}
+	return nil
+}
+
+func (t *Tables) source7(b *bytes.Buffer) {
+	b.WriteString("// keys7 holds each card's seven-card key (tablegen.Key7): the low bits of\n")
+	fmt.Fprintf(b, "// its rank multiplier at bits 0-15, the rest from bit %d, and 1 in its\n", Row7Shift)
+	b.WriteString("// suit's counter, whose flag is tablegen.Flag7. firstKeys7 has every\n")
+	b.WriteString("// counter started at 3 too. Indexes 52-255 hold no card.\n")
+	b.WriteString("var keys7 = [256]uint64{\n")
+	for c := range 52 {
+		fmt.Fprintf(b, "\t%#x,\n", Key7(c))
+	}
+	b.WriteString("}\n\n")
+	b.WriteString("var firstKeys7 = [256]uint64{\n")
+	for c := range 256 {
+		k := Bias7
+		if c < 52 {
+			k += Key7(c)
+		}
+		fmt.Fprintf(b, "\t%#x,\n", k)
+	}
+	b.WriteString("}\n\n")
+	b.WriteString("// rankOffsets7 is the displacement (mod 2^16) of each row of seven-card keys.\n")
+	fmt.Fprintf(b, "var rankOffsets7 = [%d]uint16{", NumRows)
+	writeList(b, t.Offsets7[:], func(v uint16) string { return fmt.Sprint(v) })
+	b.WriteString("}\n\n")
+	b.WriteString("// rankClasses7 is, below flushSlots, the class of the best flush in a\n")
+	b.WriteString("// 13-bit rank mask, then the class of each rank multiset of exactly 7\n")
+	b.WriteString("// cards without a flush, at its key's column plus its row's displacement.\n")
+	b.WriteString("// Entries no hand of seven valid cards reaches are 0 (no hand).\n")
+	fmt.Fprintf(b, "var rankClasses7 = [%d]Value{", Size7)
+	writeList(b, t.Ranks7, func(v uint32) string { return fmt.Sprint(v) })
+	b.WriteString("}\n")
 }
