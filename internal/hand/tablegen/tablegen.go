@@ -403,13 +403,7 @@ func Build() (*Tables, error) {
 	for _, e := range entries {
 		rows[e.sum>>RowShift] = append(rows[e.sum>>RowShift], e)
 	}
-	order := make([]int, 0, NumRows)
-	for r := range rows {
-		if len(rows[r]) > 0 {
-			order = append(order, r)
-		}
-	}
-	slices.SortStableFunc(order, func(a, b int) int { return len(rows[b]) - len(rows[a]) })
+	order := fullestFirst(rows)
 	for m := uint32(0); m < 8192; m++ {
 		if n := bits.OnesCount32(m); n >= 5 && n <= 7 {
 			t.Flush[m] = class(bestOfFlush(m))
@@ -417,27 +411,7 @@ func Build() (*Tables, error) {
 	}
 
 	const colMask = 1<<RowShift - 1
-	size := FlushSlots + 2*len(entries) + 2<<RowShift
-	used := make([]bool, size)
-	// next[i] leads to the lowest free slot at or after i (union-find with
-	// path halving), so that the search visits only displacements that put
-	// a row's first column on a free slot.
-	next := make([]int32, size+1)
-	for i := range next {
-		next[i] = int32(i)
-	}
-	free := func(i int) int {
-		for int(next[i]) != i {
-			next[i] = next[next[i]]
-			i = int(next[i])
-		}
-		return i
-	}
-	// The flushes take the first FlushSlots entries.
-	for i := range FlushSlots {
-		used[i] = true
-		next[i] = int32(i + 1)
-	}
+	sl := newSlots(FlushSlots + 2*len(entries) + 2<<RowShift)
 	table := make([]uint16, FlushSlots, FlushSlots+len(entries))
 	copy(table, t.Flush[:])
 	for _, r := range order {
@@ -445,10 +419,10 @@ func Build() (*Tables, error) {
 		c0 := int(row[0].sum & colMask)
 		var d int
 	search:
-		for f := free(c0); ; f = free(f + 1) {
+		for f := sl.free(c0); ; f = sl.free(f + 1) {
 			d = f - c0
 			for _, e := range row[1:] {
-				if used[d+int(e.sum&colMask)] {
+				if sl.used[d+int(e.sum&colMask)] {
 					continue search
 				}
 			}
@@ -456,8 +430,7 @@ func Build() (*Tables, error) {
 		}
 		for _, e := range row {
 			i := d + int(e.sum&colMask)
-			used[i] = true
-			next[i] = int32(i + 1)
+			sl.take(i)
 			for len(table) <= i {
 				table = append(table, 0)
 			}
@@ -630,48 +603,25 @@ func (t *Tables) build7(class func(uint32) uint16) error {
 	if err != nil {
 		return err
 	}
-	order := make([]int, 0, NumRows)
-	for r := range rows {
-		if len(rows[r]) > 0 {
-			order = append(order, r)
-		}
-	}
-	slices.SortStableFunc(order, func(a, b int) int { return len(rows[b]) - len(rows[a]) })
 	t.Ranks7 = make([]uint32, Size7)
-	used := make([]bool, Size7)
-	// next leads to the lowest free slot at or after i, as in Build.
-	next := make([]int32, Size7+1)
-	for i := range next {
-		next[i] = int32(i)
-	}
-	free := func(i int) int {
-		for int(next[i]) != i {
-			next[i] = next[next[i]]
-			i = int(next[i])
-		}
-		return i
-	}
-	take := func(i int, class uint32) {
-		used[i] = true
-		next[i] = int32(i + 1)
-		t.Ranks7[i] = class
-	}
 	for m := range FlushSlots {
-		take(m, uint32(t.Flush[m]))
+		t.Ranks7[m] = uint32(t.Flush[m])
 	}
-	for _, r := range order {
+	sl := newSlots(Size7)
+	for _, r := range fullestFirst(rows) {
 		row := rows[r]
 		found := false
 	search:
-		for f := free(0); f < Size7; f = free(f + 1) {
+		for f := sl.free(0); f < Size7; f = sl.free(f + 1) {
 			d := uint16(f) - row[0].col
 			for _, e := range row[1:] {
-				if used[e.col+d] {
+				if sl.used[e.col+d] {
 					continue search
 				}
 			}
 			for _, e := range row {
-				take(int(e.col+d), e.class)
+				sl.take(int(e.col + d))
+				t.Ranks7[e.col+d] = e.class
 			}
 			t.Offsets7[r] = d
 			found = true
@@ -714,4 +664,51 @@ func (t *Tables) source7(b *bytes.Buffer) {
 	fmt.Fprintf(b, "var rankClasses7 = [%d]Value{", Size7)
 	writeList(b, t.Ranks7, func(v uint32) string { return fmt.Sprint(v) })
 	b.WriteString("}\n")
+}
+
+// fullestFirst lists the rows that hold entries, fullest first (ties in row
+// order): the order in which the perfect hashes place them.
+func fullestFirst[E any](rows [][]E) []int {
+	order := make([]int, 0, len(rows))
+	for r := range rows {
+		if len(rows[r]) > 0 {
+			order = append(order, r)
+		}
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return len(rows[b]) - len(rows[a]) })
+	return order
+}
+
+// slots are a perfect-hash table's entries, the first FlushSlots taken by
+// the flushes. next[i] leads to the lowest free slot at or after i
+// (union-find with path halving), so that a search visits only the
+// displacements that put a row's first column on a free slot.
+type slots struct {
+	used []bool
+	next []int32
+}
+
+func newSlots(n int) *slots {
+	s := &slots{used: make([]bool, n), next: make([]int32, n+1)}
+	for i := range s.next {
+		s.next[i] = int32(i)
+	}
+	for i := range FlushSlots {
+		s.take(i)
+	}
+	return s
+}
+
+// free is the lowest free slot at or after i (len(used) when none is).
+func (s *slots) free(i int) int {
+	for int(s.next[i]) != i {
+		s.next[i] = s.next[s.next[i]]
+		i = int(s.next[i])
+	}
+	return i
+}
+
+func (s *slots) take(i int) {
+	s.used[i] = true
+	s.next[i] = int32(i + 1)
 }
