@@ -109,13 +109,13 @@ func Eval6(c0, c1, c2, c3, c4, c5 card.Card) Value {
 // pairMasks[a][b] is cardMasks[a] | cardMasks[b]: the flush paths of Eval6
 // and Eval7 read three of them where they would read six masks, which keeps
 // them within the inlining budget (a pair costs the inliner 5 nodes, two
-// cards 7). Indexed
-// by two card.Cards it needs no bounds check, so it spans 256 x 256 entries
-// (512 KiB of address space, zero, in the BSS), of which init fills the
-// 52 x 52 of valid cards: 104 KiB are ever touched (55-100 microseconds at
-// start-up on the shared build machine, mostly the page faults; as static
-// data it would add 512 KiB to every binary). Only hands with a flush read
-// it (3% of six-card hands), so its size costs the common path nothing.
+// cards 7). Indexed by two card.Cards it needs no bounds check, so it spans
+// 256 x 256 entries (512 KiB of address space, zero, in the BSS), of which
+// init fills the 52 x 52 of valid cards: 104 KiB are ever touched (55-100
+// microseconds at start-up on the shared build machine, mostly the page
+// faults; as static data it would add 512 KiB to every binary). Only hands
+// with a flush read it (3% of six- and seven-card hands), so its size costs
+// the common path nothing.
 var pairMasks [256][256]uint64
 
 func init() {
