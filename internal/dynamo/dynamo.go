@@ -545,10 +545,8 @@ func (s *Store) straddle(ctx context.Context, id string, after int64) ([]jackpot
 // 1 KB of JSON (ids of at most 64 characters): far from DynamoDB's 400 KB
 // an item, compressed or not.
 func ledgerItem(id string, es []jackpot.Entry) (map[string]types.AttributeValue, error) {
-	for i, e := range es {
-		if e.Seq != es[0].Seq+int64(i) {
-			return nil, fmt.Errorf("dynamo: a fold's entries of %s are not consecutive (%d after %d)", id, e.Seq, es[0].Seq)
-		}
+	if err := consecutive(es, es[0].Seq); err != nil {
+		return nil, fmt.Errorf("dynamo: a fold's entries of %s: %w", id, err)
 	}
 	b, err := json.Marshal(es)
 	if err != nil {
@@ -610,10 +608,20 @@ func entriesOf(it map[string]types.AttributeValue) ([]jackpot.Entry, error) {
 	if int64(len(es)) != n {
 		return nil, fmt.Errorf("the fold item at %d holds %d entries, not %d", first, len(es), n)
 	}
-	for i, e := range es {
-		if e.Seq != first+int64(i) {
-			return nil, fmt.Errorf("the fold item at %d holds entry %d at place %d", first, e.Seq, i)
-		}
+	if err := consecutive(es, first); err != nil {
+		return nil, fmt.Errorf("the fold item at %d: %w", first, err)
 	}
 	return es, nil
+}
+
+// consecutive fails unless es are the entries first, first+1, ... in
+// order: what a fold's ledger item holds, checked as it is written and as
+// it is read.
+func consecutive(es []jackpot.Entry, first int64) error {
+	for i, e := range es {
+		if e.Seq != first+int64(i) {
+			return fmt.Errorf("entry %d at place %d, not %d", e.Seq, i, first+int64(i))
+		}
+	}
+	return nil
 }

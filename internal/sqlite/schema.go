@@ -62,14 +62,14 @@ var backfills = map[int]func(ctx context.Context, tx *sql.Tx) error{
 	2: backfillHeldDue,
 }
 
-// backfillHeldDue sets held_due of every pool from its document
-// (jackpot.HeldDueAt).
+// backfillHeldDue sets held_due of every pool from its document, as a
+// commit would (heldDue).
 func backfillHeldDue(ctx context.Context, tx *sql.Tx) error {
 	rows, err := tx.QueryContext(ctx, `SELECT id, doc FROM pools`)
 	if err != nil {
 		return err
 	}
-	due := map[string]int64{}
+	due := map[string]any{}
 	for rows.Next() {
 		var id string
 		var doc []byte
@@ -82,8 +82,8 @@ func backfillHeldDue(ctx context.Context, tx *sql.Tx) error {
 			rows.Close()
 			return fmt.Errorf("pool %s: %w", id, err)
 		}
-		if at, ok := jackpot.HeldDueAt(p); ok {
-			due[id] = at.UnixMilli()
+		if at := heldDue(p); at != nil {
+			due[id] = at
 		}
 	}
 	if err := rows.Close(); err != nil {
