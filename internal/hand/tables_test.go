@@ -35,19 +35,19 @@ func TestGeneratedTablesUpToDate(t *testing.T) {
 	}
 	// Eval7's table: the flushes, then each of the 49,205 rank multisets of
 	// exactly 7 cards (at most 4 of a rank) in a slot of its own.
+	for m := range flushSlots {
+		if rankClasses7[m] != Value(rankClasses[m]) {
+			t.Fatalf("rankClasses7[%d] = %d, rankClasses has %d: the flushes differ", m, rankClasses7[m], rankClasses[m])
+		}
+	}
 	n := 0
 	for _, v := range rankClasses7[flushSlots:] {
 		if v != 0 {
 			n++
 		}
 	}
-	if n != 49205 || [flushSlots]Value(rankClasses7[:flushSlots]) != [flushSlots]Value(func() (f [flushSlots]Value) {
-		for i, v := range rankClasses[:flushSlots] {
-			f[i] = Value(v)
-		}
-		return f
-	}()) {
-		t.Errorf("rankClasses7 holds %d seven-card rank multisets, want 49205, after the same flushes as rankClasses", n)
+	if n != 49205 {
+		t.Errorf("rankClasses7 holds %d seven-card rank multisets, want 49205", n)
 	}
 }
 

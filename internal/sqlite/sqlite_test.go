@@ -205,10 +205,7 @@ func TestCommitInTransactionIsWhole(t *testing.T) {
 func TestHeldIndex(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
-	st, err := sqlite.Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	st := mustOpen(t, dir)
 	clock := jackpottest.NewClock(jackpottest.T0)
 	svc := pools.NewService(st, clock.Now, 1)
 	s := jackpottest.RWSSettings()

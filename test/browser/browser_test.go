@@ -149,6 +149,15 @@ func shot(t *testing.T, ctx context.Context, name string) {
 	t.Logf("screenshot: %s", abs)
 }
 
+// createT12Pool creates, as the admin whose token is admin, the MBS
+// Singapore Stud pool id linked to table T12: unit SGD 5.00, 17.33% to the
+// meters of which 5.17% to the reserve, reset SGD 100,000.00.
+func createT12Pool(t *testing.T, url, admin, id string) {
+	t.Helper()
+	api(t, "POST", url+"/v1/pools", `{"id":"`+id+`","currency":"SGD","rulesets":["mbs-megalink-ssp-v6"],"tables":["T12"],"unit":500,"contributionBp":1733,"reserveBp":517,"reset":10000000}`,
+		"Authorization", "Bearer "+admin)
+}
+
 // api calls the API as a client would and returns the body.
 func api(t *testing.T, method, url, body string, headers ...string) string {
 	t.Helper()

@@ -213,8 +213,7 @@ func signIn(t *testing.T, ctx context.Context, url, token, who, pool string) {
 // 50,000 minor units, the ledger entry naming both.
 func TestConsoleDualControlAdjustment(t *testing.T) {
 	s, tok := startServerWith(t)
-	api(t, "POST", s.url+"/v1/pools", `{"id":"dual-1","currency":"SGD","tables":["T12"],"rulesets":["mbs-megalink-ssp-v6"],"unit":500,"contributionBp":1733,"reserveBp":517,"reset":10000000}`,
-		"Authorization", "Bearer "+tok[principal.Admin])
+	createT12Pool(t, s.url, tok[principal.Admin], "dual-1")
 
 	admin := browser(t, 1280, 720)
 	signIn(t, admin, s.url, tok[principal.Admin], "browser-admin (admin)", "dual-1")

@@ -120,8 +120,7 @@ func TestConsoleAlertsOnANewHit(t *testing.T) {
 // minor units exactly (no float).
 func TestConsoleProposesOnce(t *testing.T) {
 	s, tok := startServerWith(t)
-	api(t, "POST", s.url+"/v1/pools", `{"id":"once-1","currency":"SGD","rulesets":["mbs-megalink-ssp-v6"],"tables":["T12"],"unit":500,"contributionBp":1733,"reserveBp":517,"reset":10000000}`,
-		"Authorization", "Bearer "+tok[principal.Admin])
+	createT12Pool(t, s.url, tok[principal.Admin], "once-1")
 	ctx := browser(t, 1280, 720)
 	signIn(t, ctx, s.url, tok[principal.Admin], "browser-admin (admin)", "once-1")
 	do(t, ctx,
@@ -249,8 +248,7 @@ func screen(t *testing.T, w, h int64) context.Context {
 // signed per meter.
 func TestConsoleLedgerNewestFirst(t *testing.T) {
 	s, tok := startServerWith(t)
-	api(t, "POST", s.url+"/v1/pools", `{"id":"deep-1","currency":"SGD","rulesets":["mbs-megalink-ssp-v6"],"tables":["T12"],"unit":500,"contributionBp":1733,"reserveBp":517,"reset":10000000}`,
-		"Authorization", "Bearer "+tok[principal.Admin])
+	createT12Pool(t, s.url, tok[principal.Admin], "deep-1")
 	for i := 1; i <= 230; i++ { // the opening entry and one contribution a round: 231 entries
 		playRound(t, s, tok, "deep-1", "D"+strconv.Itoa(i), "2", "3c 5d 9h Js Qh")
 	}
@@ -291,8 +289,7 @@ func TestConsoleLedgerNewestFirst(t *testing.T) {
 // 5 s of the last.
 func TestConsoleLedgerFollowsContributionsQuietly(t *testing.T) {
 	s, tok := startServerWith(t)
-	api(t, "POST", s.url+"/v1/pools", `{"id":"busy-1","currency":"SGD","rulesets":["mbs-megalink-ssp-v6"],"tables":["T12"],"unit":500,"contributionBp":1733,"reserveBp":517,"reset":10000000}`,
-		"Authorization", "Bearer "+tok[principal.Admin])
+	createT12Pool(t, s.url, tok[principal.Admin], "busy-1")
 	ctx := browser(t, 1280, 720)
 	signIn(t, ctx, s.url, tok[principal.Cage], "browser-cage (cage)", "busy-1")
 	waitText(t, ctx, `#ledger-count`, "1 of 1 loaded entries")
