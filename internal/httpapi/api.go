@@ -6,7 +6,7 @@
 // local server, the tests and the OpenAPI generator. Every operation is
 // registered (operations) behind its access rule (auth.go), checked before
 // its body is read; what every request shares (body limits, the strict
-// codec of codec.go, 415, X-Request-Id, the access log, problem+json for
+// codec of internal/apijson, 415, X-Request-Id, the access log, problem+json for
 // every error) is in middleware.go.
 package httpapi
 
@@ -21,6 +21,7 @@ import (
 	"github.com/danielgtaylor/huma/v2/adapters/humago"
 
 	"github.com/tablesettle/tablesettle/internal/analysis"
+	"github.com/tablesettle/tablesettle/internal/apijson"
 	"github.com/tablesettle/tablesettle/internal/apispec"
 	"github.com/tablesettle/tablesettle/internal/pools"
 	"github.com/tablesettle/tablesettle/internal/ruleset"
@@ -103,8 +104,8 @@ func Config() huma.Config {
 	// answers; requests are application/json only (the middleware refuses
 	// every other Content-Type, *+json included).
 	cfg.Formats = map[string]huma.Format{
-		"application/json": jsonFormat,
-		"json":             jsonFormat,
+		"application/json": apijson.Format,
+		"json":             apijson.Format,
 	}
 	cfg.OpenAPI.OnAddOperation = append(cfg.OpenAPI.OnAddOperation, apispec.EveryOperation(MaxBodyBytes, RequestIDHeader), documentAccess)
 	cfg.Transformers = append(cfg.Transformers, sanitise)
@@ -201,7 +202,7 @@ func New(deps Deps, groups ...Group) (http.Handler, huma.API) {
 	registerDocs(api, deps.rulesets())
 	Register(api, deps, groups...)
 	web.Register(mux, func(w http.ResponseWriter, r *http.Request) {
-		writeProblem(w, http.StatusNotFound, "no page or asset at "+bound(r.URL.Path))
+		writeProblem(w, http.StatusNotFound, "no page or asset at "+apijson.Bound(r.URL.Path))
 	})
 	return Middleware(deps, mux), api
 }

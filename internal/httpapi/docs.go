@@ -9,6 +9,7 @@ import (
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/go-json-experiment/json"
 
+	"github.com/tablesettle/tablesettle/internal/apijson"
 	"github.com/tablesettle/tablesettle/internal/apispec"
 	"github.com/tablesettle/tablesettle/internal/ruleset"
 )
@@ -67,12 +68,12 @@ func registerSchemas(api huma.API) {
 		name := strings.TrimSuffix(ctx.Param("schema"), ".json")
 		s := api.OpenAPI().Components.Schemas.Map()[name]
 		if s == nil {
-			writeRaw(ctx, http.StatusNotFound, "application/problem+json", ProblemJSON(http.StatusNotFound, "the spec has no schema "+bound(name)+"; the schemas are under components.schemas of /openapi.json",
-				&huma.ErrorDetail{Location: "path.schema", Message: "no such schema", Value: bound(name)}))
+			writeRaw(ctx, http.StatusNotFound, "application/problem+json", ProblemJSON(http.StatusNotFound, "the spec has no schema "+apijson.Bound(name)+"; the schemas are under components.schemas of /openapi.json",
+				&huma.ErrorDetail{Location: "path.schema", Message: "no such schema", Value: apijson.Bound(name)}))
 			return
 		}
 		var b bytes.Buffer
-		if err := json.MarshalWrite(&b, s, encodeOptions); err != nil {
+		if err := json.MarshalWrite(&b, s, apijson.EncodeOptions); err != nil {
 			writeRaw(ctx, http.StatusInternalServerError, "application/problem+json", ProblemJSON(http.StatusInternalServerError, "the schema could not be written"))
 			return
 		}

@@ -5,12 +5,12 @@ import (
 	"net/http"
 	"slices"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/danielgtaylor/huma/v2/validation"
 	"github.com/go-json-experiment/json"
 
+	"github.com/tablesettle/tablesettle/internal/apijson"
 	"github.com/tablesettle/tablesettle/internal/fault"
 )
 
@@ -25,8 +25,8 @@ import (
 //
 // Every problem huma makes (huma.NewError, which validation errors and
 // huma.Error4xx use) passes through newError, which bounds what an error
-// repeats of the request (maxEcho) and names the field of every detail
-// (locatedDetail, requiredField). Every problem an operation answers
+// repeats of the request (apijson.MaxEcho) and names the field of every detail
+// (apijson.LocatedDetail, requiredField). Every problem an operation answers
 // passes through sanitise (a huma transformer) on its way out: a 5xx keeps
 // only the detail an operation wrote on purpose and the request id, its
 // errors[] (where huma puts err.Error()) are logged, never shown.
@@ -93,7 +93,7 @@ func statusOf(k fault.Kind) int {
 }
 
 // newError is huma.NewError with what an error repeats bounded: every
-// location and string value is cut to maxEcho bytes, a value that is not
+// location and string value is cut to apijson.MaxEcho bytes, a value that is not
 // a string, number or boolean (an object, an array) is left out, and a
 // message or detail is cut to maxMessage bytes.
 func newError(status int, msg string, errs ...error) huma.StatusError {
@@ -108,8 +108,8 @@ func newError(status int, msg string, errs ...error) huma.StatusError {
 		} else {
 			d = &huma.ErrorDetail{Message: err.Error()}
 		}
-		if st, loc, m, ok := locatedDetail(d.Message); ok {
-			// The codec's error (codec.go), which huma reports at "body"
+		if st, loc, m, ok := apijson.LocatedDetail(d.Message); ok {
+			// The codec's error (internal/apijson), which huma reports at "body"
 			// with status 400: its own location and status.
 			d = &huma.ErrorDetail{Location: loc, Message: m}
 			if status == http.StatusBadRequest {
@@ -196,14 +196,14 @@ func sanitise(ctx huma.Context, _ string, v any) (any, error) {
 }
 
 func boundDetail(d *huma.ErrorDetail) *huma.ErrorDetail {
-	out := &huma.ErrorDetail{Location: bound(d.Location), Message: boundMessage(d.Message)}
+	out := &huma.ErrorDetail{Location: apijson.Bound(d.Location), Message: boundMessage(d.Message)}
 	switch v := d.Value.(type) {
 	case string:
-		out.Value = bound(v)
+		out.Value = apijson.Bound(v)
 	case bool, float64, float32, int, int64, int32, uint, uint64, uint32, nil:
 		out.Value = v
 	case []byte:
-		out.Value = bound(string(v))
+		out.Value = apijson.Bound(string(v))
 	}
 	if _, text := out.Value.(string); text && out.Location == "body" {
 		// huma gives a decoder's error the whole body as its value; a
@@ -219,7 +219,7 @@ const maxMessage = 1024
 
 // boundMessage cuts a message to maxMessage bytes.
 func boundMessage(s string) string {
-	return boundTo(s, maxMessage)
+	return apijson.BoundTo(s, maxMessage)
 }
 
 // ProblemJSON is an RFC 9457 body written outside huma (the middleware,
@@ -234,7 +234,7 @@ func ProblemJSON(status int, detail string, errs ...*huma.ErrorDetail) []byte {
 	if len(details) == 0 {
 		details = nil
 	}
-	b, _ := json.Marshal(&huma.ErrorModel{Type: ProblemType, Title: http.StatusText(status), Status: status, Detail: boundMessage(detail), Errors: details}, encodeOptions)
+	b, _ := json.Marshal(&huma.ErrorModel{Type: ProblemType, Title: http.StatusText(status), Status: status, Detail: boundMessage(detail), Errors: details}, apijson.EncodeOptions)
 	return b
 }
 
@@ -244,24 +244,4 @@ func writeProblem(w http.ResponseWriter, status int, detail string, errs ...*hum
 	w.Header().Del("Content-Length")
 	w.WriteHeader(status)
 	_, _ = w.Write(ProblemJSON(status, detail, errs...))
-}
-
-// maxEcho bounds what an error repeats of the request: a location, a key
-// or a value longer than maxEcho bytes is cut to maxEcho bytes (at a
-// character boundary) and ends in "...".
-const maxEcho = 96
-
-// bound cuts s to maxEcho bytes (see maxEcho).
-func bound(s string) string { return boundTo(s, maxEcho) }
-
-// boundTo cuts s to n bytes at a character boundary, marked with "...".
-func boundTo(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	cut := n
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + "..."
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 
+	"github.com/tablesettle/tablesettle/internal/apijson"
 	"github.com/tablesettle/tablesettle/internal/fault"
 )
 
@@ -61,13 +62,13 @@ func TestProblemOf(t *testing.T) {
 }
 
 // What an error repeats is bounded: a 4 KB location and value come back
-// cut to maxEcho bytes, a 4 KB detail to maxMessage, an object value not
+// cut to apijson.MaxEcho bytes, a 4 KB detail to maxMessage, an object value not
 // at all.
 func TestNewErrorBoundsValues(t *testing.T) {
 	long := strings.Repeat("x", 4096)
 	err := newError(422, long, &huma.ErrorDetail{Location: "body." + long, Message: "m", Value: long}, &huma.ErrorDetail{Value: map[string]any{"a": long}})
 	b, _ := json.Marshal(err)
-	if len(b) > maxMessage+2*maxEcho+200 || strings.Contains(string(b), `"a"`) {
+	if len(b) > maxMessage+2*apijson.MaxEcho+200 || strings.Contains(string(b), `"a"`) {
 		t.Fatalf("%d bytes: %s", len(b), b)
 	}
 }

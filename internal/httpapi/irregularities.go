@@ -47,7 +47,7 @@ type RoundInput struct {
 
 // UnmarshalJSONFrom reads the round as its schema says: further members
 // (of the settle round) are taken and ignored, here and in its positions,
-// so the codec's RejectUnknownMembers (codec.go) is lifted for it.
+// so the codec's RejectUnknownMembers (internal/apijson) is lifted for it.
 //
 // A member that differs only in case from a name the round reads
 // ("RoundId", "CURRENCY") is refused as unexpected, as everywhere else:

@@ -15,6 +15,7 @@ import (
 	"github.com/danielgtaylor/huma/v2"
 	jsonv2 "github.com/go-json-experiment/json"
 
+	"github.com/tablesettle/tablesettle/internal/apijson"
 	"github.com/tablesettle/tablesettle/internal/money"
 	"github.com/tablesettle/tablesettle/internal/settle"
 )
@@ -43,13 +44,13 @@ func echoHandler(w http.ResponseWriter, r *http.Request) {
 
 // plainSettleHandler is the second baseline: a plain net/http handler that
 // does the operation's work with the service's JSON library and options
-// (codec.go) and nothing else: decode the request, settle, encode the
+// (internal/apijson) and nothing else: decode the request, settle, encode the
 // answer. The service's ratio to it is the cost of huma and the
 // middleware.
 func plainSettleHandler(w http.ResponseWriter, r *http.Request) {
 	body, _ := io.ReadAll(r.Body)
 	var in SettleRequest
-	if err := jsonv2.Unmarshal(body, &in, decodeOptions); err != nil {
+	if err := jsonv2.Unmarshal(body, &in, apijson.DecodeOptions); err != nil {
 		http.Error(w, err.Error(), http.StatusBadRequest)
 		return
 	}
@@ -59,7 +60,7 @@ func plainSettleHandler(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	w.Header().Set("Content-Type", "application/json")
-	_ = jsonv2.MarshalWrite(w, settleResponse(s), encodeOptions)
+	_ = jsonv2.MarshalWrite(w, settleResponse(s), apijson.EncodeOptions)
 }
 
 // fixedAnswerHandler is the third baseline: it reads the body and sends
@@ -203,7 +204,7 @@ func BenchmarkSettle7Decode(b *testing.B) {
 	b.SetBytes(int64(len(body)))
 	for b.Loop() {
 		var in SettleRequest
-		if err := jsonFormat.Unmarshal(body, &in); err != nil {
+		if err := apijson.Format.Unmarshal(body, &in); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -216,7 +217,7 @@ func BenchmarkSettle7DecodeAny(b *testing.B) {
 	b.SetBytes(int64(len(body)))
 	for b.Loop() {
 		var in any
-		if err := jsonFormat.Unmarshal(body, &in); err != nil {
+		if err := apijson.Format.Unmarshal(body, &in); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -228,7 +229,7 @@ func BenchmarkSettle7Validate(b *testing.B) {
 	r := api.OpenAPI().Components.Schemas
 	s := &huma.Schema{Ref: "#/components/schemas/SettleRequest"}
 	var v any
-	if err := jsonFormat.Unmarshal(loopbackRequest().body, &v); err != nil {
+	if err := apijson.Format.Unmarshal(loopbackRequest().body, &v); err != nil {
 		b.Fatal(err)
 	}
 	pb := huma.NewPathBuffer(make([]byte, 0, 64), 0)
@@ -289,7 +290,7 @@ func (d *discardWriter) Write(p []byte) (int, error) {
 
 func BenchmarkSettle7Settle(b *testing.B) {
 	var in SettleRequest
-	if err := jsonFormat.Unmarshal(loopbackRequest().body, &in); err != nil {
+	if err := apijson.Format.Unmarshal(loopbackRequest().body, &in); err != nil {
 		b.Fatal(err)
 	}
 	for b.Loop() {
@@ -301,7 +302,7 @@ func BenchmarkSettle7Settle(b *testing.B) {
 
 func BenchmarkSettle7Encode(b *testing.B) {
 	var in SettleRequest
-	if err := jsonFormat.Unmarshal(loopbackRequest().body, &in); err != nil {
+	if err := apijson.Format.Unmarshal(loopbackRequest().body, &in); err != nil {
 		b.Fatal(err)
 	}
 	s, err := settle.Settle(in.round())
@@ -312,7 +313,7 @@ func BenchmarkSettle7Encode(b *testing.B) {
 	var buf bytes.Buffer
 	for b.Loop() {
 		buf.Reset()
-		if err := jsonFormat.Marshal(&buf, &out); err != nil {
+		if err := apijson.Format.Marshal(&buf, &out); err != nil {
 			b.Fatal(err)
 		}
 	}

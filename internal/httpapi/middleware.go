@@ -21,6 +21,7 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 
+	"github.com/tablesettle/tablesettle/internal/apijson"
 	"github.com/tablesettle/tablesettle/internal/auth"
 	"github.com/tablesettle/tablesettle/internal/principal"
 )
@@ -216,7 +217,7 @@ func (l bodyLimits) admit(w http.ResponseWriter, r *http.Request) bool {
 	}
 	if len(body) > 0 && hasBody(r.Method) {
 		if !jsonContentType(r.Header.Get("Content-Type")) {
-			writeProblem(w, http.StatusUnsupportedMediaType, fmt.Sprintf("request Content-Type %q is not application/json", bound(r.Header.Get("Content-Type"))),
+			writeProblem(w, http.StatusUnsupportedMediaType, fmt.Sprintf("request Content-Type %q is not application/json", apijson.Bound(r.Header.Get("Content-Type"))),
 				&huma.ErrorDetail{Location: "body", Message: "the body must be sent as Content-Type application/json (any case, parameters such as charset=utf-8 allowed)"})
 			return false
 		}
@@ -244,7 +245,7 @@ func checkQuery(w http.ResponseWriter, r *http.Request) bool {
 		for _, v := range vs {
 			if !utf8.ValidString(name) || !utf8.ValidString(v) {
 				return refuse(w, r, http.StatusUnprocessableEntity, "a query parameter is not valid UTF-8", nil,
-					&huma.ErrorDetail{Location: "query." + bound(strings.ToValidUTF8(name, "\uFFFD")), Message: "not valid UTF-8 once its % escapes are decoded"})
+					&huma.ErrorDetail{Location: "query." + apijson.Bound(strings.ToValidUTF8(name, "\uFFFD")), Message: "not valid UTF-8 once its % escapes are decoded"})
 			}
 		}
 	}
@@ -472,7 +473,7 @@ func (rec *recorder) WriteHeader(status int) {
 		rec.Header().Set("Content-Type", "application/problem+json")
 		rec.Header().Del("Content-Length")
 		rec.ResponseWriter.WriteHeader(status)
-		n, _ := rec.ResponseWriter.Write(ProblemJSON(status, "the path is not in canonical form; the operation is at "+bound(rec.Header().Get("Location"))))
+		n, _ := rec.ResponseWriter.Write(ProblemJSON(status, "the path is not in canonical form; the operation is at "+apijson.Bound(rec.Header().Get("Location"))))
 		rec.bytes += n
 		return
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/go-json-experiment/json"
 
+	"github.com/tablesettle/tablesettle/internal/apijson"
 	"github.com/tablesettle/tablesettle/internal/fault"
 	"github.com/tablesettle/tablesettle/internal/jackpot"
 	"github.com/tablesettle/tablesettle/internal/pools"
@@ -88,7 +89,7 @@ func registerReports(api huma.API, svc *pools.Service, tags []string) {
 		ct, body := "application/json", []byte(nil)
 		if wantsCSV(in) {
 			ct, body = "text/csv; charset=utf-8", r.CSV()
-		} else if body, err = json.Marshal(r, encodeOptions); err != nil {
+		} else if body, err = json.Marshal(r, apijson.EncodeOptions); err != nil {
 			return nil, poolError(ctx, fault.Wrap(fault.Internal, err, "the report could not be written"), "")
 		}
 		return &huma.StreamResponse{Body: func(hc huma.Context) {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/danielgtaylor/huma/v2/humatest"
 
+	"github.com/tablesettle/tablesettle/internal/apijson"
 	"github.com/tablesettle/tablesettle/internal/settle"
 )
 
@@ -186,7 +187,7 @@ func TestSettleAnswerEmptyListsAreArrays(t *testing.T) {
 	for _, s := range []settle.Settlement{{Positions: []settle.PositionResult{{Seat: 1}}}, {}} {
 		out := settleResponse(s)
 		var b strings.Builder
-		if err := jsonFormat.Marshal(&b, &out); err != nil {
+		if err := apijson.Format.Marshal(&b, &out); err != nil {
 			t.Fatal(err)
 		}
 		want := []string{`"positions":[]`, `"irregularities":[]`}

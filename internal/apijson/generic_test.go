@@ -1,13 +1,24 @@
-package httpapi
+package apijson
 
 import (
 	"math"
 	"math/rand/v2"
+	"os"
 	"reflect"
 	"testing"
 
 	jsonv2 "github.com/go-json-experiment/json"
 )
+
+// settle7 is the seven-seat settle request of the loopback benchmark
+// (internal/httpapi), 661 bytes.
+func settle7(t testing.TB) []byte {
+	b, err := os.ReadFile("testdata/settle7.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
 
 // sameAsLibrary checks decodeGeneric against the library's Unmarshal into
 // any: a body it takes decodes to the value the library gives and notes
@@ -17,7 +28,7 @@ func sameAsLibrary(t *testing.T, b []byte) {
 	t.Helper()
 	got, locatable, ok := decodeGeneric(b)
 	var want any
-	err := jsonv2.Unmarshal(b, &want, decodeOptions)
+	err := jsonv2.Unmarshal(b, &want, DecodeOptions)
 	switch {
 	case !ok && err == nil:
 		t.Fatalf("decodeGeneric left to the library what it takes: %q", b)
@@ -35,7 +46,7 @@ func sameAsLibrary(t *testing.T, b []byte) {
 // a name repeated, a case variant, a bad escape) decode as the library
 // decodes them, and are refused whenever the library refuses them.
 func TestDecodeGenericIsTheLibrarysValue(t *testing.T) {
-	body := loopbackRequest().body
+	body := settle7(t)
 	rng := rand.New(rand.NewPCG(22, 7))
 	alphabet := []byte(`{}[],:"\.0123456789-+eE tfnuaAx` + "\xff\x00")
 	sameAsLibrary(t, body)
@@ -61,12 +72,12 @@ func TestDecodeGenericIsTheLibrarysValue(t *testing.T) {
 // decodes it (the names checked after), for comparison with
 // BenchmarkSettle7DecodeAny.
 func BenchmarkSettle7DecodeAnyLibrary(b *testing.B) {
-	body := loopbackRequest().body
+	body := settle7(b)
 	b.SetBytes(int64(len(body)))
 	b.ReportAllocs()
 	for b.Loop() {
 		var in any
-		if err := jsonv2.Unmarshal(body, &in, decodeOptions); err != nil || !namesLocatable(in) {
+		if err := jsonv2.Unmarshal(body, &in, DecodeOptions); err != nil || !namesLocatable(in) {
 			b.Fatal(err)
 		}
 	}

@@ -1,4 +1,11 @@
-package httpapi
+// Package apijson is the API's one JSON codec: huma's only format for
+// every operation (Format), on github.com/go-json-experiment/json, the
+// package that is encoding/json/v2 from Go 1.27. It is strict by
+// construction (the library's rules are the API's), turns the library's
+// errors into the API's words at the field's location, and writes answers
+// with the bytes encoding/json wrote (EncodeOptions). docs/edge.md says
+// what it accepts and refuses.
+package apijson
 
 import (
 	"bytes"
@@ -7,6 +14,7 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/go-json-experiment/json"
@@ -14,7 +22,7 @@ import (
 	jsonv1 "github.com/go-json-experiment/json/v1"
 )
 
-// jsonFormat is the one JSON codec of every operation, request and
+// Format is the one JSON codec of every operation, request and
 // response (huma.Config.Formats): github.com/go-json-experiment/json, the
 // package that is encoding/json/v2 from Go 1.27 (the import path moves
 // there when the machine's Go is 1.27).
@@ -23,16 +31,16 @@ import (
 // one object (after its escapes are decoded: "\u0063ards" is "cards"),
 // invalid UTF-8 and a lone UTF-16 surrogate escape, and match names
 // case-sensitively, so that "Cards" beside (or instead of) "cards" is an
-// unknown member, never the same field; decodeOptions adds
+// unknown member, never the same field; DecodeOptions adds
 // RejectUnknownMembers. huma validates the body against the operation's
 // schema once (with huma.ValidateStrictCasing: Config), so a case-variant
 // name is "unexpected property" at its own location there.
 //
-// Answers are written with encodeOptions: the same bytes encoding/json
+// Answers are written with EncodeOptions: the same bytes encoding/json
 // wrote (the golden test in internal/lambdaapp), without HTML escaping.
-var jsonFormat = huma.Format{
+var Format = huma.Format{
 	Marshal: func(w io.Writer, v any) error {
-		if err := json.MarshalWrite(w, v, encodeOptions); err != nil {
+		if err := json.MarshalWrite(w, v, EncodeOptions); err != nil {
 			return err
 		}
 		_, err := w.Write(newline)
@@ -48,7 +56,7 @@ var jsonFormat = huma.Format{
 				return nil
 			}
 		}
-		if err := json.Unmarshal(data, v, decodeOptions); err != nil {
+		if err := json.Unmarshal(data, v, DecodeOptions); err != nil {
 			return decodeError(data, err)
 		}
 		if g, generic := v.(*any); generic && !namesLocatable(*g) { // huma's pass before it validates
@@ -106,20 +114,20 @@ func locatableNames(data []byte) error {
 			if p.LastToken() == name {
 				p = p.Parent()
 			}
-			return &locatedError{422, location(data, p) + "[" + strconv.Quote(bound(name)) + "]", "unexpected property: no name this API takes holds '.', '[' or ']'"}
+			return &locatedError{422, location(data, p) + "[" + strconv.Quote(Bound(name)) + "]", "unexpected property: no name this API takes holds '.', '[' or ']'"}
 		}
 	}
 }
 
 var newline = []byte{'\n'}
 
-// decodeOptions are the strict defaults plus unknown members refused.
-var decodeOptions = json.RejectUnknownMembers(true)
+// DecodeOptions are the strict defaults plus unknown members refused.
+var DecodeOptions = json.RejectUnknownMembers(true)
 
-// encodeOptions write what encoding/json wrote (the golden answers):
+// EncodeOptions write what encoding/json wrote (the golden answers):
 // omitempty as v1 read it (0 and false left out), nil slices and maps as
 // null, map keys sorted, no HTML escaping, a newline after the value.
-var encodeOptions = json.JoinOptions(
+var EncodeOptions = json.JoinOptions(
 	jsonv1.OmitEmptyWithLegacySemantics(true),
 	json.FormatNilSliceAsNull(true),
 	json.FormatNilMapAsNull(true),
@@ -131,8 +139,8 @@ var encodeOptions = json.JoinOptions(
 // locatedError is a decoding error with the status it is answered with
 // and the location of the value at fault. huma reports a decoder's error
 // as an ErrorDetail at "body" with the error's text as its message;
-// newError (errors.go) reads the status and location back from that text
-// (locatedDetail).
+// the API's error maker (httpapi.newError) reads the status and location
+// back from that text (LocatedDetail).
 type locatedError struct {
 	status            int
 	location, message string
@@ -146,9 +154,9 @@ func (e *locatedError) Error() string {
 	return locSep + strconv.Itoa(e.status) + locSep + e.location + locSep + e.message
 }
 
-// locatedDetail reads a locatedError's text back (ok false for any other
+// LocatedDetail reads a locatedError's text back (ok false for any other
 // message).
-func locatedDetail(msg string) (status int, location, message string, ok bool) {
+func LocatedDetail(msg string) (status int, location, message string, ok bool) {
 	rest, ok := strings.CutPrefix(msg, locSep)
 	if !ok {
 		return 0, "", "", false
@@ -184,7 +192,7 @@ func decodeError(data []byte, err error) error {
 		case errors.Is(se.Err, json.ErrUnknownName):
 			return &locatedError{422, loc, "unexpected property"}
 		case se.GoType != nil:
-			return &locatedError{422, loc, "expected " + jsonKind(se.GoType) + ", got " + bound(string(se.JSONValue))}
+			return &locatedError{422, loc, "expected " + jsonKind(se.GoType) + ", got " + Bound(string(se.JSONValue))}
 		}
 		return &locatedError{422, loc, "the value is not what this field takes"}
 	}
@@ -202,7 +210,7 @@ func decodeError(data []byte, err error) error {
 			}
 			return &locatedError{422, location(data, pointerAt(data, sy.ByteOffset, sy.JSONPointer)), "not valid UTF-8 (or a lone UTF-16 surrogate escape)"}
 		}
-		return &locatedError{400, "body", "not JSON (RFC 8259) at byte " + strconv.FormatInt(sy.ByteOffset, 10) + ": " + bound(sy.Err.Error())}
+		return &locatedError{400, "body", "not JSON (RFC 8259) at byte " + strconv.FormatInt(sy.ByteOffset, 10) + ": " + Bound(sy.Err.Error())}
 	}
 	return &locatedError{400, "body", "the body could not be read as the operation's request"}
 }
@@ -286,4 +294,24 @@ func jsonKind(t reflect.Type) string {
 		return "an object"
 	}
 	return "another type"
+}
+
+// MaxEcho bounds what an error repeats of the request: a location, a key
+// or a value longer than MaxEcho bytes is cut to MaxEcho bytes (at a
+// character boundary) and ends in "...".
+const MaxEcho = 96
+
+// Bound cuts s to MaxEcho bytes (see MaxEcho).
+func Bound(s string) string { return BoundTo(s, MaxEcho) }
+
+// BoundTo cuts s to n bytes at a character boundary, marked with "...".
+func BoundTo(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := n
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "..."
 }
