@@ -92,7 +92,9 @@ func registerFramework(api huma.API, path string, answer []byte) {
 		Body        []byte
 	}
 	huma.Register(api, huma.Operation{OperationID: "bench-framework", Method: http.MethodPost, Path: path},
-		func(context.Context, *in) (*out, error) { return &out{ContentType: "application/json", Body: answer}, nil })
+		func(context.Context, *in) (*out, error) {
+			return &out{ContentType: "application/json", Body: answer}, nil
+		})
 }
 
 type timing []time.Duration
