@@ -79,7 +79,8 @@ bench:
 
 ## bench-edge: the settle operation over loopback (internal/httpapi, one
 ## core), $(EDGE_ROUNDS) rounds alternating a bare echo handler, one that
-## sends the service's answer computed beforehand, a plain net/http handler
+## sends the service's answer computed beforehand, the service's huma API
+## and middleware answering it with no work, a plain net/http handler
 ## doing the same work, and the service for three clients
 ## (no Accept, application/json, */*); prints each one's throughput and p99
 ## as a ratio to the echo's and its throughput to the plain handler's, all
@@ -90,6 +91,7 @@ bench-edge:
 	  awk '/^BenchmarkLoopbackVsEcho/ {for (i = 3; i <= NF; i++) if ($$i ~ /-ratio$$/) { k = $$i; sub(/-ratio$$/, "", k); v[k] = $$(i-1) } } \
 	    END { if (!length(v)) exit 1; printf "\n%-18s %20s %12s %20s\n", "client", "throughput vs echo", "p99 vs echo", "throughput vs plain"; \
 	      printf "%-18s %20s %12s %20s\n", "fixed answer", v["fixed-throughput"], v["fixed-p99"], "-"; \
+	      printf "%-18s %20s %12s %20s\n", "huma, no work", v["framework-throughput"], v["framework-p99"], "-"; \
 	      printf "%-18s %20s %12s %20s\n", "plain handler", v["plain-throughput"], v["plain-p99"], "1"; \
 	      n = split("noaccept json any", c, " "); split("no Accept|application/json|*/*", label, "|"); \
 	      for (j = 1; j <= n; j++) printf "%-18s %20s %12s %20s\n", label[j], v[c[j] "-throughput"], v[c[j] "-p99"], v[c[j] "-vs-plain"] }'

@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"io"
 	"log/slog"
@@ -78,6 +79,24 @@ func fixedAnswerHandler(answer []byte) http.HandlerFunc {
 	}
 }
 
+// registerFramework adds to api (the service's own huma API, behind its
+// middleware) the fourth baseline: an operation at path that takes the
+// body as bytes (no decode, no schema check, no settlement) and answers
+// answer as it is. Its ratio to the fixed answer is what huma and the
+// middleware cost with no work to do; the gap from it to the service is
+// the work (decode, schema check, settle, encode) inside the framework.
+func registerFramework(api huma.API, path string, answer []byte) {
+	type in struct{ RawBody []byte }
+	type out struct {
+		ContentType string `header:"Content-Type"`
+		Body        []byte
+	}
+	huma.Register(api, huma.Operation{OperationID: "bench-framework", Method: http.MethodPost, Path: path},
+		func(context.Context, *in) (*out, error) {
+			return &out{ContentType: "application/json", Body: answer}, nil
+		})
+}
+
 type timing []time.Duration
 
 func (t timing) perSecond() float64 {
@@ -149,13 +168,19 @@ var benchClients = []struct{ name, accept string }{
 // server then share one core.
 func BenchmarkLoopbackVsEcho(b *testing.B) {
 	req := loopbackRequest()
-	api, _ := New(Deps{Logger: slog.New(slog.NewJSONHandler(io.Discard, nil))})
-	apiURL := serveLoopback(b, api) + req.path
+	api, humaAPI := New(Deps{Logger: slog.New(slog.NewJSONHandler(io.Discard, nil))})
+	base := serveLoopback(b, api)
+	apiURL := base + req.path
 	echoURL := serveLoopback(b, http.HandlerFunc(echoHandler)) + "/echo"
 	plainURL := serveLoopback(b, http.HandlerFunc(plainSettleHandler)) + "/settle"
 	c := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 2}}
 	answer := answerOf(b, c, apiURL, req.body)
 	fixedURL := serveLoopback(b, fixedAnswerHandler(answer)) + "/settle"
+	registerFramework(humaAPI, "/bench/framework", answer)
+	frameworkURL := base + "/bench/framework"
+	if got := answerOf(b, c, frameworkURL, req.body); !bytes.Equal(got, answer) {
+		b.Fatalf("the framework baseline answers %d bytes, not the service's %d", len(got), len(answer))
+	}
 	// Warm the connections and check the request is answered 200.
 	for _, cl := range benchClients {
 		post(b, c, apiURL, cl.accept, req.body)
@@ -163,11 +188,13 @@ func BenchmarkLoopbackVsEcho(b *testing.B) {
 	post(b, c, echoURL, "", req.body)
 	post(b, c, plainURL, "", req.body)
 	post(b, c, fixedURL, "", req.body)
+	post(b, c, frameworkURL, "", req.body)
 
 	apiT := make([]timing, len(benchClients))
 	echoT := make(timing, 0, b.N)
 	plainT := make(timing, 0, b.N)
 	fixedT := make(timing, 0, b.N)
+	frameworkT := make(timing, 0, b.N)
 	// One request to each server per round, the first of the round
 	// rotating, so that none always follows the same one (a cache warmed
 	// or a garbage collection owed by its predecessor).
@@ -175,6 +202,7 @@ func BenchmarkLoopbackVsEcho(b *testing.B) {
 		func() { echoT = append(echoT, post(b, c, echoURL, "", req.body)) },
 		func() { plainT = append(plainT, post(b, c, plainURL, "", req.body)) },
 		func() { fixedT = append(fixedT, post(b, c, fixedURL, "", req.body)) },
+		func() { frameworkT = append(frameworkT, post(b, c, frameworkURL, "", req.body)) },
 	}
 	for k, cl := range benchClients {
 		sends = append(sends, func() { apiT[k] = append(apiT[k], post(b, c, apiURL, cl.accept, req.body)) })
@@ -188,6 +216,8 @@ func BenchmarkLoopbackVsEcho(b *testing.B) {
 	b.StopTimer()
 	b.ReportMetric(fixedT.perSecond()/echoT.perSecond(), "fixed-throughput-ratio")
 	b.ReportMetric(float64(fixedT.p99())/float64(echoT.p99()), "fixed-p99-ratio")
+	b.ReportMetric(frameworkT.perSecond()/echoT.perSecond(), "framework-throughput-ratio")
+	b.ReportMetric(float64(frameworkT.p99())/float64(echoT.p99()), "framework-p99-ratio")
 	b.ReportMetric(plainT.perSecond()/echoT.perSecond(), "plain-throughput-ratio")
 	b.ReportMetric(float64(plainT.p99())/float64(echoT.p99()), "plain-p99-ratio")
 	for k, cl := range benchClients {
