@@ -87,8 +87,8 @@ bench:
 ## from the one run (docs/edge.md#what-it-costs)
 EDGE_ROUNDS ?= 4000
 bench-edge:
-	@$(GO) test -run '^$$' -bench '^BenchmarkLoopbackVsEcho$$' -benchtime $(EDGE_ROUNDS)x -cpu 1 ./internal/httpapi | tee /dev/stderr | \
-	  awk '/^BenchmarkLoopbackVsEcho/ {for (i = 3; i <= NF; i++) if ($$i ~ /-ratio$$/) { k = $$i; sub(/-ratio$$/, "", k); v[k] = $$(i-1) } } \
+	@$(GO) test -run '^$$' -bench '^BenchmarkLoopbackVsEcho$$' -benchtime $(EDGE_ROUNDS)x -cpu 1 ./internal/httpapi | \
+	  awk '{ print } /^BenchmarkLoopbackVsEcho/ {for (i = 3; i <= NF; i++) if ($$i ~ /-ratio$$/) { k = $$i; sub(/-ratio$$/, "", k); v[k] = $$(i-1) } } \
 	    END { if (!length(v)) exit 1; printf "\n%-18s %20s %12s %20s\n", "client", "throughput vs echo", "p99 vs echo", "throughput vs plain"; \
 	      printf "%-18s %20s %12s %20s\n", "fixed answer", v["fixed-throughput"], v["fixed-p99"], "-"; \
 	      printf "%-18s %20s %12s %20s\n", "huma, no work", v["framework-throughput"], v["framework-p99"], "-"; \
