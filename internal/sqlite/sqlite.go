@@ -332,23 +332,8 @@ func (s *Store) LedgerPage(ctx context.Context, id string, lq pools.LedgerQuery)
 		query += ` ORDER BY seq LIMIT ?`
 	}
 	args = append(args, lq.Limit)
-	rows, err := s.reader(ctx).QueryContext(ctx, query, args...)
+	out, err := s.entries(ctx, query, args...)
 	if err != nil {
-		return nil, fmt.Errorf("sqlite: ledger of %s: %w", id, err)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var doc []byte
-		if err := rows.Scan(&doc); err != nil {
-			return nil, fmt.Errorf("sqlite: ledger of %s: %w", id, err)
-		}
-		var e jackpot.Entry
-		if err := json.Unmarshal(doc, &e); err != nil {
-			return nil, fmt.Errorf("sqlite: ledger of %s: %w", id, err)
-		}
-		out = append(out, e)
-	}
-	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("sqlite: ledger of %s: %w", id, err)
 	}
 	return out, nil
@@ -357,30 +342,37 @@ func (s *Store) LedgerPage(ctx context.Context, id string, lq pools.LedgerQuery)
 // HitEntries implements pools.HitLedger: one range read of the partial
 // index ledger_hits, newest first.
 func (s *Store) HitEntries(ctx context.Context, id string, before int64, limit int) ([]jackpot.Entry, error) {
-	out := []jackpot.Entry{}
 	if limit <= 0 {
-		return out, nil
+		return []jackpot.Entry{}, nil
 	}
-	rows, err := s.reader(ctx).QueryContext(ctx, hitEntriesQuery, id, before, limit)
+	out, err := s.entries(ctx, hitEntriesQuery, id, before, limit)
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: hits of %s: %w", id, err)
 	}
+	return out, nil
+}
+
+// entries are the ledger entries query reads (it selects doc alone), in
+// its order.
+func (s *Store) entries(ctx context.Context, query string, args ...any) ([]jackpot.Entry, error) {
+	rows, err := s.reader(ctx).QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
 	defer rows.Close()
+	out := []jackpot.Entry{}
 	for rows.Next() {
 		var doc []byte
 		if err := rows.Scan(&doc); err != nil {
-			return nil, fmt.Errorf("sqlite: hits of %s: %w", id, err)
+			return nil, err
 		}
 		var e jackpot.Entry
 		if err := json.Unmarshal(doc, &e); err != nil {
-			return nil, fmt.Errorf("sqlite: hits of %s: %w", id, err)
+			return nil, err
 		}
 		out = append(out, e)
 	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("sqlite: hits of %s: %w", id, err)
-	}
-	return out, nil
+	return out, rows.Err()
 }
 
 // hitEntriesQuery reads ledger_hits, by name: the primary key (pool, seq)
