@@ -12,6 +12,8 @@
 //	                           a round committed beside the pool also has epoch, shard, rs, rsr, aid and arole (its entry)
 //	sk "SHARD#<nnn>"           a contribution shard (shards.go): epoch, version, n, wagers, amount, sealed, keys
 //	sk "FOLD#<epoch, 19 digits>" the ledger entries a fold of the shards wrote: first, n
+//	sk "HIT#<seq, 19 digits>"  a copy of the ledger entry seq when it is about a hit (hits.go)
+//	sk "HITLOG"                the HIT# items are complete (written with the pool)
 //
 // A pool item holding an RWS hit in its settle window also carries heldKey
 // and heldDue, the keys of the sparse global secondary index "held" that
@@ -72,6 +74,8 @@ type Store struct {
 	mu   sync.Mutex
 	snap map[string]jackpot.Pool // Snapshot's cache: the pool items last read
 	fill map[string]shardFill    // what the shards of a pool's epoch are known to hold (group.go)
+	// hitLogged are the pools whose hit log is known complete (hits.go).
+	hitLogged map[string]bool
 	// groups are the contributions to a pool waiting for its transaction
 	// in flight, by pool (group commit, group.go).
 	groups map[string]*group
@@ -161,13 +165,20 @@ func (s *Store) CreatePool(ctx context.Context, p jackpot.Pool, entries []jackpo
 	if err != nil {
 		return err
 	}
-	tx := []types.TransactWriteItem{notExists(it, s.table)}
+	tx := []types.TransactWriteItem{notExists(it, s.table), notExists(hitLogItem(p.ID), s.table)}
 	for _, e := range entries {
 		eit, err := item(p.ID, skLedger(e.Seq), e, map[string]types.AttributeValue{attrSeq: num(e.Seq)})
 		if err != nil {
 			return err
 		}
 		tx = append(tx, notExists(eit, s.table))
+	}
+	copies, err := hitCopies(p.ID, entries)
+	if err != nil {
+		return err
+	}
+	for _, hit := range copies {
+		tx = append(tx, notExists(hit, s.table))
 	}
 	// The shards, at the pool's first epoch: without them its first
 	// rounds would all go to the pool at once.
@@ -293,7 +304,11 @@ func (s *Store) commit(ctx context.Context, c jackpot.Commit, sealNext bool) err
 	if len(mark.Keys) > 0 {
 		foldItems = 2 // its entries' item and its fold item
 	}
-	n := 1 + foldItems + len(c.Entries) + len(c.Records) + len(shardTx)
+	copies, err := hitCopies(id, c.Entries)
+	if err != nil {
+		return err
+	}
+	n := 1 + foldItems + len(c.Entries) + len(copies) + len(c.Records) + len(shardTx)
 	if n > MaxItems && foldItems > 0 && len(c.Entries)+len(c.Records) > 0 {
 		if err := s.foldNow(ctx, id, true); err != nil && !errors.Is(err, jackpot.ErrConflict) {
 			return err
@@ -329,6 +344,9 @@ func (s *Store) commit(ctx context.Context, c jackpot.Commit, sealNext bool) err
 			return err
 		}
 		tx = append(tx, notExists(eit, s.table))
+	}
+	for _, hit := range copies {
+		tx = append(tx, notExists(hit, s.table))
 	}
 	if foldItem != nil {
 		tx = append(tx, notExists(foldItem, s.table))
@@ -547,6 +565,11 @@ func (s *Store) straddle(ctx context.Context, id string, after int64) ([]jackpot
 func ledgerItem(id string, es []jackpot.Entry) (map[string]types.AttributeValue, error) {
 	if err := consecutive(es, es[0].Seq); err != nil {
 		return nil, fmt.Errorf("dynamo: a fold's entries of %s: %w", id, err)
+	}
+	for _, e := range es {
+		if e.Kind.AboutHit() { // it would have no HIT# copy (hits.go)
+			return nil, fmt.Errorf("dynamo: a fold's entry %d of %s is about a hit (%s)", e.Seq, id, e.Kind)
+		}
 	}
 	b, err := json.Marshal(es)
 	if err != nil {

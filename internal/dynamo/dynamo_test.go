@@ -7,13 +7,16 @@ import (
 	"net/http"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"sync"
 	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/tablesettle/tablesettle/internal/dynamo"
 	"github.com/tablesettle/tablesettle/internal/dynamo/dynamotest"
@@ -545,5 +548,78 @@ func TestSweepUsesOnlyItsGrant(t *testing.T) {
 		if !api.seen[must] {
 			t.Errorf("the sweep never called %s (seen %v)", must, api.seen)
 		}
+	}
+}
+
+// TestHitLog: the floor's hit history reads the pool's HIT# items (one
+// Query, newest first), which every commit of an entry about a hit writes
+// beside its LEDGER# item. A pool created before the hit log (its HIT#
+// items and HITLOG item deleted here) gets its copies from its ledger the
+// first time its hits are read, once: the history is the same, and a
+// second store reads it from the copies without writing.
+func TestHitLog(t *testing.T) {
+	ep := endpoint(t)
+	client := dynamo.LocalClient(ep)
+	table := newTable(t, ep)
+	st := dynamo.New(client, table)
+	clock := jackpottest.NewClock(jackpottest.T0)
+	svc := pools.NewService(st, clock.Now, 1)
+	ctx := context.Background()
+	if _, _, err := svc.Create(ctx, "p", jackpottest.MBSSettings(), jackpottest.Admin); err != nil {
+		t.Fatal(err)
+	}
+	const ssp = "mbs-megalink-ssp-v6"
+	for i := range 12 {
+		at := jackpottest.T0.Add(time.Duration(i) * time.Second)
+		var hits []jackpot.Hit
+		if i%4 == 3 {
+			hits = append(hits, jackpottest.StraightFlush(ssp, 2, 2, 500))
+		}
+		if _, _, err := svc.ApplyRound(ctx, "p", jackpottest.RoundOf(ssp, "T1", fmt.Sprintf("r%d", i), at, 500, []int{1, 2}, hits...), "", ""); err != nil {
+			t.Fatal(err)
+		}
+	}
+	history := func(st *dynamo.Store) []jackpot.FloorHit {
+		t.Helper()
+		svc := pools.NewService(st, clock.Now, 1)
+		p, err := svc.Get(ctx, "p")
+		if err != nil {
+			t.Fatal(err)
+		}
+		hs, err := svc.Hits(ctx, p, "all", "", 100)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return hs
+	}
+	items := func(prefix string) []map[string]types.AttributeValue {
+		t.Helper()
+		out, err := client.Query(ctx, &dynamodb.QueryInput{TableName: aws.String(table),
+			KeyConditionExpression:    aws.String("pk = :pk AND begins_with(sk, :p)"),
+			ExpressionAttributeValues: map[string]types.AttributeValue{":pk": &types.AttributeValueMemberS{Value: "POOL#p"}, ":p": &types.AttributeValueMemberS{Value: prefix}},
+			ConsistentRead:            aws.Bool(true)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out.Items
+	}
+	want := history(st)
+	if len(want) != 3 || len(items("HIT#")) != 3 || len(items("HITLOG")) != 1 {
+		t.Fatalf("%d hits, %d HIT# items, %d HITLOG: want the 3 Straight Flushes, each copied, and the log", len(want), len(items("HIT#")), len(items("HITLOG")))
+	}
+	for _, it := range append(items("HIT#"), items("HITLOG")...) {
+		if _, err := client.DeleteItem(ctx, &dynamodb.DeleteItemInput{TableName: aws.String(table), Key: map[string]types.AttributeValue{"pk": it["pk"], "sk": it["sk"]}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := history(dynamo.New(client, table)); !reflect.DeepEqual(got, want) {
+		t.Fatalf("after the backfill: %+v\nwant %+v", got, want)
+	}
+	if len(items("HIT#")) != 3 || len(items("HITLOG")) != 1 {
+		t.Fatalf("the backfill left %d HIT# items and %d HITLOG", len(items("HIT#")), len(items("HITLOG")))
+	}
+	writes := &actionsAPI{API: client, seen: map[string]bool{}}
+	if got := history(dynamo.New(writes, table)); !reflect.DeepEqual(got, want) || writes.seen["dynamodb:TransactWriteItems on table"] {
+		t.Fatalf("a store that finds the log: %d hits, writes %v", len(got), writes.seen)
 	}
 }

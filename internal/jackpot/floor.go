@@ -112,7 +112,8 @@ func markVoidProposals(p Pool, hits []FloorHit, now time.Time) {
 // AllHits are every hit of p's ledger (oldest first, up to p's Seq), of
 // table ("" every table), as they stand now: the ledger tells what became
 // of each, and the pool the state of those still held or under the lock.
-// At most limit of them, the newest, in commit order.
+// At most limit of them, the newest, in commit order. It reads only the
+// entries about hits (Kind.AboutHit); the others may be left out.
 func AllHits(p Pool, ledger []Entry, table string, limit int, now time.Time) []FloorHit {
 	byseq := map[int64]*FloorHit{}
 	var order []int64

@@ -36,6 +36,19 @@ const (
 	KindProposalExpired   Kind = "proposal_expired"   // a proposal that expired unapproved
 )
 
+// AboutHit reports whether an entry of kind k is about a hit: one that
+// makes a hit (hit, held) or tells what became of it (hit_confirmed,
+// hit_paid, hit_void, held_void, house_recovery). These are every entry
+// AllHits reads, so a store can keep them apart from the pool's many
+// contributions (pools.HitLedger).
+func (k Kind) AboutHit() bool {
+	switch k {
+	case KindHit, KindHeld, KindHitConfirmed, KindHitPaid, KindHitVoid, KindHeldVoid, KindHouseRecovery:
+		return true
+	}
+	return false
+}
+
 // Source is where money paid out or into a meter comes from.
 type Source string
 

@@ -92,6 +92,43 @@ type HeldIndex interface {
 	HeldDue(ctx context.Context, at time.Time) ([]string, error)
 }
 
+// HitLedger is a Store that reads a pool's entries about hits
+// (jackpot.Kind.AboutHit) apart from the rest of its ledger: up to limit of
+// them with a seq below before, newest first. The floor's hit history and
+// a jackpot slip then read as many entries as the hits they show, not the
+// pool's whole ledger, which grows with every round (internal/sqlite: a
+// partial index of those entries). A store without it is read whole.
+type HitLedger interface {
+	HitEntries(ctx context.Context, pool string, before int64, limit int) ([]jackpot.Entry, error)
+}
+
+// hitEntries is p's entries about hits, oldest first, up to p's Seq, from
+// the newest back until enough says the ones read tell enough or none is
+// left; from a store without a HitLedger, its whole ledger.
+func (s *Service) hitEntries(ctx context.Context, p jackpot.Pool, enough func(suffix []jackpot.Entry) bool) ([]jackpot.Entry, error) {
+	hl, ok := s.Store.(HitLedger)
+	if !ok {
+		return s.allEntries(ctx, p)
+	}
+	page := s.HitPage
+	if page <= 0 {
+		page = 64
+	}
+	var suffix []jackpot.Entry
+	for before := p.Seq + 1; ; {
+		es, err := hl.HitEntries(ctx, p.ID, before, page)
+		if err != nil {
+			return nil, unavailable(err)
+		}
+		slices.Reverse(es)
+		suffix = append(es, suffix...)
+		if len(es) < page || enough(suffix) {
+			return suffix, nil
+		}
+		before = suffix[0].Seq
+	}
+}
+
 // Released is what one sweep paid from one pool: the held hits it
 // released, in the R7 order, each as a payout (amount, table, seat, hand,
 // ledger sequence).
@@ -153,11 +190,18 @@ func (s *Service) Hits(ctx context.Context, p jackpot.Pool, state, table string,
 	if state != "all" {
 		return jackpot.OpenHits(p, table, s.Now()), nil
 	}
-	all, err := s.allEntries(ctx, p)
+	now := s.Now()
+	// Every entry about a hit comes after the entry that made it, and a
+	// hit hidden by its payment (a held hit paid) is hidden by a later
+	// entry: the newest entries that hold limit hits of table give those
+	// hits as the whole ledger does.
+	es, err := s.hitEntries(ctx, p, func(suffix []jackpot.Entry) bool {
+		return limit > 0 && len(jackpot.AllHits(p, suffix, table, 0, now)) >= limit
+	})
 	if err != nil {
 		return nil, err
 	}
-	return jackpot.AllHits(p, all, table, limit, s.Now()), nil
+	return jackpot.AllHits(p, es, table, limit, now), nil
 }
 
 // Report is the pool's shift report over (from, to] (issue 24 item 8).
@@ -190,11 +234,12 @@ func (s *Service) Slip(ctx context.Context, id string, seq int64) (jackpot.Slip,
 	if err != nil {
 		return jackpot.Slip{}, err
 	}
-	all, err := s.allEntries(ctx, p)
+	// The entries from the hit's own on tell what became of it.
+	es, err := s.hitEntries(ctx, p, func(suffix []jackpot.Entry) bool { return suffix[0].Seq <= seq })
 	if err != nil {
 		return jackpot.Slip{}, err
 	}
-	for _, h := range jackpot.AllHits(p, all, "", 0, s.Now()) {
+	for _, h := range jackpot.AllHits(p, es, "", 0, s.Now()) {
 		if h.Seq != seq {
 			continue
 		}

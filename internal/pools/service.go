@@ -46,6 +46,10 @@ type Service struct {
 	// settled under; nil is the five documents (ruleset.Standard()).
 	Rulesets *ruleset.Catalogue
 
+	// HitPage is how many entries about hits one read of a HitLedger
+	// store asks for (0: 64); a test sets it small to read by many pages.
+	HitPage int
+
 	mu sync.Mutex // guards Rand: one Service serves concurrent requests
 
 	held holding // the pools seen holding a hit (floor.go)

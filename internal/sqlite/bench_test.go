@@ -178,9 +178,10 @@ func BenchmarkStoreThroughput(b *testing.B) {
 }
 
 // BenchmarkStoreConsole: opening a pool's console (the pool, its pending
-// hits, the last 50 ledger entries newest first) with 1,000,000 ledger
-// entries behind it (issue 23: at most 20 ms). STORE_BENCH_ENTRIES changes
-// the history's size.
+// hits, its hit history as the console reads it, /hits?state=all, the
+// newest 100, and the last 50 ledger entries newest first) with 1,000,000
+// ledger entries behind it (issue 23: at most 20 ms), and printing the
+// slip of its first hit. STORE_BENCH_ENTRIES changes the history's size.
 func BenchmarkStoreConsole(b *testing.B) {
 	entries := 1_000_000
 	if v, err := strconv.Atoi(os.Getenv("STORE_BENCH_ENTRIES")); err == nil && v > 0 {
@@ -203,6 +204,13 @@ func BenchmarkStoreConsole(b *testing.B) {
 			if _, err := svc.LockedHits(ctx, "bench", ""); err != nil {
 				b.Fatal(err)
 			}
+			q, err := svc.Get(ctx, "bench")
+			if err != nil {
+				b.Fatal(err)
+			}
+			if hs, err := svc.Hits(ctx, q, "all", "", 100); err != nil || len(hs) != 100 {
+				b.Fatalf("hit history: %d hits, %v", len(hs), err)
+			}
 			es, err := st.LedgerPage(ctx, "bench", pools.LedgerQuery{Limit: 50, Newest: true})
 			if err != nil || len(es) != 50 || es[0].Seq != p.Seq {
 				b.Fatalf("last 50: %d entries, %v", len(es), err)
@@ -211,8 +219,25 @@ func BenchmarkStoreConsole(b *testing.B) {
 				times = append(times, time.Since(start))
 			}
 		}
+		// The slips of the pool's newest hit (what the cage prints as it
+		// pays) and of its first (the oldest it can ask for: every later
+		// entry about a hit is read).
+		slip := func(before int64) time.Duration {
+			start := time.Now()
+			h, err := st.HitEntries(ctx, "bench", before, 1)
+			if err != nil || len(h) != 1 {
+				b.Fatalf("a hit before %d: %v %v", before, h, err)
+			}
+			if _, err := svc.Slip(ctx, "bench", h[0].Seq); err != nil {
+				b.Fatal(err)
+			}
+			return time.Since(start)
+		}
+		newest, oldest := slip(p.Seq+1), slip(100)
 		b.ReportMetric(float64(p.Seq), "entries")
 		b.ReportMetric(ms(quantile(times, 0.5)), "p50-ms")
 		b.ReportMetric(ms(quantile(times, 0.99)), "p99-ms")
+		b.ReportMetric(ms(newest), "newest-slip-ms")
+		b.ReportMetric(ms(oldest), "first-slip-ms")
 	}
 }

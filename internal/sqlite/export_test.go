@@ -40,3 +40,26 @@ func LimitPages(ctx context.Context, s *Store, n int64) (int64, error) {
 	_, err := s.w.ExecContext(ctx, fmt.Sprintf(`PRAGMA max_page_count = %d`, n))
 	return used, err
 }
+
+// HitEntriesPlan is SQLite's plan for HitEntries' query (EXPLAIN QUERY
+// PLAN), its rows' details joined by "; ".
+func HitEntriesPlan(ctx context.Context, s *Store) (string, error) {
+	rows, err := s.r.QueryContext(ctx, `EXPLAIN QUERY PLAN `+hitEntriesQuery, "p", int64(1)<<62, 100)
+	if err != nil {
+		return "", err
+	}
+	defer rows.Close()
+	var plan string
+	for rows.Next() {
+		var id, parent, notused int
+		var detail string
+		if err := rows.Scan(&id, &parent, &notused, &detail); err != nil {
+			return "", err
+		}
+		if plan != "" {
+			plan += "; "
+		}
+		plan += detail
+	}
+	return plan, rows.Err()
+}

@@ -54,12 +54,77 @@ var migrations = []string{
 	// values for the pools already there are filled in Go (backfills).
 	`ALTER TABLE pools ADD COLUMN held_due INTEGER;
 	CREATE INDEX pools_held_due ON pools (held_due) WHERE held_due IS NOT NULL;`,
+	// 3: the hit index: an entry's kind when it is about a hit
+	// (jackpot.Kind.AboutHit: hit, held, hit_confirmed, hit_paid,
+	// hit_void, held_void, house_recovery), '' otherwise, and a partial
+	// index of those entries, so that the floor's hit history and a slip
+	// read the pool's hits, not its whole ledger (HitEntries). The entries
+	// already there are marked in Go (backfills).
+	`ALTER TABLE ledger ADD COLUMN hit_kind TEXT NOT NULL DEFAULT '';
+	CREATE INDEX ledger_hits ON ledger (pool, seq) WHERE hit_kind <> '';`,
 }
 
 // backfills run after the migration to the version they are keyed by, in
 // its transaction: what SQL alone cannot compute from the documents.
 var backfills = map[int]func(ctx context.Context, tx *sql.Tx) error{
 	2: backfillHeldDue,
+	3: backfillHitKind,
+}
+
+// backfillHitKind marks every entry about a hit, as an insert does
+// (hitKind). Only the documents that name such a kind somewhere are
+// decoded (an entry's own kind decides: a prize's kind may match too).
+func backfillHitKind(ctx context.Context, tx *sql.Tx) error {
+	rows, err := tx.QueryContext(ctx, `SELECT pool, seq, doc FROM ledger
+		WHERE instr(doc, '"kind":"hit') > 0 OR instr(doc, '"kind":"held') > 0 OR instr(doc, '"kind":"house_recovery"') > 0`)
+	if err != nil {
+		return err
+	}
+	type mark struct {
+		pool string
+		seq  int64
+		kind string
+	}
+	var marks []mark
+	for rows.Next() {
+		var m mark
+		var doc []byte
+		if err := rows.Scan(&m.pool, &m.seq, &doc); err != nil {
+			rows.Close()
+			return err
+		}
+		var e struct {
+			Kind jackpot.Kind `json:"kind"`
+		}
+		if err := json.Unmarshal(doc, &e); err != nil {
+			rows.Close()
+			return fmt.Errorf("ledger entry %d of %s: %w", m.seq, m.pool, err)
+		}
+		if m.kind = hitKind(e.Kind); m.kind != "" {
+			marks = append(marks, m)
+		}
+	}
+	if err := rows.Close(); err != nil {
+		return err
+	}
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	for _, m := range marks {
+		if _, err := tx.ExecContext(ctx, `UPDATE ledger SET hit_kind = ? WHERE pool = ? AND seq = ?`, m.kind, m.pool, m.seq); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// hitKind is the ledger's hit_kind of an entry of kind k: k when it is
+// about a hit, else "".
+func hitKind(k jackpot.Kind) string {
+	if k.AboutHit() {
+		return string(k)
+	}
+	return ""
 }
 
 // backfillHeldDue sets held_due of every pool from its document, as a

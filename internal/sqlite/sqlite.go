@@ -223,8 +223,8 @@ func insertEntries(ctx context.Context, q queryer, pool string, entries []jackpo
 		if err != nil {
 			return err
 		}
-		if _, err := q.ExecContext(ctx, `INSERT INTO ledger (pool, seq, at, tbl, round, doc) VALUES (?, ?, ?, ?, ?, ?)`,
-			pool, e.Seq, nanos(e.At), e.Table, e.Round, doc); err != nil {
+		if _, err := q.ExecContext(ctx, `INSERT INTO ledger (pool, seq, at, tbl, round, doc, hit_kind) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+			pool, e.Seq, nanos(e.At), e.Table, e.Round, doc, hitKind(e.Kind)); err != nil {
 			return err
 		}
 	}
@@ -332,27 +332,55 @@ func (s *Store) LedgerPage(ctx context.Context, id string, lq pools.LedgerQuery)
 		query += ` ORDER BY seq LIMIT ?`
 	}
 	args = append(args, lq.Limit)
-	rows, err := s.reader(ctx).QueryContext(ctx, query, args...)
+	out, err := s.entries(ctx, query, args...)
 	if err != nil {
-		return nil, fmt.Errorf("sqlite: ledger of %s: %w", id, err)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var doc []byte
-		if err := rows.Scan(&doc); err != nil {
-			return nil, fmt.Errorf("sqlite: ledger of %s: %w", id, err)
-		}
-		var e jackpot.Entry
-		if err := json.Unmarshal(doc, &e); err != nil {
-			return nil, fmt.Errorf("sqlite: ledger of %s: %w", id, err)
-		}
-		out = append(out, e)
-	}
-	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("sqlite: ledger of %s: %w", id, err)
 	}
 	return out, nil
 }
+
+// HitEntries implements pools.HitLedger: one range read of the partial
+// index ledger_hits, newest first.
+func (s *Store) HitEntries(ctx context.Context, id string, before int64, limit int) ([]jackpot.Entry, error) {
+	if limit <= 0 {
+		return []jackpot.Entry{}, nil
+	}
+	out, err := s.entries(ctx, hitEntriesQuery, id, before, limit)
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: hits of %s: %w", id, err)
+	}
+	return out, nil
+}
+
+// entries are the ledger entries query reads (it selects doc alone), in
+// its order.
+func (s *Store) entries(ctx context.Context, query string, args ...any) ([]jackpot.Entry, error) {
+	rows, err := s.reader(ctx).QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []jackpot.Entry{}
+	for rows.Next() {
+		var doc []byte
+		if err := rows.Scan(&doc); err != nil {
+			return nil, err
+		}
+		var e jackpot.Entry
+		if err := json.Unmarshal(doc, &e); err != nil {
+			return nil, err
+		}
+		out = append(out, e)
+	}
+	return out, rows.Err()
+}
+
+// hitEntriesQuery reads ledger_hits, by name: the primary key (pool, seq)
+// serves the same order, and the planner, which cannot tell how few of a
+// pool's entries are about hits, would take it and read them all. Its
+// condition (hit_kind not empty) is the index's, so the index serves it
+// (or the query fails: INDEXED BY never falls back to a scan).
+const hitEntriesQuery = `SELECT doc FROM ledger INDEXED BY ledger_hits WHERE pool = ? AND hit_kind <> '' AND seq < ? ORDER BY seq DESC LIMIT ?`
 
 // Record implements pools.Store.
 func (s *Store) Record(ctx context.Context, pool, key string) (jackpot.RoundRecord, error) {
@@ -418,7 +446,10 @@ func (s *Store) Commit(ctx context.Context, c jackpot.Commit) error {
 	return fmt.Errorf("sqlite: commit to %s: %w", id, err)
 }
 
-var _ pools.HeldIndex = (*Store)(nil)
+var (
+	_ pools.HeldIndex = (*Store)(nil)
+	_ pools.HitLedger = (*Store)(nil)
+)
 
 // HeldDue implements pools.HeldIndex: the pools whose first held hit is
 // due at or before at, in id order, from the index on held_due (a sweep

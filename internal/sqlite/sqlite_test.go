@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"reflect"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -235,7 +237,7 @@ func TestHeldIndex(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := db.Exec(`DROP INDEX pools_held_due; ALTER TABLE pools DROP COLUMN held_due; PRAGMA user_version = 1`); err != nil {
+	if _, err := db.Exec(`DROP INDEX ledger_hits; ALTER TABLE ledger DROP COLUMN hit_kind; DROP INDEX pools_held_due; ALTER TABLE pools DROP COLUMN held_due; PRAGMA user_version = 1`); err != nil {
 		t.Fatal(err)
 	}
 	db.Close()
@@ -249,4 +251,75 @@ func TestHeldIndex(t *testing.T) {
 		t.Fatalf("the sweep after the restart: %+v, %v; want the Royal paid, SGD 100,000.86", rel, err)
 	}
 	listed(st, due)
+}
+
+// TestHitIndex: the floor's hit history and a slip read the pool's
+// entries about hits from the partial index ledger_hits (schema version
+// 3), never the whole ledger, which grows with every round; a version 2
+// file gets the index, its hits marked, when it is opened.
+func TestHitIndex(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	st := mustOpen(t, dir)
+	plan, err := sqlite.HitEntriesPlan(ctx, st)
+	if err != nil || !strings.Contains(plan, "USING INDEX ledger_hits") {
+		t.Fatalf("HitEntries' plan: %q, %v; want it to search ledger_hits", plan, err)
+	}
+	clock := jackpottest.NewClock(jackpottest.T0)
+	svc := pools.NewService(st, clock.Now, 1)
+	if _, _, err := svc.Create(ctx, "p", jackpottest.MBSSettings(), jackpottest.Admin); err != nil {
+		t.Fatal(err)
+	}
+	// 40 rounds, a Straight Flush on seat 2 in every tenth (ruling R3:
+	// 10% of the pool each).
+	for i := range 40 {
+		at := jackpottest.T0.Add(time.Duration(i) * time.Second)
+		r := round("r"+strconv.Itoa(i), at)
+		if i%10 == 9 {
+			r = round("r"+strconv.Itoa(i), at, jackpottest.StraightFlush("mbs-megalink-ssp-v6", 2, 2, 500))
+		}
+		if _, _, err := svc.ApplyRound(ctx, "p", r, "", ""); err != nil {
+			t.Fatal(err)
+		}
+	}
+	history := func(st *sqlite.Store) ([]jackpot.FloorHit, []jackpot.Entry) {
+		t.Helper()
+		p, err := pools.NewService(st, clock.Now, 1).Get(ctx, "p")
+		if err != nil {
+			t.Fatal(err)
+		}
+		hs, err := pools.NewService(st, clock.Now, 1).Hits(ctx, p, "all", "", 100)
+		if err != nil {
+			t.Fatal(err)
+		}
+		es, err := st.HitEntries(ctx, "p", p.Seq+1, 100)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return hs, es
+	}
+	hits, entries := history(st)
+	if len(hits) != 4 || len(entries) != 4 {
+		t.Fatalf("%d hits from %d entries about hits; want the 4 Straight Flushes", len(hits), len(entries))
+	}
+	for i, e := range entries {
+		if e.Kind != jackpot.KindHit || e.Round != "r"+strconv.Itoa(39-10*i) {
+			t.Fatalf("entry %d about a hit: %s of %s; want the hit of r%d, newest first", i, e.Kind, e.Round, 39-10*i)
+		}
+	}
+	st.Close()
+
+	db, err := sql.Open("sqlite", filepath.Join(dir, sqlite.FileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(`DROP INDEX ledger_hits; ALTER TABLE ledger DROP COLUMN hit_kind; PRAGMA user_version = 2`); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	st = mustOpen(t, dir)
+	again, entries := history(st)
+	if !reflect.DeepEqual(again, hits) || len(entries) != 4 {
+		t.Fatalf("after the migration from version 2: %d hits from %d entries about hits; want the same 4", len(again), len(entries))
+	}
 }

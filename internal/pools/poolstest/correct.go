@@ -81,6 +81,7 @@ func testCorrectContributionOnly(t *testing.T, st pools.Store) {
 // from the winner. Displayed 10,000,259, as the twin that never had the
 // hit; the house has funded 10,000,000 + 1,000,025.
 func testCorrectPaidStraightFlush(t *testing.T, st pools.Store) {
+	defer sameHitHistory(t, st, "p")
 	ctx := context.Background()
 	svc := service(st, jackpottest.NewClock(jackpottest.T0))
 	for _, id := range []string{"p", "twin"} {
@@ -223,6 +224,7 @@ func testCorrectLockedRoyal(t *testing.T, st pools.Store) {
 // (held_void) and never paid, the contribution taken back; the pool is at
 // its opening 10,000,000 and a later round pays nothing.
 func testCorrectHeldRWS(t *testing.T, st pools.Store) {
+	defer sameHitHistory(t, st, "rws")
 	ctx := context.Background()
 	clock := jackpottest.NewClock(jackpottest.T0)
 	svc := service(st, clock)
@@ -269,6 +271,7 @@ func sharedRoyals() jackpot.Round {
 // reset funded by the reserve's 77 and the house's 9,999,923, displayed
 // 10,000,000, house funded 19,999,923: a pool that only saw seat 2's Royal.
 func testSharedRoyalVoidedAlone(t *testing.T, st pools.Store) {
+	defer sameHitHistory(t, st, "p")
 	ctx := tableCtx()
 	svc := service(st, jackpottest.NewClock(jackpottest.T0))
 	for _, id := range []string{"p", "twin"} {
@@ -430,6 +433,7 @@ func testCorrectionByLockState(t *testing.T, st pools.Store) {
 // displayed 10,000,259 and reserve 77 as a twin pool that only saw r2,
 // the house back at 10,000,000.
 func testCorrectReleasedRWSHit(t *testing.T, st pools.Store) {
+	defer sameHitHistory(t, st, "rws")
 	ctx := tableCtx()
 	clock := jackpottest.NewClock(jackpottest.T0)
 	svc := service(st, clock)

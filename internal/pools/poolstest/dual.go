@@ -208,6 +208,7 @@ func testDualControlExpiryAndWithdraw(t *testing.T, st pools.Store) {
 // twin pool that never had the hit; both entries of the void (hit_void,
 // reset_void) name the supervisor and the controller.
 func testDualControlVoid(t *testing.T, st pools.Store) {
+	defer sameHitHistory(t, st, "p")
 	ctx := context.Background()
 	svc := service(st, jackpottest.NewClock(jackpottest.T0))
 	res := royalThenThreeRounds(t, ctx, svc)

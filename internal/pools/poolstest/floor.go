@@ -22,6 +22,7 @@ import (
 // it, once, as the service's clock: 1 x 500 x 17.33% = 86 credited, the
 // Royal SGD 100,000.86 (R3, R21).
 func testFloorHeldReleasedOnRead(t *testing.T, st pools.Store) {
+	defer sameHitHistory(t, st, "rws")
 	ctx := context.Background()
 	clock := jackpottest.NewClock(jackpottest.T0)
 	svc := pools.NewService(st, clock.Now, 1)

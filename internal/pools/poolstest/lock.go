@@ -58,6 +58,7 @@ func meters(t *testing.T, svc *pools.Service, id string) jackpot.Meters {
 // the reset 10,000,000 funded by the reserve's 77 and the house's
 // 9,999,923 (R21), all in the hit's commit.
 func testLockConfirmed(t *testing.T, st pools.Store) {
+	defer sameHitHistory(t, st, "p")
 	ctx := context.Background()
 	svc := service(st, jackpottest.NewClock(jackpottest.T0))
 	if _, _, err := svc.Create(ctx, "p", LockedSettings(), jackpottest.Admin); err != nil {
@@ -157,6 +158,7 @@ func testLockConfirmed(t *testing.T, st pools.Store) {
 // 10,000,000 + 259 + 780 = 10,001,039, reserve 77 + 233 = 310, exactly as
 // a twin pool that never had the hit.
 func testLockVoidAfterRounds(t *testing.T, st pools.Store) {
+	defer sameHitHistory(t, st, "p")
 	ctx := context.Background()
 	svc := service(st, jackpottest.NewClock(jackpottest.T0))
 	res := royalThenThreeRounds(t, ctx, svc)
@@ -249,6 +251,7 @@ func testLockTwoTables(t *testing.T, st pools.Store) {
 // confirmed ones and a controller voids five rounds (R28): nothing is lost
 // or doubled, and the ledger reconciles.
 func testLockConcurrent(t *testing.T, st pools.Store, sc Scale) {
+	defer sameHitHistory(t, st, "p")
 	ctx := context.Background()
 	clock := jackpottest.NewClock(jackpottest.T0)
 	svc := service(st, clock)

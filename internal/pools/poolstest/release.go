@@ -16,6 +16,7 @@ import (
 // their window closes, in dealt order, each 10% of the pool as the
 // previous left it (R3, R6, R7, R21), before the next round contributes.
 func testThirtyDue(t *testing.T, st pools.Store) {
+	defer sameHitHistory(t, st, "rws")
 	ctx := context.Background()
 	clock := jackpottest.NewClock(jackpottest.T0)
 	svc := service(st, clock)

@@ -736,6 +736,7 @@ func testMBSAcrossTables(t *testing.T, st pools.Store) {
 // testRWSAcrossTables: under RWS (4.5.2, ruling R7) the hand dealt first is
 // paid first even when reported second, within the settle window.
 func testRWSAcrossTables(t *testing.T, st pools.Store) {
+	defer sameHitHistory(t, st, "rws")
 	ctx := context.Background()
 	clock := jackpottest.NewClock(jackpottest.T0)
 	svc := service(st, clock)

@@ -1,0 +1,168 @@
+package dynamo
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/tablesettle/tablesettle/internal/jackpot"
+	"github.com/tablesettle/tablesettle/internal/pools"
+)
+
+// The hit log (pools.HitLedger). Every ledger entry about a hit
+// (jackpot.Kind.AboutHit: the hits themselves and what became of them) is
+// written twice in the transaction that commits it: as LEDGER#<seq> and
+// as HIT#<seq>, in the pool's partition. The floor's hit history and a
+// slip then read the pool's hits by a Query of HIT# items, newest first,
+// and cost what those hold, not the whole ledger (a contribution a
+// round). Hits are rare (a Straight Flush is about one hand in 72,000), so
+// the copies cost little; an entry folded from the shards is never one of
+// them (a round with a hit is committed to the pool itself).
+//
+// The item HITLOG says that a pool's HIT# items are complete. CreatePool
+// writes it with the pool. A pool created before the hit log gets its
+// copies from its whole ledger the first time its hits are read, once,
+// and then the item; commits meanwhile write their own copies.
+
+const skHitLog = "HITLOG"
+
+func skHit(seq int64) string { return fmt.Sprintf("HIT#%019d", seq) }
+
+// hitCopies are the HIT# items of the entries about a hit among es.
+func hitCopies(id string, es []jackpot.Entry) ([]map[string]types.AttributeValue, error) {
+	var out []map[string]types.AttributeValue
+	for _, e := range es {
+		if !e.Kind.AboutHit() {
+			continue
+		}
+		it, err := item(id, skHit(e.Seq), e, map[string]types.AttributeValue{attrSeq: num(e.Seq)})
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, it)
+	}
+	return out, nil
+}
+
+// hitLogItem is the pool's HITLOG item.
+func hitLogItem(id string) map[string]types.AttributeValue {
+	it := key(id, skHitLog)
+	it[attrPool] = str(id)
+	return it
+}
+
+// HitEntries implements pools.HitLedger: one strongly consistent Query of
+// the pool's HIT# items below before, newest first.
+func (s *Store) HitEntries(ctx context.Context, id string, before int64, limit int) ([]jackpot.Entry, error) {
+	out := []jackpot.Entry{}
+	if limit <= 0 || before <= 1 {
+		return out, nil
+	}
+	if err := s.hitLogComplete(ctx, id); err != nil {
+		return nil, err
+	}
+	in := &dynamodb.QueryInput{
+		TableName:                 aws.String(s.table),
+		KeyConditionExpression:    aws.String("#pk = :pk AND #sk BETWEEN :from AND :to"),
+		ExpressionAttributeNames:  map[string]string{"#pk": attrPK, "#sk": attrSK},
+		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": str(pk(id)), ":from": str(skHit(0)), ":to": str(skHit(before - 1))},
+		ScanIndexForward:          aws.Bool(false),
+		ConsistentRead:            aws.Bool(true),
+	}
+	for len(out) < limit {
+		in.Limit = aws.Int32(int32(min(limit-len(out), 1000)))
+		page, err := s.api.Query(ctx, in)
+		if err != nil {
+			return nil, fmt.Errorf("dynamo: hits of %s: %w", id, err)
+		}
+		for _, it := range page.Items {
+			e, err := decode[jackpot.Entry](it)
+			if err != nil {
+				return nil, fmt.Errorf("dynamo: hits of %s: %w", id, err)
+			}
+			out = append(out, e)
+		}
+		if len(page.LastEvaluatedKey) == 0 {
+			break
+		}
+		in.ExclusiveStartKey = page.LastEvaluatedKey
+	}
+	return out, nil
+}
+
+// hitLogComplete makes sure the pool's HIT# items hold every entry about
+// a hit (see the top of this file): a pool known complete costs nothing,
+// one whose HITLOG item is there one GetItem; any other has its copies
+// written from its whole ledger, then the item.
+func (s *Store) hitLogComplete(ctx context.Context, id string) error {
+	s.mu.Lock()
+	done := s.hitLogged[id]
+	s.mu.Unlock()
+	if done {
+		return nil
+	}
+	got, err := s.api.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String(s.table), Key: key(id, skHitLog), ConsistentRead: aws.Bool(true)})
+	if err != nil {
+		return fmt.Errorf("dynamo: hit log of %s: %w", id, err)
+	}
+	if got.Item == nil {
+		if err := s.backfillHitLog(ctx, id); err != nil {
+			return err
+		}
+	}
+	s.mu.Lock()
+	if s.hitLogged == nil {
+		s.hitLogged = map[string]bool{}
+	}
+	s.hitLogged[id] = true
+	s.mu.Unlock()
+	return nil
+}
+
+// backfillHitLog writes the HIT# copy of every entry about a hit in the
+// pool's ledger, a transaction of up to MaxItems puts at a time (each the
+// same item a commit writes, so one written twice is the same), then the
+// pool's HITLOG item.
+func (s *Store) backfillHitLog(ctx context.Context, id string) error {
+	var puts []types.TransactWriteItem
+	flush := func() error {
+		if len(puts) == 0 {
+			return nil
+		}
+		_, err := s.api.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: puts})
+		puts = puts[:0]
+		if err != nil {
+			return fmt.Errorf("dynamo: hit log of %s: %w", id, err)
+		}
+		return nil
+	}
+	for after := int64(0); ; {
+		es, err := s.LedgerPage(ctx, id, pools.LedgerQuery{After: after, Limit: 1000})
+		if err != nil {
+			return err
+		}
+		copies, err := hitCopies(id, es)
+		if err != nil {
+			return err
+		}
+		for _, it := range copies {
+			puts = append(puts, types.TransactWriteItem{Put: &types.Put{TableName: aws.String(s.table), Item: it}})
+			if len(puts) == MaxItems {
+				if err := flush(); err != nil {
+					return err
+				}
+			}
+		}
+		if len(es) < 1000 {
+			break
+		}
+		after = es[len(es)-1].Seq
+	}
+	puts = append(puts, types.TransactWriteItem{Put: &types.Put{TableName: aws.String(s.table), Item: hitLogItem(id)}})
+	return flush()
+}
+
+var _ pools.HitLedger = (*Store)(nil)
