@@ -74,8 +74,10 @@ type Store struct {
 	mu   sync.Mutex
 	snap map[string]jackpot.Pool // Snapshot's cache: the pool items last read
 	fill map[string]shardFill    // what the shards of a pool's epoch are known to hold (group.go)
-	// hitLogged are the pools whose hit log is known complete (hits.go).
-	hitLogged map[string]bool
+	// hitLogged are the pools whose hit log is known complete (hits.go);
+	// hitLogPage, when set, is a backfill's page (a test's).
+	hitLogged  map[string]bool
+	hitLogPage int
 	// groups are the contributions to a pool waiting for its transaction
 	// in flight, by pool (group commit, group.go).
 	groups map[string]*group
@@ -165,7 +167,7 @@ func (s *Store) CreatePool(ctx context.Context, p jackpot.Pool, entries []jackpo
 	if err != nil {
 		return err
 	}
-	tx := []types.TransactWriteItem{notExists(it, s.table), notExists(hitLogItem(p.ID), s.table)}
+	tx := []types.TransactWriteItem{notExists(it, s.table), notExists(hitLogItem(p.ID, 0, true), s.table)}
 	for _, e := range entries {
 		eit, err := item(p.ID, skLedger(e.Seq), e, map[string]types.AttributeValue{attrSeq: num(e.Seq)})
 		if err != nil {

@@ -3,11 +3,13 @@ package dynamo_test
 import (
 	"context"
 	"fmt"
+	"math"
 	"net"
 	"net/http"
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -551,6 +553,34 @@ func TestSweepUsesOnlyItsGrant(t *testing.T) {
 	}
 }
 
+// cutAPI fails every TransactWriteItems after the first after of them,
+// as if the request's time ran out.
+type cutAPI struct {
+	dynamo.API
+	after int
+}
+
+func (c *cutAPI) TransactWriteItems(ctx context.Context, in *dynamodb.TransactWriteItemsInput, opts ...func(*dynamodb.Options)) (*dynamodb.TransactWriteItemsOutput, error) {
+	if c.after <= 0 {
+		return nil, context.DeadlineExceeded
+	}
+	c.after--
+	return c.API.TransactWriteItems(ctx, in, opts...)
+}
+
+// fromAPI records the lower sort key bound (:from) of every Query.
+type fromAPI struct {
+	dynamo.API
+	from []string
+}
+
+func (f *fromAPI) Query(ctx context.Context, in *dynamodb.QueryInput, opts ...func(*dynamodb.Options)) (*dynamodb.QueryOutput, error) {
+	if v, ok := in.ExpressionAttributeValues[":from"].(*types.AttributeValueMemberS); ok {
+		f.from = append(f.from, v.Value)
+	}
+	return f.API.Query(ctx, in, opts...)
+}
+
 // TestHitLog: the floor's hit history reads the pool's HIT# items (one
 // Query, newest first), which every commit of an entry about a hit writes
 // beside its LEDGER# item. A pool created before the hit log (its HIT#
@@ -612,8 +642,30 @@ func TestHitLog(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if got := history(dynamo.New(client, table)); !reflect.DeepEqual(got, want) {
+	// A backfill cut short after two writes (pages of 5 entries: a page's
+	// copies, its HITLOG; its request's time ran out) leaves HITLOG
+	// incomplete, through a seq of the ledger; the next read goes on from
+	// there.
+	cut := &cutAPI{API: client, after: 2}
+	if _, err := dynamo.New(cut, table).WithHitLogPage(5).HitEntries(ctx, "p", math.MaxInt64, 10); err == nil {
+		t.Fatal("the backfill cut short answered")
+	}
+	log := items("HITLOG")
+	if len(log) != 1 || log[0]["complete"].(*types.AttributeValueMemberBOOL).Value {
+		t.Fatalf("HITLOG after the cut: %v", log)
+	}
+	if through, ok := log[0]["through"].(*types.AttributeValueMemberN); !ok || through.Value == "0" {
+		t.Fatalf("HITLOG after the cut notes no progress: %v", log)
+	}
+	reads := &fromAPI{API: client}
+	if got := history(dynamo.New(reads, table).WithHitLogPage(5)); !reflect.DeepEqual(got, want) {
 		t.Fatalf("after the backfill: %+v\nwant %+v", got, want)
+	}
+	if slices.Contains(reads.from, "LEDGER#0000000000000000001") {
+		t.Fatalf("the backfill read the ledger from its start again, not from HITLOG's through: %v", reads.from)
+	}
+	if log := items("HITLOG"); len(log) != 1 || !log[0]["complete"].(*types.AttributeValueMemberBOOL).Value {
+		t.Fatalf("HITLOG after the backfill: %v", log)
 	}
 	if len(items("HIT#")) != 3 || len(items("HITLOG")) != 1 {
 		t.Fatalf("the backfill left %d HIT# items and %d HITLOG", len(items("HIT#")), len(items("HITLOG")))

@@ -11,3 +11,10 @@ func (s *Store) Queued(pool string) int {
 	}
 	return 0
 }
+
+// WithHitLogPage makes a backfill of the hit log read n ledger entries at
+// a time (hits.go), so that a test's short ledger takes several pages.
+func (s *Store) WithHitLogPage(n int) *Store {
+	s.hitLogPage = n
+	return s
+}

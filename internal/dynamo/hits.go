@@ -3,6 +3,7 @@ package dynamo
 import (
 	"context"
 	"fmt"
+	"strconv"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -24,10 +25,22 @@ import (
 //
 // The item HITLOG says that a pool's HIT# items are complete. CreatePool
 // writes it with the pool. A pool created before the hit log gets its
-// copies from its whole ledger the first time its hits are read, once,
-// and then the item; commits meanwhile write their own copies.
+// copies from its whole ledger the first time its hits are read, once;
+// commits meanwhile write their own copies. That backfill notes how far it
+// got in HITLOG (through, with complete false) after each page of the
+// ledger, so a long ledger that one request cannot get through in its time
+// is finished by the next ones, each from where the last stopped, and
+// only then is HITLOG complete.
 
-const skHitLog = "HITLOG"
+const (
+	skHitLog        = "HITLOG"
+	attrHitThrough  = "through"
+	attrHitComplete = "complete"
+)
+
+// defaultBackfillPage is how many ledger entries a backfill reads at a
+// time.
+const defaultBackfillPage = 1000
 
 func skHit(seq int64) string { return fmt.Sprintf("HIT#%019d", seq) }
 
@@ -47,10 +60,15 @@ func hitCopies(id string, es []jackpot.Entry) ([]map[string]types.AttributeValue
 	return out, nil
 }
 
-// hitLogItem is the pool's HITLOG item.
-func hitLogItem(id string) map[string]types.AttributeValue {
+// hitLogItem is the pool's HITLOG item: its copies are complete, or with
+// complete false, made through seq through.
+func hitLogItem(id string, through int64, complete bool) map[string]types.AttributeValue {
 	it := key(id, skHitLog)
 	it[attrPool] = str(id)
+	it[attrHitComplete] = &types.AttributeValueMemberBOOL{Value: complete}
+	if !complete {
+		it[attrHitThrough] = num(through)
+	}
 	return it
 }
 
@@ -108,8 +126,14 @@ func (s *Store) hitLogComplete(ctx context.Context, id string) error {
 	if err != nil {
 		return fmt.Errorf("dynamo: hit log of %s: %w", id, err)
 	}
-	if got.Item == nil {
-		if err := s.backfillHitLog(ctx, id); err != nil {
+	if complete, ok := got.Item[attrHitComplete].(*types.AttributeValueMemberBOOL); !ok || !complete.Value {
+		var through int64
+		if t, ok := got.Item[attrHitThrough].(*types.AttributeValueMemberN); ok {
+			if through, err = strconv.ParseInt(t.Value, 10, 64); err != nil {
+				return fmt.Errorf("dynamo: hit log of %s: through %q: %w", id, t.Value, err)
+			}
+		}
+		if err := s.backfillHitLog(ctx, id, through); err != nil {
 			return err
 		}
 	}
@@ -123,24 +147,14 @@ func (s *Store) hitLogComplete(ctx context.Context, id string) error {
 }
 
 // backfillHitLog writes the HIT# copy of every entry about a hit in the
-// pool's ledger, a transaction of up to MaxItems puts at a time (each the
-// same item a commit writes, so one written twice is the same), then the
-// pool's HITLOG item.
-func (s *Store) backfillHitLog(ctx context.Context, id string) error {
-	var puts []types.TransactWriteItem
-	flush := func() error {
-		if len(puts) == 0 {
-			return nil
-		}
-		_, err := s.api.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: puts})
-		puts = puts[:0]
-		if err != nil {
-			return fmt.Errorf("dynamo: hit log of %s: %w", id, err)
-		}
-		return nil
-	}
-	for after := int64(0); ; {
-		es, err := s.LedgerPage(ctx, id, pools.LedgerQuery{After: after, Limit: 1000})
+// pool's ledger after seq through, a page of the ledger at a time: its
+// copies (each the same item a commit writes, so one written twice is the
+// same), in transactions of up to MaxItems puts, then HITLOG with how far
+// it got, complete after the last page. A HITLOG already complete (another
+// backfill finished first) is never set back: the backfill stops there.
+func (s *Store) backfillHitLog(ctx context.Context, id string, through int64) error {
+	for after := through; ; {
+		es, err := s.LedgerPage(ctx, id, pools.LedgerQuery{After: after, Limit: s.backfillPage()})
 		if err != nil {
 			return err
 		}
@@ -148,21 +162,46 @@ func (s *Store) backfillHitLog(ctx context.Context, id string) error {
 		if err != nil {
 			return err
 		}
-		for _, it := range copies {
-			puts = append(puts, types.TransactWriteItem{Put: &types.Put{TableName: aws.String(s.table), Item: it}})
-			if len(puts) == MaxItems {
-				if err := flush(); err != nil {
-					return err
-				}
+		for len(copies) > 0 {
+			n := min(len(copies), MaxItems)
+			puts := make([]types.TransactWriteItem, n)
+			for i, it := range copies[:n] {
+				puts[i] = types.TransactWriteItem{Put: &types.Put{TableName: aws.String(s.table), Item: it}}
 			}
+			if _, err := s.api.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: puts}); err != nil {
+				return fmt.Errorf("dynamo: hit log of %s: %w", id, err)
+			}
+			copies = copies[n:]
 		}
-		if len(es) < 1000 {
-			break
+		if len(es) > 0 {
+			after = es[len(es)-1].Seq
 		}
-		after = es[len(es)-1].Seq
+		complete := len(es) < s.backfillPage()
+		_, err = s.api.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: []types.TransactWriteItem{{Put: &types.Put{
+			TableName: aws.String(s.table), Item: hitLogItem(id, after, complete),
+			ConditionExpression:       aws.String("attribute_not_exists(#c) OR #c = :f"),
+			ExpressionAttributeNames:  map[string]string{"#c": attrHitComplete},
+			ExpressionAttributeValues: map[string]types.AttributeValue{":f": &types.AttributeValueMemberBOOL{Value: false}},
+		}}}})
+		if conflict(err) {
+			return nil // complete already
+		}
+		if err != nil {
+			return fmt.Errorf("dynamo: hit log of %s: %w", id, err)
+		}
+		if complete {
+			return nil
+		}
 	}
-	puts = append(puts, types.TransactWriteItem{Put: &types.Put{TableName: aws.String(s.table), Item: hitLogItem(id)}})
-	return flush()
+}
+
+// backfillPage is how many ledger entries a backfill reads at a time
+// (a test's store sets fewer).
+func (s *Store) backfillPage() int {
+	if s.hitLogPage > 0 {
+		return s.hitLogPage
+	}
+	return defaultBackfillPage
 }
 
 var _ pools.HitLedger = (*Store)(nil)
