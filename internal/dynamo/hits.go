@@ -113,8 +113,9 @@ func (s *Store) HitEntries(ctx context.Context, id string, before int64, limit i
 
 // hitLogComplete makes sure the pool's HIT# items hold every entry about
 // a hit (see the top of this file): a pool known complete costs nothing,
-// one whose HITLOG item is there one GetItem; any other has its copies
-// written from its whole ledger, then the item.
+// one whose HITLOG item is complete one GetItem; any other has its
+// copies written from its ledger, from where the HITLOG item says the last
+// backfill stopped (backfillHitLog).
 func (s *Store) hitLogComplete(ctx context.Context, id string) error {
 	s.mu.Lock()
 	done := s.hitLogged[id]
