@@ -45,6 +45,13 @@ func startServer(t *testing.T) *server {
 // returns each role's bearer token.
 func startServerWith(t *testing.T) (*server, map[principal.Role]string) {
 	t.Helper()
+	return startServerWrapped(t, nil)
+}
+
+// startServerWrapped is startServerWith with the handler wrapped by wrap
+// (nil: none), so a test can hold or fail some requests.
+func startServerWrapped(t *testing.T, wrap func(http.Handler) http.Handler) (*server, map[principal.Role]string) {
+	t.Helper()
 	store, err := sqlite.Open(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
@@ -70,6 +77,9 @@ func startServerWith(t *testing.T) (*server, map[principal.Role]string) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
+	}
+	if wrap != nil {
+		h = wrap(h)
 	}
 	s := &server{url: "http://" + ln.Addr().String(), srv: &http.Server{Handler: h, ReadHeaderTimeout: 5 * time.Second}}
 	go func() {

@@ -3,8 +3,10 @@ package browser
 import (
 	"context"
 	"encoding/json"
+	"net/http"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -110,6 +112,45 @@ func TestConsoleAlertsOnANewHit(t *testing.T) {
 	waitText(t, ctx, `#hit-alert`, "seat 4")
 	if n := eval[int](t, ctx, `Console.beeps`); n != 0 {
 		t.Errorf("beeps while muted = %d, want 0", n)
+	}
+}
+
+// "People on shift must see at once what needs them": a new pending hit
+// is on screen, announced, while the hit history (/hits?state=all, read
+// when a hit appears) is still on its way: the open hits are drawn first.
+// The server holds every history request here until the alert is up.
+func TestConsoleAlertsBeforeTheHistory(t *testing.T) {
+	var holding atomic.Bool
+	var held atomic.Int32
+	release := make(chan struct{})
+	s, tok := startServerWrapped(t, func(h http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if holding.Load() && r.URL.Query().Get("state") == "all" {
+				held.Add(1)
+				select {
+				case <-release:
+				case <-r.Context().Done():
+				}
+			}
+			h.ServeHTTP(w, r)
+		})
+	})
+	createLockPool(t, s, tok, "live-h")
+	ctx := browser(t, 1280, 720)
+	signIn(t, ctx, s.url, tok[principal.Supervisor], "browser-supervisor (supervisor)", "live-h")
+	waitText(t, ctx, `#pending tbody`, "No pending hit.")
+	holding.Store(true)
+	playRound(t, s, tok, "live-h", "R1", "3", "Ts Js Qs Ks As")
+	waitJS(t, ctx, "the hit alert while the history is held", `(() => { const a = document.getElementById("hit-alert"); return !!a && a.offsetParent !== null && a.textContent.includes("100,001.73"); })()`)
+	if held.Load() == 0 {
+		t.Fatal("the console never asked for the history: the test held nothing")
+	}
+	waitText(t, ctx, `#pending tbody`, "Ts Js Qs Ks As")
+	close(release)
+	holding.Store(false)
+	waitText(t, ctx, `#queue tbody`, "pending")
+	if n := eval[int](t, ctx, `Console.beeps`); n != 1 {
+		t.Errorf("beeps after one new hit = %d, want 1 (the history's redraw announces nothing again)", n)
 	}
 }
 

@@ -111,9 +111,21 @@
       }
       // The open hits every poll (read from the pool alone); the history
       // (paid and voided, read from the ledger: dearer) only when a hit
-      // appeared or moved on, never for a mere contribution.
+      // appeared or moved on, never for a mere contribution. The open hits
+      // are drawn (and a new one announced) before the history is asked
+      // for: what needs the floor is on screen however long the history
+      // takes, or if it fails.
       const [h, pr] = await Promise.all([TS.poll(poolPath("/hits")), TS.poll(poolPath("/proposals"))]);
       if (gen !== state.generation) return;
+      const show = (announceAll) => {
+        const bySeq = new Map((state.history || []).map((x) => [x.seq, x]));
+        for (const x of h.data.hits || []) bySeq.set(x.seq, x);
+        state.hits = [...bySeq.values()].filter((x) => x.state !== "pending" && x.state !== "confirmed" && x.state !== "held" || (h.data.hits || []).some((o) => o.seq === x.seq));
+        state.proposals = pr.data.proposals || [];
+        renderHits(announceAll);
+        renderProposals();
+      };
+      if (p.changed || h.changed || pr.changed || first) show(first);
       const sig = JSON.stringify([(h.data.hits || []).map((x) => [x.seq, x.state]), (state.pool.lastHits || []).map((x) => [x.seq, x.state || ""])]);
       let hist = false;
       if (first || sig !== state.historySig) {
@@ -122,14 +134,7 @@
         state.history = all.data.hits || [];
         state.historySig = sig;
         hist = true;
-      }
-      if (p.changed || h.changed || pr.changed || hist || first) {
-        const bySeq = new Map((state.history || []).map((x) => [x.seq, x]));
-        for (const x of h.data.hits || []) bySeq.set(x.seq, x);
-        state.hits = [...bySeq.values()].filter((x) => x.state !== "pending" && x.state !== "confirmed" && x.state !== "held" || (h.data.hits || []).some((o) => o.seq === x.seq));
-        state.proposals = pr.data.proposals || [];
-        renderHits(first);
-        renderProposals();
+        show(false); // announced already
       }
       if (p.changed) state.ledgerStale = true;
       const now = Date.now();
