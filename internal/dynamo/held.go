@@ -40,7 +40,10 @@ const (
 	heldValue   = "HELD"
 )
 
-var _ pools.HeldIndex = (*Store)(nil)
+var (
+	_ pools.HeldIndex = (*Store)(nil)
+	_ pools.HitLedger = (*Store)(nil) // hits.go
+)
 
 // poolAttrs are the attributes of a pool item besides its doc: its
 // version, and the held index's keys while it holds a hit.

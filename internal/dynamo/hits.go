@@ -10,7 +10,6 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/tablesettle/tablesettle/internal/jackpot"
-	"github.com/tablesettle/tablesettle/internal/pools"
 )
 
 // The hit log (pools.HitLedger). Every ledger entry about a hit
@@ -155,7 +154,7 @@ func (s *Store) hitLogComplete(ctx context.Context, id string) error {
 // backfill finished first) is never set back: the backfill stops there.
 func (s *Store) backfillHitLog(ctx context.Context, id string, through int64) error {
 	for after := through; ; {
-		es, err := s.LedgerPage(ctx, id, pools.LedgerQuery{After: after, Limit: s.backfillPage()})
+		es, err := s.Ledger(ctx, id, after, s.backfillPage())
 		if err != nil {
 			return err
 		}
@@ -204,5 +203,3 @@ func (s *Store) backfillPage() int {
 	}
 	return defaultBackfillPage
 }
-
-var _ pools.HitLedger = (*Store)(nil)
