@@ -395,20 +395,8 @@ func testSDKRetryMeetsItsOwnWrite(t *testing.T, shards int) {
 func TestHeldIndex(t *testing.T) {
 	ep := endpoint(t)
 	st := dynamo.New(dynamo.LocalClient(ep), newTable(t, ep))
-	clock := jackpottest.NewClock(jackpottest.T0)
-	svc := pools.NewService(st, clock.Now, 1)
+	svc, clock := poolstest.HeldRoyal(t, st)
 	ctx := context.Background()
-	s := jackpottest.RWSSettings()
-	s.SettleWindowMS = 5000
-	for _, id := range []string{"rws", "quiet"} {
-		if _, _, err := svc.Create(ctx, id, s, jackpottest.Admin); err != nil {
-			t.Fatal(err)
-		}
-	}
-	r := jackpottest.RoundOf("rws-mlp-csp-v2", "T1", "r1", jackpottest.T0, 500, []int{1}, jackpottest.Royal("rws-mlp-csp-v2", 1, 1, 500))
-	if _, _, err := svc.ApplyRound(ctx, "rws", r, "", ""); err != nil {
-		t.Fatal(err)
-	}
 	closes := jackpottest.T0.Add(5 * time.Second)
 	for _, c := range []struct {
 		at   time.Time

@@ -208,19 +208,7 @@ func TestHeldIndex(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
 	st := mustOpen(t, dir)
-	clock := jackpottest.NewClock(jackpottest.T0)
-	svc := pools.NewService(st, clock.Now, 1)
-	s := jackpottest.RWSSettings()
-	s.SettleWindowMS = 5000
-	for _, id := range []string{"quiet", "rws"} {
-		if _, _, err := svc.Create(ctx, id, s, jackpottest.Admin); err != nil {
-			t.Fatal(err)
-		}
-	}
-	r := jackpottest.RoundOf("rws-mlp-csp-v2", "T1", "r1", jackpottest.T0, 500, []int{1}, jackpottest.Royal("rws-mlp-csp-v2", 1, 1, 500))
-	if _, _, err := svc.ApplyRound(ctx, "rws", r, "", ""); err != nil {
-		t.Fatal(err)
-	}
+	_, clock := poolstest.HeldRoyal(t, st)
 	due := jackpottest.T0.Add(5 * time.Second)
 	listed := func(st *sqlite.Store, at time.Time, want ...string) {
 		t.Helper()

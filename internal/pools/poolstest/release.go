@@ -86,3 +86,27 @@ func testThirtyDue(t *testing.T, st pools.Store) {
 	}
 	jackpottest.MustReconcile(t, svc, "rws")
 }
+
+// HeldRoyal builds what a store's held index is checked with (its
+// TestHeldIndex): two RWS pools with a 5 s settle window, "rws" and
+// "quiet", and at T0 a Royal on rws, held until T0+5s (ruling R7). It
+// returns the service on its clock, at T0.
+func HeldRoyal(t testing.TB, st pools.Store) (*pools.Service, *jackpottest.Clock) {
+	t.Helper()
+	ctx := context.Background()
+	clock := jackpottest.NewClock(jackpottest.T0)
+	svc := pools.NewService(st, clock.Now, 1)
+	s := jackpottest.RWSSettings()
+	s.SettleWindowMS = 5000
+	for _, id := range []string{"rws", "quiet"} {
+		if _, _, err := svc.Create(ctx, id, s, jackpottest.Admin); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const rws = "rws-mlp-csp-v2"
+	r := jackpottest.RoundOf(rws, "T1", "r1", jackpottest.T0, 500, []int{1}, jackpottest.Royal(rws, 1, 1, 500))
+	if _, _, err := svc.ApplyRound(ctx, "rws", r, "", ""); err != nil {
+		t.Fatal(err)
+	}
+	return svc, clock
+}
