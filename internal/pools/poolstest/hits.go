@@ -31,18 +31,8 @@ func sameHitHistory(t *testing.T, st pools.Store, ids ...string) {
 		if err != nil {
 			t.Fatalf("%s: %v", id, err)
 		}
-		var ledger, about []jackpot.Entry
-		for after := int64(0); ; {
-			es, err := st.Ledger(ctx, id, after, 1000)
-			if err != nil {
-				t.Fatalf("%s: ledger: %v", id, err)
-			}
-			ledger = append(ledger, es...)
-			if len(es) < 1000 {
-				break
-			}
-			after = es[len(es)-1].Seq
-		}
+		var about []jackpot.Entry
+		ledger := wholeLedger(t, st, id)
 		tables := []string{""}
 		for _, e := range ledger {
 			if e.Kind.AboutHit() {

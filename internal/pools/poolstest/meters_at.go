@@ -22,6 +22,7 @@ func testMetersAtSkewedWriters(t *testing.T, st pools.Store) {
 	ctx := tableCtx()
 	clock := jackpottest.NewClock(jackpottest.T0)
 	ahead, behind := service(st, clock), service(st, jackpottest.NewClock(jackpottest.T0.Add(5*time.Second)))
+	defer sameInstants(t, st, "p")
 	if _, _, err := ahead.Create(ctx, "p", jackpottest.MBSSettings(), jackpottest.Admin); err != nil {
 		t.Fatal(err)
 	}
@@ -59,6 +60,7 @@ func testMetersAtSkewedWriters(t *testing.T, st pools.Store) {
 // remainder.
 func testMetersAt(t *testing.T, st pools.Store) {
 	ctx, clock, svc := mbsPool(t, st)
+	defer sameInstants(t, st, "p")
 	clock.Advance(time.Second)
 	apply(t, svc, "p", lockRound("T1", "r1", false))
 	clock.Advance(time.Second)

@@ -737,6 +737,7 @@ func testMBSAcrossTables(t *testing.T, st pools.Store) {
 // paid first even when reported second, within the settle window.
 func testRWSAcrossTables(t *testing.T, st pools.Store) {
 	defer sameHitHistory(t, st, "rws")
+	defer sameInstants(t, st, "rws")
 	ctx := context.Background()
 	clock := jackpottest.NewClock(jackpottest.T0)
 	svc := service(st, clock)
