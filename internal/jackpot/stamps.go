@@ -2,9 +2,8 @@ package jackpot
 
 import (
 	"fmt"
+	"reflect"
 	"time"
-
-	"github.com/tablesettle/tablesettle/internal/money"
 )
 
 // Stamps is what a pool knows of its ledger's times without reading it:
@@ -162,33 +161,24 @@ func TailLedger(p Pool, hits, tail []Entry) (Ledger, error) {
 	return l, nil
 }
 
-// minus is m less t, meter by meter (the hits aside), every subtraction
-// checked.
+// minus is m less t, meter by meter: every int64 meter of Meters (a meter
+// added to it is subtracted too), each subtraction checked; the hits
+// aside.
 func (m Meters) minus(t Meters) (Meters, error) {
 	out := m
 	out.Hits = nil
-	for _, a := range []struct {
-		name string
-		dst  *money.Amount
-		v    money.Amount
-	}{
-		{"displayed", &out.Displayed, t.Displayed},
-		{"reserve", &out.Reserve, t.Reserve},
-		{"overflow", &out.Overflow, t.Overflow},
-		{"carryDisplayed", (*money.Amount)(&out.CarryDisplayed), money.Amount(t.CarryDisplayed)},
-		{"carryReserve", (*money.Amount)(&out.CarryReserve), money.Amount(t.CarryReserve)},
-		{"wagers", (*money.Amount)(&out.Wagers), money.Amount(t.Wagers)},
-		{"wagerAmount", &out.WagerAmount, t.WagerAmount},
-		{"contributed", &out.Contributed, t.Contributed},
-		{"contributedReserve", &out.ContributedReserve, t.ContributedReserve},
-		{"houseFunded", &out.HouseFunded, t.HouseFunded},
-		{"resets", (*money.Amount)(&out.Resets), money.Amount(t.Resets)},
-	} {
-		d := *a.dst - a.v
-		if (a.v > 0 && d > *a.dst) || (a.v < 0 && d < *a.dst) {
-			return Meters{}, fmt.Errorf("the %s meter less the tail's would overflow", a.name)
+	o, tv := reflect.ValueOf(&out).Elem(), reflect.ValueOf(t)
+	for i := range o.NumField() {
+		f := o.Field(i)
+		if f.Kind() != reflect.Int64 {
+			continue
 		}
-		*a.dst = d
+		a, b := f.Int(), tv.Field(i).Int()
+		d := a - b
+		if (b > 0 && d > a) || (b < 0 && d < a) {
+			return Meters{}, fmt.Errorf("the %s meter less the tail's would overflow", o.Type().Field(i).Name)
+		}
+		f.SetInt(d)
 	}
 	return out, nil
 }

@@ -2,6 +2,7 @@ package jackpot_test
 
 import (
 	"fmt"
+	"math"
 	"reflect"
 	"strings"
 	"testing"
@@ -165,6 +166,13 @@ func TestTailLedgerRefuses(t *testing.T) {
 	}
 	if _, err := jackpot.TailLedger(p, hits, ledger[4:]); err != nil {
 		t.Fatal(err)
+	}
+	// A meter the subtraction would take past an int64 (never one the
+	// ledger made: the pool's is its sum).
+	q := p
+	q.Meters.HouseFunded = math.MinInt64 + 1
+	if _, err := jackpot.TailLedger(q, nil, ledger); err == nil || !strings.Contains(err.Error(), "the HouseFunded meter less the tail's would overflow") {
+		t.Fatalf("overflow: %v", err)
 	}
 }
 
