@@ -1,6 +1,7 @@
 package jackpot
 
 import (
+	"cmp"
 	"sort"
 	"time"
 
@@ -86,8 +87,28 @@ func (l Ledger) ShiftReport(p Pool, from, to time.Time) (Report, error) {
 	}
 	r.Opening = MeterView{Displayed: open.Meters.Displayed, Reserve: open.Meters.Reserve, Overflow: open.Meters.Overflow}
 	r.Closing = MeterView{Displayed: closing.Meters.Displayed, Reserve: closing.Meters.Reserve, Overflow: closing.Meters.Overflow}
-	// The entries about hits up to to, the head's and the tail's.
-	prefix := append(l.Hits[:len(l.Hits):len(l.Hits)], l.Tail[:closing.Entries-l.Head]...)
+	// The entries about hits up to to: the tail's, and the head's from the
+	// first of its hits that can be open at to on (every entry about a hit
+	// comes after the hit's own). Those are the hits open in the pool now
+	// and the ones an entry of the tail names; any other hit of the head
+	// was closed by from and committed before it, so it is in neither the
+	// range nor the liabilities.
+	first := l.Head + 1
+	for _, h := range p.Locked {
+		first = min(first, h.Seq)
+	}
+	for _, h := range p.Held {
+		first = min(first, h.Seq)
+	}
+	for _, e := range l.Tail {
+		for _, seq := range []int64{e.HitSeq, e.HeldSeq} {
+			if seq > 0 {
+				first = min(first, seq)
+			}
+		}
+	}
+	head, _ := sort.Find(len(l.Hits), func(i int) int { return cmp.Compare(first, l.Hits[i].Seq) })
+	prefix := append(l.Hits[head:len(l.Hits):len(l.Hits)], l.Tail[:closing.Entries-l.Head]...)
 	// Which hits went under the lock: those the lock's entries name, and
 	// those the pool holds there now.
 	locked := map[int64]bool{}

@@ -30,7 +30,10 @@ func atTheEnd(t *testing.T, st pools.Store, ids []string, check func(svc *pools.
 		if err != nil {
 			t.Fatalf("%s: %v", id, err)
 		}
-		ledger := wholeLedger(t, st, id)
+		ledger, err := allEntries(ctx, st, id)
+		if err != nil {
+			t.Fatalf("%s: ledger: %v", id, err)
+		}
 		if int64(len(ledger)) > p.Seq {
 			ledger = ledger[:p.Seq]
 		}
@@ -101,9 +104,9 @@ func sameHitHistory(t *testing.T, st pools.Store, ids ...string) {
 // nanosecond either side of them, and before the pool. It checks too that
 // the pool's stamps are its ledger's (every commit keeps them, the store
 // writes them as they are, a sharded store with the rounds it folds in),
-// and, cutting the ledger at
-// every entry those stamps allow for each instant, that the head's sum
-// and the tail (jackpot.TailLedger) give what the whole ledger gives.
+// and, cutting the ledger at every entry those stamps allow for each
+// instant, that the head's sum and the tail (jackpot.TailLedger) give
+// what the whole ledger gives.
 func sameInstants(t *testing.T, st pools.Store, ids ...string) {
 	t.Helper()
 	atTheEnd(t, st, ids, func(svc *pools.Service, _ time.Time, p jackpot.Pool, ledger []jackpot.Entry) {
@@ -137,10 +140,17 @@ func sameInstants(t *testing.T, st pools.Store, ids ...string) {
 				}
 			}
 		}
-		// Every cut the stamps allow, in memory.
+		// Every cut the stamps allow, in memory, with the range ending a
+		// nanosecond after its start (the hits as they stood then) and
+		// after the last entry.
 		for _, at := range instants {
 			wantAt, _ := jackpot.MetersAt(id, ledger, at)
-			wantReport, _ := jackpot.ShiftReport(p, ledger, at, end)
+			tos := []time.Time{at.Add(1), end}
+			var wantReports []jackpot.Report
+			for _, to := range tos {
+				r, _ := jackpot.ShiftReport(p, ledger, at, to)
+				wantReports = append(wantReports, r)
+			}
 			var hits []jackpot.Entry
 			for j, e := range ledger {
 				if p.Stamps.Settled(e, at) {
@@ -152,9 +162,11 @@ func sameInstants(t *testing.T, st pools.Store, ids ...string) {
 					if err != nil || !reflect.DeepEqual(got, wantAt) {
 						t.Fatalf("%s: meters as of %s, cut at entry %d: %v\n got %+v\nwant %+v", id, at, e.Seq, err, got, wantAt)
 					}
-					rep, err := l.ShiftReport(p, at, end)
-					if err != nil || !reflect.DeepEqual(rep, wantReport) {
-						t.Fatalf("%s: report from %s, cut at entry %d: %v\n got %+v\nwant %+v", id, at, e.Seq, err, rep, wantReport)
+					for k, to := range tos {
+						rep, err := l.ShiftReport(p, at, to)
+						if err != nil || !reflect.DeepEqual(rep, wantReports[k]) {
+							t.Fatalf("%s: report (%s, %s], cut at entry %d: %v\n got %+v\nwant %+v", id, at, to, e.Seq, err, rep, wantReports[k])
+						}
 					}
 				}
 				if e.Kind.AboutHit() {
@@ -163,21 +175,4 @@ func sameInstants(t *testing.T, st pools.Store, ids ...string) {
 			}
 		}
 	})
-}
-
-// wholeLedger reads pool id's whole ledger, oldest first.
-func wholeLedger(t *testing.T, st pools.Store, id string) []jackpot.Entry {
-	t.Helper()
-	var ledger []jackpot.Entry
-	for after := int64(0); ; {
-		es, err := st.Ledger(context.Background(), id, after, 1000)
-		if err != nil {
-			t.Fatalf("%s: ledger: %v", id, err)
-		}
-		ledger = append(ledger, es...)
-		if len(es) < 1000 {
-			return ledger
-		}
-		after = es[len(es)-1].Seq
-	}
 }
