@@ -19,8 +19,8 @@ import (
 // ledger asks for.
 const instantPage = 1000
 
-// ledgerAt is p's ledger (p as committed: its meters its ledger's sum)
-// for reading the instant at and any later one: its tail read back from
+// ledgerAt is p's ledger (p as read: its meters the sum of its ledger
+// and of the rounds it folds in from shards) for reading the instant at and any later one: its tail read back from
 // the end until an entry that every entry before it is stamped at or
 // before at (jackpot.Stamps.Settled), its head summed from the pool. The
 // rounds a view of a pool folds in from its shards end its tail, read
