@@ -2,6 +2,7 @@ package jackpot
 
 import (
 	"cmp"
+	"fmt"
 	"sort"
 	"time"
 
@@ -77,35 +78,23 @@ func (l Ledger) ShiftReport(p Pool, from, to time.Time) (Report, error) {
 	r := Report{Pool: p.ID, Currency: p.Settings.Currency, From: from, To: to, Contributions: []TableContribution{},
 		Adjustments: []ReportEntry{}, Corrections: []ReportEntry{}, Hits: []FloorHit{},
 		Liabilities: Liabilities{Pending: []FloorHit{}, Confirmed: []FloorHit{}, Held: []FloorHit{}}}
-	open, err := l.MetersAt(p.ID, from)
+	open, err := l.sumAt(p.ID, from)
 	if err != nil {
 		return Report{}, err
 	}
-	closing, err := l.MetersAt(p.ID, to)
+	closing, err := l.sumAt(p.ID, to)
 	if err != nil {
 		return Report{}, err
 	}
 	r.Opening = MeterView{Displayed: open.Meters.Displayed, Reserve: open.Meters.Reserve, Overflow: open.Meters.Overflow}
 	r.Closing = MeterView{Displayed: closing.Meters.Displayed, Reserve: closing.Meters.Reserve, Overflow: closing.Meters.Overflow}
 	// The entries about hits up to to: the tail's, and the head's from the
-	// first of its hits that can be open at to on (every entry about a hit
-	// comes after the hit's own). Those are the hits open in the pool now
-	// and the ones an entry of the tail names; any other hit of the head
-	// was closed by from and committed before it, so it is in neither the
-	// range nor the liabilities.
-	first := l.Head + 1
-	for _, h := range p.Locked {
-		first = min(first, h.Seq)
-	}
-	for _, h := range p.Held {
-		first = min(first, h.Seq)
-	}
-	for _, e := range l.Tail {
-		for _, seq := range []int64{e.HitSeq, e.HeldSeq} {
-			if seq > 0 {
-				first = min(first, seq)
-			}
-		}
+	// first of its hits that can be open at to on (OpenFrom); any other
+	// hit of the head was closed by from and committed before it, so it is
+	// in neither the range nor the liabilities.
+	first := OpenFrom(p, l.Tail)
+	if first < l.HitsFrom {
+		return Report{}, fmt.Errorf("jackpot: the report of %s needs the entries about hits from %d, read from %d", p.ID, first, l.HitsFrom)
 	}
 	head, _ := sort.Find(len(l.Hits), func(i int) int { return cmp.Compare(first, l.Hits[i].Seq) })
 	prefix := append(l.Hits[head:len(l.Hits):len(l.Hits)], l.Tail[:closing.Entries-l.Head]...)

@@ -71,29 +71,60 @@ func (s Stamps) Settled(e Entry, at time.Time) bool {
 type Ledger struct {
 	// Head is how many entries Before sums: Tail starts at entry Head+1.
 	Head int64
-	// Before is what the first Head entries sum to.
+	// Before is what the first Head entries sum to; its hits are nil
+	// when Hits do not reach back to the first entry.
 	Before Meters
 	// Hits are the entries about hits (Kind.AboutHit) among the first
-	// Head, oldest first: a report's hits and liabilities read them.
-	Hits []Entry
+	// Head from entry HitsFrom on, oldest first: a report's hits and
+	// liabilities read them from OpenFrom on.
+	HitsFrom int64
+	Hits     []Entry
 	// Tail is the rest of the ledger, oldest first.
 	Tail []Entry
 }
 
+// OpenFrom is the first entry of p's ledger whose hit can be open after
+// the entries tail, the end of that ledger: the hits open in the pool now
+// and those an entry of tail names (every entry about a hit comes after
+// the hit's own), or tail's first entry when there is none. A hit of the
+// ledger before it was closed before tail.
+func OpenFrom(p Pool, tail []Entry) int64 {
+	first := p.Seq + 1
+	if len(tail) > 0 {
+		first = tail[0].Seq
+	}
+	for _, h := range p.Locked {
+		first = min(first, h.Seq)
+	}
+	for _, h := range p.Held {
+		first = min(first, h.Seq)
+	}
+	for _, e := range tail {
+		for _, seq := range []int64{e.HitSeq, e.HeldSeq} {
+			if seq > 0 {
+				first = min(first, seq)
+			}
+		}
+	}
+	return first
+}
+
 // WholeLedger is ledger (oldest first, from entry 1) as a Ledger.
 func WholeLedger(ledger []Entry) Ledger {
-	return Ledger{Before: Meters{Hits: map[string]CategoryMeter{}}, Tail: ledger}
+	return Ledger{Before: Meters{Hits: map[string]CategoryMeter{}}, HitsFrom: 1, Tail: ledger}
 }
 
 // TailLedger is the Ledger of p whose Tail is tail, the entries of p's
 // ledger after a head (oldest first, ending at p's Seq), and hits its
-// entries about hits up to the head (oldest first; later ones are
-// ignored). The head's sum is p's meters less the tail's: p must be the
-// pool as committed with its ledger (its meters are then that ledger's
-// sum). It refuses a tail that is not the end of p's ledger, and hits
-// whose sum is not the head's, so a caller falls back to the whole
-// ledger rather than report meters the ledger does not hold.
-func TailLedger(p Pool, hits, tail []Entry) (Ledger, error) {
+// entries about hits from entry from on up to the head (oldest first;
+// later ones are ignored): from 1, every one, for the meters as they
+// stood (MetersAt: the hits per category); from OpenFrom(p, tail) on for
+// a shift report. The head's sum is p's meters less the tail's: p must be
+// the pool as read with its ledger (its meters are then that ledger's
+// sum). It refuses a tail that is not the end of p's ledger, and every
+// hit of the head whose sum is not the head's, so a caller falls back to
+// the whole ledger rather than report meters the ledger does not hold.
+func TailLedger(p Pool, from int64, hits, tail []Entry) (Ledger, error) {
 	if len(tail) == 0 {
 		return Ledger{}, fmt.Errorf("jackpot: an empty tail of %s", p.ID)
 	}
@@ -116,11 +147,14 @@ func TailLedger(p Pool, hits, tail []Entry) (Ledger, error) {
 	if err != nil {
 		return Ledger{}, err
 	}
-	l := Ledger{Head: head, Before: before, Tail: tail}
+	l := Ledger{Head: head, Before: before, HitsFrom: max(from, 1), Tail: tail}
 	h := Meters{Hits: map[string]CategoryMeter{}}
 	for _, e := range hits {
 		if e.Seq > head {
 			break
+		}
+		if e.Seq < l.HitsFrom {
+			return Ledger{}, fmt.Errorf("jackpot: entry %d of %s is before %d, the first about hits given", e.Seq, p.ID, l.HitsFrom)
 		}
 		if !e.Kind.AboutHit() {
 			return Ledger{}, fmt.Errorf("jackpot: entry %d of %s is %s, not about a hit", e.Seq, p.ID, e.Kind)
@@ -129,6 +163,9 @@ func TailLedger(p Pool, hits, tail []Entry) (Ledger, error) {
 		if err := applyEntry(&h, e); err != nil {
 			return Ledger{}, err
 		}
+	}
+	if l.HitsFrom > 1 {
+		return l, nil // the hits per category are not known
 	}
 	// The head's hits are those its entries about hits make (a category
 	// is in the map once a hit of it is), and with the tail's they must

@@ -105,7 +105,7 @@ func TestTailLedgerIsTheWholeLedger(t *testing.T) {
 		for j, e := range ledger {
 			if p.Stamps.Settled(e, at) {
 				cuts++
-				l, err := jackpot.TailLedger(p, hits, ledger[j:])
+				l, err := jackpot.TailLedger(p, 1, hits, ledger[j:])
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -114,6 +114,20 @@ func TestTailLedgerIsTheWholeLedger(t *testing.T) {
 				}
 				if got, err := l.ShiftReport(p, at, t0.Add(time.Hour)); err != nil || !reflect.DeepEqual(got, wantReport) {
 					t.Fatalf("report from t0%+ds cut at %d: %v\n got %+v\nwant %+v", s, e.Seq, err, got, wantReport)
+				}
+				// Read for a report: the head's hits from the first that can
+				// be open after it (none here: the Straight Flush was paid at
+				// once), and no hits per category.
+				from := jackpot.OpenFrom(p, ledger[j:])
+				bounded, err := jackpot.TailLedger(p, from, nil, ledger[j:])
+				if err != nil || from != e.Seq {
+					t.Fatalf("hits from %d cut at %d: %v", from, e.Seq, err)
+				}
+				if got, err := bounded.ShiftReport(p, at, t0.Add(time.Hour)); err != nil || !reflect.DeepEqual(got, wantReport) {
+					t.Fatalf("report from t0%+ds cut at %d, no hits of the head: %v\n got %+v\nwant %+v", s, e.Seq, err, got, wantReport)
+				}
+				if _, err := bounded.MetersAt("p", at); e.Seq > 1 && (err == nil || !strings.Contains(err.Error(), "hits per category were not read")) {
+					t.Fatalf("meters as of t0%+ds from a report's ledger cut at %d: %v", s, e.Seq, err)
 				}
 			}
 			if e.Kind.AboutHit() {
@@ -129,7 +143,7 @@ func TestTailLedgerIsTheWholeLedger(t *testing.T) {
 	// 260, R3), the meters as of t0+12s
 	// are the head's and r3's (t0+2s): through entry 6, as the whole
 	// ledger's.
-	l, err := jackpot.TailLedger(p, ledger[3:4], ledger[5:])
+	l, err := jackpot.TailLedger(p, 1, ledger[3:4], ledger[5:])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -160,18 +174,22 @@ func TestTailLedgerRefuses(t *testing.T) {
 		{"a hit left out", nil, ledger[4:], "category straight_flush"},
 		{"not about a hit", ledger[2:4], ledger[4:], "is contribution, not about a hit"},
 	} {
-		if _, err := jackpot.TailLedger(p, c.hits, c.tail); err == nil || !strings.Contains(err.Error(), c.want) {
+		if _, err := jackpot.TailLedger(p, 1, c.hits, c.tail); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Fatalf("%s: %v, want %q", c.name, err, c.want)
 		}
 	}
-	if _, err := jackpot.TailLedger(p, hits, ledger[4:]); err != nil {
+	if _, err := jackpot.TailLedger(p, 1, hits, ledger[4:]); err != nil {
 		t.Fatal(err)
+	}
+	// Hits from entry 5 on (a report's read) with entry 4 among them.
+	if _, err := jackpot.TailLedger(p, 5, hits, ledger[4:]); err == nil || !strings.Contains(err.Error(), "entry 4 of p is before 5") {
+		t.Fatalf("a hit before the first asked for: %v", err)
 	}
 	// A meter the subtraction would take past an int64 (never one the
 	// ledger made: the pool's is its sum).
 	q := p
 	q.Meters.HouseFunded = math.MinInt64 + 1
-	if _, err := jackpot.TailLedger(q, nil, ledger); err == nil || !strings.Contains(err.Error(), "the HouseFunded meter less the tail's would overflow") {
+	if _, err := jackpot.TailLedger(q, 1, nil, ledger); err == nil || !strings.Contains(err.Error(), "the HouseFunded meter less the tail's would overflow") {
 		t.Fatalf("overflow: %v", err)
 	}
 }
@@ -187,7 +205,7 @@ func TestMetersMinusEveryMeter(t *testing.T) {
 			f.SetInt(f.Int() + int64(1000+i))
 		}
 	}
-	l, err := jackpot.TailLedger(p, ledger[3:4], ledger[4:])
+	l, err := jackpot.TailLedger(p, 1, ledger[3:4], ledger[4:])
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -216,7 +216,7 @@ func (s *Service) Report(ctx context.Context, id string, from, to time.Time) (ja
 	if err != nil {
 		return jackpot.Report{}, err
 	}
-	l, err := s.ledgerFor(ctx, p, from)
+	l, err := s.ledgerFor(ctx, p, from, true)
 	if err != nil {
 		return jackpot.Report{}, err
 	}

@@ -13,7 +13,9 @@ import (
 // pool's opening: a report of the last shift costs the same in a pool's
 // hundredth week as in its first. The head before that is the pool's
 // meters less the entries read, with the head's entries about hits (a
-// HitLedger) for the hits and liabilities.
+// HitLedger): for the meters every one (the hits per category), for a
+// report those from the first hit that can be open at its end
+// (jackpot.OpenFrom), a few however old the pool.
 
 // instantPage is how many entries one read back from the end of the
 // ledger asks for.
@@ -30,7 +32,7 @@ const instantPage = 1000
 // (LedgerPager) or the entries about hits apart (HitLedger), or the tail
 // and the head do not add up to the pool's meters. The caller then reads
 // the whole ledger, which is always right.
-func (s *Service) ledgerAt(ctx context.Context, p jackpot.Pool, at time.Time) (l jackpot.Ledger, ok bool, err error) {
+func (s *Service) ledgerAt(ctx context.Context, p jackpot.Pool, at time.Time, report bool) (l jackpot.Ledger, ok bool, err error) {
 	pager, paged := s.Store.(LedgerPager)
 	hl, indexed := s.Store.(HitLedger)
 	if !paged || !indexed || p.Seq == 0 || p.Stamps.Through == 0 {
@@ -77,8 +79,14 @@ func (s *Service) ledgerAt(ctx context.Context, p jackpot.Pool, at time.Time) (l
 	if len(tail) == 0 {
 		return jackpot.Ledger{}, false, nil
 	}
+	// The head's entries about hits: every one for the hits per category,
+	// for a report from the first hit that can be open at its end.
+	from := int64(1)
+	if report {
+		from = jackpot.OpenFrom(p, tail)
+	}
 	var hits []jackpot.Entry
-	for before := tail[0].Seq; before > 1; {
+	for before := tail[0].Seq; before > from; {
 		es, err := hl.HitEntries(ctx, p.ID, before, instantPage)
 		if err != nil {
 			return jackpot.Ledger{}, false, unavailable(err)
@@ -89,8 +97,11 @@ func (s *Service) ledgerAt(ctx context.Context, p jackpot.Pool, at time.Time) (l
 		}
 		before = es[len(es)-1].Seq
 	}
+	for len(hits) > 0 && hits[len(hits)-1].Seq < from {
+		hits = hits[:len(hits)-1]
+	}
 	slices.Reverse(hits)
-	l, err = jackpot.TailLedger(p, hits, tail)
+	l, err = jackpot.TailLedger(p, from, hits, tail)
 	if err != nil {
 		return jackpot.Ledger{}, false, nil
 	}
@@ -109,8 +120,8 @@ func lastIndexFunc(es []jackpot.Entry, f func(jackpot.Entry) bool) int {
 
 // ledgerFor is ledgerAt, or else p's whole ledger. Read whole, the pool's
 // stamps are learnt from it when it had none (adoptStamps).
-func (s *Service) ledgerFor(ctx context.Context, p jackpot.Pool, at time.Time) (jackpot.Ledger, error) {
-	l, ok, err := s.ledgerAt(ctx, p, at)
+func (s *Service) ledgerFor(ctx context.Context, p jackpot.Pool, at time.Time, report bool) (jackpot.Ledger, error) {
+	l, ok, err := s.ledgerAt(ctx, p, at, report)
 	if err != nil || ok {
 		return l, err
 	}

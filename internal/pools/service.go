@@ -240,7 +240,7 @@ func (s *Service) MetersAt(ctx context.Context, id string, at time.Time) (jackpo
 	if err != nil {
 		return jackpot.AsOf{}, err
 	}
-	l, err := s.ledgerFor(ctx, p, at)
+	l, err := s.ledgerFor(ctx, p, at, false)
 	if err != nil {
 		return jackpot.AsOf{}, err
 	}

@@ -349,7 +349,8 @@ func (c *countingStore) reads() (whole, page, hits int64) {
 // first, and answer as the whole ledger does. The pool has 5,000 rounds a
 // second apart (one in 50 a Straight Flush: 5,101 entries); the report of
 // its last 10 minutes reads one page of 1,000 entries back from the end
-// and the 88 entries about hits before it, none of the rest. A pool
+// and none of the rest (no hit is open at its end); the meters at its
+// start read the same page and the 88 entries about hits before it. A pool
 // written before its stamps were kept is read whole once, as before, and
 // then keeps its ledger's stamps; a store that cannot read its ledger
 // newest first is read whole.
@@ -386,12 +387,47 @@ func TestInstantReadsTheTail(t *testing.T) {
 	if got.Contributed.Rounds != 600 || len(got.Hits) != 12 {
 		t.Fatalf("the last 10 minutes: %d rounds, %d hits; want 600 and 12", got.Contributed.Rounds, len(got.Hits))
 	}
+	if w, pg, h := cs.reads(); w != 0 || pg != 1000 || h != 0 {
+		t.Fatalf("the last 10 minutes read %d entries whole, %d back from the end, %d about hits; want 0, 1,000 and none (no hit open at its end)", w, pg, h)
+	}
+	// With a hit before the shift open at its end (the pool's lock holding
+	// round r4357's Straight Flush), the report reads the entries about
+	// hits back to it: the 88 read in one page, those before it left.
+	opened := p
+	for _, e := range whole {
+		if e.Kind == jackpot.KindHit && e.Round == "r4357" {
+			opened.Locked = []jackpot.LockedHit{{Seq: e.Seq, State: jackpot.StatePending, Table: e.Table, Round: e.Round, Seat: e.Seat, Category: e.Category, Amount: e.Paid}}
+		}
+	}
+	if len(opened.Locked) != 1 {
+		t.Fatal("no hit in round r4357")
+	}
+	if err := sqlite.BulkLoad(ctx, st, opened, nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	got, err = svc.Report(ctx, "bench", from, to)
+	if want, werr := jackpot.ShiftReport(opened, whole, from, to); err != nil || werr != nil || !reflect.DeepEqual(got, want) || len(got.Liabilities.Pending) != 1 {
+		t.Fatalf("with a hit open: %v %v\n got %+v\nwant %+v", err, werr, got.Liabilities, want.Liabilities)
+	}
 	if w, pg, h := cs.reads(); w != 0 || pg != 1000 || h != 88 {
-		t.Fatalf("the last 10 minutes read %d entries whole, %d back from the end, %d about hits; want 0, 1,000 and 88", w, pg, h)
+		t.Fatalf("with a hit open: %d entries whole, %d back from the end, %d about hits; want 0, 1,000 and 88", w, pg, h)
+	}
+	if err := sqlite.BulkLoad(ctx, st, p, nil, nil); err != nil {
+		t.Fatal(err)
+	}
+
+	// The meters at its start: the same page, and every entry about a hit
+	// before it (the hits per category).
+	asOf, err := svc.MetersAt(ctx, "bench", from)
+	if want, werr := jackpot.MetersAt("bench", whole, from); err != nil || werr != nil || !reflect.DeepEqual(asOf, want) {
+		t.Fatalf("as of the last 10 minutes: %v %v\n got %+v\nwant %+v", err, werr, asOf, want)
+	}
+	if w, pg, h := cs.reads(); w != 0 || pg != 1000 || h != 88 {
+		t.Fatalf("as of the last 10 minutes: %d entries whole, %d back from the end, %d about hits; want 0, 1,000 and 88", w, pg, h)
 	}
 
 	// The meters at the first round's time read back to it: every entry.
-	asOf, err := svc.MetersAt(ctx, "bench", at(0))
+	asOf, err = svc.MetersAt(ctx, "bench", at(0))
 	if want, werr := jackpot.MetersAt("bench", whole, at(0)); err != nil || werr != nil || !reflect.DeepEqual(asOf, want) {
 		t.Fatalf("as of the first round: %v %v\n got %+v\nwant %+v", err, werr, asOf, want)
 	}

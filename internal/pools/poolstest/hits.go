@@ -154,7 +154,7 @@ func sameInstants(t *testing.T, st pools.Store, ids ...string) {
 			var hits []jackpot.Entry
 			for j, e := range ledger {
 				if p.Stamps.Settled(e, at) {
-					l, err := jackpot.TailLedger(p, hits, ledger[j:])
+					l, err := jackpot.TailLedger(p, 1, hits, ledger[j:])
 					if err != nil {
 						t.Fatalf("%s: the ledger cut at entry %d: %v", id, e.Seq, err)
 					}
@@ -162,10 +162,23 @@ func sameInstants(t *testing.T, st pools.Store, ids ...string) {
 					if err != nil || !reflect.DeepEqual(got, wantAt) {
 						t.Fatalf("%s: meters as of %s, cut at entry %d: %v\n got %+v\nwant %+v", id, at, e.Seq, err, got, wantAt)
 					}
-					for k, to := range tos {
-						rep, err := l.ShiftReport(p, at, to)
-						if err != nil || !reflect.DeepEqual(rep, wantReports[k]) {
-							t.Fatalf("%s: report (%s, %s], cut at entry %d: %v\n got %+v\nwant %+v", id, at, to, e.Seq, err, rep, wantReports[k])
+					// A report reads the head's hits from the first that
+					// can be open at its end on.
+					from := jackpot.OpenFrom(p, ledger[j:])
+					i := slices.IndexFunc(hits, func(h jackpot.Entry) bool { return h.Seq >= from })
+					if i < 0 {
+						i = len(hits)
+					}
+					bounded, err := jackpot.TailLedger(p, from, hits[i:], ledger[j:])
+					if err != nil {
+						t.Fatalf("%s: the ledger cut at entry %d, hits from %d: %v", id, e.Seq, from, err)
+					}
+					for _, l := range []jackpot.Ledger{l, bounded} {
+						for k, to := range tos {
+							rep, err := l.ShiftReport(p, at, to)
+							if err != nil || !reflect.DeepEqual(rep, wantReports[k]) {
+								t.Fatalf("%s: report (%s, %s], cut at entry %d, hits from %d: %v\n got %+v\nwant %+v", id, at, to, e.Seq, l.HitsFrom, err, rep, wantReports[k])
+							}
 						}
 					}
 				}
