@@ -278,15 +278,6 @@ func MetersAt(pool string, ledger []Entry, at time.Time) (AsOf, error) {
 // before at (Stamps.Settled): the head and the tail up to its first entry
 // stamped after at.
 func (l Ledger) MetersAt(pool string, at time.Time) (AsOf, error) {
-	if l.HitsFrom > 1 {
-		return AsOf{}, fmt.Errorf("jackpot: the meters of %s as of %s: the head's hits per category were not read", pool, at)
-	}
-	return l.sumAt(pool, at)
-}
-
-// sumAt is MetersAt, with the head's hits per category when they are
-// known.
-func (l Ledger) sumAt(pool string, at time.Time) (AsOf, error) {
 	out := AsOf{Pool: pool, At: at, Meters: l.Before, Entries: l.Head, ThroughSeq: l.Head}
 	out.Meters.Hits = make(map[string]CategoryMeter, len(l.Before.Hits))
 	for k, v := range l.Before.Hits {

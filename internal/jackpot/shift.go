@@ -78,11 +78,11 @@ func (l Ledger) ShiftReport(p Pool, from, to time.Time) (Report, error) {
 	r := Report{Pool: p.ID, Currency: p.Settings.Currency, From: from, To: to, Contributions: []TableContribution{},
 		Adjustments: []ReportEntry{}, Corrections: []ReportEntry{}, Hits: []FloorHit{},
 		Liabilities: Liabilities{Pending: []FloorHit{}, Confirmed: []FloorHit{}, Held: []FloorHit{}}}
-	open, err := l.sumAt(p.ID, from)
+	open, err := l.MetersAt(p.ID, from)
 	if err != nil {
 		return Report{}, err
 	}
-	closing, err := l.sumAt(p.ID, to)
+	closing, err := l.MetersAt(p.ID, to)
 	if err != nil {
 		return Report{}, err
 	}

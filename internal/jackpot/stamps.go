@@ -2,8 +2,11 @@ package jackpot
 
 import (
 	"fmt"
+	"maps"
 	"reflect"
 	"time"
+
+	"github.com/tablesettle/tablesettle/internal/money"
 )
 
 // Stamps is what a pool knows of its ledger's times without reading it:
@@ -30,6 +33,10 @@ type Stamps struct {
 	Latest time.Time `json:"latest"`
 	// Lag is the most an entry covered is stamped before one ahead of it.
 	Lag time.Duration `json:"lag"`
+	// Firsts is, for each hit category in the meters (Meters.Hits), the
+	// entry that put it there: a category is in the meters as they stood
+	// at an instant once that entry is (MetersAt).
+	Firsts map[string]int64 `json:"firsts,omitempty"`
 }
 
 // With is s having noted es, in ledger order: each entry that follows
@@ -47,9 +54,22 @@ func (s Stamps) With(es ...Entry) Stamps {
 		if s.Through == 0 || at.After(s.Latest) {
 			s.Latest = at
 		}
+		if putsHits(e.Kind) && s.Firsts[e.Category] == 0 {
+			s.Firsts = maps.Clone(s.Firsts) // never the map of the stamps s was copied from
+			if s.Firsts == nil {
+				s.Firsts = map[string]int64{}
+			}
+			s.Firsts[e.Category] = e.Seq
+		}
 		s.Through = e.Seq
 	}
 	return s
+}
+
+// putsHits reports whether an entry of kind k moves the meters' hits of
+// its category (applyEntry).
+func putsHits(k Kind) bool {
+	return k == KindHit || k == KindHitVoid || k == KindHouseRecovery
 }
 
 // StampsOf is the Stamps of a whole ledger, oldest first.
@@ -71,8 +91,7 @@ func (s Stamps) Settled(e Entry, at time.Time) bool {
 type Ledger struct {
 	// Head is how many entries Before sums: Tail starts at entry Head+1.
 	Head int64
-	// Before is what the first Head entries sum to; its hits are nil
-	// when Hits do not reach back to the first entry.
+	// Before is what the first Head entries sum to.
 	Before Meters
 	// Hits are the entries about hits (Kind.AboutHit) among the first
 	// Head from entry HitsFrom on, oldest first: a report's hits and
@@ -115,15 +134,17 @@ func WholeLedger(ledger []Entry) Ledger {
 }
 
 // TailLedger is the Ledger of p whose Tail is tail, the entries of p's
-// ledger after a head (oldest first, ending at p's Seq), and hits its
-// entries about hits from entry from on up to the head (oldest first;
-// later ones are ignored): from 1, every one, for the meters as they
-// stood (MetersAt: the hits per category); from OpenFrom(p, tail) on for
-// a shift report. The head's sum is p's meters less the tail's: p must be
-// the pool as read with its ledger (its meters are then that ledger's
-// sum). It refuses a tail that is not the end of p's ledger, and every
-// hit of the head whose sum is not the head's, so a caller falls back to
-// the whole ledger rather than report meters the ledger does not hold.
+// ledger after a head (oldest first, ending at p's Seq), and hits the
+// head's entries about hits from entry from on (oldest first; later ones
+// are ignored): for a shift report, from OpenFrom(p, tail) on. The head's
+// sum is p's meters less the tail's, its hits per category those p's
+// stamps put in the meters by the head (Stamps.Firsts): p must be the
+// pool as read with its ledger (its meters are then that ledger's sum),
+// its stamps covering it. It refuses a tail that is not the end of p's
+// ledger, stamps that do not cover it, and a head whose hits do not add
+// up (with hits from entry 1, every one, their sum must be the head's),
+// so a caller falls back to the whole ledger rather than report meters
+// the ledger does not hold.
 func TailLedger(p Pool, from int64, hits, tail []Entry) (Ledger, error) {
 	if len(tail) == 0 {
 		return Ledger{}, fmt.Errorf("jackpot: an empty tail of %s", p.ID)
@@ -137,6 +158,9 @@ func TailLedger(p Pool, from int64, hits, tail []Entry) (Ledger, error) {
 	if last := tail[len(tail)-1].Seq; last != p.Seq {
 		return Ledger{}, fmt.Errorf("jackpot: the tail of %s ends at entry %d, the pool at %d", p.ID, last, p.Seq)
 	}
+	if p.Stamps.Through != p.Seq {
+		return Ledger{}, fmt.Errorf("jackpot: the stamps of %s cover %d entries, not its %d", p.ID, p.Stamps.Through, p.Seq)
+	}
 	t := Meters{Hits: map[string]CategoryMeter{}}
 	for _, e := range tail {
 		if err := applyEntry(&t, e); err != nil {
@@ -146,6 +170,27 @@ func TailLedger(p Pool, from int64, hits, tail []Entry) (Ledger, error) {
 	before, err := p.Meters.minus(t)
 	if err != nil {
 		return Ledger{}, err
+	}
+	before.Hits = map[string]CategoryMeter{}
+	for k, v := range p.Meters.Hits {
+		count, ok1 := sub(v.Count, t.Hits[k].Count)
+		paid, ok2 := sub(int64(v.Paid), int64(t.Hits[k].Paid))
+		fromPool, ok3 := sub(int64(v.FromPool), int64(t.Hits[k].FromPool))
+		d := CategoryMeter{Count: count, Paid: money.Amount(paid), FromPool: money.Amount(fromPool)}
+		first, ok := p.Stamps.Firsts[k]
+		switch {
+		case !ok1 || !ok2 || !ok3:
+			return Ledger{}, fmt.Errorf("jackpot: the hits of %s in category %s less the tail's would overflow", p.ID, k)
+		case ok && first <= head:
+			before.Hits[k] = d
+		case d != CategoryMeter{} || !ok:
+			return Ledger{}, fmt.Errorf("jackpot: the hits of %s in category %s: %+v before entry %d, whose stamps put its first at %d", p.ID, k, d, head+1, first)
+		}
+	}
+	for k := range t.Hits {
+		if _, ok := p.Meters.Hits[k]; !ok {
+			return Ledger{}, fmt.Errorf("jackpot: the tail of %s has hits in category %s, the pool none", p.ID, k)
+		}
 	}
 	l := Ledger{Head: head, Before: before, HitsFrom: max(from, 1), Tail: tail}
 	h := Meters{Hits: map[string]CategoryMeter{}}
@@ -164,36 +209,8 @@ func TailLedger(p Pool, from int64, hits, tail []Entry) (Ledger, error) {
 			return Ledger{}, err
 		}
 	}
-	if l.HitsFrom > 1 {
-		return l, nil // the hits per category are not known
-	}
-	// The head's hits are those its entries about hits make (a category
-	// is in the map once a hit of it is), and with the tail's they must
-	// be the pool's.
-	l.Before.Hits = map[string]CategoryMeter{}
-	for k, v := range h.Hits {
-		l.Before.Hits[k] = v
-	}
-	sum := map[string]CategoryMeter{}
-	for _, m := range []map[string]CategoryMeter{h.Hits, t.Hits} {
-		for k, v := range m {
-			s := sum[k]
-			s.Count += v.Count
-			s.Paid += v.Paid
-			s.FromPool += v.FromPool
-			sum[k] = s
-		}
-	}
-	for k, v := range p.Meters.Hits {
-		if sum[k] != v {
-			return Ledger{}, fmt.Errorf("jackpot: the hits of %s in category %s: the ledger's %+v, the pool's %+v", p.ID, k, sum[k], v)
-		}
-		delete(sum, k)
-	}
-	for k, v := range sum {
-		if v != (CategoryMeter{}) {
-			return Ledger{}, fmt.Errorf("jackpot: the hits of %s in category %s: the ledger's %+v, the pool's none", p.ID, k, v)
-		}
+	if l.HitsFrom == 1 && !reflect.DeepEqual(h.Hits, before.Hits) {
+		return Ledger{}, fmt.Errorf("jackpot: the hits of %s before entry %d: its entries about hits make %+v, the pool less the tail %+v", p.ID, head+1, h.Hits, before.Hits)
 	}
 	return l, nil
 }
@@ -210,12 +227,17 @@ func (m Meters) minus(t Meters) (Meters, error) {
 		if f.Kind() != reflect.Int64 {
 			continue
 		}
-		a, b := f.Int(), tv.Field(i).Int()
-		d := a - b
-		if (b > 0 && d > a) || (b < 0 && d < a) {
+		d, ok := sub(f.Int(), tv.Field(i).Int())
+		if !ok {
 			return Meters{}, fmt.Errorf("the %s meter less the tail's would overflow", o.Type().Field(i).Name)
 		}
 		f.SetInt(d)
 	}
 	return out, nil
+}
+
+// sub is a - b, and false where that would overflow an int64.
+func sub(a, b int64) (int64, bool) {
+	d := a - b
+	return d, (b >= 0 || d > a) && (b <= 0 || d < a)
 }

@@ -46,8 +46,8 @@ func skewedLedger(t *testing.T) (jackpot.Pool, []jackpot.Entry) {
 // (MetersAt) is found from its end.
 func TestStampsBoundTheLedger(t *testing.T) {
 	p, ledger := skewedLedger(t)
-	want := jackpot.Stamps{Through: 7, Latest: t0.Add(20 * time.Second), Lag: 10 * time.Second}
-	if p.Stamps != want || jackpot.StampsOf(ledger) != want {
+	want := jackpot.Stamps{Through: 7, Latest: t0.Add(20 * time.Second), Lag: 10 * time.Second, Firsts: map[string]int64{"straight_flush": 4}}
+	if !reflect.DeepEqual(p.Stamps, want) || !reflect.DeepEqual(jackpot.StampsOf(ledger), want) {
 		t.Fatalf("the pool's stamps %+v, its ledger's %+v; want %+v", p.Stamps, jackpot.StampsOf(ledger), want)
 	}
 	// The entries are 1 the opening (t0), 2 r0 (t0+10s), 3 and 4 r1's
@@ -74,12 +74,19 @@ func TestStampsBoundTheLedger(t *testing.T) {
 			t.Fatalf("settled at %s: entries %v, want %v", c.at.Format(time.TimeOnly), got, c.settled)
 		}
 	}
+	// Stamps are a value: noting a category's first hit on a copy leaves
+	// the stamps it was copied from as they were.
+	before := jackpot.StampsOf(ledger[:4])
+	after := before.With(jackpot.Entry{Seq: 5, Kind: jackpot.KindHit, Category: "royal_flush", At: t0})
+	if len(before.Firsts) != 1 || after.Firsts["royal_flush"] != 5 || after.Firsts["straight_flush"] != 4 {
+		t.Fatalf("firsts: %v, then %v", before.Firsts, after.Firsts)
+	}
 	// A pool written before stamps were kept covers no entry, and posting
 	// to it covers none (its earlier entries' times are not in it).
 	legacy, _ := skewedLedger(t)
 	legacy.Stamps = jackpot.Stamps{}
 	q, _, _, err := jackpot.Apply(legacy, jackpottest.RoundOf("mbs-megalink-ssp-v6", "T1", "r9", t0, 500, []int{1}), t0.Add(30*time.Second))
-	if err != nil || q.Stamps != (jackpot.Stamps{}) || q.Stamps.Settled(ledger[0], t0.Add(time.Hour)) {
+	if err != nil || !reflect.DeepEqual(q.Stamps, jackpot.Stamps{}) || q.Stamps.Settled(ledger[0], t0.Add(time.Hour)) {
 		t.Fatalf("legacy: %v %+v", err, q.Stamps)
 	}
 }
@@ -117,7 +124,7 @@ func TestTailLedgerIsTheWholeLedger(t *testing.T) {
 				}
 				// Read for a report: the head's hits from the first that can
 				// be open after it (none here: the Straight Flush was paid at
-				// once), and no hits per category.
+				// once); the hits per category from the pool's stamps.
 				from := jackpot.OpenFrom(p, ledger[j:])
 				bounded, err := jackpot.TailLedger(p, from, nil, ledger[j:])
 				if err != nil || from != e.Seq {
@@ -126,8 +133,8 @@ func TestTailLedgerIsTheWholeLedger(t *testing.T) {
 				if got, err := bounded.ShiftReport(p, at, t0.Add(time.Hour)); err != nil || !reflect.DeepEqual(got, wantReport) {
 					t.Fatalf("report from t0%+ds cut at %d, no hits of the head: %v\n got %+v\nwant %+v", s, e.Seq, err, got, wantReport)
 				}
-				if _, err := bounded.MetersAt("p", at); e.Seq > 1 && (err == nil || !strings.Contains(err.Error(), "hits per category were not read")) {
-					t.Fatalf("meters as of t0%+ds from a report's ledger cut at %d: %v", s, e.Seq, err)
+				if got, err := bounded.MetersAt("p", at); err != nil || !reflect.DeepEqual(got, wantAt) {
+					t.Fatalf("as of t0%+ds cut at %d, no hits of the head: %v\n got %+v\nwant %+v", s, e.Seq, err, got, wantAt)
 				}
 			}
 			if e.Kind.AboutHit() {
@@ -171,7 +178,7 @@ func TestTailLedgerRefuses(t *testing.T) {
 		{"empty", nil, nil, "empty tail"},
 		{"a gap", hits, gap, "skips from entry 5 to 7"},
 		{"short of the pool", hits, ledger[4:6], "ends at entry 6, the pool at 7"},
-		{"a hit left out", nil, ledger[4:], "category straight_flush"},
+		{"a hit left out", nil, ledger[4:], "its entries about hits make map[]"},
 		{"not about a hit", ledger[2:4], ledger[4:], "is contribution, not about a hit"},
 	} {
 		if _, err := jackpot.TailLedger(p, 1, c.hits, c.tail); err == nil || !strings.Contains(err.Error(), c.want) {
@@ -180,6 +187,18 @@ func TestTailLedgerRefuses(t *testing.T) {
 	}
 	if _, err := jackpot.TailLedger(p, 1, hits, ledger[4:]); err != nil {
 		t.Fatal(err)
+	}
+	// Stamps that stop short of the ledger, or put the Straight Flush's
+	// category in the meters after the head that sums it.
+	short := p
+	short.Stamps.Through = 6
+	if _, err := jackpot.TailLedger(short, 5, nil, ledger[4:]); err == nil || !strings.Contains(err.Error(), "cover 6 entries, not its 7") {
+		t.Fatalf("short stamps: %v", err)
+	}
+	late := p
+	late.Stamps.Firsts = map[string]int64{"straight_flush": 6}
+	if _, err := jackpot.TailLedger(late, 5, nil, ledger[4:]); err == nil || !strings.Contains(err.Error(), "whose stamps put its first at 6") {
+		t.Fatalf("a category first after the head: %v", err)
 	}
 	// Hits from entry 5 on (a report's read) with entry 4 among them.
 	if _, err := jackpot.TailLedger(p, 5, hits, ledger[4:]); err == nil || !strings.Contains(err.Error(), "entry 4 of p is before 5") {

@@ -12,10 +12,10 @@ import (
 // ledger from its end back to the instant (jackpot.Stamps), not from the
 // pool's opening: a report of the last shift costs the same in a pool's
 // hundredth week as in its first. The head before that is the pool's
-// meters less the entries read, with the head's entries about hits (a
-// HitLedger): for the meters every one (the hits per category), for a
-// report those from the first hit that can be open at its end
-// (jackpot.OpenFrom), a few however old the pool.
+// meters less the entries read (its hits per category those the pool's
+// stamps say it had), and for a report the head's entries about hits from
+// the first hit that can be open at its end on (a HitLedger;
+// jackpot.OpenFrom): a few, however old the pool.
 
 // instantPage is how many entries one read back from the end of the
 // ledger asks for.
@@ -79,9 +79,10 @@ func (s *Service) ledgerAt(ctx context.Context, p jackpot.Pool, at time.Time, re
 	if len(tail) == 0 {
 		return jackpot.Ledger{}, false, nil
 	}
-	// The head's entries about hits: every one for the hits per category,
-	// for a report from the first hit that can be open at its end.
-	from := int64(1)
+	// The head's entries about hits a report reads: from the first hit
+	// that can be open at its end (the meters' hits per category come from
+	// the pool's stamps).
+	from := tail[0].Seq
 	if report {
 		from = jackpot.OpenFrom(p, tail)
 	}
@@ -101,6 +102,7 @@ func (s *Service) ledgerAt(ctx context.Context, p jackpot.Pool, at time.Time, re
 		hits = hits[:len(hits)-1]
 	}
 	slices.Reverse(hits)
+	p.Stamps = stamps
 	l, err = jackpot.TailLedger(p, from, hits, tail)
 	if err != nil {
 		return jackpot.Ledger{}, false, nil

@@ -111,7 +111,7 @@ func sameInstants(t *testing.T, st pools.Store, ids ...string) {
 	t.Helper()
 	atTheEnd(t, st, ids, func(svc *pools.Service, _ time.Time, p jackpot.Pool, ledger []jackpot.Entry) {
 		ctx, id := context.Background(), p.ID
-		if p.Stamps != jackpot.StampsOf(ledger) || p.Stamps.Through != p.Seq {
+		if !reflect.DeepEqual(p.Stamps, jackpot.StampsOf(ledger)) || p.Stamps.Through != p.Seq {
 			t.Fatalf("%s: the pool's stamps %+v, its ledger's %+v (%d entries)", id, p.Stamps, jackpot.StampsOf(ledger), p.Seq)
 		}
 		var instants []time.Time
@@ -172,6 +172,9 @@ func sameInstants(t *testing.T, st pools.Store, ids ...string) {
 					bounded, err := jackpot.TailLedger(p, from, hits[i:], ledger[j:])
 					if err != nil {
 						t.Fatalf("%s: the ledger cut at entry %d, hits from %d: %v", id, e.Seq, from, err)
+					}
+					if got, err := bounded.MetersAt(id, at); err != nil || !reflect.DeepEqual(got, wantAt) {
+						t.Fatalf("%s: meters as of %s, cut at entry %d, no hits of the head: %v\n got %+v\nwant %+v", id, at, e.Seq, err, got, wantAt)
 					}
 					for _, l := range []jackpot.Ledger{l, bounded} {
 						for k, to := range tos {
