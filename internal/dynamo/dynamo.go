@@ -324,6 +324,12 @@ func (s *Store) commit(ctx context.Context, c jackpot.Commit, sealNext bool) err
 	if err != nil {
 		return err
 	}
+	if len(fold) > 0 {
+		// The pool's stamps (jackpot.Stamps) as the view read them stop
+		// before the rounds folded in: they cover them, then the commit's
+		// own entries, in ledger order.
+		c.Pool.Stamps = c.Pool.Stamps.With(fold...).With(c.Entries...)
+	}
 	pit, err := item(id, skPool, c.Pool, poolAttrs(c.Pool))
 	if err != nil {
 		return err

@@ -152,6 +152,7 @@ func (c *change) post(e Entry) Entry {
 	e.Seq = p.Seq
 	e.Pool = p.ID
 	e.At = c.now
+	p.Stamps = p.Stamps.With(e)
 	if err := applyEntry(&p.Meters, e); err != nil && c.err == nil {
 		c.err = err
 	}
@@ -270,8 +271,19 @@ type AsOf struct {
 // its entries without the ones committed before them would make meters
 // that never stood.
 func MetersAt(pool string, ledger []Entry, at time.Time) (AsOf, error) {
-	out := AsOf{Pool: pool, At: at, Meters: Meters{Hits: map[string]CategoryMeter{}}}
-	for _, e := range ledger {
+	return WholeLedger(ledger).MetersAt(pool, at)
+}
+
+// MetersAt is MetersAt of the ledger l, whose head must be stamped at or
+// before at (Stamps.Settled): the head and the tail up to its first entry
+// stamped after at.
+func (l Ledger) MetersAt(pool string, at time.Time) (AsOf, error) {
+	out := AsOf{Pool: pool, At: at, Meters: l.Before, Entries: l.Head, ThroughSeq: l.Head}
+	out.Meters.Hits = make(map[string]CategoryMeter, len(l.Before.Hits))
+	for k, v := range l.Before.Hits {
+		out.Meters.Hits[k] = v
+	}
+	for _, e := range l.Tail {
 		if e.At.After(at) {
 			break
 		}

@@ -371,6 +371,9 @@ type Pool struct {
 	Version   int64     `json:"version"`
 	CreatedAt time.Time `json:"createdAt"`
 	UpdatedAt time.Time `json:"updatedAt"`
+	// Stamps bound the times of the ledger's entries, for reading an
+	// instant from the end of the ledger (Stamps).
+	Stamps Stamps `json:"stamps"`
 	// Shards is a sharded store's note of the contribution shards it
 	// folded into this view of the pool (internal/dynamo): opaque to the
 	// domain, carried by every transition from the store's read to its

@@ -1,6 +1,8 @@
 package jackpot
 
 import (
+	"cmp"
+	"fmt"
 	"sort"
 	"time"
 
@@ -66,33 +68,51 @@ type Report struct {
 // whole of it up to p's Seq). Entries are taken in ledger order up to the
 // first stamped after to (the ledger as it stood, as MetersAt).
 func ShiftReport(p Pool, ledger []Entry, from, to time.Time) (Report, error) {
+	return WholeLedger(ledger).ShiftReport(p, from, to)
+}
+
+// ShiftReport is ShiftReport of p's ledger l, whose head must be stamped
+// at or before from (Stamps.Settled): what the report reads from before
+// from is the head's sum and its entries about hits.
+func (l Ledger) ShiftReport(p Pool, from, to time.Time) (Report, error) {
 	r := Report{Pool: p.ID, Currency: p.Settings.Currency, From: from, To: to, Contributions: []TableContribution{},
 		Adjustments: []ReportEntry{}, Corrections: []ReportEntry{}, Hits: []FloorHit{},
 		Liabilities: Liabilities{Pending: []FloorHit{}, Confirmed: []FloorHit{}, Held: []FloorHit{}}}
-	open, err := MetersAt(p.ID, ledger, from)
+	open, err := l.MetersAt(p.ID, from)
 	if err != nil {
 		return Report{}, err
 	}
-	closing, err := MetersAt(p.ID, ledger, to)
+	closing, err := l.MetersAt(p.ID, to)
 	if err != nil {
 		return Report{}, err
 	}
 	r.Opening = MeterView{Displayed: open.Meters.Displayed, Reserve: open.Meters.Reserve, Overflow: open.Meters.Overflow}
 	r.Closing = MeterView{Displayed: closing.Meters.Displayed, Reserve: closing.Meters.Reserve, Overflow: closing.Meters.Overflow}
-	prefix := ledger[:closing.Entries]
+	// The entries about hits up to to: the tail's, and the head's from the
+	// first of its hits that can be open at to on (OpenFrom); any other
+	// hit of the head was closed by from and committed before it, so it is
+	// in neither the range nor the liabilities.
+	first := OpenFrom(p, l.Tail)
+	if first < l.HitsFrom {
+		return Report{}, fmt.Errorf("jackpot: the report of %s needs the entries about hits from %d, read from %d", p.ID, first, l.HitsFrom)
+	}
+	head, _ := sort.Find(len(l.Hits), func(i int) int { return cmp.Compare(first, l.Hits[i].Seq) })
+	prefix := append(l.Hits[head:len(l.Hits):len(l.Hits)], l.Tail[:closing.Entries-l.Head]...)
 	// Which hits went under the lock: those the lock's entries name, and
 	// those the pool holds there now.
 	locked := map[int64]bool{}
-	for _, e := range ledger {
-		if e.Kind == KindHitConfirmed || e.Kind == KindHitPaid || e.Kind == KindHitVoid {
-			locked[e.HitSeq] = true
+	for _, es := range [][]Entry{l.Hits, l.Tail} {
+		for _, e := range es {
+			if e.Kind == KindHitConfirmed || e.Kind == KindHitPaid || e.Kind == KindHitVoid {
+				locked[e.HitSeq] = true
+			}
 		}
 	}
 	for _, h := range p.Locked {
 		locked[h.Seq] = true
 	}
 	byTable := map[string]*TableContribution{}
-	for _, e := range ledger[open.Entries:closing.Entries] {
+	for _, e := range l.Tail[open.Entries-l.Head : closing.Entries-l.Head] {
 		switch {
 		case e.Kind == KindContribution && e.Corrects == "":
 			c := byTable[e.Table]

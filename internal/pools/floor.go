@@ -216,11 +216,11 @@ func (s *Service) Report(ctx context.Context, id string, from, to time.Time) (ja
 	if err != nil {
 		return jackpot.Report{}, err
 	}
-	all, err := s.allEntries(ctx, p)
+	l, err := s.ledgerFor(ctx, p, from, true)
 	if err != nil {
 		return jackpot.Report{}, err
 	}
-	r, err := jackpot.ShiftReport(p, all, from, to)
+	r, err := l.ShiftReport(p, from, to)
 	if err != nil {
 		return jackpot.Report{}, fault.Wrap(fault.Internal, err, "the ledger does not add up")
 	}

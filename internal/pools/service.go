@@ -240,11 +240,11 @@ func (s *Service) MetersAt(ctx context.Context, id string, at time.Time) (jackpo
 	if err != nil {
 		return jackpot.AsOf{}, err
 	}
-	all, err := s.allEntries(ctx, p)
+	l, err := s.ledgerFor(ctx, p, at, false)
 	if err != nil {
 		return jackpot.AsOf{}, err
 	}
-	out, err := jackpot.MetersAt(id, all, at)
+	out, err := l.MetersAt(id, at)
 	if err != nil {
 		return jackpot.AsOf{}, fault.Wrap(fault.Internal, err, "the ledger does not add up")
 	}

@@ -72,7 +72,10 @@ func newBenchPool(tb testing.TB) (*sqlite.Store, *pools.Service, jackpot.Pool) {
 	}
 	st := mustOpen(tb, tb.TempDir())
 	svc := pools.NewService(st, time.Now, 1)
-	p, _, err := svc.Create(context.Background(), "bench", jackpottest.MBSSettings(), jackpottest.Admin)
+	// Opened before the history grow writes (from jackpottest.T0 on), so
+	// that the ledger's times run in its order.
+	opening := func() time.Time { return jackpottest.T0.Add(-time.Second) }
+	p, _, err := pools.NewService(st, opening, 1).Create(context.Background(), "bench", jackpottest.MBSSettings(), jackpottest.Admin)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -239,5 +242,63 @@ func BenchmarkStoreConsole(b *testing.B) {
 		b.ReportMetric(ms(quantile(times, 0.99)), "p99-ms")
 		b.ReportMetric(ms(newest), "newest-slip-ms")
 		b.ReportMetric(ms(oldest), "first-slip-ms")
+	}
+}
+
+// BenchmarkStoreReport: the shift report of a pool's last 8 hours (28,800
+// rounds, one a second) and its meters as of the shift's start, as the
+// floor asks for them, with 50,000 entries behind the pool (its first
+// days) and with STORE_BENCH_ENTRIES (1,000,000: a busy pool's months),
+// median of 5 each; and, once, the same report read from the whole
+// ledger, as before the service read back from the end (a store that
+// reads its ledger oldest first only). long/short is the hundredth week
+// against the first: 1 when the cost does not grow with the history.
+func BenchmarkStoreReport(b *testing.B) {
+	entries := 1_000_000
+	if v, err := strconv.Atoi(os.Getenv("STORE_BENCH_ENTRIES")); err == nil && v > 0 {
+		entries = v
+	}
+	const shift = 8 * 60 * 60
+	for range b.N {
+		measure := func(n int) (report, meters time.Duration, st *sqlite.Store, svc *pools.Service, from, to time.Time) {
+			st, svc, p := newBenchPool(b)
+			rounds := (n - 1) * 50 / 51
+			p = grow(b, st, p, 0, rounds)
+			ctx := context.Background()
+			to = jackpottest.T0.Add(time.Duration(rounds-1) * time.Second) // the last round
+			from = to.Add(-shift * time.Second)
+			runtime.GC()
+			var rs, ms []time.Duration
+			for range 5 {
+				start := time.Now()
+				r, err := svc.Report(ctx, "bench", from, to)
+				if err != nil || r.Contributed.Rounds != shift {
+					b.Fatalf("report: %d rounds, %v", r.Contributed.Rounds, err)
+				}
+				rs = append(rs, time.Since(start))
+				start = time.Now()
+				if _, err := svc.MetersAt(ctx, "bench", from); err != nil {
+					b.Fatal(err)
+				}
+				ms = append(ms, time.Since(start))
+			}
+			return quantile(rs, 0.5), quantile(ms, 0.5), st, svc, from, to
+		}
+		shortReport, shortMeters, _, _, _, _ := measure(50_000)
+		longReport, longMeters, st, svc, from, to := measure(entries)
+		whole := pools.NewService(struct{ pools.Store }{st}, svc.Now, 1)
+		start := time.Now()
+		if _, err := whole.Report(context.Background(), "bench", from, to); err != nil {
+			b.Fatal(err)
+		}
+		wholeReport := time.Since(start)
+		b.ReportMetric(float64(entries), "entries")
+		b.ReportMetric(ms(shortReport), "report-short-ms")
+		b.ReportMetric(ms(longReport), "report-long-ms")
+		b.ReportMetric(float64(longReport)/float64(shortReport), "report-long/short")
+		b.ReportMetric(ms(shortMeters), "meters-short-ms")
+		b.ReportMetric(ms(longMeters), "meters-long-ms")
+		b.ReportMetric(float64(longMeters)/float64(shortMeters), "meters-long/short")
+		b.ReportMetric(ms(wholeReport), "report-whole-long-ms")
 	}
 }

@@ -82,6 +82,7 @@ func testCorrectContributionOnly(t *testing.T, st pools.Store) {
 // hit; the house has funded 10,000,000 + 1,000,025.
 func testCorrectPaidStraightFlush(t *testing.T, st pools.Store) {
 	defer sameHitHistory(t, st, "p")
+	defer sameInstants(t, st, "p")
 	ctx := context.Background()
 	svc := service(st, jackpottest.NewClock(jackpottest.T0))
 	for _, id := range []string{"p", "twin"} {
@@ -225,6 +226,7 @@ func testCorrectLockedRoyal(t *testing.T, st pools.Store) {
 // its opening 10,000,000 and a later round pays nothing.
 func testCorrectHeldRWS(t *testing.T, st pools.Store) {
 	defer sameHitHistory(t, st, "rws")
+	defer sameInstants(t, st, "rws")
 	ctx := context.Background()
 	clock := jackpottest.NewClock(jackpottest.T0)
 	svc := service(st, clock)
@@ -272,6 +274,7 @@ func sharedRoyals() jackpot.Round {
 // 10,000,000, house funded 19,999,923: a pool that only saw seat 2's Royal.
 func testSharedRoyalVoidedAlone(t *testing.T, st pools.Store) {
 	defer sameHitHistory(t, st, "p")
+	defer sameInstants(t, st, "p")
 	ctx := tableCtx()
 	svc := service(st, jackpottest.NewClock(jackpottest.T0))
 	for _, id := range []string{"p", "twin"} {
@@ -434,6 +437,7 @@ func testCorrectionByLockState(t *testing.T, st pools.Store) {
 // the house back at 10,000,000.
 func testCorrectReleasedRWSHit(t *testing.T, st pools.Store) {
 	defer sameHitHistory(t, st, "rws")
+	defer sameInstants(t, st, "rws")
 	ctx := tableCtx()
 	clock := jackpottest.NewClock(jackpottest.T0)
 	svc := service(st, clock)

@@ -209,6 +209,7 @@ func testDualControlExpiryAndWithdraw(t *testing.T, st pools.Store) {
 // reset_void) name the supervisor and the controller.
 func testDualControlVoid(t *testing.T, st pools.Store) {
 	defer sameHitHistory(t, st, "p")
+	defer sameInstants(t, st, "p")
 	ctx := context.Background()
 	svc := service(st, jackpottest.NewClock(jackpottest.T0))
 	res := royalThenThreeRounds(t, ctx, svc)

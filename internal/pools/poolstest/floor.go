@@ -23,6 +23,7 @@ import (
 // Royal SGD 100,000.86 (R3, R21).
 func testFloorHeldReleasedOnRead(t *testing.T, st pools.Store) {
 	defer sameHitHistory(t, st, "rws")
+	defer sameInstants(t, st, "rws")
 	ctx := context.Background()
 	clock := jackpottest.NewClock(jackpottest.T0)
 	svc := pools.NewService(st, clock.Now, 1)

@@ -11,6 +11,36 @@ import (
 	"github.com/tablesettle/tablesettle/internal/pools"
 )
 
+// atTheEnd calls check with each of pools ids as a case left it (what
+// its shards hold folded in) and its ledger up to its Seq, and with a
+// service on a clock stopped at now, unless the case failed.
+func atTheEnd(t *testing.T, st pools.Store, ids []string, check func(svc *pools.Service, now time.Time, p jackpot.Pool, ledger []jackpot.Entry)) {
+	t.Helper()
+	if t.Failed() {
+		return
+	}
+	ctx := context.Background()
+	now := time.Now()
+	svc := pools.NewService(st, func() time.Time { return now }, 1)
+	for _, id := range ids {
+		if err := svc.Fold(ctx, id); err != nil {
+			t.Fatalf("%s: %v", id, err)
+		}
+		p, err := svc.Get(ctx, id)
+		if err != nil {
+			t.Fatalf("%s: %v", id, err)
+		}
+		ledger, err := allEntries(ctx, st, id)
+		if err != nil {
+			t.Fatalf("%s: ledger: %v", id, err)
+		}
+		if int64(len(ledger)) > p.Seq {
+			ledger = ledger[:p.Seq]
+		}
+		check(svc, now, p, ledger)
+	}
+}
+
 // sameHitHistory checks, at the end of a case that left hits of every
 // kind in pools ids, that the floor's hit history and jackpot slips read
 // from the store's entries about hits alone (pools.HitLedger, page by page
@@ -21,28 +51,9 @@ import (
 // is read whole).
 func sameHitHistory(t *testing.T, st pools.Store, ids ...string) {
 	t.Helper()
-	if t.Failed() {
-		return
-	}
-	ctx := context.Background()
-	now := time.Now()
-	for _, id := range ids {
-		p, err := pools.NewService(st, func() time.Time { return now }, 1).Get(ctx, id)
-		if err != nil {
-			t.Fatalf("%s: %v", id, err)
-		}
-		var ledger, about []jackpot.Entry
-		for after := int64(0); ; {
-			es, err := st.Ledger(ctx, id, after, 1000)
-			if err != nil {
-				t.Fatalf("%s: ledger: %v", id, err)
-			}
-			ledger = append(ledger, es...)
-			if len(es) < 1000 {
-				break
-			}
-			after = es[len(es)-1].Seq
-		}
+	atTheEnd(t, st, ids, func(_ *pools.Service, now time.Time, p jackpot.Pool, ledger []jackpot.Entry) {
+		ctx, id := context.Background(), p.ID
+		var about []jackpot.Entry
 		tables := []string{""}
 		for _, e := range ledger {
 			if e.Kind.AboutHit() {
@@ -83,5 +94,101 @@ func sameHitHistory(t *testing.T, st pools.Store, ids ...string) {
 				}
 			}
 		}
-	}
+	})
+}
+
+// sameInstants checks, at the end of a case, that the meters as they
+// stood at an instant and the shift report, which the service reads from
+// the end of the ledger back to the instant (jackpot.Stamps), are what
+// the whole ledger gives, at the times the entries are stamped with, a
+// nanosecond either side of them, and before the pool. It checks too that
+// the pool's stamps are its ledger's (every commit keeps them, the store
+// writes them as they are, a sharded store with the rounds it folds in),
+// and, cutting the ledger at every entry those stamps allow for each
+// instant, that the head's sum and the tail (jackpot.TailLedger) give
+// what the whole ledger gives.
+func sameInstants(t *testing.T, st pools.Store, ids ...string) {
+	t.Helper()
+	atTheEnd(t, st, ids, func(svc *pools.Service, _ time.Time, p jackpot.Pool, ledger []jackpot.Entry) {
+		ctx, id := context.Background(), p.ID
+		if !reflect.DeepEqual(p.Stamps, jackpot.StampsOf(ledger)) || p.Stamps.Through != p.Seq {
+			t.Fatalf("%s: the pool's stamps %+v, its ledger's %+v (%d entries)", id, p.Stamps, jackpot.StampsOf(ledger), p.Seq)
+		}
+		var instants []time.Time
+		for _, e := range ledger {
+			instants = append(instants, e.At.Add(-1), e.At, e.At.Add(1))
+		}
+		instants = append(instants, ledger[0].At.Add(-time.Hour))
+		slices.SortFunc(instants, func(a, b time.Time) int { return a.Compare(b) })
+		instants = slices.CompactFunc(instants, time.Time.Equal)
+		end := instants[len(instants)-1].Add(time.Hour)
+		// Through the service (a store round trip each): at most 30 of
+		// them, evenly spread.
+		step := max(len(instants)/30, 1)
+		for i := 0; i < len(instants); i += step {
+			at := instants[i]
+			got, err := svc.MetersAt(ctx, id, at)
+			want, werr := jackpot.MetersAt(id, ledger, at)
+			if err != nil || werr != nil || !reflect.DeepEqual(got, want) {
+				t.Fatalf("%s: meters as of %s: %v %v\n got %+v\nwant %+v", id, at, err, werr, got, want)
+			}
+			for _, to := range []time.Time{at.Add(1), end} {
+				got, err := svc.Report(ctx, id, at, to)
+				want, werr := jackpot.ShiftReport(p, ledger, at, to)
+				if err != nil || werr != nil || !reflect.DeepEqual(got, want) {
+					t.Fatalf("%s: report (%s, %s]: %v %v\n got %+v\nwant %+v", id, at, to, err, werr, got, want)
+				}
+			}
+		}
+		// Every cut the stamps allow, in memory, with the range ending a
+		// nanosecond after its start (the hits as they stood then) and
+		// after the last entry.
+		for _, at := range instants {
+			wantAt, _ := jackpot.MetersAt(id, ledger, at)
+			tos := []time.Time{at.Add(1), end}
+			var wantReports []jackpot.Report
+			for _, to := range tos {
+				r, _ := jackpot.ShiftReport(p, ledger, at, to)
+				wantReports = append(wantReports, r)
+			}
+			var hits []jackpot.Entry
+			for j, e := range ledger {
+				if p.Stamps.Settled(e, at) {
+					l, err := jackpot.TailLedger(p, 1, hits, ledger[j:])
+					if err != nil {
+						t.Fatalf("%s: the ledger cut at entry %d: %v", id, e.Seq, err)
+					}
+					got, err := l.MetersAt(id, at)
+					if err != nil || !reflect.DeepEqual(got, wantAt) {
+						t.Fatalf("%s: meters as of %s, cut at entry %d: %v\n got %+v\nwant %+v", id, at, e.Seq, err, got, wantAt)
+					}
+					// A report reads the head's hits from the first that
+					// can be open at its end on.
+					from := jackpot.OpenFrom(p, ledger[j:])
+					i := slices.IndexFunc(hits, func(h jackpot.Entry) bool { return h.Seq >= from })
+					if i < 0 {
+						i = len(hits)
+					}
+					bounded, err := jackpot.TailLedger(p, from, hits[i:], ledger[j:])
+					if err != nil {
+						t.Fatalf("%s: the ledger cut at entry %d, hits from %d: %v", id, e.Seq, from, err)
+					}
+					if got, err := bounded.MetersAt(id, at); err != nil || !reflect.DeepEqual(got, wantAt) {
+						t.Fatalf("%s: meters as of %s, cut at entry %d, no hits of the head: %v\n got %+v\nwant %+v", id, at, e.Seq, err, got, wantAt)
+					}
+					for _, l := range []jackpot.Ledger{l, bounded} {
+						for k, to := range tos {
+							rep, err := l.ShiftReport(p, at, to)
+							if err != nil || !reflect.DeepEqual(rep, wantReports[k]) {
+								t.Fatalf("%s: report (%s, %s], cut at entry %d, hits from %d: %v\n got %+v\nwant %+v", id, at, to, e.Seq, l.HitsFrom, err, rep, wantReports[k])
+							}
+						}
+					}
+				}
+				if e.Kind.AboutHit() {
+					hits = append(hits, e)
+				}
+			}
+		}
+	})
 }

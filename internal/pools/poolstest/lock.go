@@ -59,6 +59,7 @@ func meters(t *testing.T, svc *pools.Service, id string) jackpot.Meters {
 // 9,999,923 (R21), all in the hit's commit.
 func testLockConfirmed(t *testing.T, st pools.Store) {
 	defer sameHitHistory(t, st, "p")
+	defer sameInstants(t, st, "p")
 	ctx := context.Background()
 	svc := service(st, jackpottest.NewClock(jackpottest.T0))
 	if _, _, err := svc.Create(ctx, "p", LockedSettings(), jackpottest.Admin); err != nil {
@@ -159,6 +160,7 @@ func testLockConfirmed(t *testing.T, st pools.Store) {
 // a twin pool that never had the hit.
 func testLockVoidAfterRounds(t *testing.T, st pools.Store) {
 	defer sameHitHistory(t, st, "p")
+	defer sameInstants(t, st, "p")
 	ctx := context.Background()
 	svc := service(st, jackpottest.NewClock(jackpottest.T0))
 	res := royalThenThreeRounds(t, ctx, svc)
@@ -252,6 +254,7 @@ func testLockTwoTables(t *testing.T, st pools.Store) {
 // or doubled, and the ledger reconciles.
 func testLockConcurrent(t *testing.T, st pools.Store, sc Scale) {
 	defer sameHitHistory(t, st, "p")
+	defer sameInstants(t, st, "p")
 	ctx := context.Background()
 	clock := jackpottest.NewClock(jackpottest.T0)
 	svc := service(st, clock)

@@ -1,9 +1,12 @@
 package poolstest
 
 import (
+	"context"
+	"fmt"
 	"testing"
 	"time"
 
+	"github.com/tablesettle/tablesettle/internal/jackpot"
 	"github.com/tablesettle/tablesettle/internal/jackpot/jackpottest"
 	"github.com/tablesettle/tablesettle/internal/money"
 	"github.com/tablesettle/tablesettle/internal/pools"
@@ -22,6 +25,7 @@ func testMetersAtSkewedWriters(t *testing.T, st pools.Store) {
 	ctx := tableCtx()
 	clock := jackpottest.NewClock(jackpottest.T0)
 	ahead, behind := service(st, clock), service(st, jackpottest.NewClock(jackpottest.T0.Add(5*time.Second)))
+	defer sameInstants(t, st, "p")
 	if _, _, err := ahead.Create(ctx, "p", jackpottest.MBSSettings(), jackpottest.Admin); err != nil {
 		t.Fatal(err)
 	}
@@ -59,6 +63,7 @@ func testMetersAtSkewedWriters(t *testing.T, st pools.Store) {
 // remainder.
 func testMetersAt(t *testing.T, st pools.Store) {
 	ctx, clock, svc := mbsPool(t, st)
+	defer sameInstants(t, st, "p")
 	clock.Advance(time.Second)
 	apply(t, svc, "p", lockRound("T1", "r1", false))
 	clock.Advance(time.Second)
@@ -83,5 +88,84 @@ func testMetersAt(t *testing.T, st pools.Store) {
 				t.Fatalf("%+v", got)
 			}
 		})
+	}
+}
+
+// testReportFromTheEnd: issue 24 item 8 (the shift report), read from the
+// end of the ledger back to its start (jackpot.Stamps). The report lists
+// as liabilities the hits open at its end that were committed before its
+// start, which the read back does not reach: a Royal under the jackpot
+// lock (10,000,519: the meter after r1's 259 and r2's own 260, R3)
+// pending from T0+2s, confirmed at T0+4s and paid at T0+6s, and an RWS
+// Royal held from T0+2s for the ten minutes of its settle window (R7), still
+// held when the case ends. One round a second between them.
+func testReportFromTheEnd(t *testing.T, st pools.Store) {
+	defer sameInstants(t, st, "p", "rws")
+	ctx := context.Background()
+	clock := jackpottest.NewClock(jackpottest.T0)
+	svc := service(st, clock)
+	s := jackpottest.RWSSettings()
+	s.SettleWindowMS = 600_000
+	for id, s := range map[string]jackpot.Settings{"p": LockedSettings(), "rws": s} {
+		if _, _, err := svc.Create(ctx, id, s, jackpottest.Admin); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const rws = "rws-mlp-csp-v2"
+	at := func(s float64) time.Time { return jackpottest.T0.Add(time.Duration(s * float64(time.Second))) }
+	var royal int64
+	for i := 1; i <= 7; i++ {
+		clock.Advance(time.Second)
+		switch i {
+		case 2:
+			res := apply(t, svc, "p", lockRound("T1", "r2", true))
+			hits, err := svc.LockedHits(ctx, "p", "T1")
+			if len(res.Payouts) != 1 || res.Payouts[0].Status != jackpot.StatePending || err != nil || len(hits) != 1 || hits[0].Amount != 10_000_519 {
+				t.Fatalf("the Royal: %+v %+v %v", res.Payouts, hits, err)
+			}
+			royal = hits[0].Seq
+			held := jackpottest.RoundOf(rws, "T2", "r2", clock.Now(), 500, []int{1}, jackpottest.Royal(rws, 1, 1, 500))
+			if res := apply(t, svc, "rws", held); len(res.Payouts) != 1 || res.Payouts[0].Status != "held" {
+				t.Fatalf("the held Royal: %+v", res.Payouts)
+			}
+		case 4:
+			if _, _, _, err := svc.Confirm(ctx, "p", royal, jackpottest.Supervisor, "confirm"); err != nil {
+				t.Fatal(err)
+			}
+		case 6:
+			if _, _, _, err := svc.MarkPaid(ctx, "p", royal, jackpottest.Cage, "pay"); err != nil {
+				t.Fatal(err)
+			}
+		default:
+			apply(t, svc, "p", lockRound("T1", fmt.Sprint("r", i), false))
+			apply(t, svc, "rws", jackpottest.RoundOf(rws, "T2", fmt.Sprint("r", i), clock.Now(), 500, []int{1}))
+		}
+	}
+	for _, c := range []struct {
+		from, to           float64
+		pending, confirmed int
+		rounds             int64
+	}{
+		{2.5, 3.5, 1, 0, 1},
+		{4.5, 5.5, 0, 1, 1},
+		{2.5, 5.5, 0, 1, 2},
+		{6.5, 7.5, 0, 0, 1},
+	} {
+		r, err := svc.Report(ctx, "p", at(c.from), at(c.to))
+		if err != nil {
+			t.Fatal(err)
+		}
+		l := r.Liabilities
+		if len(l.Pending) != c.pending || len(l.Confirmed) != c.confirmed || r.Contributed.Rounds != c.rounds || len(r.Hits) != 0 {
+			t.Fatalf("(T0+%gs, T0+%gs]: %d pending, %d confirmed, %d rounds, %d hits; want %d, %d, %d and none",
+				c.from, c.to, len(l.Pending), len(l.Confirmed), r.Contributed.Rounds, len(r.Hits), c.pending, c.confirmed, c.rounds)
+		}
+		if want := int64(10_000_519) * int64(c.pending+c.confirmed); int64(l.Total) != want {
+			t.Fatalf("(T0+%gs, T0+%gs]: liabilities %d, want %d", c.from, c.to, l.Total, want)
+		}
+		held, err := svc.Report(ctx, "rws", at(c.from), at(c.to))
+		if err != nil || len(held.Liabilities.Held) != 1 || held.Liabilities.Held[0].Hand != "royal_flush" || held.Liabilities.Total != 0 {
+			t.Fatalf("rws (T0+%gs, T0+%gs]: %v %+v", c.from, c.to, err, held.Liabilities)
+		}
 	}
 }

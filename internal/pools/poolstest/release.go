@@ -17,6 +17,7 @@ import (
 // previous left it (R3, R6, R7, R21), before the next round contributes.
 func testThirtyDue(t *testing.T, st pools.Store) {
 	defer sameHitHistory(t, st, "rws")
+	defer sameInstants(t, st, "rws")
 	ctx := context.Background()
 	clock := jackpottest.NewClock(jackpottest.T0)
 	svc := service(st, clock)

@@ -80,6 +80,7 @@ func Run(t *testing.T, open Opener, scale Scale) {
 	runCase(t, scale, "Correct_ByLockState_R28", func(t *testing.T) { testCorrectionByLockState(t, open(t)) })
 	runCase(t, scale, "Correct_ReleasedRWSHit_R7_R28", func(t *testing.T) { testCorrectReleasedRWSHit(t, open(t)) })
 	runCase(t, scale, "MetersAtSkewedWriters", func(t *testing.T) { testMetersAtSkewedWriters(t, open(t)) })
+	runCase(t, scale, "ReportFromTheEnd", func(t *testing.T) { testReportFromTheEnd(t, open(t)) })
 	runCase(t, scale, "KeysExactlyOnce", func(t *testing.T) { testKeysExactlyOnce(t, open(t)) })
 	runCase(t, scale, "Correct_TwoCorrectionsOfOneRound_R28", func(t *testing.T) { testTwoCorrectionsOfOneRound(t, open(t)) })
 	runCase(t, scale, "Correct_AfterTheResetSpentTheOverflow_R21_R28", func(t *testing.T) { testCorrectionAfterOverflowSpent(t, open(t)) })
@@ -737,6 +738,7 @@ func testMBSAcrossTables(t *testing.T, st pools.Store) {
 // paid first even when reported second, within the settle window.
 func testRWSAcrossTables(t *testing.T, st pools.Store) {
 	defer sameHitHistory(t, st, "rws")
+	defer sameInstants(t, st, "rws")
 	ctx := context.Background()
 	clock := jackpottest.NewClock(jackpottest.T0)
 	svc := service(st, clock)
