@@ -3,6 +3,7 @@ package poolstest
 import (
 	"context"
 	"fmt"
+	"reflect"
 	"testing"
 	"time"
 
@@ -167,5 +168,39 @@ func testReportFromTheEnd(t *testing.T, st pools.Store) {
 		if err != nil || len(held.Liabilities.Held) != 1 || held.Liabilities.Held[0].Hand != "royal_flush" || held.Liabilities.Total != 0 {
 			t.Fatalf("rws (T0+%gs, T0+%gs]: %v %+v", c.from, c.to, err, held.Liabilities)
 		}
+	}
+}
+
+// testStampsAdopted: a pool written before stamps were kept (its document
+// without them, written here by a commit of the pool with none) answers
+// the meters as they stood from its whole ledger, as before: 10,000,259
+// and a reserve of 77 between its rounds (testMetersAt). Its stamps are
+// then written, in a commit of the pool on its version with no entry, so
+// its next instants are read from the end of its ledger.
+func testStampsAdopted(t *testing.T, st pools.Store) {
+	ctx, clock, svc := mbsPool(t, st)
+	defer sameInstants(t, st, "p")
+	for i := 1; i <= 3; i++ {
+		clock.Advance(time.Second)
+		apply(t, svc, "p", lockRound("T1", fmt.Sprint("r", i), false))
+	}
+	p, err := svc.Get(ctx, "p")
+	if err != nil {
+		t.Fatal(err)
+	}
+	legacy := p
+	legacy.Version++
+	legacy.Stamps = jackpot.Stamps{}
+	if err := st.Commit(ctx, jackpot.Commit{PrevVersion: p.Version, Pool: legacy}); err != nil {
+		t.Fatal(err)
+	}
+	got, err := svc.MetersAt(ctx, "p", jackpottest.T0.Add(1500*time.Millisecond))
+	if err != nil || got.Meters.Displayed != 10_000_259 || got.Meters.Reserve != 77 || got.ThroughSeq != 2 {
+		t.Fatalf("as of T0+1.5s: %v %+v", err, got)
+	}
+	q, err := svc.Get(ctx, "p")
+	if err != nil || q.Version != legacy.Version+1 || q.Stamps.Through != q.Seq || q.Seq != p.Seq || !reflect.DeepEqual(q.Meters, p.Meters) {
+		t.Fatalf("after the whole read: %v: version %d, stamps %+v, seq %d; want version %d, stamps through %d and the meters as they were",
+			err, q.Version, q.Stamps, q.Seq, legacy.Version+1, p.Seq)
 	}
 }
