@@ -114,9 +114,18 @@ func (s *Service) hitEntries(ctx context.Context, p jackpot.Pool, enough func(su
 	if page <= 0 {
 		page = 64
 	}
+	return readBack(p.Seq+1, page, func(before int64, limit int) ([]jackpot.Entry, error) {
+		return hl.HitEntries(ctx, p.ID, before, limit)
+	}, enough)
+}
+
+// readBack reads entries newest first through read, page entries at a
+// time from below before down, until enough says the ones read (oldest
+// first) are enough or none is left, and returns those, oldest first.
+func readBack(before int64, page int, read func(before int64, limit int) ([]jackpot.Entry, error), enough func(suffix []jackpot.Entry) bool) ([]jackpot.Entry, error) {
 	var suffix []jackpot.Entry
-	for before := p.Seq + 1; ; {
-		es, err := hl.HitEntries(ctx, p.ID, before, page)
+	for {
+		es, err := read(before, page)
 		if err != nil {
 			return nil, unavailable(err)
 		}

@@ -1,6 +1,7 @@
 package pools
 
 import (
+	"cmp"
 	"context"
 	"slices"
 	"time"
@@ -56,25 +57,17 @@ func (s *Service) ledgerAt(ctx context.Context, p jackpot.Pool, at time.Time, re
 		tail = folding
 	}
 	settled := func(e jackpot.Entry) bool { return stamps.Settled(e, at) }
+	if !slices.ContainsFunc(tail, settled) {
+		read, err := readBack(p.Seq-int64(len(tail))+1, instantPage, func(before int64, limit int) ([]jackpot.Entry, error) {
+			return pager.LedgerPage(ctx, p.ID, LedgerQuery{Before: before, Limit: limit, Newest: true})
+		}, func(suffix []jackpot.Entry) bool { return slices.ContainsFunc(suffix, settled) })
+		if err != nil {
+			return jackpot.Ledger{}, false, err
+		}
+		tail = append(read, tail...)
+	}
 	if i := lastIndexFunc(tail, settled); i >= 0 {
 		tail = tail[i:]
-	} else {
-		for before := p.Seq - int64(len(tail)) + 1; ; {
-			es, err := pager.LedgerPage(ctx, p.ID, LedgerQuery{Before: before, Limit: instantPage, Newest: true})
-			if err != nil {
-				return jackpot.Ledger{}, false, unavailable(err)
-			}
-			i := slices.IndexFunc(es, settled)
-			if i >= 0 {
-				es = es[:i+1]
-			}
-			slices.Reverse(es)
-			tail = append(es, tail...)
-			if i >= 0 || len(es) < instantPage {
-				break
-			}
-			before = es[0].Seq
-		}
 	}
 	if len(tail) == 0 {
 		return jackpot.Ledger{}, false, nil
@@ -87,21 +80,16 @@ func (s *Service) ledgerAt(ctx context.Context, p jackpot.Pool, at time.Time, re
 		from = jackpot.OpenFrom(p, tail)
 	}
 	var hits []jackpot.Entry
-	for before := tail[0].Seq; before > from; {
-		es, err := hl.HitEntries(ctx, p.ID, before, instantPage)
+	if from < tail[0].Seq {
+		hits, err = readBack(tail[0].Seq, instantPage, func(before int64, limit int) ([]jackpot.Entry, error) {
+			return hl.HitEntries(ctx, p.ID, before, limit)
+		}, func(suffix []jackpot.Entry) bool { return suffix[0].Seq < from })
 		if err != nil {
-			return jackpot.Ledger{}, false, unavailable(err)
+			return jackpot.Ledger{}, false, err
 		}
-		hits = append(hits, es...)
-		if len(es) < instantPage {
-			break
-		}
-		before = es[len(es)-1].Seq
+		i, _ := slices.BinarySearchFunc(hits, from, func(e jackpot.Entry, seq int64) int { return cmp.Compare(e.Seq, seq) })
+		hits = hits[i:]
 	}
-	for len(hits) > 0 && hits[len(hits)-1].Seq < from {
-		hits = hits[:len(hits)-1]
-	}
-	slices.Reverse(hits)
 	p.Stamps = stamps
 	l, err = jackpot.TailLedger(p, from, hits, tail)
 	if err != nil {

@@ -113,7 +113,7 @@ func testReportFromTheEnd(t *testing.T, st pools.Store) {
 		}
 	}
 	const rws = "rws-mlp-csp-v2"
-	at := func(s float64) time.Time { return jackpottest.T0.Add(time.Duration(s * float64(time.Second))) }
+	at := func(ms int64) time.Time { return jackpottest.T0.Add(time.Duration(ms) * time.Millisecond) }
 	var royal int64
 	for i := 1; i <= 7; i++ {
 		clock.Advance(time.Second)
@@ -143,14 +143,14 @@ func testReportFromTheEnd(t *testing.T, st pools.Store) {
 		}
 	}
 	for _, c := range []struct {
-		from, to           float64
+		from, to           int64 // milliseconds after T0
 		pending, confirmed int
 		rounds             int64
 	}{
-		{2.5, 3.5, 1, 0, 1},
-		{4.5, 5.5, 0, 1, 1},
-		{2.5, 5.5, 0, 1, 2},
-		{6.5, 7.5, 0, 0, 1},
+		{2500, 3500, 1, 0, 1},
+		{4500, 5500, 0, 1, 1},
+		{2500, 5500, 0, 1, 2},
+		{6500, 7500, 0, 0, 1},
 	} {
 		r, err := svc.Report(ctx, "p", at(c.from), at(c.to))
 		if err != nil {
@@ -158,15 +158,15 @@ func testReportFromTheEnd(t *testing.T, st pools.Store) {
 		}
 		l := r.Liabilities
 		if len(l.Pending) != c.pending || len(l.Confirmed) != c.confirmed || r.Contributed.Rounds != c.rounds || len(r.Hits) != 0 {
-			t.Fatalf("(T0+%gs, T0+%gs]: %d pending, %d confirmed, %d rounds, %d hits; want %d, %d, %d and none",
+			t.Fatalf("(T0+%dms, T0+%dms]: %d pending, %d confirmed, %d rounds, %d hits; want %d, %d, %d and none",
 				c.from, c.to, len(l.Pending), len(l.Confirmed), r.Contributed.Rounds, len(r.Hits), c.pending, c.confirmed, c.rounds)
 		}
 		if want := int64(10_000_519) * int64(c.pending+c.confirmed); int64(l.Total) != want {
-			t.Fatalf("(T0+%gs, T0+%gs]: liabilities %d, want %d", c.from, c.to, l.Total, want)
+			t.Fatalf("(T0+%dms, T0+%dms]: liabilities %d, want %d", c.from, c.to, l.Total, want)
 		}
 		held, err := svc.Report(ctx, "rws", at(c.from), at(c.to))
 		if err != nil || len(held.Liabilities.Held) != 1 || held.Liabilities.Held[0].Hand != "royal_flush" || held.Liabilities.Total != 0 {
-			t.Fatalf("rws (T0+%gs, T0+%gs]: %v %+v", c.from, c.to, err, held.Liabilities)
+			t.Fatalf("rws (T0+%dms, T0+%dms]: %v %+v", c.from, c.to, err, held.Liabilities)
 		}
 	}
 }
