@@ -264,3 +264,41 @@ func TestCorrectionAfterTheResetSpentTheOverflowHTTP(t *testing.T) {
 		t.Fatalf("reconcile: %d %s", resp.Code, resp.Body)
 	}
 }
+
+// TestVoidOfAVoidedHitHTTP: issue 33 item 10. Proposing the void of a
+// hit already voided is a 409 at path.seq naming the entry that voided
+// it, as docs/edge.md says (it was 404); an unknown hit stays 404.
+func TestVoidOfAVoidedHitHTTP(t *testing.T) {
+	api := lockAPI(t)
+	create := strings.Replace(createMBS, `"reset":10000000`, `"reset":10000000,"verify":{"percent":true}`, 1)
+	if resp := api.Post("/v1/pools", strings.NewReader(create)); resp.Code != http.StatusCreated {
+		t.Fatalf("create: %d %s", resp.Code, resp.Body)
+	}
+	round := `{"ruleset":"mbs-megalink-ssp-v6","table":"T12","roundId":"R1","dealtAt":"2026-03-01T20:00:00Z","dealer":"2d 3d 5h 8c 9s",
+	  "progressiveUnit":500,"positions":[{"seat":3,"cards":"Ts Js Qs Ks As","wagers":{"ante":1000,"bet":2000,"progressive":500}}]}`
+	resp := api.Post("/v1/pools/megalink/rounds", strings.NewReader(round))
+	res := decodeBody[jackpot.RoundResult](t, resp.Body.Bytes())
+	if resp.Code != http.StatusOK || len(res.Payouts) != 1 || res.Payouts[0].Status != "pending" {
+		t.Fatalf("round: %d %s", resp.Code, resp.Body)
+	}
+	seq := res.Payouts[0].Seq
+	void := fmt.Sprintf("/v1/pools/megalink/hits/%d/void", seq)
+	resp = api.Post(void, "Idempotency-Key: v1", "X-Test-Principal: sup:ann/supervisor", strings.NewReader(`{"reason":"misread"}`))
+	prop := decodeBody[ProposalAnswer](t, resp.Body.Bytes())
+	if resp.Code != http.StatusAccepted {
+		t.Fatalf("proposed void: %d %s", resp.Code, resp.Body)
+	}
+	if resp := api.Post(fmt.Sprintf("/v1/pools/megalink/proposals/%d/approve", prop.Proposal.ID), "Idempotency-Key: a1", "X-Test-Principal: ctl:cy/controller"); resp.Code != http.StatusOK {
+		t.Fatalf("approve: %d %s", resp.Code, resp.Body)
+	}
+	// The hit entry, its reset, the proposal, then the hit_void.
+	voidSeq := prop.Proposal.ID + 1
+	resp = api.Post(void, "Idempotency-Key: v2", "X-Test-Principal: sup:ben/supervisor", strings.NewReader(`{"reason":"misread"}`))
+	want := fmt.Sprintf("hit %d is voided by entry %d", seq, voidSeq)
+	if resp.Code != http.StatusConflict || !strings.Contains(resp.Body.String(), `"location":"path.seq"`) || !strings.Contains(resp.Body.String(), want) {
+		t.Fatalf("a second void: %d %s, want 409 at path.seq saying %q", resp.Code, resp.Body, want)
+	}
+	if resp := api.Post("/v1/pools/megalink/hits/999/void", "Idempotency-Key: v3", "X-Test-Principal: sup:ben/supervisor", strings.NewReader(`{"reason":"misread"}`)); resp.Code != http.StatusNotFound {
+		t.Fatalf("an unknown hit: %d %s", resp.Code, resp.Body)
+	}
+}

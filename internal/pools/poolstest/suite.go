@@ -64,6 +64,7 @@ func Run(t *testing.T, open Opener, scale Scale) {
 	runCase(t, scale, "Lock_ConfirmerDoesNotPay", func(t *testing.T) { testLockConfirmerDoesNotPay(t, open(t)) })
 	runCase(t, scale, "Lock_PendingRoyalVoidedAfterThreeRounds_R28", func(t *testing.T) { testLockVoidAfterRounds(t, open(t)) })
 	runCase(t, scale, "Lock_RWSHeldHitEntersAfterItsWindow_R7", func(t *testing.T) { testLockHeldRWS(t, open(t)) })
+	runCase(t, scale, "Lock_VoidOfAVoidedHitIsAConflict", func(t *testing.T) { testVoidOfAVoidedHit(t, open(t)) })
 	runCase(t, scale, "Lock_TwoTablesVoidedInEitherOrder", func(t *testing.T) { testLockTwoTables(t, open(t)) })
 	runCase(t, scale, "Lock_ConcurrentWritersWithConfirmsAndVoids", func(t *testing.T) { testLockConcurrent(t, open(t), scale) })
 	runCase(t, scale, "Dual_AdjustmentApprovedBySecondPrincipal", func(t *testing.T) { testDualControlAdjustment(t, open(t)) })
