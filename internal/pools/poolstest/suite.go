@@ -58,6 +58,7 @@ func Run(t *testing.T, open Opener, scale Scale) {
 	runCase(t, scale, "Correct_PaidStraightFlushIsAHouseRecovery_R28", func(t *testing.T) { testCorrectPaidStraightFlush(t, open(t)) })
 	runCase(t, scale, "Correct_VoidAfterTheReserveWasSpent_R28", func(t *testing.T) { testVoidAfterTheReserveWasSpent(t, open(t)) })
 	runCase(t, scale, "Correct_LockedRoyalPendingOrPaid_R28", func(t *testing.T) { testCorrectLockedRoyal(t, open(t)) })
+	runCase(t, scale, "Correct_PendingRoyalAfterAStraightFlush_R28_R29", func(t *testing.T) { testCorrectPendingRoyalAfterAStraightFlush(t, open(t)) })
 	runCase(t, scale, "Correct_HeldRWSHitWithdrawn_R28_R7", func(t *testing.T) { testCorrectHeldRWS(t, open(t)) })
 	runCase(t, scale, "Correct_VoidWithItsRule_R28", func(t *testing.T) { testVoidRound(t, open(t)) })
 	runCase(t, scale, "Lock_PendingRoyalConfirmedAndPaid", func(t *testing.T) { testLockConfirmed(t, open(t)) })
