@@ -60,6 +60,7 @@ func Run(t *testing.T, open Opener, scale Scale) {
 	runCase(t, scale, "Correct_LockedRoyalPendingOrPaid_R28", func(t *testing.T) { testCorrectLockedRoyal(t, open(t)) })
 	runCase(t, scale, "Correct_PendingRoyalAfterAStraightFlush_R28_R29", func(t *testing.T) { testCorrectPendingRoyalAfterAStraightFlush(t, open(t)) })
 	runCase(t, scale, "Correct_HeldRWSHitWithdrawn_R28_R7", func(t *testing.T) { testCorrectHeldRWS(t, open(t)) })
+	runCase(t, scale, "VoidRoundRecordedAndAnswered_R12", func(t *testing.T) { testVoidRoundRecorded(t, open(t)) })
 	runCase(t, scale, "Correct_VoidWithItsRule_R28", func(t *testing.T) { testVoidRound(t, open(t)) })
 	runCase(t, scale, "Lock_PendingRoyalConfirmedAndPaid", func(t *testing.T) { testLockConfirmed(t, open(t)) })
 	runCase(t, scale, "Lock_ConfirmerDoesNotPay", func(t *testing.T) { testLockConfirmerDoesNotPay(t, open(t)) })
