@@ -22,7 +22,9 @@ func voidDeal(fixed bool) settle.Round {
 	if fixed {
 		seat2 = "Tc 2c 5d 8h 9c"
 	}
-	w := func() map[string]money.Amount { return map[string]money.Amount{"ante": 1000, "bet": 2000, "progressive": 500} }
+	w := func() map[string]money.Amount {
+		return map[string]money.Amount{"ante": 1000, "bet": 2000, "progressive": 500}
+	}
 	return settle.Round{Ruleset: ssp, RoundID: "R1", Dealer: "2d 3d 5h 8c 9s", ProgressiveUnit: 500, Positions: []settle.Position{
 		{Seat: 1, Cards: "Ts 4c 6d 7h Kd", Wagers: w()}, {Seat: 2, Cards: seat2, Wagers: w()}, {Seat: 3, Cards: "Th Jh Qh Kh Ah", Wagers: w()}}}
 }
