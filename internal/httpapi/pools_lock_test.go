@@ -63,16 +63,24 @@ func lockAPI(t *testing.T) humatest.TestAPI {
 	return api
 }
 
-// TestPoolLockHTTP: a Royal under the jackpot lock is answered pending, is
-// listed for its table with its cards, shows on the pool, and is
-// confirmed by a supervisor and paid by the cage, each recorded with its
-// principal; without a principal 401, with the wrong role 403 (issue 13).
-func TestPoolLockHTTP(t *testing.T) {
+// lockedPoolAPI is lockAPI with pool megalink (createMBS) under the
+// jackpot lock for every percentage prize.
+func lockedPoolAPI(t *testing.T) humatest.TestAPI {
+	t.Helper()
 	api := lockAPI(t)
 	create := strings.Replace(createMBS, `"reset":10000000`, `"reset":10000000,"verify":{"percent":true}`, 1)
 	if resp := api.Post("/v1/pools", strings.NewReader(create)); resp.Code != http.StatusCreated {
 		t.Fatalf("create: %d %s", resp.Code, resp.Body)
 	}
+	return api
+}
+
+// TestPoolLockHTTP: a Royal under the jackpot lock is answered pending, is
+// listed for its table with its cards, shows on the pool, and is
+// confirmed by a supervisor and paid by the cage, each recorded with its
+// principal; without a principal 401, with the wrong role 403 (issue 13).
+func TestPoolLockHTTP(t *testing.T) {
+	api := lockedPoolAPI(t)
 	round := `{"ruleset":"mbs-megalink-ssp-v6","table":"T12","roundId":"R1","dealtAt":"2026-03-01T20:00:00Z","dealer":"2d 3d 5h 8c 9s",
 	  "progressiveUnit":500,"positions":[{"seat":1,"cards":"Kc Kh Kd Ac Ah","wagers":{"ante":1000,"bet":2000,"progressive":500}},
 	               {"seat":2,"cards":"2c 7d 9h Jd 4c","wagers":{"ante":1000,"progressive":500}},
@@ -270,11 +278,7 @@ func TestCorrectionAfterTheResetSpentTheOverflowHTTP(t *testing.T) {
 // hit already voided is a 409 at path.seq naming the entry that voided
 // it, as docs/edge.md says (it was 404); an unknown hit stays 404.
 func TestVoidOfAVoidedHitHTTP(t *testing.T) {
-	api := lockAPI(t)
-	create := strings.Replace(createMBS, `"reset":10000000`, `"reset":10000000,"verify":{"percent":true}`, 1)
-	if resp := api.Post("/v1/pools", strings.NewReader(create)); resp.Code != http.StatusCreated {
-		t.Fatalf("create: %d %s", resp.Code, resp.Body)
-	}
+	api := lockedPoolAPI(t)
 	round := `{"ruleset":"mbs-megalink-ssp-v6","table":"T12","roundId":"R1","dealtAt":"2026-03-01T20:00:00Z","dealer":"2d 3d 5h 8c 9s",
 	  "progressiveUnit":500,"positions":[{"seat":3,"cards":"Ts Js Qs Ks As","wagers":{"ante":1000,"bet":2000,"progressive":500}}]}`
 	resp := api.Post("/v1/pools/megalink/rounds", strings.NewReader(round))
