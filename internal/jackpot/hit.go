@@ -74,6 +74,12 @@ type Round struct {
 	Currency money.Currency     `json:"currency,omitempty"`
 	Wagers   []ProgressiveWager `json:"wagers"`
 	Hits     []Hit              `json:"hits"`
+	// Void: settlement voided the round (ruling R12); it has no wagers and
+	// no hits. Irregularities are what settlement found (void or not),
+	// VoidHands the hands a void round held that would have hit.
+	Void           bool           `json:"void,omitempty"`
+	Irregularities []Irregularity `json:"irregularities,omitempty"`
+	VoidHands      []VoidHand     `json:"voidHands,omitempty"`
 }
 
 // Payout is one jackpot payout of a round, paid or held.
@@ -138,6 +144,11 @@ type RoundResult struct {
 	Released []Payout  `json:"released"`
 	Meters   MeterView `json:"meters"`
 	Version  int64     `json:"version"`
+	// Void and Irregularities are the settlement's, as POST
+	// /v1/rounds/settle answers them (issue 33 item 1): a void round
+	// returns every wager and contributes nothing.
+	Void           bool           `json:"void" doc:"The round is void (ruling R12): every wager is returned, nothing reaches the pool, and no hand wins a jackpot prize; irregularities say why, citing the rules, as settle answers."`
+	Irregularities []Irregularity `json:"irregularities" doc:"What settlement found irregular in the round's cards and wagers, each citing its rules, as settle answers them."`
 }
 
 func (p *Pool) view() MeterView {

@@ -3,7 +3,9 @@ package pools
 import (
 	"context"
 	"errors"
+	"fmt"
 	"github.com/tablesettle/tablesettle/internal/jackpot"
+	"net/url"
 	"time"
 )
 
@@ -57,7 +59,15 @@ func (s *Service) applyRound(ctx context.Context, pool string, r jackpot.Round, 
 				if i > 0 {
 					what, field = "this Idempotency-Key", "header.Idempotency-Key"
 				}
-				return jackpot.RoundResult{}, false, false, conflict(field, what+" was already applied with a different body")
+				msg := what + " was already applied with a different body"
+				if i == 0 {
+					// A mis-keyed card is fixed by correcting the round,
+					// never by sending it again (ruling R28; issue 33
+					// item 1).
+					msg += fmt.Sprintf("; to fix a mis-keyed card, a supervisor proposes its correction: POST /v1/pools/%s/rounds/%s/%s/correction (ruling R28)",
+						pool, url.PathEscape(r.Table), url.PathEscape(r.Round))
+				}
+				return jackpot.RoundResult{}, false, false, conflict(field, msg)
 			}
 			// This request's own commit (its answer lost) is not a replay.
 			return rec.Result, true, !contains(mine, rec.Commit), nil

@@ -515,3 +515,30 @@ func ledgerRequests(t *testing.T, ctx context.Context) []string {
 	t.Helper()
 	return eval[[]string](t, ctx, `window.ledgerURLs`)
 }
+
+// Issue 33 item 1: a round voided by a duplicate card (the Ten of spades
+// at seats 1 and 2) that held a Royal Flush at seat 3 shows in the
+// supervisor's hit queue, within a poll and with no click, as a
+// round_void row naming the hand and why the round is void.
+func TestConsoleShowsAVoidRoundsRoyal(t *testing.T) {
+	s, tok := startServerWith(t)
+	createLockPool(t, s, tok, "void-1")
+	ctx := browser(t, 1280, 720)
+	signIn(t, ctx, s.url, tok[principal.Supervisor], "browser-supervisor (supervisor)", "void-1")
+	waitText(t, ctx, `#queue tbody`, "No hit yet.")
+	time.Sleep(700 * time.Millisecond)
+	w := `"wagers":{"ante":1000,"bet":2000,"progressive":500}`
+	round := `{"ruleset":"mbs-megalink-ssp-v6","table":"T12","roundId":"V1","progressiveUnit":500,"dealtAt":"2026-03-01T20:00:00Z","dealer":"2d 3d 5h 8c 9s",` +
+		`"positions":[{"seat":1,"cards":"Ts 4c 6d 7h Kd",` + w + `},{"seat":2,"cards":"Ts 2c 5d 8h 9c",` + w + `},{"seat":3,"cards":"Th Jh Qh Kh Ah",` + w + `}]}`
+	if out := api(t, "POST", s.url+"/v1/pools/void-1/rounds", round, "Idempotency-Key", "void-1-v1", "Authorization", "Bearer "+tok[principal.Table]); !strings.Contains(out, `"void":true`) {
+		t.Fatalf("the round: %s", out)
+	}
+	waitText(t, ctx, `#queue tbody`, "round_void")
+	q := text(t, ctx, `#queue tbody`)
+	for _, want := range []string{"T12", "royal flush", "round V1 void, nothing paid", "duplicate_card: Ts appears twice"} {
+		if !strings.Contains(q, want) {
+			t.Errorf("the queue's row lacks %q: %q", want, q)
+		}
+	}
+	shot(t, ctx, "shift-void-round-console")
+}
