@@ -32,6 +32,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"math"
 	"net/url"
 	"os"
@@ -80,9 +81,25 @@ func dsn(path string, params ...string) string {
 	return "file:" + (&url.URL{Path: path}).EscapedPath() + "?" + strings.Join(q, "&")
 }
 
-// OpenFile opens (or creates) the store in the database file path,
-// migrating its schema forward to this build's.
+// OpenFile opens the store in the database file path, migrating its
+// schema forward to this build's, or creates it when no file is there
+// (create). A file that is there must be a database this service created
+// (vet): one it did not create, empty or foreign, or one that fails
+// SQLite's quick check, is refused (ErrRefused) and left as it was (issue
+// 33 item 6).
 func OpenFile(path string) (*Store, error) {
+	switch _, err := os.Stat(path); {
+	case errors.Is(err, fs.ErrNotExist):
+		if err := create(path); err != nil {
+			return nil, fmt.Errorf("sqlite: create %s: %w", path, err)
+		}
+	case err != nil:
+		return nil, fmt.Errorf("sqlite: %w", err)
+	default:
+		if err := vet(path); err != nil {
+			return nil, err
+		}
+	}
 	w, err := sql.Open("sqlite", dsn(path, "_journal_mode=WAL", "_synchronous=FULL", "_pragma=foreign_keys(1)"))
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: open %s: %w", path, err)
