@@ -302,3 +302,42 @@ func BenchmarkStoreReport(b *testing.B) {
 		b.ReportMetric(ms(wholeReport), "report-whole-long-ms")
 	}
 }
+
+// BenchmarkStoreOpen: the start of serve on a database with 1,000,000
+// ledger entries (issue 33 item 6): Open vets the file (its mark, and
+// SQLite's PRAGMA quick_check, which reads the whole file) before it
+// serves, so its cost grows with the file. Reported: the open's time,
+// the same without the quick check (serve -quick-check=false) and the
+// file's size. STORE_BENCH_ENTRIES changes the history's size.
+func BenchmarkStoreOpen(b *testing.B) {
+	entries := 1_000_000
+	if v, err := strconv.Atoi(os.Getenv("STORE_BENCH_ENTRIES")); err == nil && v > 0 {
+		entries = v
+	}
+	for range b.N {
+		st, _, p := newBenchPool(b)
+		grow(b, st, p, 0, (entries-1)*50/51)
+		path := st.Path()
+		if err := st.Close(); err != nil {
+			b.Fatal(err)
+		}
+		fi, err := os.Stat(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		open := func(opts ...sqlite.Option) time.Duration {
+			runtime.GC()
+			start := time.Now()
+			st, err := sqlite.OpenFile(path, opts...)
+			took := time.Since(start)
+			if err != nil {
+				b.Fatal(err)
+			}
+			st.Close()
+			return took
+		}
+		b.ReportMetric(ms(open()), "open-ms")
+		b.ReportMetric(ms(open(sqlite.WithoutQuickCheck())), "open-without-quick-check-ms")
+		b.ReportMetric(float64(fi.Size())/(1<<20), "file-MiB")
+	}
+}
