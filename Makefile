@@ -180,7 +180,8 @@ load-pools-open:
 ## bench-store: the embedded store (internal/sqlite, docs/store.md), one run
 ## each: the cost of round 1,000 against round 100,000 (p50, p99), rounds/s
 ## to one pool with 100,000 rounds of history by 1 and 8 writers, and
-## opening a pool's console with 1,000,000 ledger entries (about 10 min)
+## opening a pool's console with 1,000,000 ledger entries, and the start
+## (Open, with and without its quick check) of such a database (about 20 min)
 bench-store:
 	STORE_BENCH=1 $(GO) test -run '^$$' -bench 'BenchmarkStore' -benchtime 1x -timeout 60m ./internal/sqlite
 
