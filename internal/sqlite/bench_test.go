@@ -186,10 +186,7 @@ func BenchmarkStoreThroughput(b *testing.B) {
 // ledger entries behind it (issue 23: at most 20 ms), and printing the
 // slip of its first hit. STORE_BENCH_ENTRIES changes the history's size.
 func BenchmarkStoreConsole(b *testing.B) {
-	entries := 1_000_000
-	if v, err := strconv.Atoi(os.Getenv("STORE_BENCH_ENTRIES")); err == nil && v > 0 {
-		entries = v
-	}
+	entries := benchEntries()
 	for range b.N {
 		st, svc, p := newBenchPool(b)
 		// Every 50th round has two entries (a Straight Flush): 50 rounds
@@ -254,10 +251,7 @@ func BenchmarkStoreConsole(b *testing.B) {
 // reads its ledger oldest first only). long/short is the hundredth week
 // against the first: 1 when the cost does not grow with the history.
 func BenchmarkStoreReport(b *testing.B) {
-	entries := 1_000_000
-	if v, err := strconv.Atoi(os.Getenv("STORE_BENCH_ENTRIES")); err == nil && v > 0 {
-		entries = v
-	}
+	entries := benchEntries()
 	const shift = 8 * 60 * 60
 	for range b.N {
 		measure := func(n int) (report, meters time.Duration, st *sqlite.Store, svc *pools.Service, from, to time.Time) {
@@ -310,10 +304,7 @@ func BenchmarkStoreReport(b *testing.B) {
 // the same without the quick check (serve -quick-check=false) and the
 // file's size. STORE_BENCH_ENTRIES changes the history's size.
 func BenchmarkStoreOpen(b *testing.B) {
-	entries := 1_000_000
-	if v, err := strconv.Atoi(os.Getenv("STORE_BENCH_ENTRIES")); err == nil && v > 0 {
-		entries = v
-	}
+	entries := benchEntries()
 	for range b.N {
 		st, _, p := newBenchPool(b)
 		grow(b, st, p, 0, (entries-1)*50/51)
@@ -340,4 +331,13 @@ func BenchmarkStoreOpen(b *testing.B) {
 		b.ReportMetric(ms(open(sqlite.WithoutQuickCheck())), "open-without-quick-check-ms")
 		b.ReportMetric(float64(fi.Size())/(1<<20), "file-MiB")
 	}
+}
+
+// benchEntries is the size of the history the benchmarks of 1,000,000
+// entries build: STORE_BENCH_ENTRIES when set.
+func benchEntries() int {
+	if v, err := strconv.Atoi(os.Getenv("STORE_BENCH_ENTRIES")); err == nil && v > 0 {
+		return v
+	}
+	return 1_000_000
 }

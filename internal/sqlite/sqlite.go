@@ -506,7 +506,12 @@ func (s *Store) Pools(ctx context.Context) ([]string, error) {
 
 // ids runs a query of one text column.
 func (s *Store) ids(ctx context.Context, query string, args ...any) ([]string, error) {
-	rows, err := s.reader(ctx).QueryContext(ctx, query, args...)
+	return column(ctx, s.reader(ctx), query, args...)
+}
+
+// column runs a query of one text column on q.
+func column(ctx context.Context, q queryer, query string, args ...any) ([]string, error) {
+	rows, err := q.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, err
 	}

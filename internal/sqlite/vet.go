@@ -127,18 +127,5 @@ func vet(path string, quick bool) error {
 
 // quickCheck is PRAGMA quick_check's lines: ["ok"] when sound.
 func quickCheck(ctx context.Context, db *sql.DB) ([]string, error) {
-	rows, err := db.QueryContext(ctx, `PRAGMA quick_check`)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var lines []string
-	for rows.Next() {
-		var l string
-		if err := rows.Scan(&l); err != nil {
-			return nil, err
-		}
-		lines = append(lines, l)
-	}
-	return lines, rows.Err()
+	return column(ctx, db, `PRAGMA quick_check`)
 }

@@ -133,7 +133,9 @@ func testReleaseActors(t *testing.T, st pools.Store) {
 	ctx := context.Background()
 	clock := jackpottest.NewClock(jackpottest.T0)
 	svc := service(st, clock)
-	if _, _, err := svc.Create(ctx, "rws", jackpottest.RWSSettings(), jackpottest.Admin); err != nil {
+	s := jackpottest.RWSSettings()
+	s.Tables = []string{"T1", "T2"}
+	if _, _, err := svc.Create(ctx, "rws", s, jackpottest.Admin); err != nil {
 		t.Fatal(err)
 	}
 	const rws = "rws-mlp-csp-v2"
