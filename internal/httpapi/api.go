@@ -28,8 +28,8 @@ import (
 	"github.com/tablesettle/tablesettle/internal/web"
 )
 
-// Version is the API's version as published in the spec.
-const Version = "1.0.0"
+// Version is the API's version as published in the spec (apispec.Version).
+const Version = apispec.Version
 
 // MaxBodyBytes is the largest request body any operation accepts; a larger
 // body is refused with 413 before it reaches an operation.

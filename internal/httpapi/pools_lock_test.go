@@ -29,8 +29,13 @@ func testPrincipals(def func(method, path string) string) func(huma.Context, fun
 			v = def(ctx.Method(), ctx.URL().Path)
 		}
 		if v != "" {
+			// id/roles[/tables]: "tbl:T2/table/T2" is table T2's.
 			id, roles, _ := strings.Cut(v, "/")
+			roles, tables, _ := strings.Cut(roles, "/")
 			p := &principal.Principal{ID: id}
+			if tables != "" {
+				p.Tables = strings.Split(tables, ",")
+			}
 			for _, r := range strings.Split(roles, ",") {
 				p.Roles = append(p.Roles, principal.Role(r))
 			}

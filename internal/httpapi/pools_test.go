@@ -237,11 +237,63 @@ func TestRWSHeldThenReleased(t *testing.T) {
 		t.Fatalf("paid inside the window: %s", resp.Body)
 	}
 	clock.Advance(5 * time.Second)
-	resp = api.Post("/v1/pools/rws/release")
+	resp = api.Post("/v1/pools/rws/release", "X-Test-Principal: sup:ann/supervisor")
 	out := decodeBody[struct{ Paid []jackpot.Payout }](t, resp.Body.Bytes())
 	if len(out.Paid) != 1 || out.Paid[0].Amount != 10_000_086 {
 		t.Fatalf("release: %s", resp.Body)
 	}
+	// Issue 33 item 5: the Release button names who pressed it; a held
+	// hit of T1 that a round of T2 finds due is paid as the service's
+	// clock, and T2's own contribution names T2.
+	if by := releasedBy(t, api, out.Paid[0].Seq); by != "sup:ann" {
+		t.Fatalf("the button's release recorded as %q, want sup:ann", by)
+	}
+	round = strings.Replace(round, `"roundId":"R1"`, `"roundId":"R2"`, 1)
+	resp = api.Post("/v1/pools/rws/rounds", strings.NewReader(round), "X-Test-Principal: tbl:T1/table/T1")
+	held := decodeBody[jackpot.RoundResult](t, resp.Body.Bytes())
+	if len(held.Payouts) != 1 || held.Payouts[0].Status != "held" {
+		t.Fatalf("held again: %s", resp.Body)
+	}
+	clock.Advance(5 * time.Second)
+	t2 := `{"ruleset":"rws-mlp-csp-v2","table":"T2","roundId":"R1","dealtAt":"2026-03-01T20:00:00Z","dealer":"2d 3d 5h 8c 9s",
+	  "progressiveUnit":500,"positions":[{"seat":1,"cards":"Kc Qh 7d 4c 2h","wagers":{"ante":1000,"bet":2000,"progressive":500}}]}`
+	resp = api.Post("/v1/pools/rws/rounds", strings.NewReader(t2), "X-Test-Principal: tbl:T2/table/T2")
+	res = decodeBody[jackpot.RoundResult](t, resp.Body.Bytes())
+	if resp.Code != http.StatusOK || len(res.Released) != 1 || res.Released[0].Table != "T1" {
+		t.Fatalf("T2's round: %s", resp.Body)
+	}
+	if by := releasedBy(t, api, res.Released[0].Seq); by != "service" {
+		t.Fatalf("the release T2's round found due recorded as %q, want service (the clock)", by)
+	}
+	// Every entry after T1's held one: the release's (the Royal, the
+	// reset) the clock's, then T2's contribution T2's.
+	resp = api.Get(fmt.Sprintf("/v1/pools/rws/ledger?after=%d", held.Payouts[0].Seq))
+	page := decodeBody[struct{ Entries []jackpot.Entry }](t, resp.Body.Bytes())
+	kinds := ""
+	for _, e := range page.Entries {
+		want := "service"
+		if e.Kind == jackpot.KindContribution {
+			want = "tbl:T2"
+		}
+		if e.Actor == nil || e.Actor.ID != want {
+			t.Errorf("entry %d (%s) by %+v, want %s", e.Seq, e.Kind, e.Actor, want)
+		}
+		kinds += string(e.Kind) + " "
+	}
+	if kinds != "hit reset contribution " {
+		t.Fatalf("entries after the held Royal: %s", kinds)
+	}
+}
+
+// releasedBy is the actor's id of ledger entry seq of pool rws.
+func releasedBy(t *testing.T, api humatest.TestAPI, seq int64) string {
+	t.Helper()
+	resp := api.Get(fmt.Sprintf("/v1/pools/rws/ledger?after=%d&limit=1", seq-1))
+	page := decodeBody[struct{ Entries []jackpot.Entry }](t, resp.Body.Bytes())
+	if len(page.Entries) != 1 || page.Entries[0].Seq != seq || page.Entries[0].Actor == nil {
+		t.Fatalf("ledger entry %d: %s", seq, resp.Body)
+	}
+	return page.Entries[0].Actor.ID
 }
 
 // TestPoolsReadmeExample: the pools example of docs/pools.md works as

@@ -149,6 +149,9 @@ type change struct {
 	entries []Entry
 	err     error
 	rules   Rules // the rulesets' descriptions, for the clauses cited
+	// releaser is who a release of held hits is recorded as (releaseDue):
+	// nil for the service's clock (Clock).
+	releaser *Actor
 }
 
 func (c *change) post(e Entry) Entry {

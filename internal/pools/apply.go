@@ -99,8 +99,9 @@ func (s *Service) applyRound(ctx context.Context, pool string, r jackpot.Round, 
 		if jackpot.DueHeld(p, s.Now()) > jackpot.MaxReleasedPerCommit {
 			// More held hits are due than one commit pays: pay them all,
 			// commit after commit in dealt order, before the round
-			// contributes (issue 13, defect 1; R7, R21).
-			if _, _, err := s.Release(ctx, pool); err != nil {
+			// contributes (issue 13, defect 1; R7, R21), as the service's
+			// clock: this round's table did not ask for it (issue 33 item 5).
+			if _, _, err := s.releaseAs(ctx, pool, Clock); err != nil {
 				return jackpot.RoundResult{}, false, err
 			}
 			continue

@@ -52,6 +52,7 @@ func Run(t *testing.T, open Opener, scale Scale) {
 	runCase(t, scale, "ChangesExactlyOnce", func(t *testing.T) { testChangesOnce(t, open(t)) })
 	runCase(t, scale, "OwnCommitAfterLostAnswer", func(t *testing.T) { testOwnCommit(t, open(t)) })
 	runCase(t, scale, "Release_ThirtyRWSHitsDueAtOnce_R7", func(t *testing.T) { testThirtyDue(t, open(t)) })
+	runCase(t, scale, "Release_ActorOfEachTrigger_Issue33Item5", func(t *testing.T) { testReleaseActors(t, open(t)) })
 	runCase(t, scale, "CreateRetriedWhileReadsFail", func(t *testing.T) { testCreateRetriedWhileReadsFail(t, open(t)) })
 	runCase(t, scale, "MetersAsOfAnInstant", func(t *testing.T) { testMetersAt(t, open(t)) })
 	runCase(t, scale, "Correct_ContributionOnly_R28", func(t *testing.T) { testCorrectContributionOnly(t, open(t)) })
