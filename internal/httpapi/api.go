@@ -168,12 +168,32 @@ func (o operations) Handle(op *huma.Operation, handler func(huma.Context)) {
 	if o.access != nil {
 		first = append(first, o.access.guard(route))
 	}
+	headers := headerParams(op)
 	first = append(first, func(ctx huma.Context, next func(huma.Context)) {
-		if r, w := humago.Unwrap(ctx); o.limits.admit(w, r) {
+		if r, w := humago.Unwrap(ctx); o.limits.admit(w, r, route, headers) {
 			next(ctx)
 		}
 	})
 	o.mux.Handle(route, operation{op: op, handler: first.Handler(handler)})
+}
+
+// headerParams are the single-valued headers op reads (its header
+// parameters: Idempotency-Key), which admit refuses twice over; the list
+// headers (Accept, If-None-Match: RFC 9110 12.5.1, 13.1.2), where several
+// values are one list, are left out.
+func headerParams(op *huma.Operation) []string {
+	var names []string
+	for _, p := range op.Parameters {
+		if p.In != "header" {
+			continue
+		}
+		switch http.CanonicalHeaderKey(p.Name) {
+		case "Accept", "If-None-Match":
+		default:
+			names = append(names, p.Name)
+		}
+	}
+	return names
 }
 
 // ServeHTTP implements huma.Adapter.
