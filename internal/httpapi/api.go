@@ -61,6 +61,12 @@ type Deps struct {
 	// AnalysisCache keeps custom paytable analyses by their proposal's
 	// hash (nil: none).
 	AnalysisCache *analysis.Cache
+	// AnalysisBudget bounds the analysis of a proposed paytable (POST
+	// /v1/paytables/analyze; 422 naming studBet past it): well inside an
+	// API Gateway request. Zero means analysis.StudBudget; negative, no
+	// bound (tests, whose machine may be loaded: the speed bound is
+	// analysis.BenchmarkAnalyzeStudProposal's, issue 33 item 11).
+	AnalysisBudget time.Duration
 	// Catalogue is the rulesets the edge serves: the ruleset id enum of
 	// the spec and every operation's lookup (settle, paytables, rule
 	// documents, irregularities, analysis) come from it. The zero value
