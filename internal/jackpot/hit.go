@@ -80,6 +80,12 @@ type Round struct {
 	Void           bool           `json:"void,omitempty"`
 	Irregularities []Irregularity `json:"irregularities,omitempty"`
 	VoidHands      []VoidHand     `json:"voidHands,omitempty"`
+	// ProgressiveUnit is the pool's unit as the table sent it
+	// (progressiveUnit; zero when it sent none): the pools service refuses
+	// a round whose unit is not the pool's, whether or not it holds a
+	// progressive wager (ruling R22; issue 33 item 4). Not part of the
+	// round's JSON: fingerprints and stored records are as before.
+	ProgressiveUnit money.Amount `json:"-"`
 }
 
 // Payout is one jackpot payout of a round, paid or held.

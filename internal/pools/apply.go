@@ -175,9 +175,10 @@ func (s *Service) contribute(ctx context.Context, cs ContributionStore, pool str
 			}
 		}
 		last = p.Version
-		if jackpot.CheckLinked(p, r.Table) != nil {
-			// A table not linked to the pool (issue 24): the serial path
-			// answers its first answer if it has one, else refuses it.
+		if jackpot.CheckLinked(p, r.Table) != nil || checkUnit(p, r, "progressiveUnit") != nil {
+			// A table not linked to the pool (issue 24), or a unit not
+			// the pool's (issue 33 item 4): the serial path answers its
+			// first answer if it has one, else refuses it.
 			return jackpot.RoundResult{}, false, false, nil
 		}
 		e, res, ok, err := s.Rules().Contribute(p, r, s.Now())

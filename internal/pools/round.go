@@ -44,7 +44,8 @@ func roundOf(settler settle.Settler, sr settle.Round, table string, dealtAt time
 		return jackpot.Round{}, nil, fault.InvalidField("roundId", sr.RoundID, "a pool needs the round id: 1-64 letters, digits, '-', '_', '.' or ':'")
 	}
 	r := jackpot.Round{Ruleset: sr.Ruleset, Table: table, Round: sr.RoundID, DealtAt: dealtAt, Currency: st.Currency,
-		Wagers: []jackpot.ProgressiveWager{}, Hits: []jackpot.Hit{}, Void: st.Void, Irregularities: irregularitiesOf(st.Irregularities)}
+		Wagers: []jackpot.ProgressiveWager{}, Hits: []jackpot.Hit{}, Void: st.Void, Irregularities: irregularitiesOf(st.Irregularities),
+		ProgressiveUnit: sr.ProgressiveUnit}
 	if st.Void {
 		// Ruling R12: every wager returned; nothing reaches the pool. The
 		// pool records why, and the hands that would have hit, for the
@@ -167,4 +168,20 @@ func voidHands(settler settle.Settler, sr settle.Round) []jackpot.VoidHand {
 		}
 	}
 	return out
+}
+
+// checkUnit applies ruling R22 to every round a pool takes: the
+// progressiveUnit a table sends is the pool's unit. It is checked whether
+// or not the round holds a progressive wager (issue 33 item 4: a round
+// with unit 501 and no progressive wager was applied to a pool of unit
+// 500), so a table keyed with the wrong unit is told on its first round,
+// not on the first round someone plays the progressive. A round that sends
+// no unit (it needs one only with a progressive wager: settle) passes.
+func checkUnit(p jackpot.Pool, r jackpot.Round, field string) error {
+	if r.ProgressiveUnit == 0 || r.ProgressiveUnit == p.Settings.Unit {
+		return nil
+	}
+	c := p.Settings.Currency
+	return fault.InvalidField(field, r.ProgressiveUnit, "progressiveUnit %s is not pool %s's unit %s: every round sent to the pool gives its unit, with or without a progressive wager (ruling R22)",
+		c.Format(r.ProgressiveUnit), p.ID, c.Format(p.Settings.Unit)).Cite("ruling R22")
 }

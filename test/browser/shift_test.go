@@ -73,14 +73,14 @@ func TestConsoleAlertsOnANewHit(t *testing.T) {
 	waitText(t, ctx, `#pending tbody`, "No pending hit.")
 	time.Sleep(1200 * time.Millisecond) // at least one poll with nothing new
 
-	start := time.Now()
 	playRound(t, s, tok, "live-1", "R1", "3", "Ts Js Qs Ks As")
+	countPolls(t, ctx, "/proposals") // polled once a tick, with the hits
 	waitJS(t, ctx, "the hit alert", `(() => { const a = document.getElementById("hit-alert"); return !!a && a.getAttribute("role") === "alert" && a.offsetParent !== null && a.textContent.includes("100,001.73"); })()`)
-	d := time.Since(start)
-	if d > 1600*time.Millisecond {
-		t.Errorf("the console took %v to show the new hit; one poll of 1 s is the most it may take", d)
+	// The next poll shows it; counted, not timed (issue 33 item 11,
+	// polls_test.go).
+	if n := polls(t, ctx); n > 2 {
+		t.Errorf("the console took %d polls to show the new hit; the next one should show it", n)
 	}
-	t.Logf("the alert showed %v after the round was posted", d.Round(time.Millisecond))
 	alert := text(t, ctx, `#hit-alert`)
 	for _, want := range []string{"table T12", "seat 3", "royal flush", "SGD 100,001.73", "pending"} {
 		if !strings.Contains(alert, want) {
@@ -335,11 +335,12 @@ func TestConsoleLedgerFollowsContributionsQuietly(t *testing.T) {
 	signIn(t, ctx, s.url, tok[principal.Cage], "browser-cage (cage)", "busy-1")
 	waitText(t, ctx, `#ledger-count`, "1 of 1 loaded entries")
 	recordLedgerRequests(t, ctx)
-	start := time.Now()
 	playRound(t, s, tok, "busy-1", "Q1", "2", "3c 5d 9h Js Qh")
+	countPolls(t, ctx, "/v1/pools/busy-1")
 	waitText(t, ctx, `#ledger-count`, "2 of 2 loaded entries")
-	if d := time.Since(start); d > 2*time.Second {
-		t.Errorf("the first round after a quiet spell reached the ledger in %s, want at the next poll", d)
+	// Counted, not timed (issue 33 item 11, polls_test.go).
+	if n := polls(t, ctx); n > 2 {
+		t.Errorf("the first round after a quiet spell reached the ledger after %d polls of the pool, want at the next poll", n)
 	}
 	for i := 2; i <= 12; i++ {
 		playRound(t, s, tok, "busy-1", "Q"+strconv.Itoa(i), "2", "3c 5d 9h Js Qh")

@@ -82,6 +82,7 @@ func Run(t *testing.T, open Opener, scale Scale) {
 	runCase(t, scale, "Dual_ApproveExactlyOnce", func(t *testing.T) { testApproveExactlyOnce(t, open(t)) })
 	runCase(t, scale, "Dual_ApprovalAfterThePoolChanged", func(t *testing.T) { testApprovalAfterThePoolChanged(t, open(t)) })
 	runCase(t, scale, "Correct_ByLockState_R28", func(t *testing.T) { testCorrectionByLockState(t, open(t)) })
+	runCase(t, scale, "R22_UnitCheckedOnEveryRound", func(t *testing.T) { testUnitOnEveryRound(t, open(t)) })
 	runCase(t, scale, "Correct_ReleasedRWSHit_R7_R28", func(t *testing.T) { testCorrectReleasedRWSHit(t, open(t)) })
 	runCase(t, scale, "MetersAtSkewedWriters", func(t *testing.T) { testMetersAtSkewedWriters(t, open(t)) })
 	runCase(t, scale, "ReportFromTheEnd", func(t *testing.T) { testReportFromTheEnd(t, open(t)) })
