@@ -467,8 +467,9 @@ func (s *Service) checkLog(ctx context.Context, p jackpot.Pool, full bool) (jack
 			}
 		}
 	}
-	// A checkpoint past the base whose root the entries do not give: an
-	// entry it covers changed after it was signed.
+	// The first checkpoint past the base whose root the entries do not
+	// give: an entry it covers changed after it was signed (those after
+	// it then differ too).
 	prev := base.Size
 	for i := len(bad) - 1; i >= 0; i-- {
 		c := bad[i]
@@ -478,12 +479,12 @@ func (s *Service) checkLog(ctx context.Context, p jackpot.Pool, full bool) (jack
 				continue
 			}
 		}
-		if prev+1 == c.Size {
-			problem("entry %d is not the entry logged: the checkpoint signed at size %d does not match the ledger", c.Size, c.Size)
-		} else {
-			problem("an entry from %d to %d is not the entry logged: the checkpoint signed at size %d does not match the ledger", prev+1, c.Size, c.Size)
+		what := fmt.Sprintf("entry %d is", c.Size)
+		if prev+1 < c.Size {
+			what = fmt.Sprintf("an entry from %d to %d is", prev+1, c.Size)
 		}
-		prev = c.Size
+		problem("%s not the entry logged: the checkpoint signed at size %d does not match the ledger (nor do the %d signed after it)", what, c.Size, i)
+		break
 	}
 	return base, entries, problems, nil
 }
