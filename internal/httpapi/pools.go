@@ -239,6 +239,7 @@ func registerPools(api huma.API, deps Deps) {
 		return &reconcileOutput{Body: rec}, nil
 	})
 	registerLock(api, svc, tags)
+	registerLedgerLog(api, svc, tags)
 	registerMetersAt(api, svc, tags)
 	registerCorrect(api, svc, tags)
 }
