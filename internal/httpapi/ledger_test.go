@@ -138,4 +138,3 @@ func hashes(t *testing.T, b64 []string) []tlog.Hash {
 	}
 	return out
 }
-
