@@ -106,6 +106,9 @@ func serve(args []string) error {
 	defer stop()
 	go sweepHeld(ctx, svc, time.Second, logger)
 	go publishCheckpoints(ctx, svc, pools.CheckpointEvery, logger)
+	// The scheduled verifier (issue 34 item 6): every pool reconciled from
+	// its latest verified checkpoint; a mismatch is logged naming the seq.
+	go every(ctx, pools.VerifyEvery, false, logger, "ledger verification failed", svc.VerifyPools)
 	errc := make(chan error, 1)
 	go func() { errc <- srv.ListenAndServe() }()
 	logger.Info("tablesettle listening", "addr", "http://"+*addr, "docs", "http://"+*addr+"/docs")
