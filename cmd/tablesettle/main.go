@@ -29,6 +29,7 @@ import (
 	"github.com/tablesettle/tablesettle/internal/dynamo"
 	"github.com/tablesettle/tablesettle/internal/httpapi"
 	"github.com/tablesettle/tablesettle/internal/lambdaapp"
+	"github.com/tablesettle/tablesettle/internal/localledger"
 	"github.com/tablesettle/tablesettle/internal/pools"
 	"github.com/tablesettle/tablesettle/internal/sqlite"
 )
@@ -99,6 +100,9 @@ func serve(args []string) error {
 		return err
 	}
 	svc := pools.NewService(store, time.Now, uint64(time.Now().UnixNano()))
+	if svc.Signing, err = localledger.Open(*data); err != nil {
+		return err
+	}
 	handler, _ := httpapi.New(httpapi.Deps{Logger: logger, Pools: svc, Access: access,
 		AnalysisCache: analysis.NewCache(256, 16<<20)})
 	srv := server(*addr, handler)
@@ -106,6 +110,10 @@ func serve(args []string) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	go sweepHeld(ctx, svc, time.Second, logger)
+	go publishCheckpoints(ctx, svc, pools.CheckpointEvery, logger)
+	// The scheduled verifier (issue 34 item 6): every pool reconciled from
+	// its latest verified checkpoint; a mismatch is logged naming the seq.
+	go every(ctx, pools.VerifyEvery, false, logger, "ledger verification failed", svc.VerifyPools)
 	errc := make(chan error, 1)
 	go func() { errc <- srv.ListenAndServe() }()
 	logger.Info("tablesettle listening", "addr", "http://"+*addr, "docs", "http://"+*addr+"/docs")
@@ -155,9 +163,28 @@ func writeSpec(args []string) error {
 // holding one: a held hit is paid at its window's close even with no page
 // open (docs/floor.md). On AWS the scheduled function functions/sweep makes
 // the same call every minute.
-func sweepHeld(ctx context.Context, svc *pools.Service, interval time.Duration, logger interface {
+func sweepHeld(ctx context.Context, svc *pools.Service, interval time.Duration, logger warner) {
+	every(ctx, interval, false, logger, "held hits not released; retrying next tick", func(ctx context.Context) error {
+		_, err := svc.SweepHeld(ctx)
+		return err
+	})
+}
+
+type warner interface {
 	Warn(msg string, args ...any)
-}) {
+}
+
+// every runs step every interval until ctx ends (first at once when now
+// is set), logging a failure with what.
+func every(ctx context.Context, interval time.Duration, now bool, logger warner, what string, step func(context.Context) error) {
+	run := func() {
+		if err := step(ctx); err != nil && ctx.Err() == nil {
+			logger.Warn(what, "err", err.Error())
+		}
+	}
+	if now {
+		run()
+	}
 	t := time.NewTicker(interval)
 	defer t.Stop()
 	for {
@@ -165,9 +192,16 @@ func sweepHeld(ctx context.Context, svc *pools.Service, interval time.Duration, 
 		case <-ctx.Done():
 			return
 		case <-t.C:
-			if _, err := svc.SweepHeld(ctx); err != nil && ctx.Err() == nil {
-				logger.Warn("held hits not released; retrying next tick", "err", err.Error())
-			}
+			run()
 		}
 	}
+}
+
+// publishCheckpoints signs, at once and then every interval until ctx
+// ends, the checkpoint of every pool with entries its latest checkpoint
+// does not cover, and appends it to the witness file beside the database
+// (issue 34 items 2 and 5): the latest checkpoint covers every entry
+// committed more than 5 s before a read.
+func publishCheckpoints(ctx context.Context, svc *pools.Service, interval time.Duration, logger warner) {
+	every(ctx, interval, true, logger, "checkpoints not published; retrying next tick", svc.PublishCheckpoints)
 }

@@ -155,6 +155,11 @@ type RoundResult struct {
 	// returns every wager and contributes nothing.
 	Void           bool           `json:"void" doc:"The round is void (ruling R12): every wager is returned, nothing reaches the pool, and no hand wins a jackpot prize; irregularities say why, citing the rules, as settle answers."`
 	Irregularities []Irregularity `json:"irregularities" doc:"What settlement found irregular in the round's cards and wagers, each citing its rules, as settle answers them."`
+	// Seq is the round's own ledger entry (its contribution), whose
+	// inclusion proof GET /v1/pools/{id}/ledger/{seq}/proof answers
+	// (issue 34 item 3); absent when the round was committed beside the
+	// pool and is not folded into its ledger yet.
+	Seq int64 `json:"seq,omitempty" doc:"The round's ledger entry (its contribution): its inclusion proof is GET /v1/pools/{id}/ledger/{seq}/proof. Absent for a round committed beside the pool (contribution shards) and not yet folded into its ledger."`
 }
 
 func (p *Pool) view() MeterView {
