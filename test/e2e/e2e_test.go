@@ -467,7 +467,7 @@ func TestDualControlAdjustment(t *testing.T) {
 	if err != nil || twice.StatusCode() != 409 || twice.ApplicationproblemJSON409 == nil {
 		t.Fatalf("approving twice: %v %d %s", err, twice.StatusCode(), twice.Body)
 	}
-	rec, err := controller.ReconcilePoolWithResponse(ctx, "megalink-sgd-3")
+	rec, err := controller.ReconcilePoolWithResponse(ctx, "megalink-sgd-3", nil)
 	if err != nil || rec.JSON200 == nil || !rec.JSON200.Ok || rec.JSON200.Rebuilt.Reserve != 50000 {
 		t.Fatalf("reconcile: %v %s", err, rec.Body)
 	}
