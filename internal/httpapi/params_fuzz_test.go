@@ -19,6 +19,7 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/tablesettle/tablesettle/internal/auth"
+	"github.com/tablesettle/tablesettle/internal/localledger"
 	"github.com/tablesettle/tablesettle/internal/pools"
 	"github.com/tablesettle/tablesettle/internal/principal"
 	"github.com/tablesettle/tablesettle/internal/sqlite"
@@ -64,18 +65,23 @@ func routesOf(api huma.API) []route {
 // principal holding every role, bound to table T12.
 func paramsHost(tb testing.TB) (http.Handler, huma.API, string) {
 	tb.Helper()
-	st, err := sqlite.Open(tb.TempDir())
+	dir := tb.TempDir()
+	st, err := sqlite.Open(dir)
 	if err != nil {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(func() { st.Close() })
+	svc := pools.NewService(st, time.Now, 1)
+	if svc.Signing, err = localledger.Open(dir); err != nil { // the checkpoint route signs, as serve's does (issue 34)
+		tb.Fatal(err)
+	}
 	entries, token, err := auth.Add(nil, "fuzz", principal.Roles, []string{"T12"})
 	if err != nil {
 		tb.Fatal(err)
 	}
 	h, api := New(Deps{
 		Logger: slog.New(slog.NewJSONHandler(io.Discard, nil)),
-		Pools:  pools.NewService(st, time.Now, 1),
+		Pools:  svc,
 		Access: &Access{Authenticator: BearerTokens{Tokens: auth.NewTokens(entries)}, OpenStateless: true},
 	})
 	req := httptest.NewRequest(http.MethodPost, "/v1/pools", strings.NewReader(`{"id":"p1","currency":"SGD","tables":["T12"],"rulesets":["mbs-megalink-ssp-v6"],"unit":500,"contributionBp":1733,"reserveBp":517,"reset":10000000}`))
