@@ -167,3 +167,103 @@ func testFloorOneOpenVoidPerHit(t *testing.T, st pools.Store) {
 	}
 	t.Fatalf("the Royal is not in lastHits: %+v", p.LastHits)
 }
+
+// testFloorAcknowledgeAndAmountNow (issue 35 items 3 and 8): an RWS Royal
+// held for its 3 s window (R7) lists what it would be paid now, from the
+// pool as it stands (R21): SGD 100,000.86 after its own round (1 x 500 x
+// 17.33% = 86, carry .65), SGD 100,001.73 after a second round at T2
+// (86.65 + .65 carried = 87). A supervisor acknowledges its alert: the hit
+// names her, one hit_acknowledged entry names her and moves nothing; the
+// cage acknowledging it again changes nothing and writes nothing. A pending
+// Royal under the lock is acknowledged the same way; a hit that does not
+// wait is NotFound. Paid at its window's close, the held Royal is paid the
+// amount it last showed.
+func testFloorAcknowledgeAndAmountNow(t *testing.T, st pools.Store) {
+	ctx := context.Background()
+	clock := jackpottest.NewClock(jackpottest.T0)
+	svc := pools.NewService(st, clock.Now, 1)
+	if _, _, err := svc.Create(ctx, "rws", jackpottest.RWSSettings(), jackpottest.Admin); err != nil {
+		t.Fatal(err)
+	}
+	const rws = "rws-mlp-csp-v2"
+	apply(t, svc, "rws", jackpottest.RoundOf(rws, "T1", "r1", jackpottest.T0, 500, []int{1}, jackpottest.Royal(rws, 1, 1, 500)))
+	openHits := func() []jackpot.FloorHit {
+		t.Helper()
+		p, err := svc.Fresh(ctx, "rws")
+		if err != nil {
+			t.Fatal(err)
+		}
+		hs, err := svc.Hits(ctx, p, "open", "", 100)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return hs
+	}
+	hs := openHits()
+	if len(hs) != 1 || hs[0].State != jackpot.StateHeld || hs[0].Amount != nil || hs[0].AmountNow == nil || *hs[0].AmountNow != 10_000_086 {
+		t.Fatalf("held Royal, what it would be paid now: %+v", hs)
+	}
+	seq := hs[0].Seq
+	apply(t, svc, "rws", jackpottest.RoundOf(rws, "T2", "r1", jackpottest.T0, 500, []int{1}))
+	if hs = openHits(); len(hs) != 1 || hs[0].AmountNow == nil || *hs[0].AmountNow != 10_000_173 {
+		t.Fatalf("after T2's round, the held Royal would be paid 10,000,173 now: %+v", hs)
+	}
+	p, _ := svc.Get(ctx, "rws")
+	if d := svc.Rules().Display(p, clock.Now()); len(d.Hits) != 1 || d.Hits[0].AmountNow == nil || *d.Hits[0].AmountNow != 10_000_173 {
+		t.Fatalf("the sign's held hit: %+v", d.Hits)
+	}
+	if _, _, err := svc.Acknowledge(ctx, "rws", seq, jackpot.Actor{}); fault.KindOf(err) != fault.Unauthenticated {
+		t.Fatalf("an acknowledgement without a principal: %v", err)
+	}
+	clock.Advance(time.Second)
+	_, h, err := svc.Acknowledge(ctx, "rws", seq, jackpottest.Supervisor)
+	if err != nil || h.Acknowledged == nil || h.Acknowledged.By != jackpottest.Supervisor || !h.Acknowledged.At.Equal(jackpottest.T0.Add(time.Second)) || h.AmountNow == nil || *h.AmountNow != 10_000_173 {
+		t.Fatalf("acknowledged: %+v %v", h, err)
+	}
+	before, _ := svc.Get(ctx, "rws")
+	if _, h, err = svc.Acknowledge(ctx, "rws", seq, jackpottest.Cage); err != nil || h.Acknowledged.By != jackpottest.Supervisor {
+		t.Fatalf("a second acknowledgement keeps the first: %+v %v", h, err)
+	}
+	if after, _ := svc.Get(ctx, "rws"); after.Version != before.Version || after.Seq != before.Seq {
+		t.Fatalf("a second acknowledgement wrote: version %d -> %d", before.Version, after.Version)
+	}
+	if hs = openHits(); hs[0].Acknowledged == nil || hs[0].Acknowledged.By != jackpottest.Supervisor {
+		t.Fatalf("the queue names who acknowledged: %+v", hs)
+	}
+	es, err := svc.Ledger(ctx, "rws", 0, 1000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var acks []jackpot.Entry
+	for _, e := range es {
+		if e.Kind == jackpot.KindHitAcknowledged {
+			acks = append(acks, e)
+		}
+	}
+	if len(acks) != 1 || acks[0].HitSeq != seq || acks[0].Actor == nil || *acks[0].Actor != jackpottest.Supervisor || acks[0].Table != "T1" ||
+		acks[0].Displayed != 0 || acks[0].Reserve != 0 || acks[0].Overflow != 0 || acks[0].Paid != 0 || len(acks[0].Rules) == 0 {
+		t.Fatalf("the acknowledgement's entry: %+v", acks)
+	}
+	if _, _, err := svc.Acknowledge(ctx, "rws", 999, jackpottest.Supervisor); fault.KindOf(err) != fault.NotFound {
+		t.Fatalf("no such waiting hit: %v", err)
+	}
+	clock.Advance(2 * time.Second)
+	if hs = openHits(); len(hs) != 0 {
+		t.Fatalf("the window closed: %+v", hs)
+	}
+	p, _ = svc.Get(ctx, "rws")
+	if len(p.LastHits) != 1 || p.LastHits[0].Paid != 10_000_173 {
+		t.Fatalf("paid the amount it last showed: %+v", p.LastHits)
+	}
+	if r, err := svc.Reconcile(ctx, "rws"); err != nil || !r.OK {
+		t.Fatalf("the acknowledgement is in a ledger that reconciles: %+v %v", r, err)
+	}
+
+	if _, _, err := svc.Create(ctx, "p", LockedSettings(), jackpottest.Admin); err != nil {
+		t.Fatal(err)
+	}
+	res := apply(t, svc, "p", lockRound("T1", "r1", true))
+	if _, h, err = svc.Acknowledge(ctx, "p", res.Payouts[0].Seq, jackpottest.Cage); err != nil || h.State != jackpot.StatePending || h.Acknowledged == nil || h.Acknowledged.By != jackpottest.Cage {
+		t.Fatalf("a pending Royal acknowledged: %+v %v", h, err)
+	}
+}
