@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/danielgtaylor/huma/v2"
 
@@ -102,6 +103,14 @@ type ackOutput struct {
 	Body AckAnswer
 }
 
+type tablesInput struct {
+	ID          string `path:"id" maxLength:"64"`
+	SilentAfter int    `query:"silentAfter" minimum:"60" maximum:"86400" default:"600" doc:"Seconds without a round after which a table is flagged silent, while another table of the pool deals."`
+}
+type tablesOutput struct {
+	Body pools.Tables
+}
+
 // registerFloor adds the floor's reads (issue 24) and the acknowledgement
 // of a hit's alert (issue 35 item 3).
 func registerFloor(api huma.API, svc *pools.Service, tags []string) {
@@ -125,6 +134,22 @@ func registerFloor(api huma.API, svc *pools.Service, tags []string) {
 			return nil, poolError(ctx, err, "path.")
 		}
 		return &ackOutput{Body: AckAnswer{Hit: h, Pool: svc.View(p)}}, nil
+	})
+	huma.Register(api, huma.Operation{
+		OperationID: "pool-tables", Method: http.MethodGet, Path: "/v1/pools/{id}/tables",
+		Summary: "Table health: each linked table's last round, and the silent ones",
+		Description: "For the floor (issue 35): each table the pool links (or, linking none, each table seen) with its last round applied to the pool and when it was committed, read from the ledger's newest entries back (at most an hour, or twice silentAfter when longer, and 5,000 entries). " +
+			"A table is silent when it has had no round for silentAfter seconds while another table of the pool dealt within them: a table that stopped sending rounds, not a closed floor.",
+		Tags: tags,
+	}, func(ctx context.Context, in *tablesInput) (*tablesOutput, error) {
+		if svc == nil {
+			return nil, poolsUnavailable()
+		}
+		t, err := svc.Tables(ctx, in.ID, time.Duration(in.SilentAfter)*time.Second)
+		if err != nil {
+			return nil, poolError(ctx, err, "path.")
+		}
+		return &tablesOutput{Body: t}, nil
 	})
 
 	op := huma.Operation{

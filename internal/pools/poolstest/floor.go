@@ -3,6 +3,7 @@ package poolstest
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync"
 	"testing"
 	"time"
@@ -265,5 +266,63 @@ func testFloorAcknowledgeAndAmountNow(t *testing.T, st pools.Store) {
 	res := apply(t, svc, "p", lockRound("T1", "r1", true))
 	if _, h, err = svc.Acknowledge(ctx, "p", res.Payouts[0].Seq, jackpottest.Cage); err != nil || h.State != jackpot.StatePending || h.Acknowledged == nil || h.Acknowledged.By != jackpottest.Cage {
 		t.Fatalf("a pending Royal acknowledged: %+v %v", h, err)
+	}
+}
+
+// testFloorSilentTable (issue 35 item 7): a pool linking T1, T2 and T3;
+// T1 deals at T0 and T0+9m, T2 at T0+1m, T3 never. At T0+10m with
+// silentAfter 5m, T2 (last round 9 minutes ago) and T3 (none since the
+// pool opened 10 minutes ago) are silent while T1 deals; with silentAfter
+// 15m nobody is. When no table has dealt
+// within silentAfter, no table is flagged (the floor is closed, not a
+// table).
+func testFloorSilentTable(t *testing.T, st pools.Store) {
+	ctx := context.Background()
+	clock := jackpottest.NewClock(jackpottest.T0)
+	svc := pools.NewService(st, clock.Now, 1)
+	s := jackpottest.MBSSettings()
+	s.Tables = []string{"T1", "T2", "T3"}
+	if _, _, err := svc.Create(ctx, "p", s, jackpottest.Admin); err != nil {
+		t.Fatal(err)
+	}
+	apply(t, svc, "p", lockRound("T1", "r1", false))
+	clock.Advance(time.Minute)
+	apply(t, svc, "p", lockRound("T2", "r1", false))
+	clock.Advance(8 * time.Minute)
+	apply(t, svc, "p", lockRound("T1", "r2", false))
+	clock.Advance(time.Minute)
+	got, err := svc.Tables(ctx, "p", 5*time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := func(d time.Duration) string { return jackpottest.T0.Add(d).Format(time.RFC3339) }
+	show := func(hs []pools.TableHealth) string {
+		out := ""
+		for _, h := range hs {
+			when := "-"
+			if h.LastRoundAt != nil {
+				when = h.LastRoundAt.Format(time.RFC3339)
+			}
+			out += fmt.Sprintf("%s %s %s %v; ", h.Table, h.LastRound, when, h.Silent)
+		}
+		return out
+	}
+	want := "T1 r2 " + at(9*time.Minute) + " false; T2 r1 " + at(time.Minute) + " true; T3  - true; "
+	if s := show(got.Tables); s != want || got.SilentAfter != 300 {
+		t.Fatalf("silentAfter 5m:\n got %s\nwant %s", s, want)
+	}
+	got, _ = svc.Tables(ctx, "p", 15*time.Minute)
+	if s := show(got.Tables); s != "T1 r2 "+at(9*time.Minute)+" false; T2 r1 "+at(time.Minute)+" false; T3  - false; " {
+		t.Fatalf("silentAfter 15m: %s", s)
+	}
+	clock.Advance(time.Hour)
+	got, _ = svc.Tables(ctx, "p", 5*time.Minute)
+	for _, h := range got.Tables {
+		if h.Silent {
+			t.Fatalf("no table deals: none is flagged: %s", show(got.Tables))
+		}
+	}
+	if _, err := svc.Tables(ctx, "p", 0); fault.KindOf(err) != fault.Invalid {
+		t.Fatalf("silentAfter 0: %v", err)
 	}
 }
