@@ -52,6 +52,13 @@ func startServerWith(t *testing.T) (*server, map[principal.Role]string) {
 // (nil: none), so a test can hold or fail some requests.
 func startServerWrapped(t *testing.T, wrap func(http.Handler) http.Handler) (*server, map[principal.Role]string) {
 	t.Helper()
+	return startServerAt(t, wrap, time.Now)
+}
+
+// startServerAt is startServerWrapped on the service clock now (a test
+// moves it on to see a table fall silent).
+func startServerAt(t *testing.T, wrap func(http.Handler) http.Handler, now func() time.Time) (*server, map[principal.Role]string) {
+	t.Helper()
 	store, err := sqlite.Open(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
@@ -71,7 +78,7 @@ func startServerWrapped(t *testing.T, wrap func(http.Handler) http.Handler) (*se
 	}
 	h, _ := httpapi.New(httpapi.Deps{
 		Logger: slog.New(slog.NewJSONHandler(io.Discard, nil)),
-		Pools:  pools.NewService(store, time.Now, 1),
+		Pools:  pools.NewService(store, now, 1),
 		Access: &httpapi.Access{Authenticator: httpapi.BearerTokens{Tokens: auth.NewTokens(entries)}, OpenStateless: true},
 	})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
