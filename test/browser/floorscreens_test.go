@@ -88,9 +88,12 @@ func TestFloorAlertNoOneCanMiss(t *testing.T) {
 				}
 				shot(t, ctx, "floor-alert-"+tag+"-2-scrolled-"+h)
 			}
-			// The queue's amount on one line at every size.
+			// The queue's amount and the alert's on one line at every size.
 			if n := lines(t, ctx, `#queue tbody td.num:nth-child(6)`); n != 1 {
 				t.Errorf("the queue's amount takes %d lines", n)
+			}
+			if n := lines(t, ctx, `#hit-alert-text .amount-now`); n != 1 {
+				t.Errorf("the alert's amount takes %d lines", n)
 			}
 
 			// Acknowledged by name (the keyboard at 1280x720).

@@ -12,7 +12,7 @@ import (
 )
 
 // A whole shift on the floor pages (issue 24 must-hold), at each screen
-// the floor uses (390x844, 1280x720, 1920x1080), with a screenshot of
+// the floor uses (390x844, 1280x720, 1920x1080, 3840x2160), with a screenshot of
 // every state: the supervisor's console is open when a Royal arrives (the
 // alert, the queue); Confirm is double-clicked (one dialog, one confirm);
 // a pool id is mistyped (no live button of the old pool); the network
@@ -22,7 +22,7 @@ import (
 // (the alert, the queue, the dialog) at 1280x720.
 func TestAShift(t *testing.T) {
 	s, tok := startServerWith(t)
-	for _, size := range [][2]int64{{390, 844}, {1280, 720}, {1920, 1080}} {
+	for _, size := range floorSizes {
 		tag := fmt.Sprintf("%dx%d", size[0], size[1])
 		t.Run(tag, func(t *testing.T) {
 			pool := "shift-" + tag
@@ -41,7 +41,7 @@ func TestAShift(t *testing.T) {
 
 			// A Royal arrives while the page is open.
 			playRound(t, s, tok, pool, "R1", "3", "Ts Js Qs Ks As")
-			waitText(t, ctx, `#hit-alert`, "table T12 · seat 3 · royal flush · SGD 100,001.73")
+			waitText(t, ctx, `#hit-alert`, "table T12 · seat 3 · Royal Flush · SGD 100,001.73")
 			waitText(t, ctx, `#queue tbody`, "pending")
 			noHorizontalScroll(t, ctx, "console with an alert "+tag)
 			shot(t, ctx, "shift-"+tag+"-console-2-alert")
@@ -118,7 +118,7 @@ func TestAShift(t *testing.T) {
 			waitText(t, cage, `#queue tbody`, "paid")
 			noHorizontalScroll(t, cage, "cage console "+tag)
 			shot(t, cage, "shift-"+tag+"-cage-3-paid")
-			waitText(t, sign, `#last-won`, "Last won: SGD 100,001.73")
+			waitText(t, sign, `#last-won`, "Last won · Progressive jackpot · "+pool+": SGD 100,001.73")
 			shot(t, sign, "shift-"+tag+"-sign-4-last-won")
 
 			// The sign goes stale when its data stops.

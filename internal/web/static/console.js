@@ -33,7 +33,7 @@
     me: null, pool: null, poolId: sessionStorage.getItem("tablesettle.pool") || "",
     hits: [], history: [], historySig: "", proposals: [], seen: null, announced: new Set(), ledger: [], ledgerNext: null, ledgerStale: false, ledgerAt: 0, tablesAt: 0, timer: 0, generation: 0,
   };
-  const Console = { state, beeps: 0, notified: 0 };
+  const Console = { state, beeps: 0, raised: 0, notified: 0 };
 
   // A message stays until the next action or answer replaces it: every
   // call clears it first, and so does typing what it asked for.
@@ -202,11 +202,11 @@
     const ago = (t) => { const m = Math.floor((Date.now() - new Date(t).getTime()) / 60000); return m < 1 ? "under a minute ago" : m + " min ago"; };
     const rows = (out.tables || []).map((t) => TS.el("tr", { "data-table": t.table, class: t.silent ? "silent" : "" },
       TS.el("td", {}, t.table), TS.el("td", {}, t.lastRound || "—"),
-      TS.el("td", {}, t.lastRoundAt ? clock(t.lastRoundAt) + " (" + ago(t.lastRoundAt) + ")" : "none since " + clock(out.lookedBackTo)),
+      TS.el("td", {}, t.lastRoundAt ? clock(t.lastRoundAt) + " (" + ago(t.lastRoundAt) + ")" : "—"),
       TS.el("td", {}, t.silent ? TS.el("span", { class: "badge state-voided" }, "SILENT") : TS.el("span", { class: "badge state-paid" }, t.lastRoundAt ? "dealing" : "no round yet"))));
     $("tables").querySelector("tbody").replaceChildren(...(rows.length ? rows : [TS.el("tr", {}, TS.el("td", { colspan: 4, class: "muted" }, "No table linked or seen."))]));
     const silent = (out.tables || []).filter((t) => t.silent);
-    const flag = silent.length ? "Silent while others deal: " + silent.map((t) => "table " + t.table + " (" + (t.lastRoundAt ? "last round " + ago(t.lastRoundAt) : "no round since " + clock(out.lookedBackTo)) + ")").join(", ") +
+    const flag = silent.length ? "Silent while others deal: " + silent.map((t) => "table " + t.table + " (" + (t.lastRoundAt ? "last round " + ago(t.lastRoundAt) : "no round yet") + ")").join(", ") +
       ". No round for " + silentMinutes() + " min or more." : "";
     if ($("tables-flag").textContent !== flag) $("tables-flag").textContent = flag;
     $("tables-flag").classList.toggle("hidden", !flag);
@@ -372,6 +372,7 @@
   let repeat = 0;
   function raiseAlert(hits, title) {
     for (const h of hits) state.announced.add(h.seq);
+    Console.raised++;
     $("hit-alert-h").textContent = title;
     showAlert(hits);
     beep();
@@ -380,12 +381,15 @@
   function showAlert(waiting) {
     const shown = waiting.filter((h) => state.announced.has(h.seq));
     state.alerted = shown;
-    const lines = shown.map((h) => (h.state === "held" ? "Hit held for its settle window" : "Hit pending verification") +
-      ": table " + h.table + " · seat " + h.seat + " · " + hand(h.category || h.hand) + (amountText(h) ? " · " + amountText(h) : "") +
+    // Each amount in a span that never wraps ("SGD / 100,001.73").
+    const amt = (h) => h.amount != null ? [" · ", TS.el("span", { class: "amount-now" }, money(h.amount))]
+      : h.amountNow != null ? [" · ", TS.el("span", { class: "amount-now" }, money(h.amountNow)), " now, not final until paid (R21)"] : [];
+    const lines = shown.map((h) => TS.el("p", {}, (h.state === "held" ? "Hit held for its settle window" : "Hit pending verification") +
+      ": table " + h.table + " · seat " + h.seat + " · " + hand(h.category || h.hand), amt(h),
       (h.windowClosesAt ? " · window closes " + clock(h.windowClosesAt) : "") +
-      (h.acknowledged ? " · acknowledged by " + who(h.acknowledged.by) + " at " + clock(h.acknowledged.at) : " · not acknowledged yet"));
+      (h.acknowledged ? " · acknowledged by " + who(h.acknowledged.by) + " at " + clock(h.acknowledged.at) : " · not acknowledged yet")));
     const text = $("hit-alert-text");
-    if (text.textContent !== lines.join("")) text.replaceChildren(...lines.map((l) => TS.el("p", {}, l)));
+    if (text.textContent !== lines.map((l) => l.textContent).join("")) text.replaceChildren(...lines);
     const waitingAck = shown.filter((h) => !h.acknowledged).length;
     const ack = $("hit-alert-ack"), dismiss = $("hit-alert-dismiss");
     const hadFocus = document.activeElement === ack;
@@ -429,6 +433,10 @@
       h.acknowledged = out.hit && out.hit.acknowledged;
     }
     showAlert(state.alerted || []);
+    // The button was disabled while sending (which blurs it): the focus
+    // goes to Dismiss, now offered.
+    const a = document.activeElement;
+    if (!a || a === document.body || a === b) $("hit-alert-dismiss").focus();
     await done(out);
   });
 
