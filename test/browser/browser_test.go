@@ -121,6 +121,13 @@ func chromium(t *testing.T) string {
 // but loopback: background networking off) at the given window size.
 func browser(t *testing.T, w, h int) context.Context {
 	t.Helper()
+	return browserFor(t, w, h, 90*time.Second)
+}
+
+// browserFor is browser with the whole session bounded by d (a long shift
+// at 4K on a loaded machine needs more than 90 s).
+func browserFor(t *testing.T, w, h int, d time.Duration) context.Context {
+	t.Helper()
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(chromium(t)),
 		chromedp.UserDataDir(t.TempDir()),
@@ -136,7 +143,7 @@ func browser(t *testing.T, w, h int) context.Context {
 	t.Cleanup(cancel)
 	ctx, cancel2 := chromedp.NewContext(actx)
 	t.Cleanup(cancel2)
-	ctx, cancel3 := context.WithTimeout(ctx, 90*time.Second)
+	ctx, cancel3 := context.WithTimeout(ctx, d)
 	t.Cleanup(cancel3)
 	if err := chromedp.Do(ctx); err != nil {
 		t.Fatalf("start chromium: %v", err)

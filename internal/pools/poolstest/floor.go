@@ -17,6 +17,21 @@ import (
 // The floor's contract (issue 24): what a store must let the service do
 // for a floor that runs a shift.
 
+const rws = "rws-mlp-csp-v2"
+
+// rwsHeldRoyal creates pool "rws" (RWSSettings) at T0 and applies T1's
+// round r1, whose Royal on seat 1 is held for its 3 s window (R7).
+func rwsHeldRoyal(t *testing.T, st pools.Store) (*pools.Service, *jackpottest.Clock) {
+	t.Helper()
+	clock := jackpottest.NewClock(jackpottest.T0)
+	svc := pools.NewService(st, clock.Now, 1)
+	if _, _, err := svc.Create(context.Background(), "rws", jackpottest.RWSSettings(), jackpottest.Admin); err != nil {
+		t.Fatal(err)
+	}
+	apply(t, svc, "rws", jackpottest.RoundOf(rws, "T1", "r1", jackpottest.T0, 500, []int{1}, jackpottest.Royal(rws, 1, 1, 500)))
+	return svc, clock
+}
+
 // testFloorHeldReleasedOnRead: an RWS Royal held for its 3 s window (R7)
 // is listed held, then paid by the reads that find its window closed:
 // eight readers race, the store's conditional commit lets one of them pay
@@ -26,13 +41,7 @@ func testFloorHeldReleasedOnRead(t *testing.T, st pools.Store) {
 	defer sameHitHistory(t, st, "rws")
 	defer sameInstants(t, st, "rws")
 	ctx := context.Background()
-	clock := jackpottest.NewClock(jackpottest.T0)
-	svc := pools.NewService(st, clock.Now, 1)
-	if _, _, err := svc.Create(ctx, "rws", jackpottest.RWSSettings(), jackpottest.Admin); err != nil {
-		t.Fatal(err)
-	}
-	const rws = "rws-mlp-csp-v2"
-	apply(t, svc, "rws", jackpottest.RoundOf(rws, "T1", "r1", jackpottest.T0, 500, []int{1}, jackpottest.Royal(rws, 1, 1, 500)))
+	svc, clock := rwsHeldRoyal(t, st)
 	p, err := svc.Fresh(ctx, "rws")
 	if err != nil {
 		t.Fatal(err)
@@ -181,13 +190,7 @@ func testFloorOneOpenVoidPerHit(t *testing.T, st pools.Store) {
 // amount it last showed.
 func testFloorAcknowledgeAndAmountNow(t *testing.T, st pools.Store) {
 	ctx := context.Background()
-	clock := jackpottest.NewClock(jackpottest.T0)
-	svc := pools.NewService(st, clock.Now, 1)
-	if _, _, err := svc.Create(ctx, "rws", jackpottest.RWSSettings(), jackpottest.Admin); err != nil {
-		t.Fatal(err)
-	}
-	const rws = "rws-mlp-csp-v2"
-	apply(t, svc, "rws", jackpottest.RoundOf(rws, "T1", "r1", jackpottest.T0, 500, []int{1}, jackpottest.Royal(rws, 1, 1, 500)))
+	svc, clock := rwsHeldRoyal(t, st)
 	openHits := func() []jackpot.FloorHit {
 		t.Helper()
 		p, err := svc.Fresh(ctx, "rws")

@@ -101,6 +101,8 @@
 
   // ---- the winner takeover: each hit at each stage once, in turn.
   const seen = new Set();
+  const Sign = { takeovers: [] }; // what took the screen over, for the tests
+  window.Sign = Sign;
   const queue = [];
   let showing = null, showTimer = 0;
   function noteHits(l, first) {
@@ -122,6 +124,7 @@
   }
   function drawTakeover(t) {
     const h = t.hit;
+    Sign.takeovers.push({ pool: t.pool, seq: h.seq, state: h.state, at: Date.now() });
     const amount = known(h.amount) ? h.amount : h.amountNow;
     $("to-title").textContent = h.category === "royal_flush" ? "JACKPOT!" : hand(h.category || h.hand).toUpperCase() + " PRIZE!";
     $("to-amount").replaceChildren(known(amount) ? moneyEl(amount, t.currency) : "");
@@ -132,6 +135,7 @@
     $("takeover").classList.remove("hidden");
     document.body.classList.add("taken-over");
     fitTakeover();
+    Sign.takeovers[Sign.takeovers.length - 1].text = $("takeover").innerText;
   }
   // The amount of the takeover as large as the screen's width allows.
   function fitTakeover() {
