@@ -200,7 +200,7 @@ func TestFloorAlertNoOneCanMiss(t *testing.T) {
 }
 
 // Issue 35 item 4, "a sign players trust and enjoy": an RWS Royal held
-// for its 15 s settle window (R7) takes the sign over with what it would
+// for its 25 s settle window (R7) takes the sign over with what it would
 // be paid now, marked not final; paid when its window closes, it takes the
 // sign over again, PAID. Each pool of a two-pool sign says its own Last
 // won by name; the paytable's amounts never wrap and grow with the screen;
@@ -210,7 +210,7 @@ func TestFloorSignHeldRoyalThroughToPaid(t *testing.T) {
 	s, tok := startServerWith(t)
 	eachSize(t, func(t *testing.T, tag string, w, h int64) {
 		rws, mbs := "rws-"+tag, "mbs-"+tag
-		api(t, "POST", s.url+"/v1/pools", `{"id":"`+rws+`","displayName":"Mystery Stud","currency":"SGD","rulesets":["rws-mlp-csp-v2"],"tables":["T12"],"unit":100,"contributionBp":2000,"reserveBp":500,"reset":10000000,"settleWindowMs":15000}`,
+		api(t, "POST", s.url+"/v1/pools", `{"id":"`+rws+`","displayName":"Mystery Stud","currency":"SGD","rulesets":["rws-mlp-csp-v2"],"tables":["T12"],"unit":100,"contributionBp":2000,"reserveBp":500,"reset":10000000,"settleWindowMs":25000}`,
 			"Authorization", "Bearer "+tok[principal.Admin])
 		createLockPool(t, s, tok, mbs)
 		sign := longScreen(t, w, h)
@@ -247,12 +247,14 @@ func TestFloorSignHeldRoyalThroughToPaid(t *testing.T) {
 		if n := lines(t, sign, `#to-amount`); n != 1 {
 			t.Errorf("the takeover's amount takes %d lines", n)
 		}
-		shot(t, sign, "floor-sign-"+tag+"-2-held-takeover")
+		// The console while the hit is held, before any screenshot: one at
+		// 4K takes seconds on a loaded machine.
 		waitText(t, console, `#queue tbody`, "SGD 100,000.20")
 		waitText(t, console, `#queue tbody`, "not final until paid")
 		if n := lines(t, console, `#queue tbody .amount-now`); n != 1 {
 			t.Errorf("the held amount takes %d lines", n)
 		}
+		shot(t, sign, "floor-sign-"+tag+"-2-held-takeover")
 		shot(t, console, "floor-sign-"+tag+"-3-console-held")
 
 		// The window closes: paid, the sign takes over again (each

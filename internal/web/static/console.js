@@ -156,7 +156,9 @@
         await loadLedgerNew(gen);
         state.ledgerStale = false; // not before: a failed read is tried again
       }
-      if (first || now - state.tablesAt >= tablesMs) { state.tablesAt = now; await loadTables(gen); }
+      // Not awaited: a slow read of the tables never delays the next poll
+      // (a new hit's alert).
+      if (first || now - state.tablesAt >= tablesMs) { state.tablesAt = now; loadTables(gen).catch(() => { state.tablesAt = 0; }); }
       if ($("problem").dataset.poll) { showProblem(null); delete $("problem").dataset.poll; }
     } catch (e) {
       if (gen !== state.generation) return;
