@@ -101,7 +101,7 @@
 
   // ---- the winner takeover: each hit at each stage once, in turn.
   const seen = new Set();
-  const Sign = { takeovers: [] }; // what took the screen over, for the tests
+  const Sign = { takeovers: [] }; // the last 50 takeovers shown (the tests read them)
   window.Sign = Sign;
   const queue = [];
   let showing = null, showTimer = 0;
@@ -125,6 +125,7 @@
   function drawTakeover(t) {
     const h = t.hit;
     Sign.takeovers.push({ pool: t.pool, seq: h.seq, state: h.state, at: Date.now() });
+    if (Sign.takeovers.length > 50) Sign.takeovers.shift(); // a kiosk runs for weeks
     const amount = known(h.amount) ? h.amount : h.amountNow;
     $("to-title").textContent = h.category === "royal_flush" ? "JACKPOT!" : hand(h.category || h.hand).toUpperCase() + " PRIZE!";
     $("to-amount").replaceChildren(known(amount) ? moneyEl(amount, t.currency) : "");
