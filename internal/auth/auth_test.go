@@ -213,6 +213,8 @@ func TestRoutesAsDesigned(t *testing.T) {
 		"POST /v1/pools/{id}/hits/{seq}/confirm":                {S},
 		"POST /v1/pools/{id}/hits/{seq}/void":                   {S},
 		"POST /v1/pools/{id}/hits/{seq}/paid":                   {C},
+		"POST /v1/pools/{id}/hits/{seq}/acknowledge":            {C, S, K, A},
+		"GET /v1/pools/{id}/tables":                             {C, S, K, A},
 		"POST /v1/pools/{id}/rounds/{table}/{round}/correction": {S},
 		// Dual control: the proposer withdraws, a controller approves.
 		"GET /v1/pools/{id}/proposals":                      {C, S, K, A},

@@ -122,6 +122,11 @@ var Routes = map[string]Rule{
 	"GET /v1/pools/{id}/meters":              roles(readers...),
 	"POST /v1/pools/{id}/hits/{seq}/confirm": roles(principal.Supervisor),
 	"POST /v1/pools/{id}/hits/{seq}/paid":    roles(principal.Cage),
+	// Any person working the floor acknowledges a hit's alert (issue 35):
+	// it moves no money.
+	"POST /v1/pools/{id}/hits/{seq}/acknowledge": roles(readers...),
+	// Table health (issue 35): every reader.
+	"GET /v1/pools/{id}/tables": roles(readers...),
 	// supervisor: propose voids of pending hits and corrections of
 	// applied rounds (dual control: a controller approves them).
 	"POST /v1/pools/{id}/hits/{seq}/void":                   roles(principal.Supervisor),

@@ -5,12 +5,14 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/danielgtaylor/huma/v2"
 
 	"github.com/tablesettle/tablesettle/internal/apispec"
 	"github.com/tablesettle/tablesettle/internal/jackpot"
 	"github.com/tablesettle/tablesettle/internal/pools"
+	"github.com/tablesettle/tablesettle/internal/principal"
 )
 
 // The live floor (issue 24, docs/floor.md): the console and the sign poll
@@ -87,8 +89,69 @@ type displayOutput struct {
 	Body         jackpot.Display
 }
 
-// registerFloor adds the floor's reads (issue 24).
+type ackInput struct {
+	ID  string `path:"id" maxLength:"64"`
+	Seq int64  `path:"seq" minimum:"1" doc:"The waiting hit: its seq in the hit queue (a held hit's held entry)."`
+}
+
+// AckAnswer is the hit as the floor lists it, acknowledged, and the pool.
+type AckAnswer struct {
+	Hit  jackpot.FloorHit `json:"hit"`
+	Pool pools.View       `json:"pool"`
+}
+type ackOutput struct {
+	Body AckAnswer
+}
+
+type tablesInput struct {
+	ID          string `path:"id" maxLength:"64"`
+	SilentAfter int    `query:"silentAfter" minimum:"60" maximum:"86400" default:"600" doc:"Seconds without a round after which a table is flagged silent, while another table of the pool deals."`
+}
+type tablesOutput struct {
+	Body pools.Tables
+}
+
+// registerFloor adds the floor's reads (issue 24) and the acknowledgement
+// of a hit's alert (issue 35 item 3).
 func registerFloor(api huma.API, svc *pools.Service, tags []string) {
+	huma.Register(api, huma.Operation{
+		OperationID: "acknowledge-hit", Method: http.MethodPost, Path: "/v1/pools/{id}/hits/{seq}/acknowledge",
+		Summary: "Acknowledge a waiting hit's alert (any floor role)",
+		Description: "Records that the signed-in person has seen the alert of a waiting hit (held, pending or confirmed): the hit names who acknowledged it and when (every console stops sounding), and a hit_acknowledged ledger entry names the principal. " +
+			"It moves no money and decides nothing about the hit (confirming, voiding and paying stay where they are). A hit already acknowledged keeps its first acknowledgement and nothing is written again, so the call needs no Idempotency-Key. " +
+			"401 without authentication, 403 for a role that does not work the floor (table, display), 404 when no such hit waits.",
+		Tags: tags,
+	}, func(ctx context.Context, in *ackInput) (*ackOutput, error) {
+		if svc == nil {
+			return nil, poolsUnavailable()
+		}
+		a, err := pools.ActorOf(ctx, "acknowledges a hit", principal.Supervisor, principal.Cage, principal.Controller, principal.Admin)
+		if err != nil {
+			return nil, poolError(ctx, err, "path.")
+		}
+		p, h, err := svc.Acknowledge(ctx, in.ID, in.Seq, a)
+		if err != nil {
+			return nil, poolError(ctx, err, "path.")
+		}
+		return &ackOutput{Body: AckAnswer{Hit: h, Pool: svc.View(p)}}, nil
+	})
+	huma.Register(api, huma.Operation{
+		OperationID: "pool-tables", Method: http.MethodGet, Path: "/v1/pools/{id}/tables",
+		Summary: "Table health: each linked table's last round, and the silent ones",
+		Description: "For the floor (issue 35): each table the pool links (or, linking none, each table seen) with its last round applied to the pool and when it was committed, read from the ledger's newest entries back (at most an hour, or twice silentAfter when longer, and 5,000 entries). " +
+			"A table is silent when it has had no round for silentAfter seconds while another table of the pool dealt within them: a table that stopped sending rounds, not a closed floor.",
+		Tags: tags,
+	}, func(ctx context.Context, in *tablesInput) (*tablesOutput, error) {
+		if svc == nil {
+			return nil, poolsUnavailable()
+		}
+		t, err := svc.Tables(ctx, in.ID, time.Duration(in.SilentAfter)*time.Second)
+		if err != nil {
+			return nil, poolError(ctx, err, "path.")
+		}
+		return &tablesOutput{Body: t}, nil
+	})
+
 	op := huma.Operation{
 		OperationID: "list-hits", Method: http.MethodGet, Path: "/v1/pools/{id}/hits",
 		Summary: "The hit queue: held, pending, confirmed (and paid, voided) hits",

@@ -69,6 +69,7 @@ type DisplayHit struct {
 	Seat           int           `json:"seat"`
 	Hand           string        `json:"hand"`
 	Amount         *money.Amount `json:"amount,omitempty" doc:"Absent while held."`
+	AmountNow      *money.Amount `json:"amountNow,omitempty" doc:"A held hit: what it would be paid if its window closed now (ruling R21); not final until it is paid."`
 	At             time.Time     `json:"at" doc:"When the hit reached its stage (committed, confirmed, paid)."`
 	WindowClosesAt *time.Time    `json:"windowClosesAt,omitempty"`
 }
@@ -97,8 +98,8 @@ func (k Rules) Display(p Pool, now time.Time) Display {
 			d.Paytables = append(d.Paytables, t)
 		}
 	}
-	for _, h := range OpenHits(p, "", now) {
-		dh := DisplayHit{Seq: h.Seq, State: h.State, Table: h.Table, Seat: h.Seat, Hand: h.Hand, Amount: h.Amount, At: h.CommittedAt, WindowClosesAt: h.WindowClosesAt}
+	for _, h := range k.WithAmountsNow(p, OpenHits(p, "", now), now) {
+		dh := DisplayHit{Seq: h.Seq, State: h.State, Table: h.Table, Seat: h.Seat, Hand: h.Hand, Amount: h.Amount, AmountNow: h.AmountNow, At: h.CommittedAt, WindowClosesAt: h.WindowClosesAt}
 		switch h.State {
 		case StateHeld:
 			dh.Stage = StageHeld

@@ -33,7 +33,10 @@ type FloorHit struct {
 	Cards    string `json:"cards,omitempty"`
 	// Amount is absent for a held hit: it is paid from the pool as it
 	// stands when its window closes (R21).
-	Amount         *money.Amount  `json:"amount,omitempty" doc:"The prize in minor units; absent while held (paid from the pool as it stands when its window closes, ruling R21)."`
+	Amount *money.Amount `json:"amount,omitempty" doc:"The prize in minor units; absent while held (paid from the pool as it stands when its window closes, ruling R21)."`
+	// AmountNow is, for a held hit, what it would be paid if its window
+	// closed now: not final (R21).
+	AmountNow      *money.Amount  `json:"amountNow,omitempty" doc:"A held hit: what it would be paid if its window closed now, from the pool as it stands (ruling R21). Not final: it is paid from the pool as it stands when its window closes."`
 	Currency       money.Currency `json:"currency"`
 	Funding        []Funding      `json:"funding,omitempty"`
 	CommittedAt    time.Time      `json:"committedAt"`
@@ -48,6 +51,8 @@ type FloorHit struct {
 	Rules          []string       `json:"rules"`
 	// VoidProposal is the open proposal to void the hit, if any.
 	VoidProposal int64 `json:"voidProposal,omitempty" doc:"The id of an open proposal to void this hit, if any."`
+	// Acknowledged is who acknowledged the waiting hit's alert (issue 35).
+	Acknowledged *Acknowledgement `json:"acknowledged,omitempty" doc:"A waiting hit: who acknowledged its alert on the floor, and when (POST .../hits/{seq}/acknowledge)."`
 }
 
 // Open reports whether the floor still acts on h: held, pending or
@@ -84,14 +89,14 @@ func heldHit(p Pool, h HeldHit) FloorHit {
 	rules = append(rules, "ruling R7")
 	return FloorHit{Seq: h.Seq, State: StateHeld, Table: h.Table, Round: h.Round, Ruleset: h.Ruleset, Seat: h.Hit.Seat, Dealt: h.Hit.Dealt,
 		Wager: wagerName(h.Hit.Wager), Hand: h.Hit.Category, Category: h.Hit.Category, Cards: h.Hit.Cards, Currency: p.Settings.Currency,
-		CommittedAt: h.HeldAt, WindowClosesAt: timeOf(h.PayAfter), Rules: rules}
+		CommittedAt: h.HeldAt, WindowClosesAt: timeOf(h.PayAfter), Rules: rules, Acknowledged: h.Acknowledged}
 }
 
 func lockedHit(p Pool, h LockedHit) FloorHit {
 	f := FloorHit{Seq: h.Seq, State: h.State, Table: h.Table, Round: h.Round, Ruleset: h.Ruleset, Seat: h.Seat, Dealt: h.Dealt, Wager: h.Wager,
 		Hand: h.Category, Category: h.Category, Cards: h.Cards, Amount: amountOf(h.Amount), Currency: p.Settings.Currency,
 		Funding: append([]Funding(nil), h.Funding...), CommittedAt: h.CommittedAt, ConfirmedAt: h.ConfirmedAt, ConfirmedBy: h.ConfirmedBy,
-		PaidAt: h.PaidAt, PaidBy: h.PaidBy, VoidedBy: h.VoidedBy, VoidReason: h.VoidReason, Rules: append([]string{}, h.Rules...)}
+		PaidAt: h.PaidAt, PaidBy: h.PaidBy, VoidedBy: h.VoidedBy, VoidReason: h.VoidReason, Rules: append([]string{}, h.Rules...), Acknowledged: h.Acknowledged}
 	return f
 }
 

@@ -82,6 +82,8 @@ type LockedHit struct {
 	PaidAt      *time.Time `json:"paidAt,omitempty"`
 	VoidedBy    *Actor     `json:"voidedBy,omitempty"`
 	VoidReason  string     `json:"voidReason,omitempty"`
+	// Acknowledged is who acknowledged its alert on the floor (issue 35).
+	Acknowledged *Acknowledgement `json:"acknowledged,omitempty" doc:"Who acknowledged the hit's alert on the floor, and when (it moves no money)."`
 }
 
 // lock puts the hits just posted (entries) under the lock when the pool's

@@ -336,6 +336,8 @@ type HeldHit struct {
 	HeldAt   time.Time `json:"heldAt"`
 	PayAfter time.Time `json:"payAfter"`
 	Hit      Hit       `json:"hit"`
+	// Acknowledged is who acknowledged its alert on the floor (issue 35).
+	Acknowledged *Acknowledgement `json:"acknowledged,omitempty"`
 }
 
 // SettingsChange is a recorded change waiting for the next reset.

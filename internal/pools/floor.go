@@ -198,7 +198,7 @@ func (s *Service) SweepHeld(ctx context.Context) ([]Released, error) {
 // limit of them), of table ("" every table), in commit order.
 func (s *Service) Hits(ctx context.Context, p jackpot.Pool, state, table string, limit int) ([]jackpot.FloorHit, error) {
 	if state != "all" {
-		return jackpot.OpenHits(p, table, s.Now()), nil
+		return s.Rules().WithAmountsNow(p, jackpot.OpenHits(p, table, s.Now()), s.Now()), nil
 	}
 	now := s.Now()
 	// Every entry about a hit comes after the entry that made it, and a
@@ -211,7 +211,7 @@ func (s *Service) Hits(ctx context.Context, p jackpot.Pool, state, table string,
 	if err != nil {
 		return nil, err
 	}
-	return jackpot.AllHits(p, es, table, limit, now), nil
+	return s.Rules().WithAmountsNow(p, jackpot.AllHits(p, es, table, limit, now), now), nil
 }
 
 // Report is the pool's shift report over (from, to] (issue 24 item 8).
@@ -261,4 +261,32 @@ func (s *Service) Slip(ctx context.Context, id string, seq int64) (jackpot.Slip,
 	}
 	msg := fmt.Sprintf("pool %s has no hit %d", id, seq)
 	return jackpot.Slip{}, &fault.Error{Kind: fault.NotFound, Detail: msg, Fields: []fault.Problem{{Field: "path.seq", Message: "no such hit", Value: seq}}}
+}
+
+// Acknowledge records by's acknowledgement of the alert of waiting hit seq
+// (held, pending or confirmed; issue 35 item 3): on the hit, and as a
+// ledger entry that moves no money. A hit already acknowledged keeps its
+// first acknowledgement, and nothing is written again: the call is
+// idempotent without a key. It answers the pool and the hit as the floor
+// lists it.
+func (s *Service) Acknowledge(ctx context.Context, id string, seq int64, by jackpot.Actor) (jackpot.Pool, jackpot.FloorHit, error) {
+	if by.ID == "" {
+		return jackpot.Pool{}, jackpot.FloorHit{}, fault.New(fault.Unauthenticated, "authentication is required: who acknowledges a hit is recorded")
+	}
+	if _, err := s.Fresh(ctx, id); err != nil {
+		return jackpot.Pool{}, jackpot.FloorHit{}, err
+	}
+	q, _, err := s.update(ctx, id, nil, func(p jackpot.Pool, now time.Time) (jackpot.Pool, []jackpot.Entry, bool, error) {
+		q, es, _, write, err := jackpot.Acknowledge(p, seq, by, now)
+		return q, es, write, err
+	})
+	if err != nil {
+		return jackpot.Pool{}, jackpot.FloorHit{}, err
+	}
+	for _, h := range s.Rules().WithAmountsNow(q, jackpot.OpenHits(q, "", s.Now()), s.Now()) {
+		if h.Seq == seq {
+			return q, h, nil
+		}
+	}
+	return q, jackpot.FloorHit{}, fault.Wrap(fault.Internal, fmt.Errorf("hit %d acknowledged but not listed", seq), "the hit's acknowledgement does not read back")
 }

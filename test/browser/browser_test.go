@@ -52,6 +52,13 @@ func startServerWith(t *testing.T) (*server, map[principal.Role]string) {
 // (nil: none), so a test can hold or fail some requests.
 func startServerWrapped(t *testing.T, wrap func(http.Handler) http.Handler) (*server, map[principal.Role]string) {
 	t.Helper()
+	return startServerAt(t, wrap, time.Now)
+}
+
+// startServerAt is startServerWrapped on the service clock now (a test
+// moves it on to see a table fall silent).
+func startServerAt(t *testing.T, wrap func(http.Handler) http.Handler, now func() time.Time) (*server, map[principal.Role]string) {
+	t.Helper()
 	store, err := sqlite.Open(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
@@ -71,7 +78,7 @@ func startServerWrapped(t *testing.T, wrap func(http.Handler) http.Handler) (*se
 	}
 	h, _ := httpapi.New(httpapi.Deps{
 		Logger: slog.New(slog.NewJSONHandler(io.Discard, nil)),
-		Pools:  pools.NewService(store, time.Now, 1),
+		Pools:  pools.NewService(store, now, 1),
 		Access: &httpapi.Access{Authenticator: httpapi.BearerTokens{Tokens: auth.NewTokens(entries)}, OpenStateless: true},
 	})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -114,6 +121,13 @@ func chromium(t *testing.T) string {
 // but loopback: background networking off) at the given window size.
 func browser(t *testing.T, w, h int) context.Context {
 	t.Helper()
+	return browserFor(t, w, h, 90*time.Second)
+}
+
+// browserFor is browser with the whole session bounded by d (a long shift
+// at 4K on a loaded machine needs more than 90 s).
+func browserFor(t *testing.T, w, h int, d time.Duration) context.Context {
+	t.Helper()
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(chromium(t)),
 		chromedp.UserDataDir(t.TempDir()),
@@ -129,7 +143,7 @@ func browser(t *testing.T, w, h int) context.Context {
 	t.Cleanup(cancel)
 	ctx, cancel2 := chromedp.NewContext(actx)
 	t.Cleanup(cancel2)
-	ctx, cancel3 := context.WithTimeout(ctx, 90*time.Second)
+	ctx, cancel3 := context.WithTimeout(ctx, d)
 	t.Cleanup(cancel3)
 	if err := chromedp.Do(ctx); err != nil {
 		t.Fatalf("start chromium: %v", err)

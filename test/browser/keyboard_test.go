@@ -127,7 +127,7 @@ func TestConsoleByKeyboard(t *testing.T) {
 }
 
 // Issue 24 must-hold "keyboard-only paths for every action": with the
-// keyboard alone a supervisor dismisses the hit alert, mutes the sound,
+// keyboard alone a supervisor acknowledges and dismisses the hit alert, mutes the sound,
 // proposes a void through its dialog (the row then says the proposal
 // waits) and withdraws it; every stop shows its focus.
 func TestConsoleVoidAndWithdrawByKeyboard(t *testing.T) {
@@ -140,8 +140,15 @@ func TestConsoleVoidAndWithdrawByKeyboard(t *testing.T) {
 	playRound(t, s, tok, "kbd-2", "R1", "3", "Ts Js Qs Ks As")
 	waitText(t, ctx, `#hit-alert`, "seat 3")
 
-	do(t, ctx, chromedp.Focus(chromedp.CSS(`#pool-id`)))
-	tabTo(t, ctx, `#hit-alert-dismiss`, false, 6)
+	// The alert comes first after the header: acknowledge it (issue 35),
+	// then Dismiss, which has the focus then.
+	do(t, ctx, chromedp.Focus(chromedp.CSS(`header nav a:last-child`)))
+	tabTo(t, ctx, `#hit-alert-ack`, false, 2)
+	do(t, ctx, chromedp.KeyEvent(kb.Enter))
+	waitText(t, ctx, `#hit-alert`, "acknowledged by browser-supervisor")
+	if f := focus(t, ctx, `#hit-alert-dismiss`); !f.Matches {
+		t.Errorf("after Acknowledge the focus is on %s, want Dismiss", f.Desc)
+	}
 	do(t, ctx, chromedp.KeyEvent(kb.Enter))
 	waitJS(t, ctx, "the alert dismissed", `document.getElementById("hit-alert").classList.contains("hidden")`)
 	if f := focus(t, ctx, `#queue-h`); !f.Matches {

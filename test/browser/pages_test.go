@@ -150,7 +150,7 @@ func TestConsoleConfirmsAPendingRoyal(t *testing.T) {
 	do(t, ctx, chromedp.SetValue(chromedp.CSS(`#pool-id`), "lock-1"), chromedp.Click(chromedp.CSS(`#pool-form button`)))
 	waitText(t, ctx, `#pending tbody`, "Ts Js Qs Ks As")
 	row := text(t, ctx, `#pending tbody`)
-	for _, want := range []string{"T12", "R1", "royal flush", "100,001.73"} {
+	for _, want := range []string{"T12", "R1", "Royal Flush", "100,001.73"} {
 		if !strings.Contains(row, want) {
 			t.Errorf("pending row lacks %q: %s", want, row)
 		}
@@ -183,7 +183,7 @@ func TestConsoleConfirmsAPendingRoyal(t *testing.T) {
 	confirmDialog(t, cage, "SGD 100,001.73")
 	waitText(t, cage, `#topay tbody`, "Nothing to pay.")
 	// Paid: the display leaves the lock and says who last won.
-	waitText(t, display, `#last-won`, "Last won: SGD 100,001.73 · royal flush · table T12 seat 3")
+	waitText(t, display, `#last-won`, "Last won · Progressive jackpot · lock-1: SGD 100,001.73 · Royal Flush · table T12 seat 3")
 	if got := text(t, display, `#lock`); got != "" {
 		t.Errorf("the display still shows the lock after the payment: %q", got)
 	}

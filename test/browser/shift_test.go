@@ -82,7 +82,7 @@ func TestConsoleAlertsOnANewHit(t *testing.T) {
 		t.Errorf("the console took %d polls to show the new hit; the next one should show it", n)
 	}
 	alert := text(t, ctx, `#hit-alert`)
-	for _, want := range []string{"table T12", "seat 3", "royal flush", "SGD 100,001.73", "pending"} {
+	for _, want := range []string{"table T12", "seat 3", "Royal Flush", "SGD 100,001.73", "pending"} {
 		if !strings.Contains(alert, want) {
 			t.Errorf("the alert lacks %q: %q", want, alert)
 		}
@@ -92,8 +92,12 @@ func TestConsoleAlertsOnANewHit(t *testing.T) {
 	if q := text(t, ctx, `#queue tbody`); !strings.Contains(q, "T12") || !strings.Contains(q, "100,001.73") {
 		t.Errorf("the hit queue lacks the hit: %q", q)
 	}
-	if n := eval[int](t, ctx, `Console.beeps`); n != 1 {
-		t.Errorf("beeps after one new hit = %d, want 1", n)
+	// Announced once; its sound repeats until acknowledged (issue 35).
+	if n := eval[int](t, ctx, `Console.raised`); n != 1 {
+		t.Errorf("alerts raised after one new hit = %d, want 1", n)
+	}
+	if n := eval[int](t, ctx, `Console.beeps`); n < 1 {
+		t.Errorf("beeps after one new hit = %d, want at least 1", n)
 	}
 	shot(t, ctx, "shift-1-alert")
 
@@ -149,8 +153,8 @@ func TestConsoleAlertsBeforeTheHistory(t *testing.T) {
 	close(release)
 	holding.Store(false)
 	waitText(t, ctx, `#queue tbody`, "pending")
-	if n := eval[int](t, ctx, `Console.beeps`); n != 1 {
-		t.Errorf("beeps after one new hit = %d, want 1 (the history's redraw announces nothing again)", n)
+	if n := eval[int](t, ctx, `Console.raised`); n != 1 {
+		t.Errorf("alerts raised after one new hit = %d, want 1 (the history's redraw announces nothing again)", n)
 	}
 }
 
@@ -232,7 +236,7 @@ func TestConsoleConfirmRestatesTheHit(t *testing.T) {
 	do(t, ctx, chromedp.Click(chromedp.CSS(`#pending button[data-action=confirm]`)))
 	waitJS(t, ctx, "the confirmation dialog", `document.getElementById("confirm-dialog").open`)
 	d := text(t, ctx, `#confirm-dialog`)
-	for _, want := range []string{"SGD 100,001.73", "table T12", "seat 3", "royal flush"} {
+	for _, want := range []string{"SGD 100,001.73", "table T12", "seat 3", "Royal Flush"} {
 		if !strings.Contains(d, want) {
 			t.Errorf("the dialog lacks %q: %q", want, d)
 		}
@@ -376,7 +380,7 @@ func TestConsoleShowsAHeldHit(t *testing.T) {
 	round := `{"ruleset":"rws-mlp-csp-v2","table":"T12","roundId":"H1","progressiveUnit":100,"dealtAt":"` + time.Now().UTC().Format(time.RFC3339) + `","dealer":"2d 3d 5h 8c 9s",` +
 		`"positions":[{"seat":3,"cards":"Ts Js Qs Ks As","wagers":{"ante":1000,"bet":2000,"progressive":100}}]}`
 	api(t, "POST", s.url+"/v1/pools/rws-1/rounds", round, "Idempotency-Key", "rws-1-h1", "Authorization", "Bearer "+tok[principal.Table])
-	waitText(t, ctx, `#hit-alert`, "Hit held for its settle window: table T12 · seat 3 · royal flush")
+	waitText(t, ctx, `#hit-alert`, "Hit held for its settle window: table T12 · seat 3 · Royal Flush")
 	waitText(t, ctx, `#queue tbody`, "held")
 	if q := text(t, ctx, `#queue tbody`); !strings.Contains(q, "T12") {
 		t.Errorf("the queue lacks the held hit: %q", q)
@@ -408,7 +412,7 @@ func TestConsoleSlipAndReport(t *testing.T) {
 	waitJS(t, ctx, "the slip", `document.getElementById("slip-dialog").open`)
 	waitText(t, ctx, `#slip-body`, "Paid by")
 	slip := text(t, ctx, `#slip-body`)
-	for _, want := range []string{"T12", "royal flush", "SGD 100,001.73", "browser-supervisor (supervisor)", "browser-cage (cage)"} {
+	for _, want := range []string{"T12", "Royal Flush", "SGD 100,001.73", "browser-supervisor (supervisor)", "browser-cage (cage)"} {
 		if !strings.Contains(slip, want) {
 			t.Errorf("the slip lacks %q: %q", want, slip)
 		}
@@ -472,12 +476,15 @@ func TestConsoleAlertsOnHitsWaitingAtOpen(t *testing.T) {
 	signIn(t, ctx, s.url, tok[principal.Supervisor], "browser-supervisor (supervisor)", "open-1")
 	waitJS(t, ctx, "the hit alert at open", `(() => { const a = document.getElementById("hit-alert"); return a.getAttribute("role") === "alert" && a.offsetParent !== null && a.textContent.includes("100,001.73"); })()`)
 	alert := text(t, ctx, `#hit-alert`)
-	for _, want := range []string{"pending", "table T12", "seat 3", "royal flush", "SGD 100,001.73"} {
+	for _, want := range []string{"pending", "table T12", "seat 3", "Royal Flush", "SGD 100,001.73"} {
 		if !strings.Contains(alert, want) {
 			t.Errorf("the alert at open lacks %q: %q", want, alert)
 		}
 	}
 	shot(t, ctx, "shift-alert-at-open")
+	// Dismiss is offered once the hits are acknowledged (issue 35).
+	do(t, ctx, chromedp.Click(chromedp.CSS(`#hit-alert-ack`)))
+	waitText(t, ctx, `#hit-alert`, "acknowledged by browser-supervisor")
 	do(t, ctx, chromedp.Click(chromedp.CSS(`#hit-alert-dismiss`)))
 	waitJS(t, ctx, "the alert dismissed", `document.getElementById("hit-alert").classList.contains("hidden")`)
 	time.Sleep(1200 * time.Millisecond) // two polls: the hit is not announced again
@@ -496,7 +503,7 @@ func TestConsoleAlertsOnHitsWaitingAtOpen(t *testing.T) {
 		`"positions":[{"seat":4,"cards":"Ts Js Qs Ks As","wagers":{"ante":1000,"bet":2000,"progressive":100}}]}`
 	api(t, "POST", s.url+"/v1/pools/open-rws/rounds", round, "Idempotency-Key", "open-rws-h1", "Authorization", "Bearer "+tok[principal.Table])
 	do(t, ctx, chromedp.SetValue(chromedp.CSS(`#pool-id`), "open-rws"), chromedp.Click(chromedp.CSS(`#pool-form button`)))
-	waitText(t, ctx, `#hit-alert`, "Hit held for its settle window: table T12 · seat 4 · royal flush")
+	waitText(t, ctx, `#hit-alert`, "Hit held for its settle window: table T12 · seat 4 · Royal Flush")
 	waitText(t, ctx, `#queue tbody`, "held")
 }
 

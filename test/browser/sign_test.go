@@ -152,7 +152,7 @@ func TestSignNamesEveryStage(t *testing.T) {
 	// Paid: the last won line.
 	api(t, "POST", s.url+"/v1/pools/stage-1/hits/"+royal+"/paid", "", "Authorization", "Bearer "+tok[principal.Cage], "Idempotency-Key", "stage-paid")
 	waitText(t, ctx, `#last-won`, "Last won")
-	if l := text(t, ctx, `#last-won`); !strings.Contains(l, "SGD 100,001.73") || !strings.Contains(l, "royal flush") {
+	if l := text(t, ctx, `#last-won`); !strings.Contains(l, "SGD 100,001.73") || !strings.Contains(l, "Royal Flush") {
 		t.Errorf("last won line = %q, want the Royal's SGD 100,001.73", l)
 	}
 	shot(t, ctx, "sign-stages-1280x720")

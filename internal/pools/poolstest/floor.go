@@ -3,6 +3,7 @@ package poolstest
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync"
 	"testing"
 	"time"
@@ -16,6 +17,21 @@ import (
 // The floor's contract (issue 24): what a store must let the service do
 // for a floor that runs a shift.
 
+const rws = "rws-mlp-csp-v2"
+
+// rwsHeldRoyal creates pool "rws" (RWSSettings) at T0 and applies T1's
+// round r1, whose Royal on seat 1 is held for its 3 s window (R7).
+func rwsHeldRoyal(t *testing.T, st pools.Store) (*pools.Service, *jackpottest.Clock) {
+	t.Helper()
+	clock := jackpottest.NewClock(jackpottest.T0)
+	svc := pools.NewService(st, clock.Now, 1)
+	if _, _, err := svc.Create(context.Background(), "rws", jackpottest.RWSSettings(), jackpottest.Admin); err != nil {
+		t.Fatal(err)
+	}
+	apply(t, svc, "rws", jackpottest.RoundOf(rws, "T1", "r1", jackpottest.T0, 500, []int{1}, jackpottest.Royal(rws, 1, 1, 500)))
+	return svc, clock
+}
+
 // testFloorHeldReleasedOnRead: an RWS Royal held for its 3 s window (R7)
 // is listed held, then paid by the reads that find its window closed:
 // eight readers race, the store's conditional commit lets one of them pay
@@ -25,13 +41,7 @@ func testFloorHeldReleasedOnRead(t *testing.T, st pools.Store) {
 	defer sameHitHistory(t, st, "rws")
 	defer sameInstants(t, st, "rws")
 	ctx := context.Background()
-	clock := jackpottest.NewClock(jackpottest.T0)
-	svc := pools.NewService(st, clock.Now, 1)
-	if _, _, err := svc.Create(ctx, "rws", jackpottest.RWSSettings(), jackpottest.Admin); err != nil {
-		t.Fatal(err)
-	}
-	const rws = "rws-mlp-csp-v2"
-	apply(t, svc, "rws", jackpottest.RoundOf(rws, "T1", "r1", jackpottest.T0, 500, []int{1}, jackpottest.Royal(rws, 1, 1, 500)))
+	svc, clock := rwsHeldRoyal(t, st)
 	p, err := svc.Fresh(ctx, "rws")
 	if err != nil {
 		t.Fatal(err)
@@ -166,4 +176,156 @@ func testFloorOneOpenVoidPerHit(t *testing.T, st pools.Store) {
 		}
 	}
 	t.Fatalf("the Royal is not in lastHits: %+v", p.LastHits)
+}
+
+// testFloorAcknowledgeAndAmountNow (issue 35 items 3 and 8): an RWS Royal
+// held for its 3 s window (R7) lists what it would be paid now, from the
+// pool as it stands (R21): SGD 100,000.86 after its own round (1 x 500 x
+// 17.33% = 86, carry .65), SGD 100,001.73 after a second round at T2
+// (86.65 + .65 carried = 87). A supervisor acknowledges its alert: the hit
+// names her, one hit_acknowledged entry names her and moves nothing; the
+// cage acknowledging it again changes nothing and writes nothing. A pending
+// Royal under the lock is acknowledged the same way; a hit that does not
+// wait is NotFound. Paid at its window's close, the held Royal is paid the
+// amount it last showed.
+func testFloorAcknowledgeAndAmountNow(t *testing.T, st pools.Store) {
+	ctx := context.Background()
+	svc, clock := rwsHeldRoyal(t, st)
+	openHits := func() []jackpot.FloorHit {
+		t.Helper()
+		p, err := svc.Fresh(ctx, "rws")
+		if err != nil {
+			t.Fatal(err)
+		}
+		hs, err := svc.Hits(ctx, p, "open", "", 100)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return hs
+	}
+	hs := openHits()
+	if len(hs) != 1 || hs[0].State != jackpot.StateHeld || hs[0].Amount != nil || hs[0].AmountNow == nil || *hs[0].AmountNow != 10_000_086 {
+		t.Fatalf("held Royal, what it would be paid now: %+v", hs)
+	}
+	seq := hs[0].Seq
+	apply(t, svc, "rws", jackpottest.RoundOf(rws, "T2", "r1", jackpottest.T0, 500, []int{1}))
+	if hs = openHits(); len(hs) != 1 || hs[0].AmountNow == nil || *hs[0].AmountNow != 10_000_173 {
+		t.Fatalf("after T2's round, the held Royal would be paid 10,000,173 now: %+v", hs)
+	}
+	p, _ := svc.Get(ctx, "rws")
+	if d := svc.Rules().Display(p, clock.Now()); len(d.Hits) != 1 || d.Hits[0].AmountNow == nil || *d.Hits[0].AmountNow != 10_000_173 {
+		t.Fatalf("the sign's held hit: %+v", d.Hits)
+	}
+	if _, _, err := svc.Acknowledge(ctx, "rws", seq, jackpot.Actor{}); fault.KindOf(err) != fault.Unauthenticated {
+		t.Fatalf("an acknowledgement without a principal: %v", err)
+	}
+	clock.Advance(time.Second)
+	_, h, err := svc.Acknowledge(ctx, "rws", seq, jackpottest.Supervisor)
+	if err != nil || h.Acknowledged == nil || h.Acknowledged.By != jackpottest.Supervisor || !h.Acknowledged.At.Equal(jackpottest.T0.Add(time.Second)) || h.AmountNow == nil || *h.AmountNow != 10_000_173 {
+		t.Fatalf("acknowledged: %+v %v", h, err)
+	}
+	before, _ := svc.Get(ctx, "rws")
+	if _, h, err = svc.Acknowledge(ctx, "rws", seq, jackpottest.Cage); err != nil || h.Acknowledged.By != jackpottest.Supervisor {
+		t.Fatalf("a second acknowledgement keeps the first: %+v %v", h, err)
+	}
+	if after, _ := svc.Get(ctx, "rws"); after.Version != before.Version || after.Seq != before.Seq {
+		t.Fatalf("a second acknowledgement wrote: version %d -> %d", before.Version, after.Version)
+	}
+	if hs = openHits(); hs[0].Acknowledged == nil || hs[0].Acknowledged.By != jackpottest.Supervisor {
+		t.Fatalf("the queue names who acknowledged: %+v", hs)
+	}
+	es, err := svc.Ledger(ctx, "rws", 0, 1000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var acks []jackpot.Entry
+	for _, e := range es {
+		if e.Kind == jackpot.KindHitAcknowledged {
+			acks = append(acks, e)
+		}
+	}
+	if len(acks) != 1 || acks[0].HitSeq != seq || acks[0].Actor == nil || *acks[0].Actor != jackpottest.Supervisor || acks[0].Table != "T1" ||
+		acks[0].Displayed != 0 || acks[0].Reserve != 0 || acks[0].Overflow != 0 || acks[0].Paid != 0 || len(acks[0].Rules) == 0 {
+		t.Fatalf("the acknowledgement's entry: %+v", acks)
+	}
+	if _, _, err := svc.Acknowledge(ctx, "rws", 999, jackpottest.Supervisor); fault.KindOf(err) != fault.NotFound {
+		t.Fatalf("no such waiting hit: %v", err)
+	}
+	clock.Advance(2 * time.Second)
+	if hs = openHits(); len(hs) != 0 {
+		t.Fatalf("the window closed: %+v", hs)
+	}
+	p, _ = svc.Get(ctx, "rws")
+	if len(p.LastHits) != 1 || p.LastHits[0].Paid != 10_000_173 {
+		t.Fatalf("paid the amount it last showed: %+v", p.LastHits)
+	}
+	if r, err := svc.Reconcile(ctx, "rws"); err != nil || !r.OK {
+		t.Fatalf("the acknowledgement is in a ledger that reconciles: %+v %v", r, err)
+	}
+
+	if _, _, err := svc.Create(ctx, "p", LockedSettings(), jackpottest.Admin); err != nil {
+		t.Fatal(err)
+	}
+	res := apply(t, svc, "p", lockRound("T1", "r1", true))
+	if _, h, err = svc.Acknowledge(ctx, "p", res.Payouts[0].Seq, jackpottest.Cage); err != nil || h.State != jackpot.StatePending || h.Acknowledged == nil || h.Acknowledged.By != jackpottest.Cage {
+		t.Fatalf("a pending Royal acknowledged: %+v %v", h, err)
+	}
+}
+
+// testFloorSilentTable (issue 35 item 7): a pool linking T1, T2 and T3;
+// T1 deals at T0 and T0+9m, T2 at T0+1m, T3 never. At T0+10m with
+// silentAfter 5m, T2 (last round 9 minutes ago) and T3 (none since the
+// pool opened 10 minutes ago) are silent while T1 deals; with silentAfter
+// 15m nobody is. When no table has dealt
+// within silentAfter, no table is flagged (the floor is closed, not a
+// table).
+func testFloorSilentTable(t *testing.T, st pools.Store) {
+	ctx := context.Background()
+	clock := jackpottest.NewClock(jackpottest.T0)
+	svc := pools.NewService(st, clock.Now, 1)
+	s := jackpottest.MBSSettings()
+	s.Tables = []string{"T1", "T2", "T3"}
+	if _, _, err := svc.Create(ctx, "p", s, jackpottest.Admin); err != nil {
+		t.Fatal(err)
+	}
+	apply(t, svc, "p", lockRound("T1", "r1", false))
+	clock.Advance(time.Minute)
+	apply(t, svc, "p", lockRound("T2", "r1", false))
+	clock.Advance(8 * time.Minute)
+	apply(t, svc, "p", lockRound("T1", "r2", false))
+	clock.Advance(time.Minute)
+	got, err := svc.Tables(ctx, "p", 5*time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := func(d time.Duration) string { return jackpottest.T0.Add(d).Format(time.RFC3339) }
+	show := func(hs []pools.TableHealth) string {
+		out := ""
+		for _, h := range hs {
+			when := "-"
+			if h.LastRoundAt != nil {
+				when = h.LastRoundAt.Format(time.RFC3339)
+			}
+			out += fmt.Sprintf("%s %s %s %v; ", h.Table, h.LastRound, when, h.Silent)
+		}
+		return out
+	}
+	want := "T1 r2 " + at(9*time.Minute) + " false; T2 r1 " + at(time.Minute) + " true; T3  - true; "
+	if s := show(got.Tables); s != want || got.SilentAfter != 300 {
+		t.Fatalf("silentAfter 5m:\n got %s\nwant %s", s, want)
+	}
+	got, _ = svc.Tables(ctx, "p", 15*time.Minute)
+	if s := show(got.Tables); s != "T1 r2 "+at(9*time.Minute)+" false; T2 r1 "+at(time.Minute)+" false; T3  - false; " {
+		t.Fatalf("silentAfter 15m: %s", s)
+	}
+	clock.Advance(time.Hour)
+	got, _ = svc.Tables(ctx, "p", 5*time.Minute)
+	for _, h := range got.Tables {
+		if h.Silent {
+			t.Fatalf("no table deals: none is flagged: %s", show(got.Tables))
+		}
+	}
+	if _, err := svc.Tables(ctx, "p", 0); fault.KindOf(err) != fault.Invalid {
+		t.Fatalf("silentAfter 0: %v", err)
+	}
 }

@@ -76,6 +76,8 @@ func Run(t *testing.T, open Opener, scale Scale) {
 	runCase(t, scale, "Dual_ExpiryAndWithdraw", func(t *testing.T) { testDualControlExpiryAndWithdraw(t, open(t)) })
 	runCase(t, scale, "Floor_HeldReleasedOnReadOnce_R7", func(t *testing.T) { testFloorHeldReleasedOnRead(t, open(t)) })
 	runCase(t, scale, "Floor_UnlinkedTableWritesNothing", func(t *testing.T) { testFloorUnlinkedTableWritesNothing(t, open(t)) })
+	runCase(t, scale, "Floor_AcknowledgeAndAmountNow_Issue35_R21", func(t *testing.T) { testFloorAcknowledgeAndAmountNow(t, open(t)) })
+	runCase(t, scale, "Floor_SilentTableFlagged_Issue35", func(t *testing.T) { testFloorSilentTable(t, open(t)) })
 	runCase(t, scale, "Floor_OneOpenVoidPerHit", func(t *testing.T) { testFloorOneOpenVoidPerHit(t, open(t)) })
 	runCase(t, scale, "Dual_VoidOfPendingRoyal_R28", func(t *testing.T) { testDualControlVoid(t, open(t)) })
 	runCase(t, scale, "Dual_CorrectionVoidsRound_R28", func(t *testing.T) { testDualControlCorrection(t, open(t)) })

@@ -148,6 +148,18 @@ const TS = (() => {
     return sign + (currency ? currency + " " : "") + formatMoney(Math.abs(n), currency);
   }
 
+  // A hand as the rule documents write it ("royal_flush": "Royal Flush",
+  // "four_of_a_kind": "Four of a Kind"), issue 35: the API's hand names
+  // are snake_case; a name not listed is spelled out word by word.
+  const handNames = {
+    royal_flush: "Royal Flush", straight_flush: "Straight Flush", four_of_a_kind: "Four of a Kind", full_house: "Full House",
+    flush: "Flush", straight: "Straight", three_of_a_kind: "Three of a Kind", two_pair: "Two Pair", one_pair: "One Pair", high_card: "High Card",
+  };
+  function handName(c) {
+    if (!c) return "";
+    return handNames[c] || String(c).split("_").map((w, i) => (i === 0 || !/^(of|a|the)$/.test(w) ? w.charAt(0).toUpperCase() + w.slice(1) : w)).join(" ");
+  }
+
   function el(tag, attrs, ...children) {
     const e = document.createElement(tag);
     for (const [k, v] of Object.entries(attrs || {})) {
@@ -159,5 +171,5 @@ const TS = (() => {
     return e;
   }
 
-  return { token, setToken, iam, setIAM, signOut, signedIn, tokenFromFragment, call, send, poll, forget, Problem, NetworkError, formatMoney, parseMoney, money, digitsOf, el };
+  return { token, setToken, iam, setIAM, signOut, signedIn, tokenFromFragment, call, send, poll, forget, Problem, NetworkError, formatMoney, parseMoney, money, digitsOf, handName, el };
 })();

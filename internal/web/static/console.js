@@ -9,7 +9,10 @@
 // (conditional GETs: a 304 when nothing changed) for the pool, its hits
 // and its proposals, and redraws only what changed; a pending or held hit
 // (already waiting when the pool is opened, or new) raises the alert
-// banner and a beep (mutable, the choice kept).
+// banner and a sound that repeats until a named person acknowledges the
+// hit (recorded by the API, issue 35), the page's title says so meanwhile,
+// and a desktop notification when asked for (mute and notifications last
+// this browser session: sessionStorage).
 "use strict";
 
 (() => {
@@ -23,14 +26,20 @@
   // the pool twice a second (docs/scale.md). Hits, proposals and the
   // console's own actions refresh it at once; the meters are always live.
   const ledgerQuietMs = 5000;
+  // Table health (issue 35 item 7) is read every tablesMs: it reads the
+  // ledger's newest entries, and a table falls silent in minutes.
+  const tablesMs = 10000;
   const state = {
     me: null, pool: null, poolId: sessionStorage.getItem("tablesettle.pool") || "",
-    hits: [], history: [], historySig: "", proposals: [], seen: null, announced: new Set(), ledger: [], ledgerNext: null, ledgerStale: false, ledgerAt: 0, timer: 0, generation: 0,
+    hits: [], history: [], historySig: "", proposals: [], seen: null, announced: new Set(), ledger: [], ledgerNext: null, ledgerStale: false, ledgerAt: 0, tablesAt: 0, timer: 0, generation: 0,
   };
-  const Console = { state, beeps: 0 };
+  const Console = { state, beeps: 0, raised: 0, notified: 0 };
 
+  // A message stays until the next action or answer replaces it: every
+  // call clears it first, and so does typing what it asked for.
   function showProblem(e) {
     const text = !e ? "" : (e instanceof TS.Problem || e instanceof TS.NetworkError) ? e.describe() : String(e);
+    delete $("problem").dataset.reason;
     $("problem").textContent = text;
     $("problem").classList.toggle("hidden", !text);
   }
@@ -74,7 +83,7 @@
   const when = (t) => t ? new Date(t).toLocaleString() : "";
   const clock = (t) => t ? new Date(t).toLocaleTimeString() : "";
   const who = (a) => a ? a.id + (a.role ? " (" + a.role + ")" : "") : "";
-  const hand = (c) => (c || "").replace(/_/g, " ");
+  const hand = (c) => TS.handName(c);
   const meterNames = ["displayed", "reserve", "overflow"];
   const poolPath = (suffix, id) => "/v1/pools/" + encodeURIComponent(id === undefined ? state.poolId : id) + suffix;
 
@@ -87,7 +96,8 @@
     state.pool = null;
     state.hits = []; state.history = []; state.historySig = ""; state.proposals = []; state.seen = null; state.ledger = []; state.ledgerNext = null;
     TS.forget("/v1/pools/");
-    for (const t of ["pending", "topay", "proposals", "queue", "ledger"]) $(t).querySelector("tbody").replaceChildren();
+    for (const t of ["pending", "topay", "proposals", "queue", "ledger", "tables"]) $(t).querySelector("tbody").replaceChildren();
+    $("tables-flag").textContent = ""; $("tables-flag").classList.add("hidden"); state.tablesAt = 0;
     $("pool-summary").replaceChildren();
     $("display-link").classList.add("hidden");
     hideAlert();
@@ -150,6 +160,9 @@
         await loadLedgerNew(gen);
         state.ledgerStale = false; // not before: a failed read is tried again
       }
+      // Not awaited: a slow read of the tables never delays the next poll
+      // (a new hit's alert).
+      if (first || now - state.tablesAt >= tablesMs) { state.tablesAt = now; loadTables(gen).catch(() => { state.tablesAt = 0; }); }
       if ($("problem").dataset.poll) { showProblem(null); delete $("problem").dataset.poll; }
     } catch (e) {
       if (gen !== state.generation) return;
@@ -179,6 +192,36 @@
     link.classList.remove("hidden");
     $("adjust-currency").textContent = c;
   }
+
+  // ---- table health: each table's last round; a table silent for the
+  // minutes chosen while others deal is flagged (issue 35 item 7).
+  const silentKey = "tablesettle.silentAfter";
+  if (sessionStorage.getItem(silentKey)) $("silent-after").value = sessionStorage.getItem(silentKey);
+  function silentMinutes() {
+    const n = Math.round(Number($("silent-after").value));
+    return Number.isFinite(n) && n >= 1 && n <= 1440 ? n : 10;
+  }
+  async function loadTables(gen) {
+    if (!state.me || !(state.me.roles || []).some((r) => readers.includes(r))) return;
+    const out = await TS.call("GET", poolPath("/tables?silentAfter=" + silentMinutes() * 60));
+    if (gen !== state.generation) return;
+    const ago = (t) => { const m = Math.floor((Date.now() - new Date(t).getTime()) / 60000); return m < 1 ? "under a minute ago" : m + " min ago"; };
+    const rows = (out.tables || []).map((t) => TS.el("tr", { "data-table": t.table, class: t.silent ? "silent" : "" },
+      TS.el("td", {}, t.table), TS.el("td", {}, t.lastRound || "—"),
+      TS.el("td", {}, t.lastRoundAt ? clock(t.lastRoundAt) + " (" + ago(t.lastRoundAt) + ")" : "—"),
+      TS.el("td", {}, t.silent ? TS.el("span", { class: "badge state-voided" }, "SILENT") : TS.el("span", { class: "badge state-paid" }, t.lastRoundAt ? "dealing" : "no round yet"))));
+    $("tables").querySelector("tbody").replaceChildren(...(rows.length ? rows : [TS.el("tr", {}, TS.el("td", { colspan: 4, class: "muted" }, "No table linked or seen."))]));
+    const silent = (out.tables || []).filter((t) => t.silent);
+    const flag = silent.length ? "Silent while others deal: " + silent.map((t) => "table " + t.table + " (" + (t.lastRoundAt ? "last round " + ago(t.lastRoundAt) : "no round yet") + ")").join(", ") +
+      ". No round for " + silentMinutes() + " min or more." : "";
+    if ($("tables-flag").textContent !== flag) $("tables-flag").textContent = flag;
+    $("tables-flag").classList.toggle("hidden", !flag);
+    $("tables-card").classList.toggle("has-silent", !!flag);
+  }
+  $("silent-after").addEventListener("change", () => {
+    sessionStorage.setItem(silentKey, String(silentMinutes()));
+    if (state.pool) act(() => loadTables(state.generation));
+  });
 
   // ---- safe actions
   // One Idempotency-Key per submission: the same submission (the same
@@ -256,7 +299,7 @@
   function queueRows() {
     const held = (state.pool.held || []).map((h) => ({
       seq: h.seq, state: "held", table: h.table, round: h.round, seat: h.hit.seat, category: h.hit.category, amount: h.amount != null ? h.amount : h.hit.amount,
-      committedAt: h.heldAt, windowClosesAt: h.payAfter,
+      committedAt: h.heldAt, windowClosesAt: h.payAfter, acknowledged: h.acknowledged,
     }));
     const known = new Set(state.hits.map((h) => h.seq));
     // Paid and voided hits come from /hits?state=all where the API lists
@@ -287,7 +330,7 @@
       TS.el("td", { class: "num" }, h.seq),
       TS.el("td", {}, TS.el("span", { class: "badge state-" + h.state }, h.state), openVoid(h.seq) ? " · void proposed" : ""),
       TS.el("td", {}, h.table), TS.el("td", {}, h.seat), TS.el("td", {}, hand(h.category || h.hand)),
-      TS.el("td", { class: "num" }, h.amount != null ? money(h.amount) : ""),
+      TS.el("td", { class: "num" }, amountCell(h)),
       TS.el("td", {}, clock(h.committedAt)),
       TS.el("td", {}, h.windowClosesAt ? clock(h.windowClosesAt) : ""),
       TS.el("td", {}, stamp(h.confirmedAt, h.confirmedBy)),
@@ -300,6 +343,15 @@
     renderPending();
     renderToPay();
   }
+
+  // An amount as the queue shows it: a held hit's is what it would be paid
+  // now, marked as not final until it is paid (ruling R21).
+  function amountCell(h) {
+    if (h.amount != null) return money(h.amount);
+    if (h.amountNow != null) return [TS.el("span", { class: "amount-now" }, money(h.amountNow)), TS.el("span", { class: "not-final" }, "now · not final until paid (R21)")];
+    return "";
+  }
+  const amountText = (h) => h.amount != null ? money(h.amount) : h.amountNow != null ? money(h.amountNow) + " now, not final until paid (R21)" : "";
 
   // Redraws keep the focus: a button focused in a row that is drawn again
   // (same row, same action) has the focus again afterwards.
@@ -317,24 +369,116 @@
   }
 
   // The banner names every announced hit not yet dismissed that still
-  // waits (pending or held); it goes when none is left. Dismiss hides the
-  // banner only: the hits stay in the queue and in the pending hits.
+  // waits (pending or held); it goes when none is left. Until each is
+  // acknowledged by a named person (the API records who, issue 35), the
+  // sound repeats, the page's title says a hit waits and Acknowledge is
+  // offered; then Dismiss hides the banner (the hits stay in the queue and
+  // in the pending hits).
+  const baseTitle = document.title;
+  const repeatMs = 2500;
+  let repeat = 0;
   function raiseAlert(hits, title) {
     for (const h of hits) state.announced.add(h.seq);
+    Console.raised++;
     $("hit-alert-h").textContent = title;
     showAlert(hits);
     beep();
+    notify(hits);
   }
   function showAlert(waiting) {
     const shown = waiting.filter((h) => state.announced.has(h.seq));
-    const lines = shown.map((h) => (h.state === "held" ? "Hit held for its settle window" : "Hit pending verification") +
-      ": table " + h.table + " · seat " + h.seat + " · " + hand(h.category || h.hand) + (h.amount != null ? " · " + money(h.amount) : "") +
-      (h.windowClosesAt ? " · window closes " + clock(h.windowClosesAt) : ""));
+    state.alerted = shown;
+    // Each amount in a span that never wraps ("SGD / 100,001.73").
+    const amt = (h) => h.amount != null ? [" · ", TS.el("span", { class: "amount-now" }, money(h.amount))]
+      : h.amountNow != null ? [" · ", TS.el("span", { class: "amount-now" }, money(h.amountNow)), " now, not final until paid (R21)"] : [];
+    const lines = shown.map((h) => TS.el("p", {}, (h.state === "held" ? "Hit held for its settle window" : "Hit pending verification") +
+      ": table " + h.table + " · seat " + h.seat + " · " + hand(h.category || h.hand), amt(h),
+      (h.windowClosesAt ? " · window closes " + clock(h.windowClosesAt) : "") +
+      (h.acknowledged ? " · acknowledged by " + who(h.acknowledged.by) + " at " + clock(h.acknowledged.at) : " · not acknowledged yet")));
     const text = $("hit-alert-text");
-    if (text.textContent !== lines.join("")) text.replaceChildren(...lines.map((l) => TS.el("p", {}, l)));
+    if (text.textContent !== lines.map((l) => l.textContent).join("")) text.replaceChildren(...lines);
+    const waitingAck = shown.filter((h) => !h.acknowledged).length;
+    const ack = $("hit-alert-ack"), dismiss = $("hit-alert-dismiss");
+    const hadFocus = document.activeElement === ack;
+    ack.classList.toggle("hidden", !waitingAck);
+    dismiss.classList.toggle("hidden", !!waitingAck);
+    if (hadFocus && !waitingAck) dismiss.focus();
     $("hit-alert").classList.toggle("hidden", !shown.length);
+    $("hit-alert").classList.toggle("unacknowledged", !!waitingAck);
+    document.title = waitingAck ? "(" + waitingAck + ") JACKPOT HIT waiting: acknowledge · " + baseTitle : baseTitle;
+    // The sound repeats while a hit waits unacknowledged (and not muted).
+    if (waitingAck && !repeat) repeat = setInterval(() => { if ((state.alerted || []).some((h) => !h.acknowledged)) beep(); }, repeatMs);
+    if (!waitingAck && repeat) { clearInterval(repeat); repeat = 0; }
+    scrollRoom();
   }
-  function hideAlert() { state.announced.clear(); $("hit-alert").classList.add("hidden"); $("hit-alert-text").replaceChildren(); }
+  function hideAlert() {
+    state.announced.clear(); state.alerted = [];
+    $("hit-alert").classList.add("hidden"); $("hit-alert-text").replaceChildren();
+    if (repeat) { clearInterval(repeat); repeat = 0; }
+    document.title = baseTitle;
+    scrollRoom();
+  }
+  // The sticky alert never covers what the page scrolls to (a heading
+  // focused after an action, a row): the page keeps its height free at the top.
+  function scrollRoom() {
+    const a = $("hit-alert");
+    const h = a.classList.contains("hidden") ? 0 : Math.ceil(a.getBoundingClientRect().height) + 12;
+    document.documentElement.style.scrollPaddingTop = h + "px";
+  }
+  if (window.ResizeObserver) new ResizeObserver(scrollRoom).observe($("hit-alert"));
+
+  // Acknowledge: each hit of the banner not yet acknowledged, by the
+  // signed-in principal (the API records who and when, and every console
+  // stops sounding).
+  $("hit-alert-ack").addEventListener("click", async () => {
+    const b = $("hit-alert-ack");
+    const todo = (state.alerted || []).filter((h) => !h.acknowledged);
+    let out;
+    for (const h of todo) {
+      out = await send(b, "POST", poolPath("/hits/" + h.seq + "/acknowledge"));
+      if (!out) return;
+      h.acknowledged = out.hit && out.hit.acknowledged;
+    }
+    showAlert(state.alerted || []);
+    // The button was disabled while sending (which blurs it): the focus
+    // goes to Dismiss, now offered.
+    const a = document.activeElement;
+    if (!a || a === document.body || a === b) $("hit-alert-dismiss").focus();
+    await done(out);
+  });
+
+  // Desktop notifications: asked for on a click (browsers allow the
+  // question only on a user gesture), for this browser session.
+  const notifyKey = "tablesettle.notify";
+  const notifying = () => sessionStorage.getItem(notifyKey) === "1" && window.Notification && Notification.permission === "granted";
+  function showNotify() {
+    const b = $("notify");
+    const on = notifying();
+    b.setAttribute("aria-pressed", on ? "true" : "false");
+    b.textContent = !window.Notification ? "Desktop notifications: not offered by this browser"
+      : Notification.permission === "denied" ? "Desktop notifications: blocked by the browser"
+      : "Desktop notifications: " + (on ? "on" : "off");
+    b.disabled = !window.Notification;
+  }
+  $("notify").addEventListener("click", async () => {
+    if (!window.Notification) return;
+    if (notifying()) { sessionStorage.removeItem(notifyKey); showNotify(); return; }
+    const p = Notification.permission === "granted" ? "granted" : await Notification.requestPermission();
+    if (p === "granted") sessionStorage.setItem(notifyKey, "1");
+    showNotify();
+  });
+  function notify(hits) {
+    if (!notifying()) return;
+    for (const h of hits) {
+      try {
+        new Notification("Jackpot hit: table " + h.table + " seat " + h.seat, {
+          body: hand(h.category || h.hand) + (amountText(h) ? " · " + amountText(h) : "") + " · " + (h.state === "held" ? "held for its settle window" : "pending verification") + ". Acknowledge it in the console.",
+          tag: "tablesettle-hit-" + state.poolId + "-" + h.seq, requireInteraction: true,
+        });
+        Console.notified++;
+      } catch (_) { /* a page may not create one itself (Android): the banner still shows */ }
+    }
+  }
 
   // ---- the printable jackpot slip of a paid hit
   async function openSlip(seq) {
@@ -402,9 +546,10 @@
     $("r-to").value = local(new Date(now.getTime() + 3600000));
   })();
 
-  // ---- the sound: a short WebAudio beep; muted is kept in localStorage.
+  // ---- the sound: a short WebAudio beep; muted lasts this browser
+  // session (sessionStorage: the next shift's browser starts with sound).
   const muteKey = "tablesettle.mute";
-  const muted = () => localStorage.getItem(muteKey) === "1";
+  const muted = () => sessionStorage.getItem(muteKey) === "1";
   let audio = null;
   function beep() {
     if (muted()) return;
@@ -423,8 +568,12 @@
   function showMute() {
     const m = muted();
     $("mute").setAttribute("aria-pressed", m ? "true" : "false");
+    $("mute").classList.toggle("is-muted", m);
+    $("mute-words").textContent = m ? "Alert sound muted" : "Alert sound on";
+    $("mute-waves").classList.toggle("hidden", m);
+    $("mute-cross").classList.toggle("hidden", !m);
   }
-  $("mute").addEventListener("click", () => { localStorage.setItem(muteKey, muted() ? "0" : "1"); showMute(); });
+  $("mute").addEventListener("click", () => { if (muted()) sessionStorage.removeItem(muteKey); else sessionStorage.setItem(muteKey, "1"); showMute(); });
   $("hit-alert-dismiss").addEventListener("click", () => { hideAlert(); $("queue-h").focus(); });
 
   // A void reason being typed survives the live redraws (a round at any
@@ -437,7 +586,7 @@
     const rows = state.hits.filter((h) => h.state === "pending").map((h) => {
       const reason = TS.el("input", { "aria-label": "reason to void hit " + h.seq, placeholder: "reason to void", size: 18, "data-reason-for": h.seq });
       reason.value = reasons.get(h.seq) || "";
-      reason.addEventListener("input", () => reasons.set(h.seq, reason.value));
+      reason.addEventListener("input", () => { reasons.set(h.seq, reason.value); if ($("problem").dataset.reason) showProblem(null); });
       const proposal = openVoid(h.seq);
       return TS.el("tr", { "data-seq": h.seq },
         TS.el("td", { class: "num" }, h.seq), TS.el("td", {}, h.table), TS.el("td", {}, h.round), TS.el("td", {}, h.seat),
@@ -451,7 +600,7 @@
           ? TS.el("span", { class: "muted" }, "void proposal " + proposal.id + " waits for a controller")
           : [reason, " ", action("Void…", { class: "danger", "data-action": "void" }, async (b) => {
             const why = reason.value.trim();
-            if (!why) { showProblem("A void needs its reason: what the cards really were."); reason.focus(); return; }
+            if (!why) { showProblem("A void needs its reason: what the cards really were."); $("problem").dataset.reason = "1"; reason.focus(); return; }
             if (!await ask("Propose to void hit " + h.seq + "?", [...hitFacts(h), money(h.amount) + " returns to where it came from once a controller approves.", "Reason: " + why], "Propose the void", true)) return;
             const out = await send(b, "POST", poolPath("/hits/" + h.seq + "/void"), { reason: why });
             if (out) $("void-result").textContent = "Void of hit " + h.seq + " proposed" + (out.proposal ? " (proposal " + out.proposal.id + ")" : "") + ": it waits for a controller's approval.";
@@ -725,6 +874,7 @@
   Object.assign(Console, { act, money, when, poolPath, $ });
   window.Console = Console;
   showMute();
+  showNotify();
   if (TS.iam()) {
     $("mode-iam").checked = true;
     $("iam-key").value = TS.iam().accessKeyId;

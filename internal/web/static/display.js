@@ -9,6 +9,12 @@
 // address may name several pools (/display/P1,P2: the levels of a
 // progressive). Offline, a service worker answers the page itself, and the
 // page keeps retrying until the API answers again.
+//
+// Issue 35: every hit takes the whole screen over at each stage (held,
+// pending, verified, paid) for ?takeover= seconds (15 by default, 0: no
+// takeover), one after another; each pool says its own "Last won"; STALE
+// dims everything that may be out of date; hands are named as the rule
+// documents write them.
 "use strict";
 
 (() => {
@@ -20,6 +26,11 @@
   const levels = [];       // per pool: { id, el, name, currency, amount, data, source }
   let lastOK = 0;
   let refusal = "";
+  const takeoverSeconds = (() => {
+    const v = new URLSearchParams(location.search).get("takeover");
+    const n = v === null ? 15 : Number(v);
+    return Number.isFinite(n) && n >= 0 ? Math.min(n, 600) : 15;
+  })();
 
   function takeToken() {
     const before = TS.token();
@@ -39,7 +50,7 @@
         for (const e of el.querySelectorAll("[id]")) e.id = e.id + "-" + i;
         first.parentNode.insertBefore(el, $("stale"));
       }
-      levels.push({ id, el, paytable: el.querySelector(".paytable"), name: el.querySelector(".pool-name"), currency: el.querySelector(".currency"), amount: el.querySelector(".amount"), meter: el.querySelector(".meter"), data: null, source: null });
+      levels.push({ id, el, paytable: el.querySelector(".paytable"), lastWon: el.querySelector(".last-won"), name: el.querySelector(".pool-name"), currency: el.querySelector(".currency"), amount: el.querySelector(".amount"), meter: el.querySelector(".meter"), data: null, source: null });
     });
     document.body.classList.toggle("multi", ids.length > 1);
     document.body.style.setProperty("--levels", String(Math.max(ids.length, 1)));
@@ -50,7 +61,7 @@
   // display role's read) or, where that is not served, the pool itself.
   function normalize(d) {
     if (d.meters) {
-      const held = (d.held || []).map((h) => ({ seq: h.seq, state: "held", table: h.table, seat: h.hit.seat, category: h.hit.category, amount: h.amount, windowClosesAt: h.payAfter }));
+      const held = (d.held || []).map((h) => ({ seq: h.seq, state: "held", table: h.table, seat: h.hit.seat, category: h.hit.category, amount: h.amount, amountNow: h.amountNow, windowClosesAt: h.payAfter }));
       const locked = (d.locked || []).map((h) => Object.assign({}, h));
       const open = new Set([...held, ...locked].map((h) => h.seq));
       const won = (d.lastHits || []).filter((h) => !open.has(h.seq) && (!h.state || h.state === "paid"));
@@ -59,6 +70,7 @@
         name: (d.settings && d.settings.displayName) || "", currency: (d.settings && d.settings.currency) || "",
         meter: d.meters.displayed, hits: [...held, ...locked], version: d.version,
         lastWon: last ? { amount: last.paid, category: last.category, table: last.table, seat: last.seat, at: last.paidAt } : null,
+      paytables: [],
       };
     }
     const withHand = (h) => h && Object.assign({}, h, { category: h.category || h.hand });
@@ -68,43 +80,99 @@
     };
   }
 
-  const hand = (c) => (c || "").replace(/_/g, " ");
+  const hand = (c) => TS.handName(c);
   const money = (a, c) => c + " " + TS.formatMoney(a, c);
+  // An amount that never wraps inside itself.
+  const moneyEl = (a, c) => TS.el("span", { class: "amt" }, money(a, c));
+  const known = (a) => a !== undefined && a !== null;
 
   // A hit at its stage, in the words players read: a Royal Flush is the
-  // jackpot; any other prize is named by its hand.
-  function hitLine(h, c) {
-    const what = h.category === "royal_flush" ? "JACKPOT" : hand(h.category || h.hand).toUpperCase() + " PRIZE";
-    const stage = { held: "HELD", pending: "PENDING", confirmed: "VERIFIED" }[h.state] || h.state.toUpperCase();
-    const amount = h.amount !== undefined && h.amount !== null ? " · " + money(h.amount, c) : "";
-    const detail = { held: "held for its settle window" + (h.windowClosesAt ? " until " + new Date(h.windowClosesAt).toLocaleTimeString() : ""),
+  // jackpot; any other prize is named by its hand. A held hit's amount is
+  // what it would be paid now, not final until it is paid (ruling R21).
+  const what = (h) => h.category === "royal_flush" ? "JACKPOT" : hand(h.category || h.hand).toUpperCase() + " PRIZE";
+  const stageWord = (h) => ({ held: "HELD", pending: "PENDING", confirmed: "VERIFIED", paid: "PAID" }[h.state] || String(h.state).toUpperCase());
+  function hitLine(h, c, pool) {
+    const detail = { held: "held for its settle window" + (h.windowClosesAt ? " until " + new Date(h.windowClosesAt).toLocaleTimeString() : "") + (known(h.amountNow) ? " · not final until paid" : ""),
       pending: "pending verification", confirmed: "verified, being paid" }[h.state] || "";
-    return what + " " + stage + " · table " + h.table + " seat " + h.seat + amount + (h.category ? " (" + hand(h.category || h.hand) + ")" : "") + (detail ? "\n" + detail : "");
+    const amount = known(h.amount) ? h.amount : h.amountNow;
+    return TS.el("p", {}, (pool ? pool + ": " : "") + what(h) + " " + stageWord(h) + " · table " + h.table + " seat " + h.seat,
+      known(amount) ? [" · ", moneyEl(amount, c)] : "", h.category ? " (" + hand(h.category || h.hand) + ")" : "", detail ? "\n" + detail : "");
+  }
+
+  // ---- the winner takeover: each hit at each stage once, in turn.
+  const seen = new Set();
+  const Sign = { takeovers: [] }; // the last 50 takeovers shown (the tests read them)
+  window.Sign = Sign;
+  const queue = [];
+  let showing = null, showTimer = 0;
+  function noteHits(l, first) {
+    for (const h of l.data.hits) {
+      const key = l.id + "/" + h.seq + "/" + h.state;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      // A sign that starts late does not replay payments it did not see.
+      if (first && h.state === "paid") continue;
+      if (takeoverSeconds > 0) queue.push({ key, pool: l.data.name || l.id, currency: l.data.currency, hit: h });
+    }
+    nextTakeover();
+  }
+  function nextTakeover() {
+    if (showing || !queue.length) return;
+    showing = queue.shift();
+    drawTakeover(showing);
+    showTimer = setTimeout(() => { showing = null; $("takeover").classList.add("hidden"); document.body.classList.remove("taken-over"); nextTakeover(); }, takeoverSeconds * 1000);
+  }
+  function drawTakeover(t) {
+    const h = t.hit;
+    Sign.takeovers.push({ pool: t.pool, seq: h.seq, state: h.state, at: Date.now() });
+    if (Sign.takeovers.length > 50) Sign.takeovers.shift(); // a kiosk runs for weeks
+    const amount = known(h.amount) ? h.amount : h.amountNow;
+    $("to-title").textContent = h.category === "royal_flush" ? "JACKPOT!" : hand(h.category || h.hand).toUpperCase() + " PRIZE!";
+    $("to-amount").replaceChildren(known(amount) ? moneyEl(amount, t.currency) : "");
+    $("to-final").textContent = h.state === "held" && known(h.amountNow) ? "at the meter now · not final until paid" : "";
+    $("to-where").textContent = hand(h.category || h.hand) + " · table " + h.table + " seat " + h.seat + " · " + t.pool;
+    $("to-stage").textContent = { held: "HELD for its settle window", pending: "PENDING verification", confirmed: "VERIFIED · being paid", paid: "PAID · congratulations!" }[h.state] || stageWord(h);
+    $("takeover").dataset.state = h.state;
+    $("takeover").classList.remove("hidden");
+    document.body.classList.add("taken-over");
+    fitTakeover();
+    Sign.takeovers[Sign.takeovers.length - 1].text = $("takeover").innerText;
+  }
+  // The amount of the takeover as large as the screen's width allows.
+  function fitTakeover() {
+    const a = $("to-amount");
+    a.style.fontSize = "";
+    const avail = $("takeover").clientWidth * 0.94, need = a.scrollWidth;
+    if (need > avail && need > 0) a.style.fontSize = Math.floor(parseFloat(getComputedStyle(a).fontSize) * avail / need) + "px";
   }
 
   function render() {
     const lines = [];
-    let last = null;
     for (const l of levels) {
       if (!l.data) continue;
       const d = l.data, c = d.currency;
-      l.name.textContent = !d.name || d.name === l.id ? "Progressive jackpot · " + l.id : d.name;
+      const poolName = !d.name || d.name === l.id ? "Progressive jackpot · " + l.id : d.name;
+      l.name.textContent = poolName;
       l.currency.textContent = c;
       l.amount.textContent = TS.formatMoney(d.meter, c);
       // The paytable with each hand's current amount (the first
-      // progressive wager's; Royal Flush = the meter, Straight Flush 10%).
+      // progressive wager's; Royal Flush = the meter, Straight Flush 10%),
+      // each line whole: an amount never wraps.
       const pt = (d.paytables || [])[0];
-      l.paytable.textContent = pt ? (pt.rows || []).map((r) => r.label + " " + (r.amount !== undefined && r.amount !== null ? money(r.amount, c) : r.odds || "")).join(" · ") : "";
+      const rows = pt ? (pt.rows || []) : [];
+      l.paytable.replaceChildren(...rows.flatMap((r, i) => [i ? " · " : "", TS.el("span", { class: "pt-row" }, (r.label || hand(r.hand)) + " ",
+        known(r.amount) ? moneyEl(r.amount, c) : (r.odds || ""))]));
       for (const h of d.hits.filter((x) => x.state === "held" || x.state === "pending" || x.state === "confirmed")) {
-        lines.push((ids.length > 1 ? (d.name || l.id) + ": " : "") + hitLine(h, c));
+        lines.push(hitLine(h, c, ids.length > 1 ? (d.name || l.id) : ""));
       }
-      if (d.lastWon && (!last || String(d.lastWon.at || "") > String(last.at || ""))) last = Object.assign({ currency: c }, d.lastWon);
+      // "Last won" of this pool, by its name (a sign may show two).
+      const w = d.lastWon;
+      l.lastWon.replaceChildren(...(w ? ["Last won · " + poolName + ": ", moneyEl(w.amount, c), " · " + hand(w.category || w.hand) + " · table " + w.table + " seat " + w.seat +
+        (w.at ? " · " + new Date(w.at).toLocaleString() : "")] : []));
     }
     const lock = $("lock");
     lock.classList.toggle("hidden", !lines.length);
-    lock.replaceChildren(...lines.map((t) => TS.el("p", {}, t)));
-    $("last-won").textContent = last ? "Last won: " + money(last.amount, last.currency) + " · " + hand(last.category) + " · table " + last.table + " seat " + last.seat +
-      (last.at ? " · " + new Date(last.at).toLocaleString() : "") : "";
+    lock.replaceChildren(...lines);
     if (levels[0] && levels[0].data) document.body.dataset.version = levels[0].data.version;
     fit();
   }
@@ -123,7 +191,7 @@
       }
     }
   }
-  window.addEventListener("resize", fit);
+  window.addEventListener("resize", () => { fit(); if (showing) fitTakeover(); });
 
   function status() {
     const s = $("status");
@@ -180,7 +248,14 @@
     try {
       const answers = await Promise.all(levels.map(load));
       let changed = false;
-      answers.forEach((a, i) => { if (a.changed || !levels[i].data) { levels[i].data = normalize(a.data); changed = true; } });
+      answers.forEach((a, i) => {
+        if (a.changed || !levels[i].data) {
+          const first = !levels[i].data;
+          levels[i].data = normalize(a.data);
+          noteHits(levels[i], first);
+          changed = true;
+        }
+      });
       lastOK = Date.now();
       refusal = "";
       if (changed) render();
