@@ -28,7 +28,9 @@ import (
 	"github.com/tablesettle/tablesettle/internal/analysis"
 	"github.com/tablesettle/tablesettle/internal/dynamo"
 	"github.com/tablesettle/tablesettle/internal/httpapi"
+	"github.com/tablesettle/tablesettle/internal/jackpot"
 	"github.com/tablesettle/tablesettle/internal/lambdaapp"
+	"github.com/tablesettle/tablesettle/internal/lambdaapp/poolsenv"
 	"github.com/tablesettle/tablesettle/internal/pools"
 	"github.com/tablesettle/tablesettle/internal/sqlite"
 )
@@ -65,8 +67,13 @@ func serve(args []string) error {
 	ddb := fs.String("dynamodb", "", "DynamoDB Local's endpoint (http://127.0.0.1:PORT): keep pools there, in the production store, instead of the embedded one")
 	ddbTable := fs.String("table", "tablesettle-local", "the DynamoDB table (with -dynamodb; created when missing)")
 	shards := fs.Int("shards", dynamo.DefaultShards, fmt.Sprintf("with -dynamodb: contribution shards per pool (1-%d: rounds without a hit are committed beside the pool, docs/scale.md; 0: none, every round commits to the pool item)", dynamo.MaxShards))
+	shiftsFlag := fs.String("shifts", os.Getenv(poolsenv.ShiftsEnv), "the floor's shift boundaries, a time zone then the shift start times (e.g. \"Asia/Singapore 06:00 14:00 22:00\"; default \""+jackpot.DefaultShifts+"\"): a shift report asked for no range covers the current shift; env "+poolsenv.ShiftsEnv)
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	shifts, err := jackpot.ParseShifts(*shiftsFlag)
+	if err != nil {
+		return fmt.Errorf("-shifts: %w", err)
 	}
 	set := false
 	fs.Visit(func(f *flag.Flag) { set = set || f.Name == "shards" })
@@ -94,6 +101,7 @@ func serve(args []string) error {
 		return err
 	}
 	svc := pools.NewService(store, time.Now, uint64(time.Now().UnixNano()))
+	svc.Shifts = shifts
 	handler, _ := httpapi.New(httpapi.Deps{Logger: logger, Pools: svc, Access: access,
 		AnalysisCache: analysis.NewCache(256, 16<<20)})
 	srv := server(*addr, handler)

@@ -21,8 +21,9 @@ import (
 
 type reportInput struct {
 	ID     string `path:"id" maxLength:"64"`
-	From   string `query:"from" format:"date-time" example:"2026-03-01T18:00:00Z" doc:"The start of the shift (RFC 3339): the opening meters are the meters as they stood then. Absent: the pool's beginning (every meter 0)."`
-	To     string `query:"to" format:"date-time" example:"2026-03-02T02:00:00Z" doc:"The end of the shift (RFC 3339), after from. Absent: now."`
+	From   string `query:"from" format:"date-time" example:"2026-03-01T18:00:00Z" doc:"The start of the range (RFC 3339): the opening meters are the meters as they stood then. Absent with to: the pool's beginning (every meter 0). Both absent: the shift (see shift)."`
+	To     string `query:"to" format:"date-time" example:"2026-03-02T02:00:00Z" doc:"The end of the range (RFC 3339), after from. Absent: now."`
+	Shift  string `query:"shift" enum:"current,previous" doc:"With neither from nor to: the shift to report, by the floor's shift boundaries (TABLESETTLE_SHIFTS, serve -shifts): current (the default: from its start to now) or previous (from its start to its end)."`
 	Format string `query:"format" enum:"json,csv" doc:"csv: the report as CSV (as Accept: text/csv does); json by default."`
 	Accept string `header:"Accept"`
 }
@@ -57,7 +58,7 @@ func registerReports(api huma.API, svc *pools.Service, tags []string) {
 	op := huma.Operation{
 		OperationID: "pool-report", Method: http.MethodGet, Path: "/v1/pools/{id}/report",
 		Summary: "A shift report: meters, contributions by table, hits, adjustments, corrections, liabilities",
-		Description: "The pool over (from, to], read from its ledger: the opening and closing meters (as they stood at from and to), what each table contributed, the hits committed (as they stood at to), the adjustments, the corrections (voids, reversals, house recoveries), " +
+		Description: "The pool over (from, to] (neither given: the current shift, by the floor's shift boundaries; shift=previous the one before), read from its ledger: the reconciliation (opening + contributions + seeds and resets + hits + adjustments + corrections = closing, meter by meter), the opening and closing meters (as they stood at from and to), what each table contributed, the hits committed (as they stood at to), the adjustments, the corrections (voids, reversals, house recoveries), " +
 			"and the liabilities at to: hits pending or confirmed, not yet paid, with their total, and held hits. JSON, or CSV with Accept: text/csv or format=csv (one row per item: section, item, table, round, seat, hand, amount, currency, at, by, note).",
 		Tags: tags,
 		Responses: map[string]*huma.Response{"200": {Description: "The report.", Content: map[string]*huma.MediaType{
@@ -72,6 +73,13 @@ func registerReports(api huma.API, svc *pools.Service, tags []string) {
 		var from time.Time
 		to := svc.Now()
 		var err error
+		var r jackpot.Report
+		switch {
+		case in.From == "" && in.To == "":
+			r, err = svc.ShiftReport(ctx, in.ID, in.Shift == "previous")
+		case in.Shift != "":
+			return nil, poolError(ctx, fault.InvalidField("query.shift", in.Shift, "shift is asked for without from and to"), "")
+		}
 		if in.From != "" {
 			if from, err = parseInstant("query.from", in.From); err != nil {
 				return nil, poolError(ctx, err, "")
@@ -82,7 +90,9 @@ func registerReports(api huma.API, svc *pools.Service, tags []string) {
 				return nil, poolError(ctx, err, "")
 			}
 		}
-		r, err := svc.Report(ctx, in.ID, from, to)
+		if in.From != "" || in.To != "" {
+			r, err = svc.Report(ctx, in.ID, from, to)
+		}
 		if err != nil {
 			return nil, poolError(ctx, err, "path.")
 		}

@@ -63,6 +63,10 @@ type Report struct {
 	Adjustments   []ReportEntry       `json:"adjustments"`
 	Corrections   []ReportEntry       `json:"corrections" doc:"Voids, reversals, house recoveries and top-ups of corrected rounds and voided hits."`
 	Liabilities   Liabilities         `json:"liabilities"`
+	// Shift is "current" or "previous" when the report was asked for by
+	// shift; Shifts the floor's boundaries it was cut by.
+	Shift  string `json:"shift,omitempty" enum:"current,previous" doc:"Set when the range is a shift: current (from its start to now) or previous (from its start to its end)."`
+	Shifts string `json:"shifts,omitempty" doc:"The floor's shift boundaries the range was cut by: a time zone and the start times, e.g. Asia/Singapore 06:00 14:00 22:00 (TABLESETTLE_SHIFTS)."`
 	// Reconciliation is how the opening meters became the closing ones
 	// (issue 35 item 5).
 	Reconciliation ShiftBalance `json:"reconciliation" doc:"opening + contributions + seeds and resets + hits (negative) + adjustments + corrections = closing, meter by meter, to the minor unit; and the hits held at to, which no meter counts yet."`

@@ -50,6 +50,11 @@ type Service struct {
 	// store asks for (0: 64); a test sets it small to read by many pages.
 	HitPage int
 
+	// Shifts are the floor's shift boundaries: a shift report asked for
+	// no range covers the current shift (issue 35 item 5). The zero value
+	// is jackpot.DefaultShifts.
+	Shifts jackpot.Shifts
+
 	mu sync.Mutex // guards Rand: one Service serves concurrent requests
 
 	held holding // the pools seen holding a hit (floor.go)
