@@ -523,6 +523,28 @@ func TestShiftReportAndSlip(t *testing.T) {
 	if resp := api.Get("/v1/pools/megalink/hits/999/slip"); resp.Code != http.StatusNotFound {
 		t.Fatalf("no such hit: %d", resp.Code)
 	}
+	// Printed (issue 35 item 6): the cage's first print is the original,
+	// serial 1; the same key again is a replay; the supervisor's print is
+	// REPRINT 1, serial 1; the slip then lists both, with who printed each.
+	prints := "/v1/pools/megalink/hits/" + royal + "/slip/prints"
+	if resp := api.Post(prints, "X-Test-Principal: cage:bo/cage"); resp.Code != http.StatusUnprocessableEntity {
+		t.Fatalf("a print without its key: %d %s", resp.Code, resp.Body)
+	}
+	first := api.Post(prints, "Idempotency-Key: pr-1", "X-Test-Principal: cage:bo/cage")
+	p1 := decodeBody[PrintedSlip](t, first.Body.Bytes())
+	if first.Code != http.StatusCreated || p1.Serial != 1 || p1.Printed.Print != 1 || p1.Printed.Mark != "" || p1.Printed.By.ID != "cage:bo" || len(p1.Prints) != 1 {
+		t.Fatalf("first print: %d %s", first.Code, first.Body)
+	}
+	if again := api.Post(prints, "Idempotency-Key: pr-1", "X-Test-Principal: cage:bo/cage"); again.Header().Get("Idempotent-Replayed") != "true" || decodeBody[PrintedSlip](t, again.Body.Bytes()).Printed != p1.Printed {
+		t.Fatalf("the same key again: %s %s", again.Header(), again.Body)
+	}
+	p2 := decodeBody[PrintedSlip](t, api.Post(prints, "Idempotency-Key: pr-2", "X-Test-Principal: sup:ann/supervisor").Body.Bytes())
+	if p2.Serial != 1 || p2.Printed.Print != 2 || p2.Printed.Mark != "REPRINT 1" || p2.Printed.By.ID != "sup:ann" || len(p2.Prints) != 2 {
+		t.Fatalf("reprint: %+v", p2)
+	}
+	if s := decodeBody[jackpot.Slip](t, api.Get("/v1/pools/megalink/hits/"+royal+"/slip").Body.Bytes()); s.Serial != 1 || len(s.Prints) != 2 || s.Prints[1].Mark != "REPRINT 1" {
+		t.Fatalf("slip after the prints: %+v", s)
+	}
 }
 
 // shardedStore stands in for a store whose rounds without a hit commit

@@ -15,6 +15,7 @@ import (
 	"github.com/tablesettle/tablesettle/internal/fault"
 	"github.com/tablesettle/tablesettle/internal/jackpot"
 	"github.com/tablesettle/tablesettle/internal/pools"
+	"github.com/tablesettle/tablesettle/internal/principal"
 )
 
 // Shift reports and jackpot slips (issue 24 item 8).
@@ -34,6 +35,23 @@ type slipInput struct {
 }
 type slipOutput struct {
 	Body jackpot.Slip
+}
+
+type printInput struct {
+	ID             string `path:"id" maxLength:"64"`
+	Seq            int64  `path:"seq" minimum:"1" doc:"The hit: the sequence number of its hit entry."`
+	IdempotencyKey string `header:"Idempotency-Key" required:"true" minLength:"1" maxLength:"255" doc:"Required: the print is recorded exactly once; the same key again returns the first answer."`
+}
+
+// PrintedSlip is the answer to a print: the slip with every print of it,
+// and the print this request recorded.
+type PrintedSlip struct {
+	jackpot.Slip
+	Printed jackpot.SlipPrint `json:"printed" doc:"The print this request recorded: print 1 (the original, which took the serial) or a reprint marked REPRINT n."`
+}
+type printOutput struct {
+	Replayed bool `header:"Idempotent-Replayed" doc:"true when the answer is the first one, replayed for the same Idempotency-Key."`
+	Body     PrintedSlip
 }
 
 // wantsCSV reports whether the report is asked for as CSV.
@@ -123,5 +141,25 @@ func registerReports(api huma.API, svc *pools.Service, tags []string) {
 			return nil, poolError(ctx, err, "path.")
 		}
 		return &slipOutput{Body: s}, nil
+	})
+	huma.Register(api, huma.Operation{
+		OperationID: "print-hit-slip", Method: http.MethodPost, Path: "/v1/pools/{id}/hits/{seq}/slip/prints", DefaultStatus: http.StatusCreated,
+		Summary: "Record a print of a paid hit's jackpot slip (cage, supervisor)",
+		Description: "A slip is printed when this is asked (the console asks, then prints the page): the first print of a hit's slip is the original and takes the pool's next slip serial in the commit that records it (serials run 1, 2, 3 ... per pool without a gap); every later print is a reprint marked REPRINT n with the same serial. " +
+			"Each print is a ledger entry (slip_printed) naming who printed it and moving no money. Exactly once under its Idempotency-Key. 404 for no such hit, 409 naming path.seq for a hit not paid.",
+		Tags: tags,
+	}, func(ctx context.Context, in *printInput) (*printOutput, error) {
+		if svc == nil {
+			return nil, poolsUnavailable()
+		}
+		a, err := pools.ActorOf(ctx, "prints a jackpot slip", principal.Cage, principal.Supervisor)
+		if err != nil {
+			return nil, poolError(ctx, err, "path.")
+		}
+		s, pr, replayed, err := svc.PrintSlip(ctx, in.ID, in.Seq, a, in.IdempotencyKey)
+		if err != nil {
+			return nil, poolError(ctx, err, "path.")
+		}
+		return &printOutput{Replayed: replayed, Body: PrintedSlip{Slip: s, Printed: pr}}, nil
 	})
 }

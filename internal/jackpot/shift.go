@@ -334,6 +334,10 @@ type Slip struct {
 	PaidBy      *Actor         `json:"paidBy,omitempty" doc:"The cage principal who paid it, or the table principal whose round paid it at its commit."`
 	PaidAt      time.Time      `json:"paidAt"`
 	Rules       []string       `json:"rules"`
+	// Serial and Prints: the slip's serial once first printed, and every
+	// print of it, oldest first (issue 35 item 6).
+	Serial int64       `json:"serial,omitempty" doc:"The slip's serial, given by its first print (absent until then): gapless per pool."`
+	Prints []SlipPrint `json:"prints" doc:"Every print of the slip, oldest first: the original, then each reprint with its mark REPRINT n and who printed it."`
 }
 
 // SlipOf is the slip of hit h of p (paid).
@@ -353,5 +357,6 @@ func SlipOf(p Pool, h FloorHit) Slip {
 	if s.Funding == nil {
 		s.Funding = []Funding{}
 	}
+	s.Prints = []SlipPrint{}
 	return s
 }

@@ -276,7 +276,14 @@ func (s *Service) Slip(ctx context.Context, id string, seq int64) (jackpot.Slip,
 			msg := fmt.Sprintf("hit %d is %s: a slip is printed for a paid hit", seq, h.State)
 			return jackpot.Slip{}, &fault.Error{Kind: fault.Conflict, Detail: msg, Fields: []fault.Problem{{Field: "path.seq", Message: "hit is " + h.State, Value: seq}}}
 		}
-		return jackpot.SlipOf(p, h), nil
+		sl := jackpot.SlipOf(p, h)
+		if sl.Prints, err = s.slipPrints(ctx, id, seq); err != nil {
+			return jackpot.Slip{}, err
+		}
+		if len(sl.Prints) > 0 {
+			sl.Serial = sl.Prints[0].Serial
+		}
+		return sl, nil
 	}
 	msg := fmt.Sprintf("pool %s has no hit %d", id, seq)
 	return jackpot.Slip{}, &fault.Error{Kind: fault.NotFound, Detail: msg, Fields: []fault.Problem{{Field: "path.seq", Message: "no such hit", Value: seq}}}
