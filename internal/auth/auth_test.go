@@ -222,7 +222,8 @@ func TestRoutesAsDesigned(t *testing.T) {
 		"GET /v1/pools/{id}/display":                 {C, S, K, A, D},
 		"GET /v1/pools/{id}/report":                  {C, S, K, A},
 		"GET /v1/pools/{id}/hits/{seq}/slip":         {C, S, K, A},
-		"POST /v1/pools/{id}/hits/{seq}/slip/prints": {C, S}, // issue 35 item 6
+		"POST /v1/pools/{id}/hits/{seq}/slip/prints": {C, S},       // issue 35 item 6
+		"GET /v1/pools/{id}/rounds/{table}/{round}":  {C, S, K, A}, // issue 35 item 2
 	}
 	statelessWant := []string{"GET /openapi.json", "GET /openapi.yaml", "GET /openapi-3.0.json", "GET /openapi-3.0.yaml",
 		"GET /schemas/{schema}", "GET /docs", "GET /docs/app.js", "GET /docs/app.css", "GET /v1/rulesets", "GET /v1/rulesets/{id}", "POST /v1/hands/evaluate",

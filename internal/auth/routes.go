@@ -120,6 +120,8 @@ var Routes = map[string]Rule{
 	// applied rounds (dual control: a controller approves them).
 	"POST /v1/pools/{id}/hits/{seq}/void":                   roles(principal.Supervisor),
 	"POST /v1/pools/{id}/rounds/{table}/{round}/correction": roles(principal.Supervisor),
+	// A round as applied, read back to correct it (issue 35 item 2).
+	"GET /v1/pools/{id}/rounds/{table}/{round}": roles(readers...),
 
 	// Dual control (issue 16): the open proposals are read by every role
 	// that acts on a pool; a controller approves (the service refuses the

@@ -74,6 +74,10 @@ type Round struct {
 	Currency money.Currency     `json:"currency,omitempty"`
 	Wagers   []ProgressiveWager `json:"wagers"`
 	Hits     []Hit              `json:"hits"`
+	// Sent is the round as the table sent it (the API's request, JSON):
+	// kept in the round's record so that a correction can start from it
+	// (issue 35 item 2). Not part of the round's identity.
+	Sent []byte `json:"-"`
 }
 
 // Payout is one jackpot payout of a round, paid or held.

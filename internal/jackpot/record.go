@@ -45,6 +45,9 @@ type RoundRecord struct {
 	// Print is a slip print's answer, and the print itself in the record
 	// SlipKey(hit, n) it writes.
 	Print *SlipPrint `json:"print,omitempty"`
+	// Sent is a round's request as the table sent it (Round.Sent); absent
+	// in records written before it was kept.
+	Sent json.RawMessage `json:"sent,omitempty"`
 }
 
 // The operations other than rounds that are applied exactly once under an

@@ -104,7 +104,7 @@ func (s *Service) applyRound(ctx context.Context, pool string, r jackpot.Round, 
 		}
 		recs := make([]jackpot.RoundRecord, len(keys))
 		for i, k := range keys {
-			recs[i] = jackpot.RoundRecord{Pool: pool, Key: k, Table: r.Table, Round: r.Round, Fingerprint: fingerprint, Result: res, FirstSeq: p.Seq + 1}
+			recs[i] = jackpot.RoundRecord{Pool: pool, Key: k, Table: r.Table, Round: r.Round, Fingerprint: fingerprint, Result: res, FirstSeq: p.Seq + 1, Sent: r.Sent}
 			if i > 0 {
 				recs[i].IdempotencyKey = idempotencyKey
 			}
@@ -177,7 +177,7 @@ func (s *Service) contribute(ctx context.Context, cs ContributionStore, pool str
 		}
 		recs := make([]jackpot.RoundRecord, len(keys))
 		for i, k := range keys {
-			recs[i] = jackpot.RoundRecord{Pool: pool, Key: k, Table: r.Table, Round: r.Round, Fingerprint: fingerprint, Result: res}
+			recs[i] = jackpot.RoundRecord{Pool: pool, Key: k, Table: r.Table, Round: r.Round, Fingerprint: fingerprint, Result: res, Sent: r.Sent}
 			if i > 0 {
 				recs[i].IdempotencyKey = idempotencyKey
 			}
