@@ -12,6 +12,15 @@
 (() => {
   const C = window.Console;
   const $ = (id) => document.getElementById(id);
+  // A table that scrolls sideways inside its card (a phone, 390 px) is
+  // reached by the keyboard: each scroll box is a focusable region named
+  // after its card (axe: scrollable-region-focusable).
+  for (const box of document.querySelectorAll(".scroll-x:not([tabindex])")) {
+    const h = box.closest("section") && box.closest("section").querySelector("h2");
+    box.setAttribute("tabindex", "0");
+    box.setAttribute("role", "region");
+    box.setAttribute("aria-label", (h ? h.textContent : "table") + " (scrolls sideways)");
+  }
   let found = null; // {table, round, sent, result}
 
   const cardsOf = (s) => (s || "").trim().split(/[\s,]+/).filter(Boolean).join(" ");
@@ -107,7 +116,7 @@
     $("correct-result").replaceChildren(
       TS.el("p", {}, "Proposal " + pid + " waits for a controller's approval (another person)."),
       ...lines.map((l) => TS.el("p", {}, l)),
-      meters.length ? TS.el("div", { class: "scroll-x" }, TS.el("table", { id: "c-meters" }, TS.el("caption", {}, "Every meter before and after, if approved now"),
+      meters.length ? TS.el("div", { class: "scroll-x", tabindex: "0", role: "region", "aria-label": "meters before and after (scrolls sideways)" }, TS.el("table", { id: "c-meters" }, TS.el("caption", {}, "Every meter before and after, if approved now"),
         TS.el("thead", {}, TS.el("tr", {}, TS.el("th", { scope: "col" }, "Meter"), TS.el("th", { scope: "col", class: "num" }, "Before"), TS.el("th", { scope: "col", class: "num" }, "After"), TS.el("th", { scope: "col", class: "num" }, "Change"))),
         TS.el("tbody", {}, ...meters))) : "",
       e && e.recovered ? TS.el("p", {}, "The house recovers " + C.money(e.recovered) + " from a winner already paid.") : "",
