@@ -106,7 +106,9 @@ func TestFloorCorrectionSlipAndReportAtEverySize(t *testing.T) {
 				t.Errorf("taking a wager back lowers the displayed meter: %+v", m)
 			}
 
-			// The controller approves it, by keyboard, seeing the change.
+			// The controller approves it, by keyboard, seeing the change (a
+			// browser of its own: each has 90 s).
+			ctx = screen(t, sz.w, sz.h)
 			signIn(t, ctx, s.url, tok[principal.Controller], "browser-controller (controller)", id)
 			waitText(t, ctx, `#proposals tbody`, "round T12/R2")
 			do(t, ctx, chromedp.Focus(chromedp.CSS(`#proposals-h`)))
@@ -119,6 +121,7 @@ func TestFloorCorrectionSlipAndReportAtEverySize(t *testing.T) {
 			waitText(t, ctx, `#proposals tbody`, "Nothing waits for a second signature.")
 
 			// The cage prints the Royal's slip, then reprints it.
+			ctx = screen(t, sz.w, sz.h)
 			signIn(t, ctx, s.url, tok[principal.Cage], "browser-cage (cage)", id)
 			waitJS(t, ctx, "the slip button", `!!document.querySelector("#queue button[data-action=slip]")`)
 			do(t, ctx, chromedp.Focus(chromedp.CSS(`#queue-h`)))
@@ -144,6 +147,8 @@ func TestFloorCorrectionSlipAndReportAtEverySize(t *testing.T) {
 			do(t, ctx, chromedp.Evaluate[chromedp.Void](`document.getElementById("slip-dialog").close()`))
 
 			// The current shift's report adds up to the closing meters.
+			ctx = screen(t, sz.w, sz.h)
+			signIn(t, ctx, s.url, tok[principal.Cage], "browser-cage (cage)", id)
 			do(t, ctx, chromedp.Focus(chromedp.CSS(`#r-shift`)), chromedp.KeyEvent(kb.Enter))
 			waitJS(t, ctx, "the reconciliation", `!!document.getElementById("reconciliation-check")`)
 			if c := text(t, ctx, `#reconciliation-check`); c != "The lines add up to the closing meters, to the cent." {

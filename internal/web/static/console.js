@@ -390,7 +390,7 @@
     const adds = ls.length === 7 && meters.every((m) => sum[m] === (ls[6][m] || 0));
     const signed = (l, m) => TS.money(l[m] || 0, c, l.line !== "opening" && l.line !== "closing");
     return [
-      TS.el("div", { class: "scroll-x", tabindex: "0", role: "region", "aria-label": "reconciliation (scrolls sideways)" }, TS.el("table", { id: "reconciliation" },
+      TS.el("div", { class: "scroll-x", "data-label": "reconciliation" }, TS.el("table", { id: "reconciliation" },
         TS.el("caption", {}, "Reconciliation: each meter's opening plus its movements is its closing"),
         TS.el("thead", {}, TS.el("tr", {}, TS.el("th", { scope: "col" }, "Line"), TS.el("th", { scope: "col", class: "num" }, "Entries"),
           ...meters.map((m) => TS.el("th", { scope: "col", class: "num" }, m === "house" ? "house funded" : m)))),

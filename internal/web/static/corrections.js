@@ -13,14 +13,29 @@
   const C = window.Console;
   const $ = (id) => document.getElementById(id);
   // A table that scrolls sideways inside its card (a phone, 390 px) is
-  // reached by the keyboard: each scroll box is a focusable region named
-  // after its card (axe: scrollable-region-focusable).
-  for (const box of document.querySelectorAll(".scroll-x:not([tabindex])")) {
-    const h = box.closest("section") && box.closest("section").querySelector("h2");
-    box.setAttribute("tabindex", "0");
-    box.setAttribute("role", "region");
-    box.setAttribute("aria-label", (h ? h.textContent : "table") + " (scrolls sideways)");
+  // reached by the keyboard: while its box scrolls it is a focusable
+  // region named after its card (axe: scrollable-region-focusable); while
+  // it fits, it is no tab stop. Checked after every redraw and resize.
+  function reachable() {
+    for (const box of document.querySelectorAll(".scroll-x")) {
+      const scrolls = box.scrollWidth > box.clientWidth + 1;
+      if (scrolls && !box.hasAttribute("tabindex")) {
+        const sec = box.closest("section"), h = sec && sec.querySelector("h2");
+        box.setAttribute("tabindex", "0");
+        box.setAttribute("role", "region");
+        box.setAttribute("aria-label", (box.dataset.label || (h ? h.textContent : "table")) + " (scrolls sideways)");
+      } else if (!scrolls && box.hasAttribute("tabindex") && document.activeElement !== box) {
+        box.removeAttribute("tabindex");
+        box.removeAttribute("role");
+        box.removeAttribute("aria-label");
+      }
+    }
   }
+  let queued = false;
+  const soon = () => { if (!queued) { queued = true; requestAnimationFrame(() => { queued = false; reachable(); }); } };
+  new MutationObserver(soon).observe(document.querySelector("main"), { childList: true, subtree: true });
+  window.addEventListener("resize", soon);
+  reachable();
   let found = null; // {table, round, sent, result}
 
   const cardsOf = (s) => (s || "").trim().split(/[\s,]+/).filter(Boolean).join(" ");
@@ -116,7 +131,7 @@
     $("correct-result").replaceChildren(
       TS.el("p", {}, "Proposal " + pid + " waits for a controller's approval (another person)."),
       ...lines.map((l) => TS.el("p", {}, l)),
-      meters.length ? TS.el("div", { class: "scroll-x", tabindex: "0", role: "region", "aria-label": "meters before and after (scrolls sideways)" }, TS.el("table", { id: "c-meters" }, TS.el("caption", {}, "Every meter before and after, if approved now"),
+      meters.length ? TS.el("div", { class: "scroll-x", "data-label": "meters before and after" }, TS.el("table", { id: "c-meters" }, TS.el("caption", {}, "Every meter before and after, if approved now"),
         TS.el("thead", {}, TS.el("tr", {}, TS.el("th", { scope: "col" }, "Meter"), TS.el("th", { scope: "col", class: "num" }, "Before"), TS.el("th", { scope: "col", class: "num" }, "After"), TS.el("th", { scope: "col", class: "num" }, "Change"))),
         TS.el("tbody", {}, ...meters))) : "",
       e && e.recovered ? TS.el("p", {}, "The house recovers " + C.money(e.recovered) + " from a winner already paid.") : "",
