@@ -28,7 +28,9 @@ import (
 	"github.com/tablesettle/tablesettle/internal/analysis"
 	"github.com/tablesettle/tablesettle/internal/dynamo"
 	"github.com/tablesettle/tablesettle/internal/httpapi"
+	"github.com/tablesettle/tablesettle/internal/jackpot"
 	"github.com/tablesettle/tablesettle/internal/lambdaapp"
+	"github.com/tablesettle/tablesettle/internal/lambdaapp/poolsenv"
 	"github.com/tablesettle/tablesettle/internal/localledger"
 	"github.com/tablesettle/tablesettle/internal/pools"
 	"github.com/tablesettle/tablesettle/internal/sqlite"
@@ -67,8 +69,13 @@ func serve(args []string) error {
 	ddbTable := fs.String("table", "tablesettle-local", "the DynamoDB table (with -dynamodb; created when missing)")
 	quickCheck := fs.Bool("quick-check", true, "check the embedded store with SQLite's PRAGMA quick_check before serving (reads the whole file: about 9 s per 1,000,000 ledger entries); -quick-check=false starts a big database you have just checked (store check) at once, docs/store.md")
 	shards := fs.Int("shards", dynamo.DefaultShards, fmt.Sprintf("with -dynamodb: contribution shards per pool (1-%d: rounds without a hit are committed beside the pool, docs/scale.md; 0: none, every round commits to the pool item)", dynamo.MaxShards))
+	shiftsFlag := fs.String("shifts", os.Getenv(poolsenv.ShiftsEnv), "the floor's shift boundaries, a time zone then the shift start times (e.g. \"Asia/Singapore 06:00 14:00 22:00\"; default \""+jackpot.DefaultShifts+"\"): a shift report asked for no range covers the current shift; env "+poolsenv.ShiftsEnv)
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	shifts, err := jackpot.ParseShifts(*shiftsFlag)
+	if err != nil {
+		return fmt.Errorf("-shifts: %w", err)
 	}
 	set := false
 	fs.Visit(func(f *flag.Flag) { set = set || f.Name == "shards" })
@@ -103,6 +110,7 @@ func serve(args []string) error {
 	if svc.Signing, err = localledger.Open(*data); err != nil {
 		return err
 	}
+	svc.Shifts = shifts
 	handler, _ := httpapi.New(httpapi.Deps{Logger: logger, Pools: svc, Access: access,
 		AnalysisCache: analysis.NewCache(256, 16<<20)})
 	srv := server(*addr, handler)

@@ -226,9 +226,11 @@ func TestRoutesAsDesigned(t *testing.T) {
 		"GET /v1/pools/{id}/hits/{seq}/slip": {C, S, K, A},
 		// The verifiable ledger (issue 34): a table reads the proofs of its
 		// own rounds' entries only (the operation checks the entry's table).
-		"GET /v1/pools/{id}/checkpoint":         {C, S, K, A, T},
-		"GET /v1/pools/{id}/ledger/{seq}/proof": {C, S, K, A, T},
-		"GET /v1/pools/{id}/consistency":        {C, S, K, A, T},
+		"GET /v1/pools/{id}/checkpoint":              {C, S, K, A, T},
+		"GET /v1/pools/{id}/ledger/{seq}/proof":      {C, S, K, A, T},
+		"GET /v1/pools/{id}/consistency":             {C, S, K, A, T},
+		"POST /v1/pools/{id}/hits/{seq}/slip/prints": {C, S},       // issue 35 item 6
+		"GET /v1/pools/{id}/rounds/{table}/{round}":  {C, S, K, A}, // issue 35 item 2
 	}
 	statelessWant := []string{"GET /openapi.json", "GET /openapi.yaml", "GET /openapi-3.0.json", "GET /openapi-3.0.yaml",
 		"GET /schemas/{schema}", "GET /docs", "GET /docs/app.js", "GET /docs/app.css", "GET /v1/rulesets", "GET /v1/rulesets/{id}", "POST /v1/hands/evaluate",

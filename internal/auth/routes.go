@@ -104,6 +104,9 @@ var Routes = map[string]Rule{
 	"GET /v1/pools/{id}/display":         roles(append(readers[:len(readers):len(readers)], principal.Display)...),
 	"GET /v1/pools/{id}/report":          roles(readers...),
 	"GET /v1/pools/{id}/hits/{seq}/slip": roles(readers...),
+	// A slip is printed (its print recorded, issue 35 item 6) by the cage
+	// that pays the winner or the supervisor who witnesses it.
+	"POST /v1/pools/{id}/hits/{seq}/slip/prints": roles(principal.Cage, principal.Supervisor),
 	// Held RWS hits whose window has passed are paid: the floor (a
 	// supervisor) or the cage may sweep them; any round applied does too.
 	"POST /v1/pools/{id}/release": roles(principal.Supervisor, principal.Cage),
@@ -131,6 +134,8 @@ var Routes = map[string]Rule{
 	// applied rounds (dual control: a controller approves them).
 	"POST /v1/pools/{id}/hits/{seq}/void":                   roles(principal.Supervisor),
 	"POST /v1/pools/{id}/rounds/{table}/{round}/correction": roles(principal.Supervisor),
+	// A round as applied, read back to correct it (issue 35 item 2).
+	"GET /v1/pools/{id}/rounds/{table}/{round}": roles(readers...),
 
 	// Dual control (issue 16): the open proposals are read by every role
 	// that acts on a pool; a controller approves (the service refuses the

@@ -452,6 +452,29 @@ func TestShiftReportAndSlip(t *testing.T) {
 	if resp := api.Post("/v1/pools/megalink/hits/"+royal+"/confirm", "Idempotency-Key: c", "X-Test-Principal: sup:ann/supervisor"); resp.Code != http.StatusOK {
 		t.Fatalf("confirm: %d %s", resp.Code, resp.Body)
 	}
+	// Asked for no range, the report is the current shift's (issue 35
+	// item 5: the default shifts start at 06:00, 14:00 and 22:00 UTC; now
+	// is 23:30): (22:00, 23:30], T7's round at 22:00 in its opening, the
+	// adjustment its one movement; shift=previous is (14:00, 22:00], from
+	// before the pool (its seed a line of its own).
+	for _, c := range []struct {
+		query, shift, from, to string
+		opening, closing       jackpot.MeterView
+	}{
+		{"", "current", "2026-03-01T22:00:00Z", "2026-03-01T23:30:00Z", jackpot.MeterView{Displayed: 10_000_173, Reserve: 52}, jackpot.MeterView{Displayed: 10_000_173, Reserve: 50_052}},
+		{"?shift=previous", "previous", "2026-03-01T14:00:00Z", "2026-03-01T22:00:00Z", jackpot.MeterView{}, jackpot.MeterView{Displayed: 10_000_173, Reserve: 52}},
+	} {
+		r := decodeBody[jackpot.Report](t, api.Get("/v1/pools/megalink/report"+c.query).Body.Bytes())
+		if r.Shift != c.shift || r.Shifts != "UTC 06:00 14:00 22:00" || r.From.Format(time.RFC3339) != c.from || r.To.Format(time.RFC3339) != c.to || r.Opening != c.opening || r.Closing != c.closing {
+			t.Fatalf("report%s: %s %q (%s, %s] %+v %+v", c.query, r.Shift, r.Shifts, r.From, r.To, r.Opening, r.Closing)
+		}
+		if err := r.Reconciles(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if resp := api.Get("/v1/pools/megalink/report?shift=previous&from=2026-03-01T20:30:00Z"); resp.Code != http.StatusUnprocessableEntity || !strings.Contains(resp.Body.String(), `"location":"query.shift"`) {
+		t.Fatalf("a shift and a from: %d %s", resp.Code, resp.Body)
+	}
 	const shift = "/v1/pools/megalink/report?from=2026-03-01T20:30:00Z&to=2026-03-02T01:00:00Z"
 	resp = api.Get(shift)
 	if resp.Code != http.StatusOK || !strings.HasPrefix(resp.Header().Get("Content-Type"), "application/json") {
@@ -503,6 +526,28 @@ func TestShiftReportAndSlip(t *testing.T) {
 	}
 	if resp := api.Get("/v1/pools/megalink/hits/999/slip"); resp.Code != http.StatusNotFound {
 		t.Fatalf("no such hit: %d", resp.Code)
+	}
+	// Printed (issue 35 item 6): the cage's first print is the original,
+	// serial 1; the same key again is a replay; the supervisor's print is
+	// REPRINT 1, serial 1; the slip then lists both, with who printed each.
+	prints := "/v1/pools/megalink/hits/" + royal + "/slip/prints"
+	if resp := api.Post(prints, "X-Test-Principal: cage:bo/cage"); resp.Code != http.StatusUnprocessableEntity {
+		t.Fatalf("a print without its key: %d %s", resp.Code, resp.Body)
+	}
+	first := api.Post(prints, "Idempotency-Key: pr-1", "X-Test-Principal: cage:bo/cage")
+	p1 := decodeBody[PrintedSlip](t, first.Body.Bytes())
+	if first.Code != http.StatusCreated || p1.Serial != 1 || p1.Printed.Print != 1 || p1.Printed.Mark != "" || p1.Printed.By.ID != "cage:bo" || len(p1.Prints) != 1 {
+		t.Fatalf("first print: %d %s", first.Code, first.Body)
+	}
+	if again := api.Post(prints, "Idempotency-Key: pr-1", "X-Test-Principal: cage:bo/cage"); again.Header().Get("Idempotent-Replayed") != "true" || decodeBody[PrintedSlip](t, again.Body.Bytes()).Printed != p1.Printed {
+		t.Fatalf("the same key again: %s %s", again.Header(), again.Body)
+	}
+	p2 := decodeBody[PrintedSlip](t, api.Post(prints, "Idempotency-Key: pr-2", "X-Test-Principal: sup:ann/supervisor").Body.Bytes())
+	if p2.Serial != 1 || p2.Printed.Print != 2 || p2.Printed.Mark != "REPRINT 1" || p2.Printed.By.ID != "sup:ann" || len(p2.Prints) != 2 {
+		t.Fatalf("reprint: %+v", p2)
+	}
+	if s := decodeBody[jackpot.Slip](t, api.Get("/v1/pools/megalink/hits/"+royal+"/slip").Body.Bytes()); s.Serial != 1 || len(s.Prints) != 2 || s.Prints[1].Mark != "REPRINT 1" {
+		t.Fatalf("slip after the prints: %+v", s)
 	}
 }
 

@@ -194,6 +194,7 @@ func registerPools(api huma.API, deps Deps) {
 		if err != nil {
 			return nil, err
 		}
+		r.Sent = sentJSON(in.Body)
 		res, replayed, err := svc.ApplyRound(ctx, in.ID, r, in.IdempotencyKey, roundFingerprint(in.Body))
 		if err != nil {
 			return nil, poolError(ctx, pools.AtRoundRequest(err, r, places), "body.")
@@ -251,6 +252,7 @@ func registerPools(api huma.API, deps Deps) {
 	registerLedgerLog(api, svc, tags)
 	registerMetersAt(api, svc, tags)
 	registerCorrect(api, svc, tags)
+	registerAppliedRound(api, svc, tags)
 }
 
 func poolsUnavailable() error {

@@ -157,6 +157,7 @@ func registerCorrect(api huma.API, svc *pools.Service, tags []string) {
 				return nil, err
 			}
 			corr.Corrected = &r
+			corr.Sent = sentJSON(*in.Body.Corrected)
 		}
 		p, pr, replayed, err := svc.Propose(ctx, in.ID, jackpot.Change{Kind: jackpot.ProposeCorrection, Correction: &corr}, a, in.IdempotencyKey)
 		if err != nil {

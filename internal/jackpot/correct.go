@@ -1,6 +1,7 @@
 package jackpot
 
 import (
+	"encoding/json"
 	"fmt"
 	"time"
 
@@ -32,6 +33,9 @@ type Correction struct {
 	// Rules cite the rule that voids or corrects it (required for a void).
 	Rules  []string `json:"rules,omitempty"`
 	Reason string   `json:"reason"`
+	// Sent is the corrected round as the proposer sent it (the API's
+	// request, JSON), so the approver sees what changed in the round.
+	Sent json.RawMessage `json:"sent,omitempty" doc:"The corrected round as sent (POST /v1/pools/{id}/rounds' body), absent for a void: with the original (GET /v1/pools/{id}/rounds/{table}/{round}) it shows what the correction changes in the round."`
 }
 
 // CorrectionResult is the answer to a correction.

@@ -46,7 +46,8 @@ type FloorHit struct {
 	PaidAt         *time.Time     `json:"paidAt,omitempty"`
 	PaidBy         *Actor         `json:"paidBy,omitempty"`
 	VoidedAt       *time.Time     `json:"voidedAt,omitempty"`
-	VoidedBy       *Actor         `json:"voidedBy,omitempty"`
+	VoidedBy       *Actor         `json:"voidedBy,omitempty" doc:"Who proposed the void (or the correction that voided the hit)."`
+	VoidApprovedBy *Actor         `json:"voidApprovedBy,omitempty" doc:"The second principal who approved the void (dual control; issue 35 item 5)."`
 	VoidReason     string         `json:"voidReason,omitempty"`
 	Rules          []string       `json:"rules"`
 	// VoidProposal is the open proposal to void the hit, if any.
@@ -158,7 +159,7 @@ func AllHits(p Pool, ledger []Entry, table string, limit int, now time.Time) []F
 			}
 		case KindHitVoid, KindHouseRecovery, KindHeldVoid:
 			if h, ok := byseq[e.HitSeq]; ok {
-				h.State, h.VoidedAt, h.VoidedBy, h.VoidReason = StateVoided, timeOf(e.At), e.Actor, e.Reason
+				h.State, h.VoidedAt, h.VoidedBy, h.VoidApprovedBy, h.VoidReason = StateVoided, timeOf(e.At), e.Actor, e.ApprovedBy, e.Reason
 				if e.Kind != KindHouseRecovery {
 					h.PaidAt, h.PaidBy = nil, nil
 				}

@@ -86,6 +86,10 @@ type Round struct {
 	// progressive wager (ruling R22; issue 33 item 4). Not part of the
 	// round's JSON: fingerprints and stored records are as before.
 	ProgressiveUnit money.Amount `json:"-"`
+	// Sent is the round as the table sent it (the API's request, JSON):
+	// kept in the round's record so that a correction can start from it
+	// (issue 35 item 2). Not part of the round's identity.
+	Sent []byte `json:"-"`
 }
 
 // Payout is one jackpot payout of a round, paid or held.

@@ -124,6 +124,10 @@ type Entry struct {
 	// (ruling R28); Recovered what a house recovery claims from a winner.
 	Corrects  string       `json:"corrects,omitempty"`
 	Recovered money.Amount `json:"recovered,omitempty"`
+	// Serial and Print are a printed slip's (KindSlipPrinted): the
+	// slip's serial and which print of it this was (1 the original).
+	Serial int64 `json:"serial,omitempty"`
+	Print  int   `json:"print,omitempty"`
 	// By is who signed an adjustment or a settings change in entries
 	// written before the ledger recorded the authenticated principal
 	// (Actor); new entries leave it empty. Reason is why.

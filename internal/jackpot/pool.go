@@ -380,6 +380,9 @@ type Pool struct {
 	// Stamps bound the times of the ledger's entries, for reading an
 	// instant from the end of the ledger (Stamps).
 	Stamps Stamps `json:"stamps"`
+	// SlipSerial is the serial of the pool's last jackpot slip printed
+	// (0: none yet): the next original takes SlipSerial+1 (PrintSlip).
+	SlipSerial int64 `json:"slipSerial,omitempty"`
 	// Shards is a sharded store's note of the contribution shards it
 	// folded into this view of the pool (internal/dynamo): opaque to the
 	// domain, carried by every transition from the store's read to its

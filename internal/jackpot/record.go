@@ -42,6 +42,12 @@ type RoundRecord struct {
 	// correction reads the ledger from there (0 in records written before
 	// it was kept: the whole ledger is read).
 	FirstSeq int64 `json:"firstSeq,omitempty"`
+	// Print is a slip print's answer, and the print itself in the record
+	// SlipKey(hit, n) it writes.
+	Print *SlipPrint `json:"print,omitempty"`
+	// Sent is a round's request as the table sent it (Round.Sent); absent
+	// in records written before it was kept.
+	Sent json.RawMessage `json:"sent,omitempty"`
 }
 
 // The operations other than rounds that are applied exactly once under an
@@ -59,6 +65,7 @@ const (
 	OpApprove  = "approve"
 	OpWithdraw = "withdraw"
 	OpProposal = "proposal"
+	OpPrint    = "print"
 )
 
 // ProposalKey is the record key of a closed (approved, withdrawn or

@@ -3,6 +3,7 @@ package jackpot
 import (
 	"cmp"
 	"fmt"
+	"slices"
 	"sort"
 	"time"
 
@@ -62,6 +63,105 @@ type Report struct {
 	Adjustments   []ReportEntry       `json:"adjustments"`
 	Corrections   []ReportEntry       `json:"corrections" doc:"Voids, reversals, house recoveries and top-ups of corrected rounds and voided hits."`
 	Liabilities   Liabilities         `json:"liabilities"`
+	// Shift is "current" or "previous" when the report was asked for by
+	// shift; Shifts the floor's boundaries it was cut by.
+	Shift  string `json:"shift,omitempty" enum:"current,previous" doc:"Set when the range is a shift: current (from its start to now) or previous (from its start to its end)."`
+	Shifts string `json:"shifts,omitempty" doc:"The floor's shift boundaries the range was cut by: a time zone and the start times, e.g. Asia/Singapore 06:00 14:00 22:00 (TABLESETTLE_SHIFTS)."`
+	// Reconciliation is how the opening meters became the closing ones
+	// (issue 35 item 5).
+	Reconciliation ShiftBalance `json:"reconciliation" doc:"opening + contributions + seeds and resets + hits (negative) + adjustments + corrections = closing, meter by meter, to the minor unit; and the hits held at to, which no meter counts yet."`
+}
+
+// The lines of a report's reconciliation, in the order they add up.
+const (
+	LineOpening       = "opening"
+	LineContributions = "contributions"
+	LineSeedsResets   = "seeds_and_resets"
+	LineHits          = "hits"
+	LineAdjustments   = "adjustments"
+	LineCorrections   = "corrections"
+	LineClosing       = "closing"
+)
+
+// ReconLine is one line of a report's reconciliation: the meters (opening,
+// closing) or the sum of what one kind of entry moved on each of them over
+// the range, signed as the ledger's deltas (hits negative).
+type ReconLine struct {
+	Line      string       `json:"line" enum:"opening,contributions,seeds_and_resets,hits,adjustments,corrections,closing"`
+	Entries   int64        `json:"entries" doc:"The ledger entries summed (0 for opening and closing)."`
+	Displayed money.Amount `json:"displayed"`
+	Reserve   money.Amount `json:"reserve"`
+	Overflow  money.Amount `json:"overflow"`
+	House     money.Amount `json:"house" doc:"What the house has funded (the houseFunded meter): the seed, resets beyond the overflow and reserve, top-ups and recoveries."`
+}
+
+// ShiftBalance says how a report's opening meters became its closing
+// ones: Lines are opening, contributions, seeds_and_resets, hits,
+// adjustments, corrections and closing, and each meter's opening plus the
+// five movements is its closing, exactly (Report.Reconciles). Held are the
+// hits held for their settle window at the report's end (R7): they are not
+// in the meters until paid, from the pool as it stands then (R21).
+type ShiftBalance struct {
+	Lines []ReconLine `json:"lines"`
+	Held  int         `json:"held" doc:"Hits held at to (R7): no meter counts them until their window closes; see liabilities.held."`
+}
+
+// reconLine is the line of the reconciliation entry e is summed in: an
+// adjustment, a correction (every entry the report lists under
+// corrections), a contribution, a seed or reset, a hit; "" for entries
+// that move no meter.
+func reconLine(e Entry) string {
+	switch {
+	case e.Kind == KindAdjustment:
+		return LineAdjustments
+	case isCorrection(e):
+		return LineCorrections
+	case e.Kind == KindContribution:
+		return LineContributions
+	case e.Kind == KindOpening || e.Kind == KindReset:
+		return LineSeedsResets
+	case e.Kind == KindHit:
+		return LineHits
+	}
+	return ""
+}
+
+// isCorrection reports whether e is listed under a report's corrections:
+// a void, a reversal, a house recovery or top-up, or any entry of a
+// corrected round.
+func isCorrection(e Entry) bool {
+	switch e.Kind {
+	case KindHitVoid, KindResetVoid, KindHeldVoid, KindHouseRecovery, KindHouseTopUp:
+		return true
+	}
+	return e.Corrects != ""
+}
+
+// Reconciles checks the report's reconciliation: for each meter, opening
+// plus every movement is closing, to the minor unit, and the lines are
+// the report's own opening and closing.
+func (r Report) Reconciles() error {
+	ls := r.Reconciliation.Lines
+	if len(ls) != 7 || ls[0].Line != LineOpening || ls[6].Line != LineClosing {
+		return fmt.Errorf("jackpot: report of %s: the reconciliation has %d lines", r.Pool, len(ls))
+	}
+	if o, c := ls[0], ls[6]; o.Displayed != r.Opening.Displayed || o.Reserve != r.Opening.Reserve || o.Overflow != r.Opening.Overflow ||
+		c.Displayed != r.Closing.Displayed || c.Reserve != r.Closing.Reserve || c.Overflow != r.Closing.Overflow {
+		return fmt.Errorf("jackpot: report of %s: the reconciliation's opening or closing is not the report's", r.Pool)
+	}
+	sum := ls[0]
+	for _, l := range ls[1:6] {
+		sum.Displayed += l.Displayed
+		sum.Reserve += l.Reserve
+		sum.Overflow += l.Overflow
+		sum.House += l.House
+	}
+	c := ls[6]
+	if sum.Displayed != c.Displayed || sum.Reserve != c.Reserve || sum.Overflow != c.Overflow || sum.House != c.House {
+		return fmt.Errorf("jackpot: report of %s over (%s, %s]: opening and movements give displayed %d, reserve %d, overflow %d, house %d; closing is %d, %d, %d, %d",
+			r.Pool, r.From.Format(time.RFC3339Nano), r.To.Format(time.RFC3339Nano), sum.Displayed, sum.Reserve, sum.Overflow, sum.House, c.Displayed, c.Reserve, c.Overflow, c.House)
+	}
+	return nil
 }
 
 // ShiftReport reports p over (from, to] from ledger (oldest first, the
@@ -112,7 +212,20 @@ func (l Ledger) ShiftReport(p Pool, from, to time.Time) (Report, error) {
 		locked[h.Seq] = true
 	}
 	byTable := map[string]*TableContribution{}
+	lines := []ReconLine{
+		{Line: LineOpening, Displayed: open.Meters.Displayed, Reserve: open.Meters.Reserve, Overflow: open.Meters.Overflow, House: open.Meters.HouseFunded},
+		{Line: LineContributions}, {Line: LineSeedsResets}, {Line: LineHits}, {Line: LineAdjustments}, {Line: LineCorrections},
+		{Line: LineClosing, Displayed: closing.Meters.Displayed, Reserve: closing.Meters.Reserve, Overflow: closing.Meters.Overflow, House: closing.Meters.HouseFunded},
+	}
 	for _, e := range l.Tail[open.Entries-l.Head : closing.Entries-l.Head] {
+		if line := reconLine(e); line != "" {
+			i := slices.IndexFunc(lines, func(l ReconLine) bool { return l.Line == line })
+			lines[i].Entries++
+			lines[i].Displayed += e.Displayed
+			lines[i].Reserve += e.Reserve
+			lines[i].Overflow += e.Overflow
+			lines[i].House += e.HouseFunded
+		}
 		switch {
 		case e.Kind == KindContribution && e.Corrects == "":
 			c := byTable[e.Table]
@@ -134,11 +247,12 @@ func (l Ledger) ShiftReport(p Pool, from, to time.Time) (Report, error) {
 				meter, amount = "overflow", e.Overflow
 			}
 			r.Adjustments = append(r.Adjustments, ReportEntry{Seq: e.Seq, At: e.At, Kind: e.Kind, Meter: meter, Amount: amount, Reason: e.Reason, Actor: e.Actor, ApprovedBy: e.ApprovedBy})
-		case e.Kind == KindHitVoid || e.Kind == KindResetVoid || e.Kind == KindHeldVoid || e.Kind == KindHouseRecovery || e.Kind == KindHouseTopUp || e.Corrects != "":
+		case isCorrection(e):
 			r.Corrections = append(r.Corrections, ReportEntry{Seq: e.Seq, At: e.At, Kind: e.Kind, Table: e.Table, Round: e.Round, Amount: SignedAmount(e),
 				Recovered: e.Recovered, Reason: e.Reason, Actor: e.Actor, ApprovedBy: e.ApprovedBy})
 		}
 	}
+	r.Reconciliation.Lines = lines
 	tables := make([]string, 0, len(byTable))
 	for t := range byTable {
 		tables = append(tables, t)
@@ -172,6 +286,7 @@ func (l Ledger) ShiftReport(p Pool, from, to time.Time) (Report, error) {
 			r.Liabilities.Total += *h.Amount
 		case StateHeld:
 			r.Liabilities.Held = append(r.Liabilities.Held, h)
+			r.Reconciliation.Held++
 		}
 		if h.CommittedAt.After(from) {
 			r.Hits = append(r.Hits, h)
@@ -219,6 +334,10 @@ type Slip struct {
 	PaidBy      *Actor         `json:"paidBy,omitempty" doc:"The cage principal who paid it, or the table principal whose round paid it at its commit."`
 	PaidAt      time.Time      `json:"paidAt"`
 	Rules       []string       `json:"rules"`
+	// Serial and Prints: the slip's serial once first printed, and every
+	// print of it, oldest first (issue 35 item 6).
+	Serial int64       `json:"serial,omitempty" doc:"The slip's serial, given by its first print (absent until then): gapless per pool."`
+	Prints []SlipPrint `json:"prints" doc:"Every print of the slip, oldest first: the original, then each reprint with its mark REPRINT n and who printed it."`
 }
 
 // SlipOf is the slip of hit h of p (paid).
@@ -238,5 +357,6 @@ func SlipOf(p Pool, h FloorHit) Slip {
 	if s.Funding == nil {
 		s.Funding = []Funding{}
 	}
+	s.Prints = []SlipPrint{}
 	return s
 }

@@ -119,7 +119,7 @@ func (s *Service) applyRound(ctx context.Context, pool string, r jackpot.Round, 
 		res.Seq = roundEntry(entries, r)
 		recs := make([]jackpot.RoundRecord, len(keys))
 		for i, k := range keys {
-			recs[i] = jackpot.RoundRecord{Pool: pool, Key: k, Table: r.Table, Round: r.Round, Fingerprint: fingerprint, Result: res, FirstSeq: p.Seq + 1}
+			recs[i] = jackpot.RoundRecord{Pool: pool, Key: k, Table: r.Table, Round: r.Round, Fingerprint: fingerprint, Result: res, FirstSeq: p.Seq + 1, Sent: r.Sent}
 			if i > 0 {
 				recs[i].IdempotencyKey = idempotencyKey
 			}
@@ -193,7 +193,7 @@ func (s *Service) contribute(ctx context.Context, cs ContributionStore, pool str
 		}
 		recs := make([]jackpot.RoundRecord, len(keys))
 		for i, k := range keys {
-			recs[i] = jackpot.RoundRecord{Pool: pool, Key: k, Table: r.Table, Round: r.Round, Fingerprint: fingerprint, Result: res}
+			recs[i] = jackpot.RoundRecord{Pool: pool, Key: k, Table: r.Table, Round: r.Round, Fingerprint: fingerprint, Result: res, Sent: r.Sent}
 			if i > 0 {
 				recs[i].IdempotencyKey = idempotencyKey
 			}

@@ -237,6 +237,26 @@ func (s *Service) Report(ctx context.Context, id string, from, to time.Time) (ja
 	return r, nil
 }
 
+// ShiftReport is the pool's report over the shift now holds (previous
+// false: from its start to now) or the one before it (from its start to
+// its end), by the service's Shifts.
+func (s *Service) ShiftReport(ctx context.Context, id string, previous bool) (jackpot.Report, error) {
+	now := s.Now()
+	from, to := s.Shifts.Shift(now, previous)
+	if !previous {
+		to = now
+	}
+	r, err := s.Report(ctx, id, from, to)
+	if err != nil {
+		return jackpot.Report{}, err
+	}
+	r.Shift, r.Shifts = "current", s.Shifts.String()
+	if previous {
+		r.Shift = "previous"
+	}
+	return r, nil
+}
+
 // Slip is the jackpot slip of paid hit seq (issue 24 item 8): NotFound for
 // no such hit, Conflict for a hit not paid (naming path.seq).
 func (s *Service) Slip(ctx context.Context, id string, seq int64) (jackpot.Slip, error) {
@@ -257,7 +277,14 @@ func (s *Service) Slip(ctx context.Context, id string, seq int64) (jackpot.Slip,
 			msg := fmt.Sprintf("hit %d is %s: a slip is printed for a paid hit", seq, h.State)
 			return jackpot.Slip{}, &fault.Error{Kind: fault.Conflict, Detail: msg, Fields: []fault.Problem{{Field: "path.seq", Message: "hit is " + h.State, Value: seq}}}
 		}
-		return jackpot.SlipOf(p, h), nil
+		sl := jackpot.SlipOf(p, h)
+		if sl.Prints, err = s.slipPrints(ctx, id, seq); err != nil {
+			return jackpot.Slip{}, err
+		}
+		if len(sl.Prints) > 0 {
+			sl.Serial = sl.Prints[0].Serial
+		}
+		return sl, nil
 	}
 	msg := fmt.Sprintf("pool %s has no hit %d", id, seq)
 	return jackpot.Slip{}, &fault.Error{Kind: fault.NotFound, Detail: msg, Fields: []fault.Problem{{Field: "path.seq", Message: "no such hit", Value: seq}}}

@@ -55,6 +55,11 @@ type Service struct {
 	// store asks for (0: 64); a test sets it small to read by many pages.
 	HitPage int
 
+	// Shifts are the floor's shift boundaries: a shift report asked for
+	// no range covers the current shift (issue 35 item 5). The zero value
+	// is jackpot.DefaultShifts.
+	Shifts jackpot.Shifts
+
 	mu sync.Mutex // guards Rand: one Service serves concurrent requests
 
 	held holding // the pools seen holding a hit (floor.go)
@@ -369,6 +374,7 @@ type once struct {
 	hit        *jackpot.LockedHit
 	correction *jackpot.CorrectionResult
 	proposal   *jackpot.Proposal
+	print      *jackpot.SlipPrint
 	// extra are records the transition writes besides the key's (a
 	// closed proposal's): set by the transition on every attempt.
 	extra []jackpot.RoundRecord
@@ -393,7 +399,7 @@ func (s *Service) replayOnce(ctx context.Context, pool string, o *once, mine []s
 	if rec.Fingerprint != o.fingerprint || rec.Op != o.op || rec.PoolAfter == nil {
 		return jackpot.Pool{}, false, false, conflict("header.Idempotency-Key", "this Idempotency-Key was already used with a different request")
 	}
-	o.hit, o.correction, o.proposal = rec.Hit, rec.Correction, rec.Proposal
+	o.hit, o.correction, o.proposal, o.print = rec.Hit, rec.Correction, rec.Proposal, rec.Print
 	return *rec.PoolAfter, true, !contains(mine, rec.Commit), nil
 }
 
@@ -451,7 +457,7 @@ func (s *Service) updateIn(ctx context.Context, id string, o *once, fn func(jack
 		if o != nil {
 			after := q
 			c.Records = append([]jackpot.RoundRecord{{Pool: id, Key: o.recordKey(), IdempotencyKey: o.key, Fingerprint: o.fingerprint, Op: o.op, PoolAfter: &after,
-				Hit: o.hit, Correction: o.correction, Proposal: o.proposal}}, o.extra...)
+				Hit: o.hit, Correction: o.correction, Proposal: o.proposal, Print: o.print}}, o.extra...)
 		}
 		stamp(&c, cid)
 		err = s.Store.Commit(ctx, c)

@@ -24,6 +24,7 @@ import (
 
 	"github.com/tablesettle/tablesettle/internal/auth"
 	"github.com/tablesettle/tablesettle/internal/httpapi"
+	"github.com/tablesettle/tablesettle/internal/jackpot"
 	"github.com/tablesettle/tablesettle/internal/pools"
 	"github.com/tablesettle/tablesettle/internal/principal"
 	"github.com/tablesettle/tablesettle/internal/sqlite"
@@ -63,6 +64,14 @@ func startServerAt(t *testing.T, wrap func(http.Handler) http.Handler, now func(
 	if err != nil {
 		t.Fatal(err)
 	}
+	// One shift a day, begun twelve hours before the server started: a
+	// test's shift report (the current shift, issue 35) never crosses a
+	// shift boundary.
+	svc := pools.NewService(store, now, 1)
+	svc.Shifts, err = jackpot.ParseShifts("UTC " + time.Now().UTC().Add(-12*time.Hour).Format("15:04"))
+	if err != nil {
+		t.Fatal(err)
+	}
 	var entries []auth.Entry
 	tokens := map[principal.Role]string{}
 	for _, r := range principal.Roles {
@@ -78,7 +87,7 @@ func startServerAt(t *testing.T, wrap func(http.Handler) http.Handler, now func(
 	}
 	h, _ := httpapi.New(httpapi.Deps{
 		Logger: slog.New(slog.NewJSONHandler(io.Discard, nil)),
-		Pools:  pools.NewService(store, now, 1),
+		Pools:  svc,
 		Access: &httpapi.Access{Authenticator: httpapi.BearerTokens{Tokens: auth.NewTokens(entries)}, OpenStateless: true},
 	})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")

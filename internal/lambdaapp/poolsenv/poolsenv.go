@@ -14,8 +14,14 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
 	"github.com/tablesettle/tablesettle/internal/dynamo"
+	"github.com/tablesettle/tablesettle/internal/jackpot"
 	"github.com/tablesettle/tablesettle/internal/pools"
 )
+
+// ShiftsEnv names the floor's shift boundaries, "ZONE HH:MM ..." (e.g.
+// "Asia/Singapore 06:00 14:00 22:00"; unset: jackpot.DefaultShifts): a
+// shift report asked for no range covers the current shift.
+const ShiftsEnv = "TABLESETTLE_SHIFTS"
 
 // Service returns the pool service over the DynamoDB table that
 // TABLESETTLE_TABLE names (with the store's default contribution shards),
@@ -30,6 +36,12 @@ func Service(getenv func(string) string) (*pools.Service, error) {
 	if err != nil {
 		return nil, fmt.Errorf("aws configuration: %w", err)
 	}
+	shifts, err := jackpot.ParseShifts(getenv(ShiftsEnv))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", ShiftsEnv, err)
+	}
 	store := dynamo.New(dynamodb.NewFromConfig(cfg), table)
-	return pools.NewService(store, time.Now, uint64(time.Now().UnixNano())), nil
+	svc := pools.NewService(store, time.Now, uint64(time.Now().UnixNano()))
+	svc.Shifts = shifts
+	return svc, nil
 }

@@ -37,6 +37,7 @@ func atTheEnd(t *testing.T, st pools.Store, ids []string, check func(svc *pools.
 		if int64(len(ledger)) > p.Seq {
 			ledger = ledger[:p.Seq]
 		}
+		reconciles(t, p, ledger)
 		check(svc, now, p, ledger)
 	}
 }
@@ -138,6 +139,9 @@ func sameInstants(t *testing.T, st pools.Store, ids ...string) {
 				if err != nil || werr != nil || !reflect.DeepEqual(got, want) {
 					t.Fatalf("%s: report (%s, %s]: %v %v\n got %+v\nwant %+v", id, at, to, err, werr, got, want)
 				}
+				if err := got.Reconciles(); err != nil {
+					t.Fatalf("%s: %v", id, err)
+				}
 			}
 		}
 		// Every cut the stamps allow, in memory, with the range ending a
@@ -191,4 +195,46 @@ func sameInstants(t *testing.T, st pools.Store, ids ...string) {
 			}
 		}
 	})
+}
+
+// reconciles checks, at the end of every case that looks at its pools
+// (atTheEnd), that the shift report's reconciliation holds (issue 35 item
+// 5): for each meter, opening + contributions + seeds and resets + hits +
+// adjustments + corrections = closing, to the minor unit, over the ranges
+// from before the pool, and from each instant an entry is stamped with,
+// to the next such instant and to an hour after the last.
+func reconciles(t *testing.T, p jackpot.Pool, ledger []jackpot.Entry) {
+	t.Helper()
+	if len(ledger) == 0 {
+		return
+	}
+	instants := []time.Time{ledger[0].At.Add(-time.Hour)}
+	for _, e := range ledger {
+		instants = append(instants, e.At)
+	}
+	slices.SortFunc(instants, func(a, b time.Time) int { return a.Compare(b) })
+	instants = slices.CompactFunc(instants, time.Time.Equal)
+	end := instants[len(instants)-1].Add(time.Hour)
+	for i, from := range instants {
+		tos := []time.Time{end}
+		if i+1 < len(instants) {
+			tos = append(tos, instants[i+1])
+		}
+		for _, to := range tos {
+			r, err := jackpot.ShiftReport(p, ledger, from, to)
+			if err != nil {
+				t.Fatalf("%s: report (%s, %s]: %v", p.ID, from, to, err)
+			}
+			if err := r.Reconciles(); err != nil {
+				t.Fatalf("%s: %v\n%+v", p.ID, err, r.Reconciliation)
+			}
+		}
+	}
+}
+
+// reconcilesAtTheEnd checks the reconciliation of pools ids' shift reports
+// at the end of a case (reconciles) and nothing else.
+func reconcilesAtTheEnd(t *testing.T, st pools.Store, ids ...string) {
+	t.Helper()
+	atTheEnd(t, st, ids, func(*pools.Service, time.Time, jackpot.Pool, []jackpot.Entry) {})
 }

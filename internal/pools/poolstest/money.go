@@ -111,6 +111,7 @@ func royalRound(table, round string, n int) jackpot.Round {
 // house has funded 1,999,889: the pool that never saw R1.
 func testCorrectionAfterOverflowSpent(t *testing.T, st pools.Store) {
 	ctx := context.Background()
+	defer reconcilesAtTheEnd(t, st, "P", "twin")
 	svc := service(st, jackpottest.NewClock(jackpottest.T0))
 	for _, id := range []string{"P", "twin"} {
 		if _, _, err := svc.Create(ctx, id, CeilingSettings(), jackpottest.Admin); err != nil {
@@ -299,6 +300,7 @@ func testReconcileAcrossRateChange(t *testing.T, st pools.Store) {
 func testCorrectionsTwinRandom(t *testing.T, st pools.Store) {
 	ctx := context.Background()
 	rng := rand.New(rand.NewPCG(21, 28))
+	defer reconcilesAtTheEnd(t, st, "rnd0", "rnd1", "rnd2", "rnd3", "rnd4", "rnd5", "rnd6", "rnd7", "rnd8", "rnd9")
 	for script := range 10 {
 		svc := service(st, jackpottest.NewClock(jackpottest.T0))
 		id := fmt.Sprint("rnd", script)

@@ -89,6 +89,8 @@ func Run(t *testing.T, open Opener, scale Scale) {
 	runCase(t, scale, "Correct_ReleasedRWSHit_R7_R28", func(t *testing.T) { testCorrectReleasedRWSHit(t, open(t)) })
 	runCase(t, scale, "MetersAtSkewedWriters", func(t *testing.T) { testMetersAtSkewedWriters(t, open(t)) })
 	runCase(t, scale, "ReportFromTheEnd", func(t *testing.T) { testReportFromTheEnd(t, open(t)) })
+	runCase(t, scale, "Report_LinesAddUpToTheCent_Issue35", func(t *testing.T) { testReportLinesAddUp(t, open(t)) })
+	runCase(t, scale, "Slip_GaplessSerialsAndReprints_Issue35", func(t *testing.T) { testSlipSerials(t, open(t)) })
 	runCase(t, scale, "StampsAdopted", func(t *testing.T) { testStampsAdopted(t, open(t)) })
 	runCase(t, scale, "KeysExactlyOnce", func(t *testing.T) { testKeysExactlyOnce(t, open(t)) })
 	runCase(t, scale, "Correct_TwoCorrectionsOfOneRound_R28", func(t *testing.T) { testTwoCorrectionsOfOneRound(t, open(t)) })

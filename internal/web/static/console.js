@@ -335,7 +335,7 @@
       TS.el("td", {}, h.windowClosesAt ? clock(h.windowClosesAt) : ""),
       TS.el("td", {}, stamp(h.confirmedAt, h.confirmedBy)),
       TS.el("td", {}, stamp(h.paidAt, h.paidBy)),
-      TS.el("td", {}, h.state === "voided" ? stamp(h.voidedAt, h.voidedBy) + (h.voidReason ? " · " + h.voidReason : "") :
+      TS.el("td", {}, h.state === "voided" ? stamp(h.voidedAt, h.voidedBy) + (h.voidApprovedBy ? " · approved by " + who(h.voidApprovedBy) : "") + (h.voidReason ? " · " + h.voidReason : "") :
         h.state === "round_void" ? "round " + h.round + " void, nothing paid · " + (h.voidReason || "") : ""),
       TS.el("td", {}, h.state === "paid" ? action("Slip", { "data-action": "slip", "aria-label": "jackpot slip of hit " + h.seq }, () => openSlip(h.seq)) : ""))) :
       [TS.el("tr", {}, TS.el("td", { colspan: 12, class: "muted" }, "No hit yet."))]));
@@ -481,48 +481,96 @@
   }
 
   // ---- the printable jackpot slip of a paid hit
-  async function openSlip(seq) {
-    const sl = await act(() => TS.call("GET", poolPath("/hits/" + seq + "/slip")));
-    if (!sl) return;
+  // A slip is printed when Print is pressed: the console records the
+  // print (POST .../slip/prints: the first takes the pool's next serial,
+  // later ones are REPRINT n), draws the slip as recorded, then prints.
+  let slipSeq = 0;
+  function drawSlip(sl, printed) {
     const c = sl.currency;
     const row = (k, v) => TS.el("tr", {}, TS.el("th", { scope: "row" }, k), TS.el("td", {}, v));
+    const prints = sl.prints || [];
+    const sign = (k) => TS.el("div", { class: "signature" }, TS.el("span", { class: "sig-line", "aria-hidden": "true" }), TS.el("span", {}, k));
     $("slip-body").replaceChildren(
       TS.el("h2", { id: "slip-h" }, "Jackpot slip · " + (sl.displayName || sl.pool)),
+      printed && printed.mark ? TS.el("p", { class: "reprint", id: "slip-mark" }, printed.mark) : "",
       TS.el("table", { class: "slip" }, TS.el("tbody", {},
+        row("Serial", sl.serial ? String(sl.serial) : "not printed yet: Print gives it its serial"),
         row("Hit", String(sl.seq)), row("Table", sl.table), row("Round", sl.round), row("Seat", String(sl.seat)),
         row("Hand", hand(sl.hand)), row("Amount", TS.money(sl.amount, c)), row("Committed", when(sl.committedAt)),
         row("Verified by", sl.verifiedBy ? who(sl.verifiedBy) + " · " + when(sl.verifiedAt) : "paid at its commit"),
         row("Paid by", who(sl.paidBy) + " · " + when(sl.paidAt)),
-        row("Rules", (sl.rules || []).join(", ")))));
+        row("Rules", (sl.rules || []).join(", ")),
+        row("Printed", prints.length ? prints.map((p) => (p.mark || "original") + " · " + who(p.by) + " · " + when(p.at)).join("; ") : "never"))),
+      TS.el("div", { class: "signatures" }, sign("Winner"), sign("Supervisor"), sign("Cashier"), sign("Security")));
+  }
+  async function openSlip(seq) {
+    const sl = await act(() => TS.call("GET", poolPath("/hits/" + seq + "/slip")));
+    if (!sl) return;
+    slipSeq = seq;
+    drawSlip(sl, null);
     $("slip-dialog").showModal();
   }
-  $("slip-print").addEventListener("click", () => window.print());
+  $("slip-print").addEventListener("click", async () => {
+    const b = $("slip-print");
+    if (!slipSeq || !state.pool) return;
+    const out = await send(b, "POST", poolPath("/hits/" + slipSeq + "/slip/prints"));
+    if (!out) return;
+    drawSlip(out, out.printed);
+    $("slip-result").textContent = (out.printed.mark || "Original") + " of slip " + out.serial + " recorded as printed by " + who(out.printed.by) + ".";
+    if (!navigator.webdriver) window.print();
+  });
 
   // ---- the shift report: JSON shown, CSV downloaded
+  // Both empty: the current shift (the API cuts it by the floor's shift
+  // boundaries); the fields then show the shift's range.
   function reportRange() {
     const from = $("r-from").value, to = $("r-to").value;
-    if (!from || !to) { showProblem("The report needs its From and To."); return null; }
+    if (!from && !to) return "?shift=current";
+    if (!from || !to) { showProblem("The report needs both From and To, or neither (the current shift)."); return null; }
     return "?from=" + encodeURIComponent(new Date(from).toISOString()) + "&to=" + encodeURIComponent(new Date(to).toISOString());
+  }
+  const localInput = (t) => { const d = new Date(t); return new Date(d.getTime() - d.getTimezoneOffset() * 60000).toISOString().slice(0, 19); };
+  const lineNames = { opening: "Opening", contributions: "+ contributions", seeds_and_resets: "+ seeds and resets", hits: "− hits", adjustments: "± adjustments", corrections: "± corrections", closing: "= closing" };
+  function reconciliation(r) {
+    const c = r.currency, ls = (r.reconciliation && r.reconciliation.lines) || [];
+    const meters = ["displayed", "reserve", "overflow", "house"];
+    const sum = {};
+    for (const m of meters) sum[m] = ls.slice(0, 6).reduce((a, l) => a + (l[m] || 0), 0);
+    const adds = ls.length === 7 && meters.every((m) => sum[m] === (ls[6][m] || 0));
+    const signed = (l, m) => TS.money(l[m] || 0, c, l.line !== "opening" && l.line !== "closing");
+    return [
+      TS.el("div", { class: "scroll-x", "data-label": "reconciliation" }, TS.el("table", { id: "reconciliation" },
+        TS.el("caption", {}, "Reconciliation: each meter's opening plus its movements is its closing"),
+        TS.el("thead", {}, TS.el("tr", {}, TS.el("th", { scope: "col" }, "Line"), TS.el("th", { scope: "col", class: "num" }, "Entries"),
+          ...meters.map((m) => TS.el("th", { scope: "col", class: "num" }, m === "house" ? "house funded" : m)))),
+        TS.el("tbody", {}, ...ls.map((l) => TS.el("tr", { "data-line": l.line, class: l.line === "closing" ? "total" : "" },
+          TS.el("th", { scope: "row" }, lineNames[l.line] || l.line), TS.el("td", { class: "num" }, l.line === "opening" || l.line === "closing" ? "" : String(l.entries)),
+          ...meters.map((m) => TS.el("td", { class: "num" }, signed(l, m)))))))),
+      TS.el("p", { id: "reconciliation-check", class: adds ? "ok" : "bad" }, adds ? "The lines add up to the closing meters, to the cent." : "The lines do not add up to the closing meters."),
+    ];
   }
   async function showReport() {
     const q = reportRange();
     if (!q) return;
     const r = await act(() => TS.call("GET", poolPath("/report" + q)));
     if (!r) return;
+    if (r.shift) { $("r-from").value = localInput(r.from); $("r-to").value = localInput(r.to); }
     const c = r.currency;
+    const signedBy = (a) => a.actor ? " · " + who(a.actor) + (a.approvedBy ? " approved by " + who(a.approvedBy) : "") : "";
     const mm = (m) => m ? "displayed " + TS.money(m.displayed, c) + " · reserve " + TS.money(m.reserve, c) + " · overflow " + TS.money(m.overflow, c) : "";
     const lines = [
+      (r.shift ? "The " + r.shift + " shift (" + r.shifts + "): " : "") + when(r.from) + " to " + when(r.to),
       "Opening meters: " + mm(r.opening),
       "Closing meters: " + mm(r.closing),
       "Contributed: " + TS.money((r.contributed.displayed || 0) + (r.contributed.reserve || 0) + (r.contributed.overflow || 0), c) + " from " + (r.contributed.rounds || 0) + " rounds" +
         (r.contributions || []).map((t) => " · " + t.table + " " + TS.money((t.displayed || 0) + (t.reserve || 0) + (t.overflow || 0), c)).join(""),
       "Hits: " + (r.hits || []).length + (r.hits || []).map((h) => " · " + h.table + " seat " + h.seat + " " + hand(h.category || h.hand) + " " + TS.money(h.amount !== undefined ? h.amount : h.paid, c) + " (" + h.state + ")").join(""),
-      "Adjustments: " + (r.adjustments || []).length + (r.adjustments || []).map((a) => " · " + (a.meter || "") + " " + TS.money(a.amount, c, true) + (a.reason ? " (" + a.reason + ")" : "")).join(""),
-      "Corrections: " + (r.corrections || []).length + (r.corrections || []).map((a) => " · " + a.kind + " " + TS.money(a.amount, c, true)).join(""),
+      "Adjustments: " + (r.adjustments || []).length + (r.adjustments || []).map((a) => " · " + (a.meter || "") + " " + TS.money(a.amount, c, true) + (a.reason ? " (" + a.reason + ")" : "") + signedBy(a)).join(""),
+      "Corrections: " + (r.corrections || []).length + (r.corrections || []).map((a) => " · " + a.kind + " " + (a.table ? a.table + "/" + a.round + " " : "") + TS.money(a.amount, c, true) + signedBy(a)).join(""),
       "Liabilities: " + TS.money(r.liabilities ? r.liabilities.total : 0, c) + " (" + ((r.liabilities && r.liabilities.pending) || []).length + " pending, " +
         ((r.liabilities && r.liabilities.confirmed) || []).length + " confirmed, " + ((r.liabilities && r.liabilities.held) || []).length + " held)",
     ];
-    $("report-result").replaceChildren(...lines.map((l) => TS.el("p", {}, l)));
+    $("report-result").replaceChildren(...reconciliation(r), ...lines.map((l) => TS.el("p", {}, l)));
   }
   async function downloadReport() {
     const q = reportRange();
@@ -539,12 +587,7 @@
   }
   $("report-form").addEventListener("submit", (ev) => { ev.preventDefault(); showReport(); });
   $("r-csv").addEventListener("click", downloadReport);
-  (() => {
-    const local = (d) => new Date(d.getTime() - d.getTimezoneOffset() * 60000).toISOString().slice(0, 16);
-    const now = new Date();
-    $("r-from").value = local(new Date(now.getTime() - 8 * 3600000));
-    $("r-to").value = local(new Date(now.getTime() + 3600000));
-  })();
+  $("r-shift").addEventListener("click", () => { $("r-from").value = ""; $("r-to").value = ""; showReport(); });
 
   // ---- the sound: a short WebAudio beep; muted lasts this browser
   // session (sessionStorage: the next shift's browser starts with sound).
@@ -673,7 +716,9 @@
       TS.el("td", {}, when(p.expiresAt)),
       TS.el("td", {},
         has("controller") && !mine(p) ? action("Approve", { class: "primary", "data-action": "approve" }, async (b) => {
-          if (!await ask("Approve proposal " + p.id + "?", [...effectLines(p), "Proposed by " + who(p.proposedBy) + "."], "Approve")) return;
+          // A correction: what it changes in the round too (corrections.js).
+          const diff = p.correction && Console.roundDiff ? await Console.roundDiff(p) : [];
+          if (!await ask("Approve proposal " + p.id + "?", [...diff, ...effectLines(p), "Proposed by " + who(p.proposedBy) + "."], "Approve")) return;
           done(await send(b, "POST", poolPath("/proposals/" + encodeURIComponent(p.id) + "/approve")), "proposals-h");
         }) : "",
         mine(p) ? action("Withdraw", { "data-action": "withdraw" }, async (b) => {
@@ -873,6 +918,8 @@
 
   Object.assign(Console, { act, money, when, poolPath, $ });
   window.Console = Console;
+  // What the corrections module (corrections.js) uses of the console.
+  Object.assign(Console, { act, send, ask, done, money, who, when, hand, poolPath, showProblem, has, cur });
   showMute();
   showNotify();
   if (TS.iam()) {
