@@ -230,7 +230,10 @@ func (s *Service) LatestCheckpoint(ctx context.Context, id string) (Checkpoint, 
 	}
 	cs, ok := s.Store.(CheckpointStore)
 	if !ok || s.Signing == nil {
-		return Checkpoint{}, unavailable(errors.New("this service signs no checkpoints"))
+		// Not a failure to retry: this deployment has no signer (or its
+		// store keeps no checkpoints).
+		return Checkpoint{}, &fault.Error{Kind: fault.NotFound, Detail: "pool " + id + " has no checkpoint: this deployment signs none",
+			Fields: []fault.Problem{{Field: "id", Message: "no checkpoint", Value: id}}}
 	}
 	got, err := cs.Checkpoints(ctx, id, 0, 1)
 	if err != nil {
