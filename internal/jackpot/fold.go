@@ -14,19 +14,27 @@ type Pending struct {
 	Rounds      int64        `json:"rounds"`
 	Wagers      int64        `json:"wagers"`
 	WagerAmount money.Amount `json:"wagerAmount"`
+	// CarryDisplayed and CarryReserve are the sums of the rounds' own
+	// fractions (each 0-9999, in 1/10000 of the minor unit: their entries'
+	// carries, Contribute): how many whole units a fold credits as carry
+	// entries (FoldRounds) follows from them and the pool's carries.
+	CarryDisplayed int64 `json:"carryDisplayed,omitempty"`
+	CarryReserve   int64 `json:"carryReserve,omitempty"`
 }
 
 // Add sums two pendings, overflow-checked.
 func (a Pending) Add(b Pending) (Pending, error) {
-	var err1, err2, err3 error
-	var r, w money.Amount
+	var err1, err2, err3, err4, err5 error
+	var r, w, cd, cr money.Amount
 	r, err1 = money.Add(money.Amount(a.Rounds), money.Amount(b.Rounds))
 	w, err2 = money.Add(money.Amount(a.Wagers), money.Amount(b.Wagers))
 	amt, err3 := money.Add(a.WagerAmount, b.WagerAmount)
-	if err1 != nil || err2 != nil || err3 != nil {
+	cd, err4 = money.Add(money.Amount(a.CarryDisplayed), money.Amount(b.CarryDisplayed))
+	cr, err5 = money.Add(money.Amount(a.CarryReserve), money.Amount(b.CarryReserve))
+	if err1 != nil || err2 != nil || err3 != nil || err4 != nil || err5 != nil {
 		return Pending{}, money.ErrOverflow
 	}
-	return Pending{Rounds: int64(r), Wagers: int64(w), WagerAmount: amt}, nil
+	return Pending{Rounds: int64(r), Wagers: int64(w), WagerAmount: amt, CarryDisplayed: int64(cd), CarryReserve: int64(cr)}, nil
 }
 
 // Fold is the pool as FoldRounds leaves it, from the rounds' sums alone
@@ -36,7 +44,9 @@ func (a Pending) Add(b Pending) (Pending, error) {
 // makes the credit of a sum the sum of the credits of its parts (R1: the
 // whole units of carry + sum(wager x rate) are credited, the rest
 // carried), and the ceiling splits a sum as it splits its parts in turn
-// (R4). Seq moves past the n entries FoldRounds will number; the version
+// (R4). Seq moves past the entries FoldRounds will number: the n rounds'
+// and one carry entry for each whole unit the pool's carries and the
+// rounds' own fractions (pend's carries) come to; the version
 // does not move: the fold is part of the commit that follows it. A
 // sharded store's read of the pool (the meters as they stand, without
 // reading each round) uses it; its commit posts the rounds themselves
@@ -53,21 +63,28 @@ func (k Rules) Fold(p Pool, pend Pending, n int64) (Pool, error) {
 	if err := applyEntry(&q.Meters, e); err != nil {
 		return Pool{}, overflowError(q.Settings.Currency, err)
 	}
-	q.Seq += n
+	if pend.CarryDisplayed < 0 || pend.CarryReserve < 0 || pend.CarryDisplayed > 9999*n || pend.CarryReserve > 9999*n {
+		return Pool{}, fmt.Errorf("jackpot: fold: the rounds' fractions %d and %d are not those of %d rounds", pend.CarryDisplayed, pend.CarryReserve, n)
+	}
+	q.Seq += n + (p.Meters.CarryDisplayed+pend.CarryDisplayed)/10000 + (p.Meters.CarryReserve+pend.CarryReserve)/10000
 	return q, nil
 }
 
 // FoldRounds posts to p the contribution entries of rounds committed
 // beside the pool (each as Contribute returned it, kept with its round
-// record), one after the other in the order given, each exactly as Apply
-// would have posted it to the pool as it then stood: its own sequence
-// number, its table, round, time, commit and principal, and its credit
-// the whole units of the pool's carried fraction + its own
-// sum(wager x rate), the rest carried (R1), split at the ceiling (R4).
-// So the ledger is the serial path's, round by round, and the entries'
-// credits sum to Fold's exactly. A round whose rate sums are not what
-// the pool's settings make of its wagers is refused (it was computed
-// under other settings, which a store's epoch condition rules out). The
+// record), one after the other in the order given, each with its own
+// sequence number, its table, round, time, commit and principal, and
+// exactly the credits its answer told its table (issue 34: the leaf a
+// table verifies is what it was told): the whole units of its own
+// sum(wager x rate), its own fraction carried (R1). When the pool's
+// carried fraction reaches a whole unit after a round, that unit is
+// credited by an entry of its own right after it (KindCarry, one for the
+// displayed meter's carry, one for the reserve's), split at the ceiling
+// (R4), so the carries stay below a unit after every entry and the
+// meters after each round are the serial path's. The entries' credits sum
+// to Fold's exactly. A round whose rate sums or credits are not what the
+// pool's settings make of its wagers is refused (it was computed under
+// other settings, which a store's epoch condition rules out). The
 // version does not move: the fold is part of the commit that follows it.
 func (k Rules) FoldRounds(p Pool, rounds []Entry) (Pool, []Entry, error) {
 	if len(rounds) == 0 {
@@ -77,18 +94,37 @@ func (k Rules) FoldRounds(p Pool, rounds []Entry) (Pool, []Entry, error) {
 	c := &change{pool: &q, rules: k}
 	s := q.Settings
 	for _, r := range rounds {
-		e, err := contributionEntry(&q, r.Wagers, r.WagerAmount)
+		credit, carry, rateSum, err := Accrue(r.WagerAmount, s.ContributionBP, 0)
 		if err != nil {
-			return Pool{}, nil, err
+			return Pool{}, nil, overflowError(s.Currency, err)
 		}
-		if e.RateSum != r.RateSum || e.RateSumReserve != r.RateSumReserve {
+		creditR, carryR, rateSumR, err := Accrue(r.WagerAmount, s.ReserveBP, 0)
+		if err != nil {
+			return Pool{}, nil, overflowError(s.Currency, err)
+		}
+		if rateSum != r.RateSum || rateSumR != r.RateSumReserve {
 			return Pool{}, nil, fmt.Errorf("jackpot: fold round %s of table %s: its rate sums %d and %d are not the pool's %d and %d",
-				r.Round, r.Table, r.RateSum, r.RateSumReserve, e.RateSum, e.RateSumReserve)
+				r.Round, r.Table, r.RateSum, r.RateSumReserve, rateSum, rateSumR)
 		}
-		e.Table, e.Round, e.DealtAt, e.Commit, e.Actor = r.Table, r.Round, r.DealtAt, r.Commit, r.Actor
-		e.Rules = append([]string(nil), r.Rules...)
+		if r.Contributed != credit || r.Displayed+r.Overflow != credit || r.Displayed < 0 || r.Overflow < 0 || r.ContributedReserve != creditR || r.Reserve != creditR {
+			return Pool{}, nil, fmt.Errorf("jackpot: fold round %s of table %s: it credited %d (displayed %d, overflow %d) and %d, not the whole units %d and %d of its rate sums",
+				r.Round, r.Table, r.Contributed, r.Displayed, r.Overflow, r.ContributedReserve, credit, creditR)
+		}
+		e := Entry{Kind: KindContribution, Table: r.Table, Round: r.Round, DealtAt: r.DealtAt, Commit: r.Commit, Actor: r.Actor,
+			Displayed: r.Displayed, Overflow: r.Overflow, Reserve: creditR, CarryDisplayed: carry, CarryReserve: carryR,
+			Wagers: r.Wagers, WagerAmount: r.WagerAmount, RateSum: rateSum, RateSumReserve: rateSumR,
+			Contributed: credit, ContributedReserve: creditR, Rules: append([]string(nil), r.Rules...)}
 		c.now = r.At
 		c.post(e)
+		if q.Meters.CarryDisplayed >= 10000 {
+			d, o := SplitAtCeiling(q.Meters.Displayed, 1, s.Ceiling)
+			c.post(Entry{Kind: KindCarry, Displayed: d, Overflow: o, Contributed: 1, CarryDisplayed: -10000, Rules: []string{"ruling R1", "ruling R4"},
+				Note: "the carried fractions of the rounds contributed beside the pool reach a whole unit of the displayed meter's contribution"})
+		}
+		if q.Meters.CarryReserve >= 10000 {
+			c.post(Entry{Kind: KindCarry, Reserve: 1, ContributedReserve: 1, CarryReserve: -10000, Rules: []string{"ruling R1", "ruling R4"},
+				Note: "the carried fractions of the rounds contributed beside the pool reach a whole unit of the reserve's contribution"})
+		}
 		if c.err != nil {
 			return Pool{}, nil, overflowError(s.Currency, c.err)
 		}

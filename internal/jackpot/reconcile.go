@@ -110,6 +110,13 @@ func Reconcile(p Pool, ledger []Entry) Reconciliation {
 			}
 			by[SourcePool] = -e.Displayed // it credits the displayed meter
 			sources()
+		case KindCarry:
+			// A whole unit of carried fractions (FoldRounds): it moves
+			// credit and carry together, never a wager or a rate sum.
+			if e.Contributed != e.Displayed+e.Overflow || e.ContributedReserve != e.Reserve || e.Wagers != 0 || e.WagerAmount != 0 || e.RateSum != 0 || e.RateSumReserve != 0 ||
+				!credit(e.Contributed, e.CarryDisplayed, 0) || !credit(e.ContributedReserve, e.CarryReserve, 0) {
+				problem("entry %d: a carry entry must credit exactly the carried fractions it takes (credited x 10000 + carry change == 0)", e.Seq)
+			}
 		case KindContribution:
 			if e.Contributed != e.Displayed+e.Overflow || e.ContributedReserve != e.Reserve {
 				problem("entry %d: contribution credited %d and %d but moved displayed %d overflow %d reserve %d", e.Seq, e.Contributed, e.ContributedReserve, e.Displayed, e.Overflow, e.Reserve)
@@ -135,7 +142,11 @@ func Reconcile(p Pool, ledger []Entry) Reconciliation {
 			rateSum.Add(rateSum, big.NewInt(e.RateSum))
 			rateSumR.Add(rateSumR, big.NewInt(e.RateSumReserve))
 		}
-		if m := r.Rebuilt; m.Displayed < 0 || m.Reserve < 0 || m.Overflow < 0 || m.CarryDisplayed < 0 || m.CarryDisplayed >= 10000 || m.CarryReserve < 0 || m.CarryReserve >= 10000 {
+		// A round folded beside the pool and the carry entries right
+		// after it are one posting (FoldRounds): its carries may reach a
+		// unit until they have credited it.
+		carryNext := i+1 < len(ledger) && ledger[i+1].Kind == KindCarry && (e.Kind == KindContribution || e.Kind == KindCarry)
+		if m := r.Rebuilt; !carryNext && (m.Displayed < 0 || m.Reserve < 0 || m.Overflow < 0 || m.CarryDisplayed < 0 || m.CarryDisplayed >= 10000 || m.CarryReserve < 0 || m.CarryReserve >= 10000) {
 			problem("entry %d leaves displayed %d reserve %d overflow %d carries %d %d: out of range", e.Seq, m.Displayed, m.Reserve, m.Overflow, m.CarryDisplayed, m.CarryReserve)
 		}
 		if e.New != nil && (e.Kind == KindOpening || e.Kind == KindSettingsEffective) {
