@@ -10,6 +10,7 @@ require (
 	github.com/awslabs/aws-lambda-go-api-proxy v0.16.2
 	github.com/danielgtaylor/huma/v2 v2.37.2
 	github.com/go-json-experiment/json v1.27.2
+	golang.org/x/mod v0.43.0
 	modernc.org/sqlite v1.62.0
 )
 
