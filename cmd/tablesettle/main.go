@@ -148,8 +148,9 @@ func writeSpec(args []string) error {
 // sweepHeld pays, every interval until ctx ends, the held RWS hits whose
 // settle window has closed (ruling R7), of every pool the service has seen
 // holding one: a held hit is paid at its window's close even with no page
-// open (docs/floor.md). On AWS the scheduled function functions/sweep makes
-// the same call every minute.
+// open (docs/floor.md), and folds the contribution shards whose epoch has
+// been open long enough (pools.Service.FoldDue). On AWS the scheduled
+// function functions/sweep makes the same calls every minute.
 func sweepHeld(ctx context.Context, svc *pools.Service, interval time.Duration, logger interface {
 	Warn(msg string, args ...any)
 }) {
@@ -162,6 +163,12 @@ func sweepHeld(ctx context.Context, svc *pools.Service, interval time.Duration, 
 		case <-t.C:
 			if _, err := svc.SweepHeld(ctx); err != nil && ctx.Err() == nil {
 				logger.Warn("held hits not released; retrying next tick", "err", err.Error())
+			}
+			// The scheduled fold (issue 34): reads never fold, so the
+			// rounds committed beside a pool reach its ledger here, or
+			// by its writers, within seconds.
+			if _, err := svc.FoldDue(ctx); err != nil && ctx.Err() == nil {
+				logger.Warn("contribution shards not folded; retrying next tick", "err", err.Error())
 			}
 		}
 	}

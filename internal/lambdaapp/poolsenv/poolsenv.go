@@ -30,6 +30,6 @@ func Service(getenv func(string) string) (*pools.Service, error) {
 	if err != nil {
 		return nil, fmt.Errorf("aws configuration: %w", err)
 	}
-	store := dynamo.New(dynamodb.NewFromConfig(cfg), table)
+	store := dynamo.New(dynamodb.NewFromConfig(cfg), table).WithFoldAfter(dynamo.FoldAfter)
 	return pools.NewService(store, time.Now, uint64(time.Now().UnixNano())), nil
 }
