@@ -29,6 +29,7 @@ import (
 	"github.com/tablesettle/tablesettle/internal/dynamo"
 	"github.com/tablesettle/tablesettle/internal/httpapi"
 	"github.com/tablesettle/tablesettle/internal/lambdaapp"
+	"github.com/tablesettle/tablesettle/internal/localledger"
 	"github.com/tablesettle/tablesettle/internal/pools"
 	"github.com/tablesettle/tablesettle/internal/sqlite"
 )
@@ -94,6 +95,9 @@ func serve(args []string) error {
 		return err
 	}
 	svc := pools.NewService(store, time.Now, uint64(time.Now().UnixNano()))
+	if svc.Signing, err = localledger.Open(*data); err != nil {
+		return err
+	}
 	handler, _ := httpapi.New(httpapi.Deps{Logger: logger, Pools: svc, Access: access,
 		AnalysisCache: analysis.NewCache(256, 16<<20)})
 	srv := server(*addr, handler)
@@ -101,6 +105,7 @@ func serve(args []string) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	go sweepHeld(ctx, svc, time.Second, logger)
+	go publishCheckpoints(ctx, svc, pools.CheckpointEvery, logger)
 	errc := make(chan error, 1)
 	go func() { errc <- srv.ListenAndServe() }()
 	logger.Info("tablesettle listening", "addr", "http://"+*addr, "docs", "http://"+*addr+"/docs")
@@ -169,6 +174,31 @@ func sweepHeld(ctx context.Context, svc *pools.Service, interval time.Duration, 
 			// by its writers, within seconds.
 			if _, err := svc.FoldDue(ctx); err != nil && ctx.Err() == nil {
 				logger.Warn("contribution shards not folded; retrying next tick", "err", err.Error())
+			}
+		}
+	}
+}
+
+// publishCheckpoints signs, every interval until ctx ends, the checkpoint
+// of every pool with entries its latest checkpoint does not cover, and
+// appends it to the witness file beside the database (issue 34 items 2
+// and 5): the latest checkpoint covers every entry committed more than
+// 5 s before a read.
+func publishCheckpoints(ctx context.Context, svc *pools.Service, interval time.Duration, logger interface {
+	Warn(msg string, args ...any)
+}) {
+	if err := svc.PublishCheckpoints(ctx); err != nil && ctx.Err() == nil {
+		logger.Warn("checkpoints not published; retrying next tick", "err", err.Error())
+	}
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			if err := svc.PublishCheckpoints(ctx); err != nil && ctx.Err() == nil {
+				logger.Warn("checkpoints not published; retrying next tick", "err", err.Error())
 			}
 		}
 	}

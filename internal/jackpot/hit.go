@@ -138,6 +138,11 @@ type RoundResult struct {
 	Released []Payout  `json:"released"`
 	Meters   MeterView `json:"meters"`
 	Version  int64     `json:"version"`
+	// Seq is the round's own ledger entry (its contribution), whose
+	// inclusion proof GET /v1/pools/{id}/ledger/{seq}/proof answers
+	// (issue 34 item 3); absent when the round was committed beside the
+	// pool and is not folded into its ledger yet.
+	Seq int64 `json:"seq,omitempty" doc:"The round's ledger entry (its contribution): its inclusion proof is GET /v1/pools/{id}/ledger/{seq}/proof. Absent for a round committed beside the pool (contribution shards) and not yet folded into its ledger."`
 }
 
 func (p *Pool) view() MeterView {

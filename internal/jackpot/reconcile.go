@@ -15,7 +15,12 @@ type Difference struct {
 
 // Reconciliation is the meters rebuilt from the ledger and what differs.
 type Reconciliation struct {
-	Pool        string       `json:"pool"`
+	Pool string `json:"pool"`
+	// From is the size of the verified checkpoint the reconciliation
+	// started from (issue 34 item 6): entries after it were re-derived
+	// (Entries of them), those up to it are covered by its signed root.
+	// 0: the whole ledger.
+	From        int64        `json:"from" doc:"The size of the verified checkpoint it started from: the entries after it were re-derived, those up to it are covered by the checkpoint's signed root; 0 is the whole ledger."`
 	Entries     int64        `json:"entries"`
 	Rebuilt     Meters       `json:"rebuilt"`
 	Differences []Difference `json:"differences"`
@@ -41,10 +46,47 @@ type Reconciliation struct {
 // go below zero; and, over the whole ledger (exactly, in math/big),
 // credited x 10000 + carried == sum(wager x rate) for both rates.
 func Reconcile(p Pool, ledger []Entry) Reconciliation {
-	r := Reconciliation{Pool: p.ID, Entries: int64(len(ledger)), Rebuilt: Meters{Hits: map[string]CategoryMeter{}}}
+	return ReconcileFrom(Base{}, p, ledger)
+}
+
+// Base is where a reconciliation starts: the pool as a verified
+// checkpoint recorded it at Size entries (issue 34 item 6), its meters
+// and exact rate sums then. The zero Base is the empty pool before its
+// opening entry.
+type Base struct {
+	Size   int64
+	Meters Meters
+	// RateSum and RateSumReserve are sum(wager x rate) over the first
+	// Size entries (nil: zero).
+	RateSum, RateSumReserve *big.Int
+	// Rates are the settings in force after entry Size (nil before the
+	// opening).
+	Rates *Settings
+	// Entry reads an entry at or before Size: the contribution a
+	// reversal after Size takes back (nil: none is read).
+	Entry func(seq int64) (Entry, bool)
+}
+
+// ReconcileFrom is Reconcile of the entries after b.Size: ledger holds
+// entries b.Size+1 to the pool's Seq, and the meters rebuilt are b's
+// plus theirs. Every check of Reconcile is made on them; the pool's last
+// hits and held hits, which name entries of the whole history, are
+// checked only from the start (b.Size 0). Its cost is the new entries'.
+func ReconcileFrom(b Base, p Pool, ledger []Entry) Reconciliation {
+	r := Reconciliation{Pool: p.ID, From: b.Size, Entries: int64(len(ledger)), Rebuilt: b.Meters}
+	r.Rebuilt.Hits = map[string]CategoryMeter{}
+	for k, v := range b.Meters.Hits {
+		r.Rebuilt.Hits[k] = v
+	}
 	problem := func(format string, args ...any) { r.Problems = append(r.Problems, fmt.Sprintf(format, args...)) }
 	rateSum, rateSumR := new(big.Int), new(big.Int)
-	var rates *Settings                // the settings in force: the opening's, then each that took effect
+	if b.RateSum != nil {
+		rateSum.Set(b.RateSum)
+	}
+	if b.RateSumReserve != nil {
+		rateSumR.Set(b.RateSumReserve)
+	}
+	rates := b.Rates                   // the settings in force: the opening's, then each that took effect
 	contributions := map[int64]Entry{} // by seq: what a reversal takes back
 	b10k := big.NewInt(10000)
 	// credit reports whether credited x 10000 + carry == rate, exactly.
@@ -54,8 +96,8 @@ func Reconcile(p Pool, ledger []Entry) Reconciliation {
 		return x.Cmp(big.NewInt(rate)) == 0
 	}
 	for i, e := range ledger {
-		if e.Seq != int64(i+1) {
-			problem("entry %d has seq %d: the ledger has a gap or a repeat", i+1, e.Seq)
+		if e.Seq != b.Size+int64(i+1) {
+			problem("entry %d has seq %d: the ledger has a gap or a repeat", b.Size+int64(i+1), e.Seq)
 		}
 		if err := applyEntry(&r.Rebuilt, e); err != nil {
 			problem("entry %d: %v", e.Seq, err)
@@ -124,7 +166,12 @@ func Reconcile(p Pool, ledger []Entry) Reconciliation {
 			if !credit(e.Contributed, e.CarryDisplayed, e.RateSum) || !credit(e.ContributedReserve, e.CarryReserve, e.RateSumReserve) {
 				problem("entry %d: credited x 10000 + carry change != wagers x rate", e.Seq)
 			}
-			if orig, ok := contributions[e.HitSeq]; ok && e.HitSeq != 0 && e.Corrects != "" {
+			orig, ok := contributions[e.HitSeq]
+			if !ok && e.HitSeq != 0 && e.HitSeq <= b.Size && e.Corrects != "" && b.Entry != nil {
+				orig, ok = b.Entry(e.HitSeq)
+				ok = ok && orig.Kind == KindContribution
+			}
+			if ok && e.HitSeq != 0 && e.Corrects != "" {
 				// A reversal (ruling R28) carries the rates of the entry it
 				// takes back, whatever rates are in force since.
 				if e.WagerAmount != -orig.WagerAmount || e.Wagers != -orig.Wagers || e.RateSum != -orig.RateSum || e.RateSumReserve != -orig.RateSumReserve {
@@ -154,10 +201,61 @@ func Reconcile(p Pool, ledger []Entry) Reconciliation {
 			rates = &s
 		}
 	}
-	if int64(len(ledger)) != p.Seq {
-		problem("the pool counts %d entries, the ledger has %d", p.Seq, len(ledger))
+	if n := b.Size + int64(len(ledger)); n < p.Seq {
+		problem("entry %d is missing: the pool counts %d entries, the ledger has %d", n+1, p.Seq, n)
+	} else if n != p.Seq {
+		problem("entry %d is past the pool's end: the pool counts %d entries, the ledger has %d", p.Seq+1, p.Seq, n)
 	}
-	// The pool's last hits and held hits are what the ledger says.
+	if b.Size == 0 {
+		wholeHistory(p, ledger, problem)
+	}
+	m, bm := p.Meters, r.Rebuilt
+	cmp := func(name string, meters, ledger int64) {
+		if meters != ledger {
+			r.Differences = append(r.Differences, Difference{Meter: name, Meters: meters, Ledger: ledger})
+		}
+	}
+	cmp("displayed", int64(m.Displayed), int64(bm.Displayed))
+	cmp("reserve", int64(m.Reserve), int64(bm.Reserve))
+	cmp("overflow", int64(m.Overflow), int64(bm.Overflow))
+	cmp("carry_displayed", m.CarryDisplayed, bm.CarryDisplayed)
+	cmp("carry_reserve", m.CarryReserve, bm.CarryReserve)
+	cmp("contributed", int64(m.Contributed), int64(bm.Contributed))
+	cmp("contributed_reserve", int64(m.ContributedReserve), int64(bm.ContributedReserve))
+	cmp("wagers", m.Wagers, bm.Wagers)
+	cmp("wager_amount", int64(m.WagerAmount), int64(bm.WagerAmount))
+	cmp("house_funded", int64(m.HouseFunded), int64(bm.HouseFunded))
+	cmp("resets", m.Resets, bm.Resets)
+	cats := map[string]bool{}
+	for k := range m.Hits {
+		cats[k] = true
+	}
+	for k := range bm.Hits {
+		cats[k] = true
+	}
+	for _, k := range sortedKeys(cats) {
+		cmp("hits."+k+".count", m.Hits[k].Count, bm.Hits[k].Count)
+		cmp("hits."+k+".paid", int64(m.Hits[k].Paid), int64(bm.Hits[k].Paid))
+		cmp("hits."+k+".from_pool", int64(m.Hits[k].FromPool), int64(bm.Hits[k].FromPool))
+	}
+	r.RateSum, r.RateSumReserve = rateSum.String(), rateSumR.String()
+	total := func(credited money.Amount, carry int64) *big.Int {
+		x := new(big.Int).Mul(big.NewInt(int64(credited)), b10k)
+		return x.Add(x, big.NewInt(carry))
+	}
+	if total(bm.Contributed, bm.CarryDisplayed).Cmp(rateSum) != 0 {
+		problem("contributed %d x 10000 + carried %d != sum(wager x rate) %s", bm.Contributed, bm.CarryDisplayed, rateSum)
+	}
+	if total(bm.ContributedReserve, bm.CarryReserve).Cmp(rateSumR) != 0 {
+		problem("reserve contributed %d x 10000 + carried %d != sum(wager x reserve rate) %s", bm.ContributedReserve, bm.CarryReserve, rateSumR)
+	}
+	r.OK = len(r.Differences) == 0 && len(r.Problems) == 0
+	return r
+}
+
+// wholeHistory checks that the pool's last hits and held hits are what
+// its whole ledger says.
+func wholeHistory(p Pool, ledger []Entry, problem func(string, ...any)) {
 	var hits []HitRecord
 	held := map[int64]bool{}
 	for _, e := range ledger {
@@ -189,48 +287,6 @@ func Reconcile(p Pool, ledger []Entry) Reconciliation {
 	if !same {
 		problem("the pool holds %d hits, the ledger %d still unpaid", len(p.Held), len(held))
 	}
-	m, b := p.Meters, r.Rebuilt
-	cmp := func(name string, meters, ledger int64) {
-		if meters != ledger {
-			r.Differences = append(r.Differences, Difference{Meter: name, Meters: meters, Ledger: ledger})
-		}
-	}
-	cmp("displayed", int64(m.Displayed), int64(b.Displayed))
-	cmp("reserve", int64(m.Reserve), int64(b.Reserve))
-	cmp("overflow", int64(m.Overflow), int64(b.Overflow))
-	cmp("carry_displayed", m.CarryDisplayed, b.CarryDisplayed)
-	cmp("carry_reserve", m.CarryReserve, b.CarryReserve)
-	cmp("contributed", int64(m.Contributed), int64(b.Contributed))
-	cmp("contributed_reserve", int64(m.ContributedReserve), int64(b.ContributedReserve))
-	cmp("wagers", m.Wagers, b.Wagers)
-	cmp("wager_amount", int64(m.WagerAmount), int64(b.WagerAmount))
-	cmp("house_funded", int64(m.HouseFunded), int64(b.HouseFunded))
-	cmp("resets", m.Resets, b.Resets)
-	cats := map[string]bool{}
-	for k := range m.Hits {
-		cats[k] = true
-	}
-	for k := range b.Hits {
-		cats[k] = true
-	}
-	for _, k := range sortedKeys(cats) {
-		cmp("hits."+k+".count", m.Hits[k].Count, b.Hits[k].Count)
-		cmp("hits."+k+".paid", int64(m.Hits[k].Paid), int64(b.Hits[k].Paid))
-		cmp("hits."+k+".from_pool", int64(m.Hits[k].FromPool), int64(b.Hits[k].FromPool))
-	}
-	r.RateSum, r.RateSumReserve = rateSum.String(), rateSumR.String()
-	total := func(credited money.Amount, carry int64) *big.Int {
-		x := new(big.Int).Mul(big.NewInt(int64(credited)), b10k)
-		return x.Add(x, big.NewInt(carry))
-	}
-	if total(b.Contributed, b.CarryDisplayed).Cmp(rateSum) != 0 {
-		problem("contributed %d x 10000 + carried %d != sum(wager x rate) %s", b.Contributed, b.CarryDisplayed, rateSum)
-	}
-	if total(b.ContributedReserve, b.CarryReserve).Cmp(rateSumR) != 0 {
-		problem("reserve contributed %d x 10000 + carried %d != sum(wager x reserve rate) %s", b.ContributedReserve, b.CarryReserve, rateSumR)
-	}
-	r.OK = len(r.Differences) == 0 && len(r.Problems) == 0
-	return r
 }
 
 func sortedKeys(m map[string]bool) []string {

@@ -21,6 +21,9 @@ func (s *Service) ApplyRound(ctx context.Context, pool string, r jackpot.Round, 
 	if err != nil {
 		return jackpot.RoundResult{}, false, err
 	}
+	if !replayed && ctx.Value(serializedKey{}) == nil {
+		s.published(ctx, pool)
+	}
 	return res, replayed, nil
 }
 
@@ -102,6 +105,7 @@ func (s *Service) applyRound(ctx context.Context, pool string, r jackpot.Round, 
 			}
 			return jackpot.RoundResult{}, false, err
 		}
+		res.Seq = roundEntry(entries, r)
 		recs := make([]jackpot.RoundRecord, len(keys))
 		for i, k := range keys {
 			recs[i] = jackpot.RoundRecord{Pool: pool, Key: k, Table: r.Table, Round: r.Round, Fingerprint: fingerprint, Result: res, FirstSeq: p.Seq + 1}
@@ -229,4 +233,15 @@ func (s *Service) jitter(n int) time.Duration {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return time.Duration(int64(time.Millisecond) + s.Rand.Int64N(top))
+}
+
+// roundEntry is the seq of round r's own entry among a commit's entries
+// (its contribution; held hits released by the commit come before it).
+func roundEntry(entries []jackpot.Entry, r jackpot.Round) int64 {
+	for _, e := range entries {
+		if e.Table == r.Table && e.Round == r.Round {
+			return e.Seq
+		}
+	}
+	return 0
 }

@@ -46,6 +46,10 @@ type Service struct {
 	// settled under; nil is the five documents (ruleset.Standard()).
 	Rulesets *ruleset.Catalogue
 
+	// Signing signs the pools' checkpoints (issue 34 item 2; nil: none
+	// are published, and reconcile re-derives the whole ledger).
+	Signing *Signing
+
 	// HitPage is how many entries about hits one read of a HitLedger
 	// store asks for (0: 64); a test sets it small to read by many pages.
 	HitPage int
@@ -164,6 +168,7 @@ func (s *Service) Create(ctx context.Context, id string, set jackpot.Settings, b
 	case err != nil:
 		return jackpot.Pool{}, false, unavailable(err)
 	}
+	s.published(ctx, id)
 	return p, true, nil
 }
 
@@ -245,35 +250,51 @@ func (s *Service) MetersAt(ctx context.Context, id string, at time.Time) (jackpo
 	return out, nil
 }
 
-// Reconcile rebuilds the pool's meters from its whole ledger.
+// Reconcile rebuilds the pool's meters from the latest checkpoint whose
+// signature and root verify (issue 34 item 6): it re-derives only the
+// entries after it, their stored hashes and the meters, so its cost
+// follows the entries since. Without a verified checkpoint it replays the
+// whole ledger; ReconcileAll always does, and checks every checkpoint
+// against the entries.
 // With a ContributionStore it reconciles the pool as last committed: the
 // contributions committed beside it since are in no meter and no ledger
 // entry of the pool until a writer or the scheduled fold folds them in
 // (a read never writes, issue 34).
 func (s *Service) Reconcile(ctx context.Context, id string) (jackpot.Reconciliation, error) {
-	p, err := s.committed(ctx, id)
+	return s.reconcile(ctx, id, false)
+}
+
+// ReconcileAll rebuilds the pool's meters from its whole ledger and
+// checks every stored checkpoint against the entries.
+func (s *Service) ReconcileAll(ctx context.Context, id string) (jackpot.Reconciliation, error) {
+	return s.reconcile(ctx, id, true)
+}
+
+func (s *Service) reconcile(ctx context.Context, id string, full bool) (jackpot.Reconciliation, error) {
+	p, err := s.committed(ctx, id) // a read never writes (issue 34)
 	if err != nil {
 		return jackpot.Reconciliation{}, err
 	}
-	var all []jackpot.Entry
-	after := int64(0)
-	for {
-		es, err := s.Store.Ledger(ctx, id, after, 1000)
-		if err != nil {
-			return jackpot.Reconciliation{}, unavailable(err)
-		}
-		all = append(all, es...)
-		if len(es) < 1000 {
-			break
-		}
-		after = es[len(es)-1].Seq
+	base, entries, problems, err := s.checkLog(ctx, p, full)
+	if err != nil {
+		return jackpot.Reconciliation{}, err
 	}
-	// Entries past the pool's Seq belong to commits after the pool was
-	// read (every commit writes the pool and its entries atomically).
-	if int64(len(all)) > p.Seq {
-		all = all[:p.Seq]
+	if base.Size > 0 {
+		base.Rates = ratesAt(p, entries)
+		base.Entry = func(seq int64) (jackpot.Entry, bool) {
+			es, err := s.Store.Ledger(ctx, id, seq-1, 1)
+			if err != nil || len(es) != 1 || es[0].Seq != seq {
+				return jackpot.Entry{}, false
+			}
+			return es[0], true
+		}
 	}
-	return jackpot.Reconcile(p, all), nil
+	r := jackpot.ReconcileFrom(base, p, entries)
+	if len(problems) > 0 {
+		r.Problems = append(problems, r.Problems...)
+		r.OK = false
+	}
+	return r, nil
 }
 
 // committed is the pool as last committed: with a ContributionStore

@@ -62,6 +62,18 @@ var migrations = []string{
 	// already there are marked in Go (backfills).
 	`ALTER TABLE ledger ADD COLUMN hit_kind TEXT NOT NULL DEFAULT '';
 	CREATE INDEX ledger_hits ON ledger (pool, seq) WHERE hit_kind <> '';`,
+	// 4: the Merkle log (issue 34 item 1, docs/ledger.md): the tlog
+	// stored hashes each entry adds (ledgerlog.Append), 32 bytes each,
+	// concatenated, written by the insert of the entry, and the pools'
+	// signed checkpoints. The entries already there get their hashes in
+	// Go (backfills), once.
+	`ALTER TABLE ledger ADD COLUMN hashes BLOB;
+	CREATE TABLE checkpoints (
+		pool TEXT NOT NULL,
+		size INTEGER NOT NULL,
+		note BLOB NOT NULL,
+		PRIMARY KEY (pool, size)
+	) WITHOUT ROWID;`,
 }
 
 // backfills run after the migration to the version they are keyed by, in
@@ -69,6 +81,7 @@ var migrations = []string{
 var backfills = map[int]func(ctx context.Context, tx *sql.Tx) error{
 	2: backfillHeldDue,
 	3: backfillHitKind,
+	4: backfillHashes,
 }
 
 // backfillHitKind marks every entry about a hit, as an insert does

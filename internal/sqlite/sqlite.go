@@ -43,6 +43,7 @@ import (
 	sqlite3 "modernc.org/sqlite/lib"
 
 	"github.com/tablesettle/tablesettle/internal/jackpot"
+	"github.com/tablesettle/tablesettle/internal/ledgerlog"
 	"github.com/tablesettle/tablesettle/internal/pools"
 )
 
@@ -217,14 +218,24 @@ func nanos(t time.Time) int64 {
 	return t.UnixNano()
 }
 
+// insertEntries writes entries, which follow the pool's last entry, with
+// the Merkle log's stored hashes each adds (ledgerlog.Append, reading the
+// O(log n) earlier hashes it needs through q: the same transaction).
 func insertEntries(ctx context.Context, q queryer, pool string, entries []jackpot.Entry) error {
-	for _, e := range entries {
+	if len(entries) == 0 {
+		return nil
+	}
+	hs, err := ledgerlog.Append(logReader(ctx, q, pool), entries[0].Seq-1, entries)
+	if err != nil {
+		return err
+	}
+	for i, e := range entries {
 		doc, err := json.Marshal(e)
 		if err != nil {
 			return err
 		}
-		if _, err := q.ExecContext(ctx, `INSERT INTO ledger (pool, seq, at, tbl, round, doc, hit_kind) VALUES (?, ?, ?, ?, ?, ?, ?)`,
-			pool, e.Seq, nanos(e.At), e.Table, e.Round, doc, hitKind(e.Kind)); err != nil {
+		if _, err := q.ExecContext(ctx, `INSERT INTO ledger (pool, seq, at, tbl, round, doc, hit_kind, hashes) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+			pool, e.Seq, nanos(e.At), e.Table, e.Round, doc, hitKind(e.Kind), ledgerlog.Pack(hs[i])); err != nil {
 			return err
 		}
 	}

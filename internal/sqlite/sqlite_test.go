@@ -226,7 +226,7 @@ func TestHeldIndex(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := db.Exec(`DROP INDEX ledger_hits; ALTER TABLE ledger DROP COLUMN hit_kind; DROP INDEX pools_held_due; ALTER TABLE pools DROP COLUMN held_due; PRAGMA user_version = 1`); err != nil {
+	if _, err := db.Exec(`DROP TABLE checkpoints; ALTER TABLE ledger DROP COLUMN hashes; DROP INDEX ledger_hits; ALTER TABLE ledger DROP COLUMN hit_kind; DROP INDEX pools_held_due; ALTER TABLE pools DROP COLUMN held_due; PRAGMA user_version = 1`); err != nil {
 		t.Fatal(err)
 	}
 	db.Close()
@@ -302,7 +302,7 @@ func TestHitIndex(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := db.Exec(`DROP INDEX ledger_hits; ALTER TABLE ledger DROP COLUMN hit_kind; PRAGMA user_version = 2`); err != nil {
+	if _, err := db.Exec(`DROP TABLE checkpoints; ALTER TABLE ledger DROP COLUMN hashes; DROP INDEX ledger_hits; ALTER TABLE ledger DROP COLUMN hit_kind; PRAGMA user_version = 2`); err != nil {
 		t.Fatal(err)
 	}
 	db.Close()

@@ -38,6 +38,7 @@ type Scale struct {
 
 // Run runs the contract suite against the stores open returns.
 func Run(t *testing.T, open Opener, scale Scale) {
+	open = withLogCheck(open)
 	runCase(t, scale, "CreateGetExists", func(t *testing.T) { testCreate(t, open(t)) })
 	runCase(t, scale, "CommitIsConditionalAndAtomic", func(t *testing.T) { testCommit(t, open(t)) })
 	runCase(t, scale, "LedgerPagesOldestFirst", func(t *testing.T) { testLedger(t, open(t)) })
