@@ -193,9 +193,12 @@ func (s *Store) CreatePool(ctx context.Context, p jackpot.Pool, entries []jackpo
 		}
 	}
 	for i, e := range entries {
-		eit, err := item(p.ID, skLedger(e.Seq), e, map[string]types.AttributeValue{attrSeq: num(e.Seq), attrHashes: packHashes(e.Seq, hashes[i:i+1])})
+		eit, err := item(p.ID, skLedger(e.Seq), e, map[string]types.AttributeValue{attrSeq: num(e.Seq)})
 		if err != nil {
 			return err
+		}
+		for k, v := range packHashes(e.Seq, hashes[i:i+1]) {
+			eit[k] = v
 		}
 		tx = append(tx, notExists(eit, s.table))
 	}
@@ -375,7 +378,7 @@ func (s *Store) commit(ctx context.Context, c jackpot.Commit, sealNext bool) err
 		if hashes == nil {
 			return nil // a ledger not yet backfilled (appendHashes)
 		}
-		return map[string]types.AttributeValue{attrHashes: packHashes(logged[from].Seq, hashes[from:to])}
+		return packHashes(logged[from].Seq, hashes[from:to])
 	}
 	pit, err := item(id, skPool, c.Pool, poolAttrs(c.Pool))
 	if err != nil {

@@ -65,12 +65,14 @@ func fractionRound(k int, at time.Time) jackpot.Round {
 // a sharded pool, 120 rounds beside the pool (folded as their shards
 // fill, and at the end), each answered with the whole units of its own
 // sum(wager x rate): its ledger entry credits exactly that, displayed,
-// overflow and reserve, and the carried fractions' units are carry
-// entries. 120 rounds of 1, 2 and 3 wagers of 5.00 (240 wagers, 1,200.00)
-// at 17.33% are 207.96 of contributions: 20,796 minor units credited in
-// all, the rounds' answers 86, 173 and 259 (40 of each: 20,720) and 76
-// carry units, 0 carried; the reserve at 5.17%: 6,204, answers 25, 51,
-// 77 (6,120) and 84 carry units.
+// overflow and reserve, and the rounds' fractions are kept with the pool.
+// 120 rounds of 1, 2 and 3 wagers of 5.00 (240 wagers, 1,200.00) at
+// 17.33% are 207.96 of contributions: the answers 86, 173 and 259 (40 of
+// each: 20,720 minor units) and 0.76 x 100 = 76.00 kept (760,000 in
+// 1/10000); at 5.17% the reserve 25, 51 and 77 (6,120) and 84.00 kept.
+// A round with a hit, applied to the pool itself, then credits the kept
+// units with its own: 86.65 + 76 = 162 (0.65 kept), 25.85 + 84 = 109.
+// Every cent is accounted for (reconcile is exact).
 func TestRoundAnswersAreTheirEntriesOnShards_R1(t *testing.T) {
 	ep := endpoint(t)
 	ctx := context.Background()
@@ -98,35 +100,47 @@ func TestRoundAnswersAreTheirEntriesOnShards_R1(t *testing.T) {
 	if err := svc.Fold(ctx, "p"); err != nil {
 		t.Fatal(err)
 	}
-	var credited, creditedR, carries, carriesR money.Amount
+	var credited, creditedR money.Amount
 	seen := 0
 	for _, e := range wholeLedger(t, svc, "p") {
-		switch e.Kind {
-		case jackpot.KindContribution:
-			a, ok := answers[e.Table+"/"+e.Round]
-			if !ok {
-				t.Fatalf("entry %d of an unknown round %s/%s", e.Seq, e.Table, e.Round)
-			}
-			if e.Displayed != a.Displayed || e.Overflow != a.Overflow || e.Reserve != a.Reserve || e.WagerAmount != a.WagerAmount || e.Wagers != a.Wagers {
-				t.Fatalf("entry %d of %s/%s credits %d/%d/%d, its answer said %d/%d/%d", e.Seq, e.Table, e.Round, e.Displayed, e.Overflow, e.Reserve, a.Displayed, a.Overflow, a.Reserve)
-			}
-			seen++
-			credited += e.Contributed
-			creditedR += e.ContributedReserve
-		case jackpot.KindCarry:
-			carries += e.Contributed
-			carriesR += e.ContributedReserve
+		if e.Kind != jackpot.KindContribution {
+			continue
 		}
+		a, ok := answers[e.Table+"/"+e.Round]
+		if !ok {
+			t.Fatalf("entry %d of an unknown round %s/%s", e.Seq, e.Table, e.Round)
+		}
+		if e.Displayed != a.Displayed || e.Overflow != a.Overflow || e.Reserve != a.Reserve || e.WagerAmount != a.WagerAmount || e.Wagers != a.Wagers {
+			t.Fatalf("entry %d of %s/%s credits %d/%d/%d, its answer said %d/%d/%d", e.Seq, e.Table, e.Round, e.Displayed, e.Overflow, e.Reserve, a.Displayed, a.Overflow, a.Reserve)
+		}
+		seen++
+		credited += e.Contributed
+		creditedR += e.ContributedReserve
 	}
-	if seen != 120 || credited != 20_720 || creditedR != 6_120 || carries != 76 || carriesR != 84 {
-		t.Fatalf("%d rounds' entries credit %d and %d, carry entries %d and %d; want 120, 20,720, 6,120, 76, 84", seen, credited, creditedR, carries, carriesR)
+	if seen != 120 || credited != 20_720 || creditedR != 6_120 {
+		t.Fatalf("%d rounds' entries credit %d and %d; want 120, 20,720, 6,120", seen, credited, creditedR)
 	}
 	p, err := svc.Get(ctx, "p")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p.Meters.Contributed != 20_796 || p.Meters.ContributedReserve != 6_204 || p.Meters.CarryDisplayed != 0 || p.Meters.CarryReserve != 0 {
+	if p.Meters.Contributed != 20_720 || p.Meters.ContributedReserve != 6_120 || p.Meters.CarryDisplayed != 760_000 || p.Meters.CarryReserve != 840_000 {
 		t.Fatalf("meters %+v", p.Meters)
+	}
+	if rec, err := svc.Reconcile(ctx, "p"); err != nil || !rec.OK {
+		t.Fatalf("reconcile: %v %+v", err, rec)
+	}
+	clock.Advance(time.Second)
+	hit := jackpottest.RoundOf("mbs-megalink-ssp-v6", "T99", "hit", clock.Now(), 500, []int{1}, jackpottest.FourOfAKind("mbs-megalink-ssp-v6", 1, 1, 500))
+	res, _, err := svc.ApplyRound(ctx, "p", hit, "", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := res.Contribution; c.Displayed != 162 || c.Reserve != 109 {
+		t.Fatalf("the round applied to the pool credited %+v, want 162 and 109", c)
+	}
+	if p, err = svc.Get(ctx, "p"); err != nil || p.Meters.Contributed != 20_882 || p.Meters.CarryDisplayed != 6_500 || p.Meters.ContributedReserve != 6_229 || p.Meters.CarryReserve != 8_500 {
+		t.Fatalf("meters %+v %v", p.Meters, err)
 	}
 	if rec, err := svc.Reconcile(ctx, "p"); err != nil || !rec.OK {
 		t.Fatalf("reconcile: %v %+v", err, rec)
@@ -553,9 +567,10 @@ func wru(size int) int { return 2 * ((size + 1023) / 1024) }
 
 // Issue 34 (write units per round stated, at most one more per fold): the
 // stored hashes a fold's ledger item carries are only those its entries
-// cannot give again (packHashes: O(log n)), so a fold of a full epoch
-// (80 rounds) writes its item at most one started KB more, 2 WRU in a
-// transaction; a hit's own entry item carries its 1-2 hashes (32-64 B).
+// cannot give again (packHashes: O(log n)) and 4 bytes of each entry's
+// leaf hash, so a fold of a full epoch (80 rounds) writes its item at
+// most one started KB more, 2 WRU in a transaction; an entry's own item
+// carries its 1-2 hashes (32-64 B).
 // The test states what it measured.
 func TestWriteUnitsOfTheLog(t *testing.T) {
 	ep := endpoint(t)
@@ -588,6 +603,11 @@ func TestWriteUnitsOfTheLog(t *testing.T) {
 			}
 			size := dynamo.ItemSize(it)
 			without := size - len("h") - len(h.Value)
+			logged := len(h.Value)
+			if hl, ok := it["hl"].(*types.AttributeValueMemberB); ok {
+				without -= len("hl") + len(hl.Value)
+				logged += len(hl.Value)
+			}
 			extra := wru(size) - wru(without)
 			if n, ok := it["n"].(*types.AttributeValueMemberN); ok && n.Value != "0" {
 				var rounds int64
@@ -596,7 +616,7 @@ func TestWriteUnitsOfTheLog(t *testing.T) {
 				foldRounds += rounds
 				extraFold += extra
 				maxExtra = max(maxExtra, extra)
-				hBytes = max(hBytes, len(h.Value))
+				hBytes = max(hBytes, logged)
 				continue
 			}
 			singles++

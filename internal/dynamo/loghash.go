@@ -1,6 +1,7 @@
 package dynamo
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -53,21 +54,36 @@ func storedCount(seq int64) int {
 // hash of its entries is a leaf hash of one of them or a node over two
 // hashes of the item (itemHashes computes them when it is read). So the
 // log adds under 1 KB to a fold, not 32 bytes or more an entry.
-func packHashes(first int64, hs [][]tlog.Hash) types.AttributeValue {
+func packHashes(first int64, hs [][]tlog.Hash) map[string]types.AttributeValue {
 	if len(hs) == 1 {
-		return &types.AttributeValueMemberB{Value: ledgerlog.Pack(hs[0])}
+		return map[string]types.AttributeValue{attrHashes: &types.AttributeValueMemberB{Value: ledgerlog.Pack(hs[0])}}
 	}
-	var b []byte
+	var b, leaves []byte
 	for i, h := range hs {
 		seq := first + int64(i)
+		leaves = append(leaves, h[0][:leafPrefix]...)
 		for level := 1; level < len(h); level++ {
 			if straddles(first, seq, level) {
 				b = append(b, h[level][:]...)
 			}
 		}
 	}
-	return &types.AttributeValueMemberB{Value: b}
+	return map[string]types.AttributeValue{attrHashes: &types.AttributeValueMemberB{Value: b}, attrLeaves: &types.AttributeValueMemberB{Value: leaves}}
 }
+
+// A fold's item also keeps the first leafPrefix bytes of each entry's
+// leaf hash (attrLeaves, 320 B for 80 entries): an entry changed in it is
+// then named by its seq when the item is read (errChanged), as an entry's
+// own item names it by its stored leaf hash. The hashes themselves, not
+// these bytes, are what a root and a proof rest on.
+const (
+	attrLeaves = "hl"
+	leafPrefix = 4
+)
+
+// errChanged is an entry whose leaf is not the one logged when it was
+// written: it was changed since.
+var errChanged = errors.New("not the entry logged: its leaf hash differs from the one stored with it")
 
 // straddles reports whether the subtree of the given level that entry seq
 // completes (its leaves seq-2^level+1 ... seq) begins before first.
@@ -104,11 +120,18 @@ func itemHashes(it map[string]types.AttributeValue) (first int64, out [][]tlog.H
 	if err != nil {
 		return first, nil, fmt.Errorf("dynamo: ledger item %d: %w", first, err)
 	}
+	leaves, _ := it[attrLeaves].(*types.AttributeValueMemberB)
+	if leaves == nil || len(leaves.Value) != leafPrefix*len(es) {
+		return first, nil, fmt.Errorf("dynamo: ledger item %d: its leaf hashes' prefixes are missing", first)
+	}
 	for i, e := range es {
 		seq := first + int64(i)
 		leaf, err := ledgerlog.LeafHash(e)
 		if err != nil {
 			return first, nil, err
+		}
+		if !bytes.Equal(leaf[:leafPrefix], leaves.Value[i*leafPrefix:(i+1)*leafPrefix]) {
+			return first, nil, fmt.Errorf("dynamo: entry %d is %w", seq, errChanged)
 		}
 		h := []tlog.Hash{leaf}
 		for level := 1; level < storedCount(seq); level++ {
@@ -154,7 +177,7 @@ func (s *Store) cacheHashes(id string, first int64, hs [][]tlog.Hash) {
 var logProjection = struct {
 	expr  string
 	names map[string]string
-}{"#sk, #seq, #n, #h, #z", map[string]string{"#sk": attrSK, "#seq": attrSeq, "#n": attrRounds, "#h": attrHashes, "#z": attrZipped}}
+}{"#sk, #seq, #n, #h, #hl, #z", map[string]string{"#sk": attrSK, "#seq": attrSeq, "#n": attrRounds, "#h": attrHashes, "#hl": attrLeaves, "#z": attrZipped}}
 
 // LogHashes implements pools.LogReader: the stored hashes at indexes,
 // from the items of the entries that own them (ledgerlog.Owner): one
@@ -222,7 +245,7 @@ func (s *Store) LogHashes(ctx context.Context, id string, indexes []int64) ([]tl
 		page, err := s.api.Query(ctx, &dynamodb.QueryInput{
 			TableName:                 aws.String(s.table),
 			KeyConditionExpression:    aws.String("#pk = :pk AND #sk BETWEEN :from AND :to"),
-			ExpressionAttributeNames:  map[string]string{"#pk": attrPK, "#sk": attrSK, "#seq": attrSeq, "#n": attrRounds, "#h": attrHashes, "#z": attrZipped},
+			ExpressionAttributeNames:  map[string]string{"#pk": attrPK, "#sk": attrSK, "#seq": attrSeq, "#n": attrRounds, "#h": attrHashes, "#hl": attrLeaves, "#z": attrZipped},
 			ExpressionAttributeValues: map[string]types.AttributeValue{":pk": str(pk(id)), ":from": str(skLedger(0)), ":to": str(skLedger(seq))},
 			ProjectionExpression:      aws.String(logProjection.expr),
 			ConsistentRead:            aws.Bool(true),
@@ -342,11 +365,19 @@ func (s *Store) backfillLog(ctx context.Context, id string, pages int) (done boo
 			}
 			s.cacheHashes(id, es[0].Seq, hs)
 			sk := it[attrSK].(*types.AttributeValueMemberS).Value
-			updates = append(updates, types.TransactWriteItem{Update: &types.Update{TableName: aws.String(s.table), Key: key(id, sk),
+			u := &types.Update{TableName: aws.String(s.table), Key: key(id, sk),
 				UpdateExpression:          aws.String("SET #h = :h"),
 				ConditionExpression:       aws.String("attribute_exists(#pk)"),
 				ExpressionAttributeNames:  map[string]string{"#h": attrHashes, "#pk": attrPK},
-				ExpressionAttributeValues: map[string]types.AttributeValue{":h": packHashes(es[0].Seq, hs)}}})
+				ExpressionAttributeValues: map[string]types.AttributeValue{}}
+			attrs := packHashes(es[0].Seq, hs)
+			u.ExpressionAttributeValues[":h"] = attrs[attrHashes]
+			if hl, ok := attrs[attrLeaves]; ok {
+				u.UpdateExpression = aws.String("SET #h = :h, #hl = :hl")
+				u.ExpressionAttributeNames["#hl"] = attrLeaves
+				u.ExpressionAttributeValues[":hl"] = hl
+			}
+			updates = append(updates, types.TransactWriteItem{Update: u})
 			through = es[len(es)-1].Seq
 			lasts = append(lasts, through)
 		}

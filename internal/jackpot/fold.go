@@ -38,35 +38,41 @@ func (a Pending) Add(b Pending) (Pending, error) {
 }
 
 // Fold is the pool as FoldRounds leaves it, from the rounds' sums alone
-// (pend: what the shards hold; n: how many of the rounds carry a wager,
-// so how many entries FoldRounds posts): the meters are exactly what the
-// rounds applied one after the other make, since the carried fraction
-// makes the credit of a sum the sum of the credits of its parts (R1: the
-// whole units of carry + sum(wager x rate) are credited, the rest
-// carried), and the ceiling splits a sum as it splits its parts in turn
-// (R4). Seq moves past the entries FoldRounds will number: the n rounds'
-// and one carry entry for each whole unit the pool's carries and the
-// rounds' own fractions (pend's carries) come to; the version
-// does not move: the fold is part of the commit that follows it. A
-// sharded store's read of the pool (the meters as they stand, without
-// reading each round) uses it; its commit posts the rounds themselves
-// (FoldRounds) and checks that they come to the same meters.
+// (pend: what the shards hold, their own fractions summed; n: how many of
+// the rounds carry a wager, so how many entries FoldRounds posts): each
+// round credits the whole units of its own sum(wager x rate) and adds its
+// own fraction to the carry (R1), so the credit of the sum is
+// (sum(wager x rate) - the fractions) / 10000 and the carry grows by the
+// fractions, exactly; the ceiling splits a sum as it splits its parts in
+// turn (R4). Seq moves past the n entries; the version does not move: the
+// fold is part of the commit that follows it. A sharded store's read of
+// the pool (the meters as they stand, without reading each round) uses
+// it; its commit posts the rounds themselves (FoldRounds) and checks that
+// they come to the same meters.
 func (k Rules) Fold(p Pool, pend Pending, n int64) (Pool, error) {
 	if pend.Wagers == 0 && pend.WagerAmount == 0 && n == 0 {
 		return p, nil
 	}
-	q := p.clone()
-	e, err := contributionEntry(&q, pend.Wagers, pend.WagerAmount)
-	if err != nil {
-		return Pool{}, err
-	}
-	if err := applyEntry(&q.Meters, e); err != nil {
-		return Pool{}, overflowError(q.Settings.Currency, err)
-	}
 	if pend.CarryDisplayed < 0 || pend.CarryReserve < 0 || pend.CarryDisplayed > 9999*n || pend.CarryReserve > 9999*n {
 		return Pool{}, fmt.Errorf("jackpot: fold: the rounds' fractions %d and %d are not those of %d rounds", pend.CarryDisplayed, pend.CarryReserve, n)
 	}
-	q.Seq += n + (p.Meters.CarryDisplayed+pend.CarryDisplayed)/10000 + (p.Meters.CarryReserve+pend.CarryReserve)/10000
+	q := p.clone()
+	s := q.Settings
+	e, err := contributionEntry(&Pool{Settings: s}, pend.Wagers, pend.WagerAmount)
+	if err != nil {
+		return Pool{}, err
+	}
+	if (e.RateSum-pend.CarryDisplayed)%10000 != 0 || (e.RateSumReserve-pend.CarryReserve)%10000 != 0 {
+		return Pool{}, fmt.Errorf("jackpot: fold: the rounds' fractions %d and %d are not those of their rate sums %d and %d", pend.CarryDisplayed, pend.CarryReserve, e.RateSum, e.RateSumReserve)
+	}
+	credit, creditR := money.Amount((e.RateSum-pend.CarryDisplayed)/10000), money.Amount((e.RateSumReserve-pend.CarryReserve)/10000)
+	e.Displayed, e.Overflow = SplitAtCeiling(q.Meters.Displayed, credit, s.Ceiling)
+	e.Reserve, e.Contributed, e.ContributedReserve = creditR, credit, creditR
+	e.CarryDisplayed, e.CarryReserve = pend.CarryDisplayed, pend.CarryReserve
+	if err := applyEntry(&q.Meters, e); err != nil {
+		return Pool{}, overflowError(s.Currency, err)
+	}
+	q.Seq += n
 	return q, nil
 }
 
@@ -76,16 +82,16 @@ func (k Rules) Fold(p Pool, pend Pending, n int64) (Pool, error) {
 // sequence number, its table, round, time, commit and principal, and
 // exactly the credits its answer told its table (issue 34: the leaf a
 // table verifies is what it was told): the whole units of its own
-// sum(wager x rate), its own fraction carried (R1). When the pool's
-// carried fraction reaches a whole unit after a round, that unit is
-// credited by an entry of its own right after it (KindCarry, one for the
-// displayed meter's carry, one for the reserve's), split at the ceiling
-// (R4), so the carries stay below a unit after every entry and the
-// meters after each round are the serial path's. The entries' credits sum
-// to Fold's exactly. A round whose rate sums or credits are not what the
-// pool's settings make of its wagers is refused (it was computed under
-// other settings, which a store's epoch condition rules out). The
-// version does not move: the fold is part of the commit that follows it.
+// sum(wager x rate), split at the ceiling as answered (R4), its own
+// fraction added to the pool's carry (R1). The carried fractions are
+// kept with the pool: their whole units are credited by the pool's next
+// round applied to the pool itself (Apply credits the whole units of the
+// carry with its own), never lost (reconcile: credited x 10000 + carried
+// == sum(wager x rate), exactly). The entries' credits sum to Fold's
+// exactly. A round whose rate sums or credits are not what the pool's
+// settings make of its wagers is refused (it was computed under other
+// settings, which a store's epoch condition rules out). The version does
+// not move: the fold is part of the commit that follows it.
 func (k Rules) FoldRounds(p Pool, rounds []Entry) (Pool, []Entry, error) {
 	if len(rounds) == 0 {
 		return p, nil, nil
@@ -106,25 +112,17 @@ func (k Rules) FoldRounds(p Pool, rounds []Entry) (Pool, []Entry, error) {
 			return Pool{}, nil, fmt.Errorf("jackpot: fold round %s of table %s: its rate sums %d and %d are not the pool's %d and %d",
 				r.Round, r.Table, r.RateSum, r.RateSumReserve, rateSum, rateSumR)
 		}
-		if r.Contributed != credit || r.Displayed+r.Overflow != credit || r.Displayed < 0 || r.Overflow < 0 || r.ContributedReserve != creditR || r.Reserve != creditR {
-			return Pool{}, nil, fmt.Errorf("jackpot: fold round %s of table %s: it credited %d (displayed %d, overflow %d) and %d, not the whole units %d and %d of its rate sums",
-				r.Round, r.Table, r.Contributed, r.Displayed, r.Overflow, r.ContributedReserve, credit, creditR)
+		d, o := SplitAtCeiling(q.Meters.Displayed, credit, s.Ceiling)
+		if r.Contributed != credit || r.Displayed != d || r.Overflow != o || r.ContributedReserve != creditR || r.Reserve != creditR {
+			return Pool{}, nil, fmt.Errorf("jackpot: fold round %s of table %s: it credited %d (displayed %d, overflow %d) and %d, not the whole units %d (%d, %d) and %d of its rate sums",
+				r.Round, r.Table, r.Contributed, r.Displayed, r.Overflow, r.ContributedReserve, credit, d, o, creditR)
 		}
 		e := Entry{Kind: KindContribution, Table: r.Table, Round: r.Round, DealtAt: r.DealtAt, Commit: r.Commit, Actor: r.Actor,
-			Displayed: r.Displayed, Overflow: r.Overflow, Reserve: creditR, CarryDisplayed: carry, CarryReserve: carryR,
+			Displayed: d, Overflow: o, Reserve: creditR, CarryDisplayed: carry, CarryReserve: carryR,
 			Wagers: r.Wagers, WagerAmount: r.WagerAmount, RateSum: rateSum, RateSumReserve: rateSumR,
 			Contributed: credit, ContributedReserve: creditR, Rules: append([]string(nil), r.Rules...)}
 		c.now = r.At
 		c.post(e)
-		if q.Meters.CarryDisplayed >= 10000 {
-			d, o := SplitAtCeiling(q.Meters.Displayed, 1, s.Ceiling)
-			c.post(Entry{Kind: KindCarry, Displayed: d, Overflow: o, Contributed: 1, CarryDisplayed: -10000, Rules: []string{"ruling R1", "ruling R4"},
-				Note: "the carried fractions of the rounds contributed beside the pool reach a whole unit of the displayed meter's contribution"})
-		}
-		if q.Meters.CarryReserve >= 10000 {
-			c.post(Entry{Kind: KindCarry, Reserve: 1, ContributedReserve: 1, CarryReserve: -10000, Rules: []string{"ruling R1", "ruling R4"},
-				Note: "the carried fractions of the rounds contributed beside the pool reach a whole unit of the reserve's contribution"})
-		}
 		if c.err != nil {
 			return Pool{}, nil, overflowError(s.Currency, c.err)
 		}

@@ -34,11 +34,6 @@ const (
 	KindProposal          Kind = "proposal"           // a change proposed, waiting for a second principal (dual control)
 	KindProposalWithdrawn Kind = "proposal_withdrawn" // a proposal withdrawn by its proposer
 	KindProposalExpired   Kind = "proposal_expired"   // a proposal that expired unapproved
-	// KindCarry credits one whole minor unit that the carried fractions of
-	// rounds committed beside the pool came to when a fold posted them
-	// (issue 34): each such round's own entry credits exactly what its
-	// answer said, so the unit their fractions make is its own entry.
-	KindCarry Kind = "carry"
 )
 
 // AboutHit reports whether an entry of kind k is about a hit: one that

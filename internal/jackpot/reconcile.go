@@ -152,13 +152,6 @@ func ReconcileFrom(b Base, p Pool, ledger []Entry) Reconciliation {
 			}
 			by[SourcePool] = -e.Displayed // it credits the displayed meter
 			sources()
-		case KindCarry:
-			// A whole unit of carried fractions (FoldRounds): it moves
-			// credit and carry together, never a wager or a rate sum.
-			if e.Contributed != e.Displayed+e.Overflow || e.ContributedReserve != e.Reserve || e.Wagers != 0 || e.WagerAmount != 0 || e.RateSum != 0 || e.RateSumReserve != 0 ||
-				!credit(e.Contributed, e.CarryDisplayed, 0) || !credit(e.ContributedReserve, e.CarryReserve, 0) {
-				problem("entry %d: a carry entry must credit exactly the carried fractions it takes (credited x 10000 + carry change == 0)", e.Seq)
-			}
 		case KindContribution:
 			if e.Contributed != e.Displayed+e.Overflow || e.ContributedReserve != e.Reserve {
 				problem("entry %d: contribution credited %d and %d but moved displayed %d overflow %d reserve %d", e.Seq, e.Contributed, e.ContributedReserve, e.Displayed, e.Overflow, e.Reserve)
@@ -189,11 +182,15 @@ func ReconcileFrom(b Base, p Pool, ledger []Entry) Reconciliation {
 			rateSum.Add(rateSum, big.NewInt(e.RateSum))
 			rateSumR.Add(rateSumR, big.NewInt(e.RateSumReserve))
 		}
-		// A round folded beside the pool and the carry entries right
-		// after it are one posting (FoldRounds): its carries may reach a
-		// unit until they have credited it.
-		carryNext := i+1 < len(ledger) && ledger[i+1].Kind == KindCarry && (e.Kind == KindContribution || e.Kind == KindCarry)
-		if m := r.Rebuilt; !carryNext && (m.Displayed < 0 || m.Reserve < 0 || m.Overflow < 0 || m.CarryDisplayed < 0 || m.CarryDisplayed >= 10000 || m.CarryReserve < 0 || m.CarryReserve >= 10000) {
+		// A round folded beside the pool credits its own whole units and
+		// adds its own fraction to the carry (Rules.FoldRounds): the
+		// carried fractions are kept with the pool, and may reach whole
+		// units, until an entry that takes from the carry credits them
+		// (the next round applied to the pool itself). Such an entry must
+		// leave less than a unit.
+		m := r.Rebuilt
+		if m.Displayed < 0 || m.Reserve < 0 || m.Overflow < 0 || m.CarryDisplayed < 0 || m.CarryReserve < 0 ||
+			(m.CarryDisplayed >= 10000 && e.CarryDisplayed < 0 && e.Contributed > 0) || (m.CarryReserve >= 10000 && e.CarryReserve < 0 && e.ContributedReserve > 0) {
 			problem("entry %d leaves displayed %d reserve %d overflow %d carries %d %d: out of range", e.Seq, m.Displayed, m.Reserve, m.Overflow, m.CarryDisplayed, m.CarryReserve)
 		}
 		if e.New != nil && (e.Kind == KindOpening || e.Kind == KindSettingsEffective) {

@@ -112,7 +112,6 @@ func (l Ledger) ShiftReport(p Pool, from, to time.Time) (Report, error) {
 		locked[h.Seq] = true
 	}
 	byTable := map[string]*TableContribution{}
-	var carried TableContribution // the carry entries' whole units (KindCarry): in the total, of no table
 	for _, e := range l.Tail[open.Entries-l.Head : closing.Entries-l.Head] {
 		switch {
 		case e.Kind == KindContribution && e.Corrects == "":
@@ -127,10 +126,6 @@ func (l Ledger) ShiftReport(p Pool, from, to time.Time) (Report, error) {
 			c.Displayed += e.Displayed
 			c.Reserve += e.Reserve
 			c.Overflow += e.Overflow
-		case e.Kind == KindCarry:
-			carried.Displayed += e.Displayed
-			carried.Reserve += e.Reserve
-			carried.Overflow += e.Overflow
 		case e.Kind == KindAdjustment:
 			meter, amount := "displayed", e.Displayed
 			if e.Reserve != 0 {
@@ -149,7 +144,7 @@ func (l Ledger) ShiftReport(p Pool, from, to time.Time) (Report, error) {
 		tables = append(tables, t)
 	}
 	sort.Strings(tables)
-	r.Contributed = carried
+	r.Contributed = TableContribution{}
 	for _, t := range tables {
 		c := *byTable[t]
 		r.Contributions = append(r.Contributions, c)
@@ -200,7 +195,7 @@ func SignedAmount(e Entry) money.Amount {
 		// The reset amount into the displayed meter (its funding moved
 		// between meters and the house).
 		return e.Displayed
-	case KindAdjustment, KindContribution, KindCarry, KindOpening, KindHouseTopUp:
+	case KindAdjustment, KindContribution, KindOpening, KindHouseTopUp:
 		return e.Displayed + e.Reserve + e.Overflow
 	}
 	return 0
