@@ -1,8 +1,13 @@
 package dynamo_test
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
+	"encoding/json"
 	"fmt"
+	"maps"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -371,15 +376,15 @@ func TestLogBackfillOfAPoolWrittenBefore(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	old := dynamo.New(client, table).WithHitLogPage(7) // no cache
+	old := dynamo.New(client, table).WithHitLogPage(1) // no cache; a page of one item
 	if _, err := old.LogHashes(ctx, "p", []int64{0}); err == nil {
 		t.Fatal("an entry without hashes was read as logged")
 	}
 	// One bounded step, then the rest: resumable.
 	if done, err := old.BackfillLogSteps(ctx, "p", 1); err != nil || done {
-		t.Fatalf("one page of 7 finished the backfill: %v %v", done, err)
+		t.Fatalf("one page of one item finished the backfill: %v %v", done, err)
 	}
-	if err := dynamo.New(client, table).WithHitLogPage(7).BackfillLog(ctx, "p"); err != nil {
+	if err := dynamo.New(client, table).WithHitLogPage(1).BackfillLog(ctx, "p"); err != nil {
 		t.Fatal(err)
 	}
 	svc2 := pools.NewService(dynamo.New(client, table), clock.Now, 2)
@@ -627,5 +632,192 @@ func TestWriteUnitsOfTheLog(t *testing.T) {
 		folds, foldRounds, hBytes, extraFold, maxExtra, float64(extraFold)/float64(foldRounds), singles, extraSingle)
 	if folds < 5 || maxExtra > 2 || hBytes > 1024 {
 		t.Fatalf("%d folds; a fold's hashes %d B cost up to %d WRU more: more than one started KB", folds, hBytes, maxExtra)
+	}
+}
+
+// insiderEdit rewrites, directly in DynamoDB, the JSON of ledger entry
+// seq of pool p: its own item's doc, or its place in a fold's item (z,
+// gzip-compressed), as an insider with write access to the table would.
+func insiderEdit(t *testing.T, client *dynamodb.Client, table string, seq int64, edit func(e map[string]any)) {
+	t.Helper()
+	ctx := context.Background()
+	page, err := client.Query(ctx, &dynamodb.QueryInput{TableName: aws.String(table),
+		KeyConditionExpression:    aws.String("pk = :pk AND sk BETWEEN :a AND :b"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": &types.AttributeValueMemberS{Value: "POOL#p"}, ":a": &types.AttributeValueMemberS{Value: "LEDGER#"}, ":b": &types.AttributeValueMemberS{Value: fmt.Sprintf("LEDGER#%019d", seq)}},
+		ScanIndexForward:          aws.Bool(false), Limit: aws.Int32(1), ConsistentRead: aws.Bool(true)})
+	if err != nil || len(page.Items) != 1 {
+		t.Fatalf("the item of entry %d: %v", seq, err)
+	}
+	it := page.Items[0]
+	if z, ok := it["z"].(*types.AttributeValueMemberB); ok {
+		es := unzipEntries(t, z.Value)
+		for _, e := range es {
+			if int64(e["seq"].(float64)) == seq {
+				edit(e)
+			}
+		}
+		it["z"] = &types.AttributeValueMemberB{Value: zipEntries(t, es)}
+	} else {
+		var e map[string]any
+		if err := json.Unmarshal([]byte(it["doc"].(*types.AttributeValueMemberS).Value), &e); err != nil {
+			t.Fatal(err)
+		}
+		edit(e)
+		b, _ := json.Marshal(e)
+		it["doc"] = &types.AttributeValueMemberS{Value: string(b)}
+	}
+	if _, err := client.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(table), Item: it}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func unzipEntries(t *testing.T, z []byte) []map[string]any {
+	t.Helper()
+	r, err := gzip.NewReader(bytes.NewReader(z))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var es []map[string]any
+	if err := json.NewDecoder(r).Decode(&es); err != nil {
+		t.Fatal(err)
+	}
+	return es
+}
+
+func zipEntries(t *testing.T, es []map[string]any) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	w := gzip.NewWriter(&b)
+	if err := json.NewEncoder(w).Encode(es); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	return b.Bytes()
+}
+
+// insiderEditPool rewrites the pool item's doc.
+func insiderEditPool(t *testing.T, client *dynamodb.Client, table string, edit func(p map[string]any)) {
+	t.Helper()
+	ctx := context.Background()
+	got, err := client.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String(table), ConsistentRead: aws.Bool(true),
+		Key: map[string]types.AttributeValue{"pk": &types.AttributeValueMemberS{Value: "POOL#p"}, "sk": &types.AttributeValueMemberS{Value: "POOL"}}})
+	if err != nil || got.Item == nil {
+		t.Fatal(err)
+	}
+	var p map[string]any
+	if err := json.Unmarshal([]byte(got.Item["doc"].(*types.AttributeValueMemberS).Value), &p); err != nil {
+		t.Fatal(err)
+	}
+	edit(p)
+	b, _ := json.Marshal(p)
+	got.Item["doc"] = &types.AttributeValueMemberS{Value: string(b)}
+	if _, err := client.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(table), Item: got.Item}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Issue 34, must hold (tampering is caught), made directly in DynamoDB
+// Local as an insider would, on a sharded pool whose ledger has folds'
+// items and entries' own items: a folded entry's table or an entry's
+// actor changed with the money untouched, the newest entry deleted, two
+// entries' contents swapped, an entry and the pool's meters changed
+// consistently. Reconcile reports each, naming the entry's seq.
+func TestTamperInDynamoDBIsNamed(t *testing.T) {
+	ep := endpoint(t)
+	ctx := context.Background()
+	client := dynamo.LocalClient(ep)
+	const ssp = "mbs-megalink-ssp-v6"
+	// The ledger: the opening (1); 20 rounds folded (2-21) by a round
+	// with a hit (its contribution 22, its hit 23); 10 more (24-33)
+	// folded by another (34, 35); a last round with a hit (36, 37).
+	build := func(t *testing.T) (*pools.Service, string) {
+		table := newTable(t, ep)
+		clock := jackpottest.NewClock(jackpottest.T0)
+		svc := pools.NewService(dynamo.New(client, table), clock.Now, 1)
+		if _, _, err := svc.Create(ctx, "p", jackpottest.MBSSettings(), jackpottest.Admin); err != nil {
+			t.Fatal(err)
+		}
+		k := 0
+		for _, beside := range []int{20, 10, 0} {
+			for range beside {
+				clock.Advance(time.Second)
+				if _, _, err := svc.ApplyRound(ctx, "p", fractionRound(k, clock.Now()), "", ""); err != nil {
+					t.Fatal(err)
+				}
+				k++
+			}
+			clock.Advance(time.Second)
+			hit := jackpottest.RoundOf(ssp, "T99", fmt.Sprint("h", k), clock.Now(), 500, []int{1}, jackpottest.FourOfAKind(ssp, 1, 1, 500))
+			if _, _, err := svc.ApplyRound(ctx, "p", hit, "", ""); err != nil {
+				t.Fatal(err)
+			}
+			k++
+		}
+		es := wholeLedger(t, svc, "p")
+		if len(es) != 37 || es[4].Round != "r3" || es[21].Kind != jackpot.KindContribution || es[22].Kind != jackpot.KindHit || es[36].Kind != jackpot.KindHit {
+			t.Fatalf("the ledger is not as laid out: %d entries", len(es))
+		}
+		if r, err := svc.Reconcile(ctx, "p"); err != nil || !r.OK {
+			t.Fatalf("before the edit: %+v %v", r, err)
+		}
+		return svc, table
+	}
+	del := func(t *testing.T, table string, seq int64) {
+		if _, err := client.DeleteItem(ctx, &dynamodb.DeleteItemInput{TableName: aws.String(table),
+			Key: map[string]types.AttributeValue{"pk": &types.AttributeValueMemberS{Value: "POOL#p"}, "sk": &types.AttributeValueMemberS{Value: fmt.Sprintf("LEDGER#%019d", seq)}}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tc := range []struct {
+		name string
+		seq  int64
+		edit func(t *testing.T, table string)
+	}{
+		{"a folded entry's table, money untouched", 5, func(t *testing.T, table string) {
+			insiderEdit(t, client, table, 5, func(e map[string]any) { e["table"] = "T7" })
+		}},
+		{"an entry's actor, money untouched", 23, func(t *testing.T, table string) {
+			insiderEdit(t, client, table, 23, func(e map[string]any) { e["actor"] = map[string]any{"id": "someone-else", "role": "table"} })
+		}},
+		{"the newest entry deleted", 37, func(t *testing.T, table string) { del(t, table, 37) }},
+		{"two entries' contents swapped", 23, func(t *testing.T, table string) {
+			var a, b map[string]any
+			insiderEdit(t, client, table, 23, func(e map[string]any) { a = maps.Clone(e) })
+			insiderEdit(t, client, table, 35, func(e map[string]any) { b = maps.Clone(e) })
+			insiderEdit(t, client, table, 23, func(e map[string]any) { maps.Copy(e, b); e["seq"] = 23.0 })
+			insiderEdit(t, client, table, 35, func(e map[string]any) { maps.Copy(e, a); e["seq"] = 35.0 })
+		}},
+		{"an entry and the meters changed consistently", 22, func(t *testing.T, table string) {
+			// SGD 1.00 more credited by entry 22, its rate sum with it, and
+			// the pool's meters: the meters reconcile.
+			insiderEdit(t, client, table, 22, func(e map[string]any) {
+				e["displayed"] = e["displayed"].(float64) + 100
+				e["contributed"] = e["contributed"].(float64) + 100
+				e["rateSum"] = e["rateSum"].(float64) + 1_000_000
+			})
+			insiderEditPool(t, client, table, func(p map[string]any) {
+				m := p["meters"].(map[string]any)
+				m["displayed"] = m["displayed"].(float64) + 100
+				m["contributed"] = m["contributed"].(float64) + 100
+			})
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			svc, table := build(t)
+			tc.edit(t, table)
+			r, err := pools.NewService(dynamo.New(client, table), time.Now, 2).Reconcile(ctx, "p")
+			if err != nil {
+				t.Fatal(err)
+			}
+			named := false
+			for _, p := range r.Problems {
+				named = named || strings.Contains(p, fmt.Sprintf("entry %d ", tc.seq))
+			}
+			if r.OK || !named {
+				t.Fatalf("after the edit: ok %v, problems %q; want entry %d named", r.OK, r.Problems, tc.seq)
+			}
+			t.Logf("%q", r.Problems)
+			_ = svc
+		})
 	}
 }
