@@ -19,6 +19,7 @@ import (
 	"golang.org/x/mod/sumdb/tlog"
 
 	"github.com/tablesettle/tablesettle/internal/dynamo"
+	"github.com/tablesettle/tablesettle/internal/fault"
 	"github.com/tablesettle/tablesettle/internal/jackpot"
 	"github.com/tablesettle/tablesettle/internal/jackpot/jackpottest"
 	"github.com/tablesettle/tablesettle/internal/ledgerlog"
@@ -819,5 +820,52 @@ func TestTamperInDynamoDBIsNamed(t *testing.T) {
 			t.Logf("%q", r.Problems)
 			_ = svc
 		})
+	}
+}
+
+// Issue 34 item 3: a round committed beside the pool is found by table
+// and round id: before its fold, the entry kept with its record (not
+// folded, seq 0), exactly what the fold then writes; after, its entry in
+// the ledger with its seq, equal to the answer to the minor unit. A
+// round applied to the pool itself is found by the seq its answer
+// carried; an unknown round is NotFound.
+func TestRoundEntryByTableAndRound(t *testing.T) {
+	ep := endpoint(t)
+	ctx := context.Background()
+	st := dynamo.New(dynamo.LocalClient(ep), newTable(t, ep))
+	clock := jackpottest.NewClock(jackpottest.T0)
+	svc := pools.NewService(st, clock.Now, 1)
+	if _, _, err := svc.Create(ctx, "p", jackpottest.MBSSettings(), jackpottest.Admin); err != nil {
+		t.Fatal(err)
+	}
+	clock.Advance(time.Second)
+	r := fractionRound(1, clock.Now()) // two wagers: 173 answered, 0.30 kept
+	res, _, err := svc.ApplyRound(ctx, "p", r, "", "")
+	if err != nil || res.Seq != 0 || res.Contribution.Displayed != 173 {
+		t.Fatalf("beside the pool: %+v %v", res, err)
+	}
+	before, folded, err := svc.RoundEntry(ctx, "p", r.Table, r.Round)
+	if err != nil || folded || before.Seq != 0 || before.Displayed != 173 || before.Reserve != 51 {
+		t.Fatalf("before the fold: %+v folded %v %v", before, folded, err)
+	}
+	if _, err := svc.FoldDue(ctx); err != nil {
+		t.Fatal(err)
+	}
+	after, folded, err := svc.RoundEntry(ctx, "p", r.Table, r.Round)
+	if err != nil || !folded || after.Seq != 2 || after.Displayed != 173 || after.Reserve != 51 || after.Table != r.Table || after.Round != r.Round {
+		t.Fatalf("after the fold: %+v folded %v %v", after, folded, err)
+	}
+	clock.Advance(time.Second)
+	hit := jackpottest.RoundOf("mbs-megalink-ssp-v6", "T99", "hit", clock.Now(), 500, []int{1}, jackpottest.FourOfAKind("mbs-megalink-ssp-v6", 1, 1, 500))
+	hres, _, err := svc.ApplyRound(ctx, "p", hit, "", "")
+	if err != nil || hres.Seq == 0 {
+		t.Fatalf("on the pool: %+v %v", hres, err)
+	}
+	e, folded, err := svc.RoundEntry(ctx, "p", "T99", "hit")
+	if err != nil || !folded || e.Seq != hres.Seq || e.Displayed != hres.Contribution.Displayed {
+		t.Fatalf("the round on the pool: %+v folded %v %v (answer seq %d)", e, folded, err, hres.Seq)
+	}
+	if _, _, err := svc.RoundEntry(ctx, "p", "T99", "nope"); fault.KindOf(err) != fault.NotFound {
+		t.Fatalf("an unknown round: %v", err)
 	}
 }
