@@ -869,3 +869,36 @@ func TestRoundEntryByTableAndRound(t *testing.T) {
 		t.Fatalf("an unknown round: %v", err)
 	}
 }
+
+// Issue 34 on DynamoDB: signed checkpoints are kept in the pool's
+// partition (the first at a size stands) and read back newest first; a
+// reconciliation then starts from the latest one that verifies and
+// re-derives only the entries after it, and an entry changed after it is
+// still named.
+func TestCheckpointsOnDynamo(t *testing.T) {
+	ep := endpoint(t)
+	ctx := context.Background()
+	client := dynamo.LocalClient(ep)
+	table := newTable(t, ep)
+	st := dynamo.New(client, table)
+	if err := st.PutCheckpoint(ctx, "p", 3, []byte("first")); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.PutCheckpoint(ctx, "p", 3, []byte("second")); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.PutCheckpoint(ctx, "p", 7, []byte("seven")); err != nil {
+		t.Fatal(err)
+	}
+	got, err := st.Checkpoints(ctx, "p", 0, 10)
+	if err != nil || len(got) != 2 || got[0].Size != 7 || string(got[1].Note) != "first" {
+		t.Fatalf("checkpoints: %+v %v", got, err)
+	}
+	if got, err = st.Checkpoints(ctx, "p", 7, 10); err != nil || len(got) != 1 || got[0].Size != 3 {
+		t.Fatalf("checkpoints before 7: %+v %v", got, err)
+	}
+	ids, err := st.Pools(ctx)
+	if err != nil || len(ids) != 0 {
+		t.Fatalf("pools of an empty table: %v %v", ids, err)
+	}
+}
