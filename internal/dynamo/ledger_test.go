@@ -39,6 +39,19 @@ func (w *writeCounter) TransactWriteItems(ctx context.Context, in *dynamodb.Tran
 	return w.API.TransactWriteItems(ctx, in, opts...)
 }
 
+// mbsPool is a sharded store on a fresh table through api, on a test
+// clock, with pool "p" created (MBS settings: 17.33% and 5.17%).
+func mbsPool(t *testing.T, api dynamo.API) (*dynamo.Store, *jackpottest.Clock, *pools.Service) {
+	t.Helper()
+	st := dynamo.New(api, newTable(t, endpoint(t)))
+	clock := jackpottest.NewClock(jackpottest.T0)
+	svc := pools.NewService(st, clock.Now, 1)
+	if _, _, err := svc.Create(context.Background(), "p", jackpottest.MBSSettings(), jackpottest.Admin); err != nil {
+		t.Fatal(err)
+	}
+	return st, clock, svc
+}
+
 // wholeLedger reads every entry of pool id through the service.
 func wholeLedger(t *testing.T, svc *pools.Service, id string) []jackpot.Entry {
 	t.Helper()
@@ -80,14 +93,8 @@ func fractionRound(k int, at time.Time) jackpot.Round {
 // units with its own: 86.65 + 76 = 162 (0.65 kept), 25.85 + 84 = 109.
 // Every cent is accounted for (reconcile is exact).
 func TestRoundAnswersAreTheirEntriesOnShards_R1(t *testing.T) {
-	ep := endpoint(t)
 	ctx := context.Background()
-	st := dynamo.New(dynamo.LocalClient(ep), newTable(t, ep))
-	clock := jackpottest.NewClock(jackpottest.T0)
-	svc := pools.NewService(st, clock.Now, 1)
-	if _, _, err := svc.Create(ctx, "p", jackpottest.MBSSettings(), jackpottest.Admin); err != nil {
-		t.Fatal(err)
-	}
+	_, clock, svc := mbsPool(t, dynamo.LocalClient(endpoint(t)))
 	answers := map[string]jackpot.Contribution{}
 	var answered, answeredR money.Amount
 	for k := range 120 {
@@ -159,15 +166,9 @@ func TestRoundAnswersAreTheirEntriesOnShards_R1(t *testing.T) {
 // version and ledger stay as they were; the rounds reach the ledger by the
 // scheduled fold (FoldDue).
 func TestReadsNeverWrite(t *testing.T) {
-	ep := endpoint(t)
 	ctx := context.Background()
-	api := &writeCounter{API: dynamo.LocalClient(ep)}
-	st := dynamo.New(api, newTable(t, ep))
-	clock := jackpottest.NewClock(jackpottest.T0)
-	svc := pools.NewService(st, clock.Now, 1)
-	if _, _, err := svc.Create(ctx, "p", jackpottest.MBSSettings(), jackpottest.Admin); err != nil {
-		t.Fatal(err)
-	}
+	api := &writeCounter{API: dynamo.LocalClient(endpoint(t))}
+	st, clock, svc := mbsPool(t, api)
 	for k := range 10 {
 		clock.Advance(time.Second)
 		if _, _, err := svc.ApplyRound(ctx, "p", fractionRound(k, clock.Now()), "", ""); err != nil {
@@ -579,15 +580,9 @@ func wru(size int) int { return 2 * ((size + 1023) / 1024) }
 // carries its 1-2 hashes (32-64 B).
 // The test states what it measured.
 func TestWriteUnitsOfTheLog(t *testing.T) {
-	ep := endpoint(t)
 	ctx := context.Background()
-	rec := &txRecorder{API: dynamo.LocalClient(ep)}
-	st := dynamo.New(rec, newTable(t, ep))
-	clock := jackpottest.NewClock(jackpottest.T0)
-	svc := pools.NewService(st, clock.Now, 1)
-	if _, _, err := svc.Create(ctx, "p", jackpottest.MBSSettings(), jackpottest.Admin); err != nil {
-		t.Fatal(err)
-	}
+	rec := &txRecorder{API: dynamo.LocalClient(endpoint(t))}
+	_, clock, svc := mbsPool(t, rec)
 	for k := range 400 { // five full epochs of 80 rounds, the last folded at once
 		clock.Advance(time.Second)
 		if _, _, err := svc.ApplyRound(ctx, "p", fractionRound(k, clock.Now()), "", ""); err != nil {
@@ -830,14 +825,8 @@ func TestTamperInDynamoDBIsNamed(t *testing.T) {
 // round applied to the pool itself is found by the seq its answer
 // carried; an unknown round is NotFound.
 func TestRoundEntryByTableAndRound(t *testing.T) {
-	ep := endpoint(t)
 	ctx := context.Background()
-	st := dynamo.New(dynamo.LocalClient(ep), newTable(t, ep))
-	clock := jackpottest.NewClock(jackpottest.T0)
-	svc := pools.NewService(st, clock.Now, 1)
-	if _, _, err := svc.Create(ctx, "p", jackpottest.MBSSettings(), jackpottest.Admin); err != nil {
-		t.Fatal(err)
-	}
+	_, clock, svc := mbsPool(t, dynamo.LocalClient(endpoint(t)))
 	clock.Advance(time.Second)
 	r := fractionRound(1, clock.Now()) // two wagers: 173 answered, 0.30 kept
 	res, _, err := svc.ApplyRound(ctx, "p", r, "", "")
