@@ -222,6 +222,11 @@ func TestRoutesAsDesigned(t *testing.T) {
 		"GET /v1/pools/{id}/display":         {C, S, K, A, D},
 		"GET /v1/pools/{id}/report":          {C, S, K, A},
 		"GET /v1/pools/{id}/hits/{seq}/slip": {C, S, K, A},
+		// The verifiable ledger (issue 34): a table reads the proofs of its
+		// own rounds' entries only (the operation checks the entry's table).
+		"GET /v1/pools/{id}/checkpoint":         {C, S, K, A, T},
+		"GET /v1/pools/{id}/ledger/{seq}/proof": {C, S, K, A, T},
+		"GET /v1/pools/{id}/consistency":        {C, S, K, A, T},
 	}
 	statelessWant := []string{"GET /openapi.json", "GET /openapi.yaml", "GET /openapi-3.0.json", "GET /openapi-3.0.yaml",
 		"GET /schemas/{schema}", "GET /docs", "GET /docs/app.js", "GET /docs/app.css", "GET /v1/rulesets", "GET /v1/rulesets/{id}", "POST /v1/hands/evaluate",
@@ -230,7 +235,7 @@ func TestRoutesAsDesigned(t *testing.T) {
 		"GET /v1/rulings", "GET /v1/rulings/{id}", "GET /v1/rulesets/{id}/document", "GET /v1/rulesets/{id}/clauses/{clause}"}
 	// The floor's pages hold no data (issue 14); GET /v1/me answers any
 	// authenticated principal.
-	publicWant := []string{"GET /{$}", "GET /display/{pool}", "GET /playground", "GET /assets/{file}"}
+	publicWant := []string{"GET /{$}", "GET /display/{pool}", "GET /playground", "GET /assets/{file}", "GET /v1/ledger/keys"}
 	for _, r := range publicWant {
 		if rule, ok := Routes[r]; !ok || !rule.Public || rule.Stateless || len(rule.Roles) > 0 {
 			t.Errorf("%s: %+v, want public", r, rule)

@@ -29,7 +29,7 @@ func infraAccess() ([]byte, error) {
 			continue
 		}
 		for _, r := range principal.Roles {
-			if ((rule.Stateless || rule.AnyPrincipal) && !slices.Contains(Narrow, r)) || slices.Contains(rule.Roles, r) {
+			if ((rule.Stateless || rule.AnyPrincipal) && !slices.Contains(Narrow, r)) || slices.Contains(rule.Roles, r) || rule.Public {
 				out[r] = append(out[r], route)
 			}
 		}

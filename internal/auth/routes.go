@@ -18,10 +18,11 @@ type Rule struct {
 	Stateless bool
 	// Roles may call the route (one of them is enough).
 	Roles []principal.Role
-	// Public routes are the floor's pages and their assets (internal/web):
-	// they hold no data, so anyone may load them, with or without
-	// credentials, on every host. The API calls they make are checked like
-	// any client's.
+	// Public routes are the floor's pages and their assets (internal/web),
+	// and the keys that verify the ledger's checkpoints (GET
+	// /v1/ledger/keys, issue 34): they hold no data, so anyone may load
+	// them, with or without credentials, on every host. The API calls the
+	// pages make are checked like any client's.
 	Public bool
 	// AnyPrincipal routes answer any authenticated principal, whatever its
 	// roles (GET /v1/me: who the credentials name).
@@ -108,6 +109,14 @@ var Routes = map[string]Rule{
 	"POST /v1/pools/{id}/release": roles(principal.Supervisor, principal.Cage),
 	// controller: reconcile.
 	"GET /v1/pools/{id}/reconcile": roles(principal.Controller),
+	// The verifiable ledger (issue 34): checkpoints and proofs are read by
+	// every role that reads the ledger, and by a table (a proof of its own
+	// rounds' entries only: the operation checks the entry's table); the
+	// keys that verify checkpoints need no credentials.
+	"GET /v1/pools/{id}/checkpoint":         roles(append(readers[:len(readers):len(readers)], principal.Table)...),
+	"GET /v1/pools/{id}/ledger/{seq}/proof": roles(append(readers[:len(readers):len(readers)], principal.Table)...),
+	"GET /v1/pools/{id}/consistency":        roles(append(readers[:len(readers):len(readers)], principal.Table)...),
+	"GET /v1/ledger/keys":                   public,
 
 	// The jackpot lock and corrections (issue 13).
 	"GET /v1/pools/{id}/meters":              roles(readers...),

@@ -15,6 +15,7 @@ import (
 	"github.com/tablesettle/tablesettle/internal/auth"
 	"github.com/tablesettle/tablesettle/internal/httpapi"
 	"github.com/tablesettle/tablesettle/internal/httpapi/authtest"
+	"github.com/tablesettle/tablesettle/internal/localledger"
 	"github.com/tablesettle/tablesettle/internal/pools"
 	"github.com/tablesettle/tablesettle/internal/principal"
 	"github.com/tablesettle/tablesettle/internal/ruleset"
@@ -55,9 +56,14 @@ func localServerIn(t *testing.T, w io.Writer, cat ruleset.Catalogue) (*httptest.
 		}
 		tokens[c.Name] = tok
 	}
+	svc := pools.NewServiceIn(cat, st, time.Now, 1)
+	if svc.Signing, err = localledger.Open(dir); err != nil { // issue 34: the pool's checkpoints
+		t.Fatal(err)
+	}
+	svc.Signing.Every = time.Nanosecond // every writer publishes its commit's checkpoint
 	h, api := httpapi.New(httpapi.Deps{
 		Logger:    slog.New(slog.NewJSONHandler(w, &slog.HandlerOptions{Level: slog.LevelDebug})),
-		Pools:     pools.NewServiceIn(cat, st, time.Now, 1),
+		Pools:     svc,
 		Access:    &httpapi.Access{Authenticator: httpapi.BearerTokens{Tokens: auth.NewTokens(entries)}, OpenStateless: true},
 		Catalogue: cat,
 	})

@@ -17,6 +17,7 @@ import (
 	"github.com/danielgtaylor/huma/v2"
 
 	"github.com/tablesettle/tablesettle/internal/apispec"
+	"github.com/tablesettle/tablesettle/internal/localledger"
 	"github.com/tablesettle/tablesettle/internal/pools"
 	"github.com/tablesettle/tablesettle/internal/sqlite"
 )
@@ -139,11 +140,16 @@ func TestServesSpecAndDocs(t *testing.T) {
 // clients must file right: an idempotent re-create (200), a conflicting
 // create (409), an unknown pool (404), a body that is not JSON (400).
 func TestAnswersAreDeclaredAndValid(t *testing.T) {
-	st, err := sqlite.Open(t.TempDir())
+	dir := t.TempDir()
+	st, err := sqlite.Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	served, api := New(Deps{Pools: pools.NewService(st, time.Now, 1)})
+	svc := pools.NewService(st, time.Now, 1)
+	if svc.Signing, err = localledger.Open(dir); err != nil { // the checkpoint's answer (issue 34)
+		t.Fatal(err)
+	}
+	served, api := New(Deps{Pools: svc})
 	h := asEveryRole(served)
 	oapi := api.OpenAPI()
 	exampleOf := func(path, method string) []byte {
@@ -219,6 +225,9 @@ func TestAnswersAreDeclaredAndValid(t *testing.T) {
 			}
 			if p == "/v1/pools/{id}/meters" {
 				concrete += "?at=2030-01-01T00:00:00Z"
+			}
+			if p == "/v1/pools/{id}/consistency" {
+				concrete += "?from=1"
 			}
 			c := call{method: op.Method, path: concrete, opPath: p, want: max(op.DefaultStatus, 200), key: "answers-" + op.OperationID}
 			if op.RequestBody != nil {

@@ -70,6 +70,7 @@ func accessMatrixLambda(t *testing.T, cat ruleset.Catalogue) {
 	deps := Deps(getenv)
 	deps.Logger = slog.New(slog.NewJSONHandler(io.Discard, nil))
 	deps.Pools = pools.NewServiceIn(cat, st, time.Now, 1)
+	deps.Pools.Signing = goldenSigning(t) // issue 34: the pool's checkpoints
 	deps.Catalogue = cat
 
 	handlers := map[string]Handler{} // route -> the handler of the function serving it

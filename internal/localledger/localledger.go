@@ -52,20 +52,32 @@ func Open(dir string) (*pools.Signing, error) {
 	if fi, err := os.Stat(path); err == nil && fi.Mode().Perm()&0o077 != 0 {
 		return nil, fmt.Errorf("ledger key %s: mode %04o lets others read it: chmod 600 it", path, fi.Mode().Perm())
 	}
+	g, err := FromKeys(strings.Split(strings.TrimSpace(string(b)), "\n")...)
+	if err != nil {
+		return nil, fmt.Errorf("ledger key %s: %w", path, err)
+	}
+	g.Witness = &File{Path: filepath.Join(dir, WitnessFile)}
+	return g, nil
+}
+
+// FromKeys returns the Signing of signed-note Ed25519 signer keys: the
+// first signs, and names the deployment; all of them verify. It has no
+// witness.
+func FromKeys(skeys ...string) (*pools.Signing, error) {
 	var g pools.Signing
-	for i, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+	for i, line := range skeys {
 		skey := strings.TrimSpace(line)
 		signer, err := note.NewSigner(skey)
 		if err != nil {
-			return nil, fmt.Errorf("ledger key %s line %d: %w", path, i+1, err)
+			return nil, fmt.Errorf("key %d: %w", i+1, err)
 		}
-		vkey, err := verifierKey(skey)
+		_, vkey, err := keysOf(skey)
 		if err != nil {
-			return nil, fmt.Errorf("ledger key %s line %d: %w", path, i+1, err)
+			return nil, fmt.Errorf("key %d: %w", i+1, err)
 		}
 		v, err := note.NewVerifier(vkey)
 		if err != nil {
-			return nil, fmt.Errorf("ledger key %s line %d: %w", path, i+1, err)
+			return nil, fmt.Errorf("key %d: %w", i+1, err)
 		}
 		if i == 0 {
 			g.Signer, g.Deployment = signer, signer.Name()
@@ -74,9 +86,8 @@ func Open(dir string) (*pools.Signing, error) {
 		g.Keys = append(g.Keys, vkey)
 	}
 	if g.Signer == nil {
-		return nil, fmt.Errorf("ledger key %s: no key", path)
+		return nil, errors.New("no key")
 	}
-	g.Witness = &File{Path: filepath.Join(dir, WitnessFile)}
 	return &g, nil
 }
 
@@ -107,13 +118,6 @@ func create(path string) ([]byte, error) {
 		return nil, err
 	}
 	return b, f.Close()
-}
-
-// verifierKey derives the verifier key of a signer key
-// (PRIVATE+KEY+name+hash+base64(alg||seed)).
-func verifierKey(skey string) (string, error) {
-	_, vkey, err := keysOf(skey)
-	return vkey, err
 }
 
 // File is the local witness: every checkpoint appended to one file, one

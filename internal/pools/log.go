@@ -404,13 +404,24 @@ func (s *Service) checkLog(ctx context.Context, p jackpot.Pool, full bool) (jack
 	// Re-derive the stored hashes of the entries after the base from the
 	// entries, and compare them with the store's.
 	stored := tlog.HashReaderFunc(func(ix []int64) ([]tlog.Hash, error) { return lr.LogHashes(ctx, p.ID, ix) })
+	// derived holds the hashes re-derived from the entries after the
+	// base, and the base's frontier (the roots of the complete subtrees
+	// its size splits into, the only older hashes appending reads), read
+	// once.
 	derived := map[int64]tlog.Hash{}
-	first := tlog.StoredHashIndex(0, base.Size)
+	frontier := frontierOf(base.Size)
+	if got, err := stored.ReadHashes(frontier); err != nil {
+		return base, nil, nil, unavailable(err)
+	} else {
+		for k, i := range frontier {
+			derived[i] = got[k]
+		}
+	}
 	both := tlog.HashReaderFunc(func(ix []int64) ([]tlog.Hash, error) {
 		out := make([]tlog.Hash, len(ix))
 		var old []int64
 		for _, i := range ix {
-			if i < first {
+			if _, ok := derived[i]; !ok {
 				old = append(old, i)
 			}
 		}
@@ -420,11 +431,11 @@ func (s *Service) checkLog(ctx context.Context, p jackpot.Pool, full bool) (jack
 		}
 		k := 0
 		for j, i := range ix {
-			if i < first {
+			if h, ok := derived[i]; ok {
+				out[j] = h
+			} else {
 				out[j] = got[k]
 				k++
-			} else {
-				out[j] = derived[i]
 			}
 		}
 		return out, nil
@@ -512,4 +523,33 @@ func ratesAt(p jackpot.Pool, after []jackpot.Entry) *jackpot.Settings {
 	}
 	set := p.Settings
 	return &set
+}
+
+// frontierOf are the storage indexes of the roots of the complete
+// subtrees a tree of size n splits into, largest first: every hash of
+// the tree of n that appending after it reads.
+func frontierOf(n int64) []int64 {
+	var out []int64
+	var start int64
+	for level := 62; level >= 0; level-- {
+		if n&(1<<level) != 0 {
+			out = append(out, tlog.StoredHashIndex(level, start>>level))
+			start += 1 << level
+		}
+	}
+	return out
+}
+
+// Entry reads entry seq of pool id, as its ledger serves it; it writes
+// nothing (a proof's reader checks the table the entry names).
+func (s *Service) Entry(ctx context.Context, id string, seq int64) (jackpot.Entry, error) {
+	es, err := s.Store.Ledger(ctx, id, seq-1, 1)
+	if err != nil {
+		return jackpot.Entry{}, unavailable(err)
+	}
+	if len(es) != 1 || es[0].Seq != seq {
+		return jackpot.Entry{}, &fault.Error{Kind: fault.NotFound, Detail: fmt.Sprintf("pool %s has no entry %d", id, seq),
+			Fields: []fault.Problem{{Field: "path.seq", Message: "no such entry", Value: seq}}}
+	}
+	return es[0], nil
 }

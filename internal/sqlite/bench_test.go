@@ -3,6 +3,7 @@ package sqlite_test
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"runtime"
 	"slices"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/tablesettle/tablesettle/internal/jackpot"
 	"github.com/tablesettle/tablesettle/internal/jackpot/jackpottest"
+	"github.com/tablesettle/tablesettle/internal/localledger"
 	"github.com/tablesettle/tablesettle/internal/pools"
 	"github.com/tablesettle/tablesettle/internal/sqlite"
 )
@@ -300,5 +302,69 @@ func BenchmarkStoreReport(b *testing.B) {
 		b.ReportMetric(ms(longMeters), "meters-long-ms")
 		b.ReportMetric(float64(longMeters)/float64(shortMeters), "meters-long/short")
 		b.ReportMetric(ms(wholeReport), "report-whole-long-ms")
+	}
+}
+
+// BenchmarkStoreLedgerLog: issue 34's audit and proofs do not grow with
+// the history. At 100,000 entries and at STORE_BENCH_LOG_ENTRIES
+// (default 1,000,000; the issue's target is 10,000,000), a checkpoint is
+// published 10,000 entries before the end; reconcile then re-derives
+// those 10,000 (median of 3), and an inclusion proof of a random entry in
+// the whole tree is read (median of 200, after 200 untimed). The ratios long/short are the
+// issue's: reconcile within 1.5x, a proof within 2x.
+func BenchmarkStoreLedgerLog(b *testing.B) {
+	entries := 1_000_000
+	if v, err := strconv.Atoi(os.Getenv("STORE_BENCH_LOG_ENTRIES")); err == nil && v > 0 {
+		entries = v
+	}
+	const tail = 10_000
+	for range b.N {
+		measure := func(n int) (reconcile, proof time.Duration) {
+			st, svc, p := newBenchPool(b)
+			signing, err := localledger.Open(b.TempDir())
+			if err != nil {
+				b.Fatal(err)
+			}
+			signing.Every = time.Hour
+			svc.Signing = signing
+			ctx := context.Background()
+			rounds := (n - 1) * 50 / 51 // every 50th round writes two entries
+			p = grow(b, st, p, 0, rounds-tail)
+			if _, err := svc.PublishCheckpoint(ctx, "bench"); err != nil {
+				b.Fatal(err)
+			}
+			p = grow(b, st, p, rounds-tail, rounds)
+			runtime.GC()
+			var rs, ps []time.Duration
+			for range 3 {
+				start := time.Now()
+				r, err := svc.Reconcile(ctx, "bench")
+				if err != nil || !r.OK || r.Entries < tail || r.Entries > tail*51/50+1 {
+					b.Fatalf("reconcile: ok %v from %d, %d entries, %v %q", r.OK, r.From, r.Entries, err, r.Problems)
+				}
+				rs = append(rs, time.Since(start))
+			}
+			rnd := rand.New(rand.NewPCG(1, 2))
+			for i := range 400 { // the first 200 warm the read connections: not timed
+				seq := rnd.Int64N(p.Seq) + 1
+				start := time.Now()
+				if _, err := svc.InclusionProof(ctx, "bench", seq, 0); err != nil {
+					b.Fatal(err)
+				}
+				if i >= 200 {
+					ps = append(ps, time.Since(start))
+				}
+			}
+			return quantile(rs, 0.5), quantile(ps, 0.5)
+		}
+		shortR, shortP := measure(100_000)
+		longR, longP := measure(entries)
+		b.ReportMetric(float64(entries), "entries")
+		b.ReportMetric(ms(shortR), "reconcile-100k-ms")
+		b.ReportMetric(ms(longR), "reconcile-long-ms")
+		b.ReportMetric(float64(longR)/float64(shortR), "reconcile-long/short")
+		b.ReportMetric(float64(shortP)/1e3, "proof-100k-us")
+		b.ReportMetric(float64(longP)/1e3, "proof-long-us")
+		b.ReportMetric(float64(longP)/float64(shortP), "proof-long/short")
 	}
 }

@@ -201,6 +201,9 @@ func Run(t *testing.T, ops []Op, open bool, send Sender, state func() string) {
 		if op.Route == "GET /v1/pools/{id}/meters" {
 			path += "?at=2030-01-01T00:00:00Z" // its one required parameter
 		}
+		if op.Route == "GET /v1/pools/{id}/consistency" {
+			path += "?from=1" // its one required parameter: the opening's tree
+		}
 		for _, c := range Callers() {
 			t.Run(op.ID+"/"+c.Name, func(t *testing.T) {
 				want := Want(op, c, open)
