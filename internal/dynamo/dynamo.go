@@ -197,7 +197,7 @@ func (s *Store) CreatePool(ctx context.Context, p jackpot.Pool, entries []jackpo
 		if err != nil {
 			return err
 		}
-		for k, v := range packHashes(e.Seq, hashes[i:i+1]) {
+		for k, v := range packHashes(e.Seq, hashes[i:i+1], false) {
 			eit[k] = v
 		}
 		tx = append(tx, notExists(eit, s.table))
@@ -374,11 +374,11 @@ func (s *Store) commit(ctx context.Context, c jackpot.Commit, sealNext bool) err
 	if err != nil {
 		return err
 	}
-	hashesOf := func(from, to int) map[string]types.AttributeValue {
+	hashesOf := func(from, to int, fold bool) map[string]types.AttributeValue {
 		if hashes == nil {
 			return nil // a ledger not yet backfilled (appendHashes)
 		}
-		return packHashes(logged[from].Seq, hashes[from:to])
+		return packHashes(logged[from].Seq, hashes[from:to], fold)
 	}
 	pit, err := item(id, skPool, c.Pool, poolAttrs(c.Pool))
 	if err != nil {
@@ -394,7 +394,7 @@ func (s *Store) commit(ctx context.Context, c jackpot.Commit, sealNext bool) err
 		if err != nil {
 			return err
 		}
-		for k, v := range hashesOf(0, len(fold)) {
+		for k, v := range hashesOf(0, len(fold), true) {
 			fit[k] = v
 		}
 		tx = append(tx, notExists(fit, s.table))
@@ -404,7 +404,7 @@ func (s *Store) commit(ctx context.Context, c jackpot.Commit, sealNext bool) err
 		if err != nil {
 			return err
 		}
-		for k, v := range hashesOf(len(fold)+i, len(fold)+i+1) {
+		for k, v := range hashesOf(len(fold)+i, len(fold)+i+1, false) {
 			eit[k] = v
 		}
 		tx = append(tx, notExists(eit, s.table))

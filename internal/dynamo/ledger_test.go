@@ -374,7 +374,7 @@ func TestLogBackfillOfAPoolWrittenBefore(t *testing.T) {
 	}
 	for _, it := range page.Items {
 		if _, err := client.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String(table), Key: map[string]types.AttributeValue{"pk": it["pk"], "sk": it["sk"]},
-			UpdateExpression: aws.String("REMOVE h")}); err != nil {
+			UpdateExpression: aws.String("REMOVE h, hl")}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -826,7 +826,7 @@ func TestTamperInDynamoDBIsNamed(t *testing.T) {
 // carried; an unknown round is NotFound.
 func TestRoundEntryByTableAndRound(t *testing.T) {
 	ctx := context.Background()
-	_, clock, svc := mbsPool(t, dynamo.LocalClient(endpoint(t)))
+	st, clock, svc := mbsPool(t, dynamo.LocalClient(endpoint(t)))
 	clock.Advance(time.Second)
 	r := fractionRound(1, clock.Now()) // two wagers: 173 answered, 0.30 kept
 	res, _, err := svc.ApplyRound(ctx, "p", r, "", "")
@@ -856,6 +856,24 @@ func TestRoundEntryByTableAndRound(t *testing.T) {
 	}
 	if _, _, err := svc.RoundEntry(ctx, "p", "T99", "nope"); fault.KindOf(err) != fault.NotFound {
 		t.Fatalf("an unknown round: %v", err)
+	}
+	// A fold of one round at an odd seq (5) keeps no hash reaching back
+	// before it (no h, only hl); a store with nothing cached reads the
+	// same root as the entries give.
+	clock.Advance(time.Second)
+	if _, _, err := svc.ApplyRound(ctx, "p", fractionRound(2, clock.Now()), "", ""); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := svc.FoldDue(ctx); err != nil {
+		t.Fatal(err)
+	}
+	es := wholeLedger(t, svc, "p")
+	if len(es) != 5 {
+		t.Fatalf("%d entries, want 5", len(es))
+	}
+	fresh := dynamo.New(dynamo.LocalClient(endpoint(t)), st.Table())
+	if stored, recomputed := logRoots(t, fresh, "p", es); stored != recomputed {
+		t.Fatalf("a fresh store's root %s is not the entries' %s", stored, recomputed)
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -47,15 +48,17 @@ func storedCount(seq int64) int {
 }
 
 // packHashes is the h attribute of an item holding the entries from
-// first on, whose stored hashes are hs (ledgerlog.Append's out, in order).
+// first on, whose stored hashes are hs (ledgerlog.Append's out, in order):
+// an entry's own item (one entry), or a fold's item (fold, with n, however
+// many entries it holds).
 // An entry's own item keeps all of them. A fold's item keeps only those
 // its entries cannot give again: the subtrees that reach back before its
 // first entry (at most one a level: O(log n), under 1 KB); every other
 // hash of its entries is a leaf hash of one of them or a node over two
 // hashes of the item (itemHashes computes them when it is read). So the
 // log adds under 1 KB to a fold, not 32 bytes or more an entry.
-func packHashes(first int64, hs [][]tlog.Hash) map[string]types.AttributeValue {
-	if len(hs) == 1 {
+func packHashes(first int64, hs [][]tlog.Hash, fold bool) map[string]types.AttributeValue {
+	if !fold {
 		return map[string]types.AttributeValue{attrHashes: &types.AttributeValueMemberB{Value: ledgerlog.Pack(hs[0])}}
 	}
 	var b, leaves []byte
@@ -68,7 +71,13 @@ func packHashes(first int64, hs [][]tlog.Hash) map[string]types.AttributeValue {
 			}
 		}
 	}
-	return map[string]types.AttributeValue{attrHashes: &types.AttributeValueMemberB{Value: b}, attrLeaves: &types.AttributeValueMemberB{Value: leaves}}
+	out := map[string]types.AttributeValue{attrLeaves: &types.AttributeValueMemberB{Value: leaves}}
+	if len(b) > 0 {
+		// None reach back before a fold of a few entries from an odd
+		// seq: no h then (an empty binary value is no value to the SDK).
+		out[attrHashes] = &types.AttributeValueMemberB{Value: b}
+	}
+	return out
 }
 
 // A fold's item also keeps the first leafPrefix bytes of each entry's
@@ -103,8 +112,12 @@ func itemHashes(it map[string]types.AttributeValue) (first int64, out [][]tlog.H
 		return 0, nil, fmt.Errorf("dynamo: ledger item %s: %w", sk.Value, err)
 	}
 	b, ok := it[attrHashes].(*types.AttributeValueMemberB)
-	if !ok {
+	_, fold := it[attrLeaves] // a fold's item keeps hl always, h when some hash reaches back before it
+	if !ok && !fold {
 		return first, nil, fmt.Errorf("entry %d: %w", first, errUnlogged)
+	}
+	if !ok {
+		b = &types.AttributeValueMemberB{}
 	}
 	kept, err := ledgerlog.Unpack(b.Value)
 	if err != nil {
@@ -366,17 +379,17 @@ func (s *Store) backfillLog(ctx context.Context, id string, pages int) (done boo
 			s.cacheHashes(id, es[0].Seq, hs)
 			sk := it[attrSK].(*types.AttributeValueMemberS).Value
 			u := &types.Update{TableName: aws.String(s.table), Key: key(id, sk),
-				UpdateExpression:          aws.String("SET #h = :h"),
 				ConditionExpression:       aws.String("attribute_exists(#pk)"),
-				ExpressionAttributeNames:  map[string]string{"#h": attrHashes, "#pk": attrPK},
+				ExpressionAttributeNames:  map[string]string{"#pk": attrPK},
 				ExpressionAttributeValues: map[string]types.AttributeValue{}}
-			attrs := packHashes(es[0].Seq, hs)
-			u.ExpressionAttributeValues[":h"] = attrs[attrHashes]
-			if hl, ok := attrs[attrLeaves]; ok {
-				u.UpdateExpression = aws.String("SET #h = :h, #hl = :hl")
-				u.ExpressionAttributeNames["#hl"] = attrLeaves
-				u.ExpressionAttributeValues[":hl"] = hl
+			var set []string
+			for name, v := range packHashes(es[0].Seq, hs, intAttr(it, attrRounds) > 0) {
+				set = append(set, "#"+name+" = :"+name)
+				u.ExpressionAttributeNames["#"+name] = name
+				u.ExpressionAttributeValues[":"+name] = v
 			}
+			slices.Sort(set)
+			u.UpdateExpression = aws.String("SET " + strings.Join(set, ", "))
 			updates = append(updates, types.TransactWriteItem{Update: u})
 			through = es[len(es)-1].Seq
 			lasts = append(lasts, through)
