@@ -196,9 +196,8 @@ func newGroupServiceShards(t *testing.T, shards int) (*dynamo.Store, *gateAPI, *
 
 // checkMeters folds the pool and checks its meters after n rounds of one
 // unit wager (SGD 5) each at 17.33% and 5.17%: 86.65 and 25.85 a round,
-// each round beside the pool credited 86 and 25, what it answered (issue
-// 34), its fractions (0.65 and 0.85) kept with the pool (R1), and every
-// round in the ledger with its own entry, reconciled.
+// credited in whole cents, the fractions carried (R1), and every round in
+// the ledger with its own entry, reconciled.
 func checkMeters(t *testing.T, st *dynamo.Store, svc *pools.Service, n int64) {
 	t.Helper()
 	ctx := context.Background()
@@ -209,8 +208,8 @@ func checkMeters(t *testing.T, st *dynamo.Store, svc *pools.Service, n int64) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	credited, carried := n*86, n*6500
-	reserve, carriedR := n*25, n*8500
+	credited, carried := (n*8665)/100, (n*8665)%100*100
+	reserve, carriedR := (n*2585)/100, (n*2585)%100*100
 	if p.Meters.Wagers != n || p.Meters.WagerAmount != money.Amount(500*n) || p.Meters.Contributed != money.Amount(credited) || p.Meters.CarryDisplayed != carried ||
 		p.Meters.Displayed != money.Amount(10_000_000+credited) || p.Meters.ContributedReserve != money.Amount(reserve) || p.Meters.CarryReserve != carriedR {
 		t.Fatalf("after %d rounds: %+v, want %d wagers, %d credited and %d carried, reserve %d and %d carried", n, p.Meters, n, credited, carried, reserve, carriedR)
@@ -226,9 +225,8 @@ func checkMeters(t *testing.T, st *dynamo.Store, svc *pools.Service, n int64) {
 // flight are sent together, in one transaction (a shard ADD of their sums
 // per shard they use, and their 30 records), not one each; every round is
 // still applied exactly once, and after a fold the meters are to the cent
-// those of 31 rounds of SGD 5 at 17.33% (R1, issue 34: each answered and
-// credited 86, its 0.65 kept with the pool: 2,666 credited and 20.15
-// kept; 25 each and 26.35 kept to the reserve).
+// those of 31 rounds of SGD 5 at 17.33% (R1: 31 x 86.65 = 2,686.15, 2,686
+// credited and 0.15 carried; 31 x 25.85 = 801.35 to the reserve).
 func TestGroupCommitSendsQueuedRoundsTogether_R1(t *testing.T) {
 	st, api, svc := newGroupService(t)
 	var rest []jackpot.Round
@@ -258,7 +256,7 @@ func TestGroupCommitSendsQueuedRoundsTogether_R1(t *testing.T) {
 // next, where its record's condition fails, and it answers the first's
 // answer (replayed). With the same round sent with another body (a replay
 // that is not one) the second is refused as a conflict. Four rounds
-// applied: 4 x 86 credited and 4 x 0.65 kept (R1, issue 34).
+// applied: 4 x 86.65 = 346.60 (346 credited, 0.60 carried, R1).
 func TestGroupCommitKeepsTwinsApart_R1(t *testing.T) {
 	st, api, svc := newGroupService(t)
 	a := jackpottest.RoundOf(ssp, "T1", "a", jackpottest.T0, 500, []int{1})
@@ -295,8 +293,8 @@ func TestGroupCommitKeepsTwinsApart_R1(t *testing.T) {
 // A round whose record exists (a replay of a round applied before) inside
 // a batch fails only itself (issue 25): the transaction is cancelled, the
 // replay gets the first answer, and the others of the batch are sent again
-// without it and applied once. Five rounds applied: 5 x 86 credited, 5 x
-// 0.65 kept (reserve 5 x 25 and 5 x 0.85; R1, issue 34).
+// without it and applied once. Five rounds applied: 5 x 86.65 = 433.25
+// (433 credited, 0.25 carried; reserve 5 x 25.85 = 129.25, R1).
 func TestGroupCommitRecordConflictFailsOnlyItsRound_R1(t *testing.T) {
 	st, api, svc := newGroupService(t)
 	ctx := context.Background()

@@ -80,10 +80,9 @@ func TestVoidOfARoundFoldedWithOthers_R28(t *testing.T) {
 			t.Fatalf("round %s: %d own entries among %+v", i, found, es[1:4])
 		}
 	}
-	// Each what it answered (issue 34): 86, 259 and 173, their fractions
-	// 0.65, 0.95 and 0.30 kept with the pool (R1).
-	if credited != 518 || carried != 19000 {
-		t.Fatalf("the three rounds credited %d and carried %d, want 518 and 19000", credited, carried)
+	// 3000 x 17.33% = 519.90: 519 credited, 0.90 carried, over the three (R1).
+	if credited != 519 || carried != 9000 {
+		t.Fatalf("the three rounds credited %d and carried %d, want 519 and 9000", credited, carried)
 	}
 	corr := jackpot.Correction{Table: "T1", Round: "r1", Reason: "misdeal", Rules: []string{"mbs-megalink-ssp-v6 5.4"}}
 	res, _, err := svc.Correct(ctx, "p", corr, jackpottest.Supervisor, jackpottest.Controller, "void-r1")
@@ -112,9 +111,9 @@ func TestVoidOfARoundFoldedWithOthers_R28(t *testing.T) {
 // finds the shards full, folds the epoch into the pool (each round's own
 // entry, in order) and lands in the next one. Twelve rounds of one unit
 // wager (86.65 each at 17.33%, R1) leave rounds r0-r9 in the ledger, each
-// crediting 86, what it answered (issue 34), its 0.65 kept with the pool,
-// r10 and r11 in the shards; a fold of those two makes 1,032 credited
-// and 7.80 kept: 12 x 86.65 = 1,039.80.
+// crediting the whole units of the pool's carry + its own 86.65 (86, 87,
+// 86, 87, 87, ...), r10 and r11 in the shards; a fold of those two makes
+// 1,039 credited and 0.80 carried: 12 x 86.65 = 1,039.80.
 func TestShardsFullFoldTheEpoch_R1(t *testing.T) {
 	ep := endpoint(t)
 	ctx := context.Background()
@@ -131,7 +130,7 @@ func TestShardsFullFoldTheEpoch_R1(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	credits := []money.Amount{86, 86, 86, 86, 86, 86, 86, 86, 86, 86, 86, 86}
+	credits := []money.Amount{86, 87, 86, 87, 87, 86, 87, 87, 86, 87, 87, 86}
 	check := func(want int) {
 		t.Helper()
 		es, err := st.Ledger(ctx, "p", 1, 100)
@@ -146,15 +145,15 @@ func TestShardsFullFoldTheEpoch_R1(t *testing.T) {
 	}
 	check(10)
 	got, err := st.Contributed(ctx, "p", jackpot.RoundKey("T1", "r4"))
-	if err != nil || got == nil || got.Seq != 6 || got.Contributed != 86 {
-		t.Fatalf("r4's entry: %+v %v, want seq 6 crediting 86", got, err)
+	if err != nil || got == nil || got.Seq != 6 || got.Contributed != 87 {
+		t.Fatalf("r4's entry: %+v %v, want seq 6 crediting 87", got, err)
 	}
 	if err := svc.Fold(ctx, "p"); err != nil {
 		t.Fatal(err)
 	}
 	check(12)
 	p, err := svc.Get(ctx, "p")
-	if err != nil || p.Meters.Contributed != 1032 || p.Meters.CarryDisplayed != 78_000 || p.Meters.Displayed != 10_001_032 {
+	if err != nil || p.Meters.Contributed != 1039 || p.Meters.CarryDisplayed != 8000 || p.Meters.Displayed != 10_001_039 {
 		t.Fatalf("after the folds: %+v %v", p.Meters, err)
 	}
 	jackpottest.MustReconcile(t, svc, "p")

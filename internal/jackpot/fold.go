@@ -16,8 +16,9 @@ type Pending struct {
 	WagerAmount money.Amount `json:"wagerAmount"`
 	// CarryDisplayed and CarryReserve are the sums of the rounds' own
 	// fractions (each 0-9999, in 1/10000 of the minor unit: their entries'
-	// carries, Contribute): how many whole units a fold credits as carry
-	// entries (FoldRounds) follows from them and the pool's carries.
+	// carries, Contribute), kept by the shards (issue 34) for a fold that
+	// credits each round exactly its answer; the fold does not use them
+	// yet (docs/scale.md, Limits).
 	CarryDisplayed int64 `json:"carryDisplayed,omitempty"`
 	CarryReserve   int64 `json:"carryReserve,omitempty"`
 }
@@ -38,39 +39,28 @@ func (a Pending) Add(b Pending) (Pending, error) {
 }
 
 // Fold is the pool as FoldRounds leaves it, from the rounds' sums alone
-// (pend: what the shards hold, their own fractions summed; n: how many of
-// the rounds carry a wager, so how many entries FoldRounds posts): each
-// round credits the whole units of its own sum(wager x rate) and adds its
-// own fraction to the carry (R1), so the credit of the sum is
-// (sum(wager x rate) - the fractions) / 10000 and the carry grows by the
-// fractions, exactly; the ceiling splits a sum as it splits its parts in
-// turn (R4). Seq moves past the n entries; the version does not move: the
-// fold is part of the commit that follows it. A sharded store's read of
-// the pool (the meters as they stand, without reading each round) uses
-// it; its commit posts the rounds themselves (FoldRounds) and checks that
-// they come to the same meters.
+// (pend: what the shards hold; n: how many of the rounds carry a wager,
+// so how many entries FoldRounds posts): the meters are exactly what the
+// rounds applied one after the other make, since the carried fraction
+// makes the credit of a sum the sum of the credits of its parts (R1: the
+// whole units of carry + sum(wager x rate) are credited, the rest
+// carried), and the ceiling splits a sum as it splits its parts in turn
+// (R4). Seq moves past the n entries FoldRounds will number; the version
+// does not move: the fold is part of the commit that follows it. A
+// sharded store's read of the pool (the meters as they stand, without
+// reading each round) uses it; its commit posts the rounds themselves
+// (FoldRounds) and checks that they come to the same meters.
 func (k Rules) Fold(p Pool, pend Pending, n int64) (Pool, error) {
 	if pend.Wagers == 0 && pend.WagerAmount == 0 && n == 0 {
 		return p, nil
 	}
-	if pend.CarryDisplayed < 0 || pend.CarryReserve < 0 || pend.CarryDisplayed > 9999*n || pend.CarryReserve > 9999*n {
-		return Pool{}, fmt.Errorf("jackpot: fold: the rounds' fractions %d and %d are not those of %d rounds", pend.CarryDisplayed, pend.CarryReserve, n)
-	}
 	q := p.clone()
-	s := q.Settings
-	e, err := contributionEntry(&Pool{Settings: s}, pend.Wagers, pend.WagerAmount)
+	e, err := contributionEntry(&q, pend.Wagers, pend.WagerAmount)
 	if err != nil {
 		return Pool{}, err
 	}
-	if (e.RateSum-pend.CarryDisplayed)%10000 != 0 || (e.RateSumReserve-pend.CarryReserve)%10000 != 0 {
-		return Pool{}, fmt.Errorf("jackpot: fold: the rounds' fractions %d and %d are not those of their rate sums %d and %d", pend.CarryDisplayed, pend.CarryReserve, e.RateSum, e.RateSumReserve)
-	}
-	credit, creditR := money.Amount((e.RateSum-pend.CarryDisplayed)/10000), money.Amount((e.RateSumReserve-pend.CarryReserve)/10000)
-	e.Displayed, e.Overflow = SplitAtCeiling(q.Meters.Displayed, credit, s.Ceiling)
-	e.Reserve, e.Contributed, e.ContributedReserve = creditR, credit, creditR
-	e.CarryDisplayed, e.CarryReserve = pend.CarryDisplayed, pend.CarryReserve
 	if err := applyEntry(&q.Meters, e); err != nil {
-		return Pool{}, overflowError(s.Currency, err)
+		return Pool{}, overflowError(q.Settings.Currency, err)
 	}
 	q.Seq += n
 	return q, nil
@@ -78,20 +68,16 @@ func (k Rules) Fold(p Pool, pend Pending, n int64) (Pool, error) {
 
 // FoldRounds posts to p the contribution entries of rounds committed
 // beside the pool (each as Contribute returned it, kept with its round
-// record), one after the other in the order given, each with its own
-// sequence number, its table, round, time, commit and principal, and
-// exactly the credits its answer told its table (issue 34: the leaf a
-// table verifies is what it was told): the whole units of its own
-// sum(wager x rate), split at the ceiling as answered (R4), its own
-// fraction added to the pool's carry (R1). The carried fractions are
-// kept with the pool: their whole units are credited by the pool's next
-// round applied to the pool itself (Apply credits the whole units of the
-// carry with its own), never lost (reconcile: credited x 10000 + carried
-// == sum(wager x rate), exactly). The entries' credits sum to Fold's
-// exactly. A round whose rate sums or credits are not what the pool's
-// settings make of its wagers is refused (it was computed under other
-// settings, which a store's epoch condition rules out). The version does
-// not move: the fold is part of the commit that follows it.
+// record), one after the other in the order given, each exactly as Apply
+// would have posted it to the pool as it then stood: its own sequence
+// number, its table, round, time, commit and principal, and its credit
+// the whole units of the pool's carried fraction + its own
+// sum(wager x rate), the rest carried (R1), split at the ceiling (R4).
+// So the ledger is the serial path's, round by round, and the entries'
+// credits sum to Fold's exactly. A round whose rate sums are not what
+// the pool's settings make of its wagers is refused (it was computed
+// under other settings, which a store's epoch condition rules out). The
+// version does not move: the fold is part of the commit that follows it.
 func (k Rules) FoldRounds(p Pool, rounds []Entry) (Pool, []Entry, error) {
 	if len(rounds) == 0 {
 		return p, nil, nil
@@ -100,27 +86,16 @@ func (k Rules) FoldRounds(p Pool, rounds []Entry) (Pool, []Entry, error) {
 	c := &change{pool: &q, rules: k}
 	s := q.Settings
 	for _, r := range rounds {
-		credit, carry, rateSum, err := Accrue(r.WagerAmount, s.ContributionBP, 0)
+		e, err := contributionEntry(&q, r.Wagers, r.WagerAmount)
 		if err != nil {
-			return Pool{}, nil, overflowError(s.Currency, err)
+			return Pool{}, nil, err
 		}
-		creditR, carryR, rateSumR, err := Accrue(r.WagerAmount, s.ReserveBP, 0)
-		if err != nil {
-			return Pool{}, nil, overflowError(s.Currency, err)
-		}
-		if rateSum != r.RateSum || rateSumR != r.RateSumReserve {
+		if e.RateSum != r.RateSum || e.RateSumReserve != r.RateSumReserve {
 			return Pool{}, nil, fmt.Errorf("jackpot: fold round %s of table %s: its rate sums %d and %d are not the pool's %d and %d",
-				r.Round, r.Table, r.RateSum, r.RateSumReserve, rateSum, rateSumR)
+				r.Round, r.Table, r.RateSum, r.RateSumReserve, e.RateSum, e.RateSumReserve)
 		}
-		d, o := SplitAtCeiling(q.Meters.Displayed, credit, s.Ceiling)
-		if r.Contributed != credit || r.Displayed != d || r.Overflow != o || r.ContributedReserve != creditR || r.Reserve != creditR {
-			return Pool{}, nil, fmt.Errorf("jackpot: fold round %s of table %s: it credited %d (displayed %d, overflow %d) and %d, not the whole units %d (%d, %d) and %d of its rate sums",
-				r.Round, r.Table, r.Contributed, r.Displayed, r.Overflow, r.ContributedReserve, credit, d, o, creditR)
-		}
-		e := Entry{Kind: KindContribution, Table: r.Table, Round: r.Round, DealtAt: r.DealtAt, Commit: r.Commit, Actor: r.Actor,
-			Displayed: d, Overflow: o, Reserve: creditR, CarryDisplayed: carry, CarryReserve: carryR,
-			Wagers: r.Wagers, WagerAmount: r.WagerAmount, RateSum: rateSum, RateSumReserve: rateSumR,
-			Contributed: credit, ContributedReserve: creditR, Rules: append([]string(nil), r.Rules...)}
+		e.Table, e.Round, e.DealtAt, e.Commit, e.Actor = r.Table, r.Round, r.DealtAt, r.Commit, r.Actor
+		e.Rules = append([]string(nil), r.Rules...)
 		c.now = r.At
 		c.post(e)
 		if c.err != nil {

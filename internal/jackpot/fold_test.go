@@ -12,95 +12,82 @@ import (
 )
 
 // Rounds committed beside the pool (Contribute) and folded into it
-// (FoldRounds) each get their own entry with their own sequence number,
-// time, table, round, commit and principal, crediting exactly what the
-// round's answer told its table (issue 34: the answer and its entry agree
-// to the minor unit): the whole units of its own sum(wager x rate), split
-// at the ceiling (R4), its own fraction added to the pool's carry (R1),
-// which keeps it until the pool's next round applied to the pool itself
-// credits its whole units. Without a ceiling, 1, 3 and 2 unit wagers at
-// 17.33% (5.17% to the reserve) answer 86 (0.65 carried), 259 (0.95) and
-// 173 (0.30): 518 credited and 1.90 kept (the serial path: 519 and
-// 0.90); the reserve 25, 77, 51: 153 and 2.10 kept. A fourth round of one
-// wager applied to the pool then credits 86.65 + 1.90 = 88 and keeps 0.55
-// (reserve 25.85 + 2.10 = 27, 0.95): 606 and 0.55 in all, the serial
-// path's 519 + 87 = 606 and 0.55. Fold (the sums alone) gives the same
-// meters, and reconcile is ok throughout.
-func TestFoldRoundsCreditWhatTheAnswersSaid_R1_R4(t *testing.T) {
+// (FoldRounds) make the serial path's ledger, entry for entry: each
+// round's own entry with its own sequence number, time, table and round,
+// crediting the whole units of the pool's carry + its own
+// sum(wager x rate) (R1), split at the ceiling (R4); and the pool's
+// meters are the serial path's and Fold's (the sums alone) to the
+// fraction. Without a ceiling, 1, 3 and 2 unit wagers at 17.33% credit
+// 86 (0.65 carried), 260 (0.60) and 173 (0.90): 519 and 0.90 carried, as
+// 3,000 x 17.33% = 519.90.
+func TestFoldRoundsIsTheSerialLedger_R1_R4(t *testing.T) {
 	const rs = "mbs-megalink-ssp-v6"
-	for _, tc := range []struct {
+	for _, c := range []struct {
 		name      string
 		ceiling   money.Amount
-		credits   []money.Amount // what each round's answer and entry credit
+		seats     [][]int
+		credits   []money.Amount // what each round's entry credits
 		displayed []money.Amount // of which to the displayed meter
 	}{
-		{"no ceiling", 0, []money.Amount{86, 259, 173}, []money.Amount{86, 259, 173}},
-		{"at the ceiling: every credit to the overflow", 10_000_000, []money.Amount{86, 259, 173}, []money.Amount{0, 0, 0}},
+		{"no ceiling", 0, [][]int{{1}, {1, 2, 3}, {1, 2}}, []money.Amount{86, 260, 173}, []money.Amount{86, 260, 173}},
+		{"at the ceiling: every credit to the overflow", 10_000_000, [][]int{{1}, {1, 2, 3}, {1, 2}}, []money.Amount{86, 260, 173}, []money.Amount{0, 0, 0}},
+		{"many rounds", 0, [][]int{{1}, {1, 2, 3, 4, 5, 6, 7}, {2}, {3, 4}, {1, 2, 3}, {5}, {6, 7}, {1, 2, 3, 4}, {7}},
+			// 22 wagers x 86.65 = 1,906.30: 1,906 credited, 0.30 carried.
+			[]money.Amount{86, 607, 86, 174, 260, 86, 174, 346, 87}, nil},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
+		t.Run(c.name, func(t *testing.T) {
 			s := jackpottest.MBSSettings()
-			s.Ceiling = tc.ceiling
-			p, ledger, err := jackpot.New("p", s, ops, t0)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var beside []jackpot.Entry
+			s.Ceiling = c.ceiling
+			p := poolAt(t, s, 10_000_000, 0, 0)
+			serial, beside := p, []jackpot.Entry{}
+			var want []jackpot.Entry
 			var pend jackpot.Pending
-			for i, seats := range [][]int{{1}, {1, 2, 3}, {1, 2}} {
+			for i, seats := range c.seats {
 				at := t0.Add(time.Duration(i) * time.Second)
-				rd := jackpottest.RoundOf(rs, fmt.Sprint("T", i%3), fmt.Sprint("r", i), at, 500, seats)
-				e, res, ok, err := jackpot.Standard().Contribute(p, rd, at)
+				r := jackpottest.RoundOf(rs, fmt.Sprint("T", i%3), fmt.Sprint("r", i), at, 500, seats)
+				var es []jackpot.Entry
+				var err error
+				if serial, es, _, err = jackpot.Apply(serial, r, at); err != nil || len(es) != 1 {
+					t.Fatalf("serial %d: %v %+v", i, err, es)
+				}
+				want = append(want, es[0])
+				e, _, ok, err := jackpot.Standard().Contribute(p, r, at)
 				if err != nil || !ok || e == nil {
 					t.Fatalf("beside %d: %v %v %+v", i, err, ok, e)
 				}
-				if got := res.Contribution.Displayed + res.Contribution.Overflow; got != tc.credits[i] || res.Contribution.Displayed != tc.displayed[i] {
-					t.Fatalf("round %d answered %+v, want %d (displayed %d)", i, res.Contribution, tc.credits[i], tc.displayed[i])
-				}
 				e.Commit, e.Actor = fmt.Sprint("commit-", i), &jackpot.Actor{ID: fmt.Sprint("table:T", i%3), Role: "table"}
 				beside = append(beside, *e)
-				if pend, err = pend.Add(jackpot.Pending{Rounds: 1, Wagers: e.Wagers, WagerAmount: e.WagerAmount, CarryDisplayed: e.CarryDisplayed, CarryReserve: e.CarryReserve}); err != nil {
+				if pend, err = pend.Add(jackpot.Pending{Rounds: 1, Wagers: e.Wagers, WagerAmount: e.WagerAmount}); err != nil {
 					t.Fatal(err)
 				}
 			}
 			folded, got, err := jackpot.Standard().FoldRounds(p, beside)
-			if err != nil || len(got) != len(beside) {
-				t.Fatalf("fold: %v %d entries", err, len(got))
+			if err != nil || len(got) != len(want) {
+				t.Fatalf("fold: %v %+v", err, got)
 			}
 			for i, g := range got {
-				w := beside[i]
-				if g.Seq != p.Seq+int64(i)+1 || !g.At.Equal(t0.Add(time.Duration(i)*time.Second)) || g.Table != w.Table || g.Round != w.Round || g.Kind != w.Kind ||
+				w := want[i]
+				if g.Seq != w.Seq || !g.At.Equal(w.At) || g.Table != w.Table || g.Round != w.Round || g.Kind != w.Kind ||
 					g.Displayed != w.Displayed || g.Overflow != w.Overflow || g.Reserve != w.Reserve ||
 					g.CarryDisplayed != w.CarryDisplayed || g.CarryReserve != w.CarryReserve ||
 					g.Wagers != w.Wagers || g.WagerAmount != w.WagerAmount || g.RateSum != w.RateSum || g.RateSumReserve != w.RateSumReserve ||
 					g.Contributed != w.Contributed || g.ContributedReserve != w.ContributedReserve || !g.DealtAt.Equal(*w.DealtAt) ||
-					!reflect.DeepEqual(g.Rules, w.Rules) || g.Commit != w.Commit || g.Actor == nil || *g.Actor != *w.Actor {
-					t.Fatalf("entry %d is not the round's answer:\n got %+v\nwant %+v", i, g, w)
+					!reflect.DeepEqual(g.Rules, w.Rules) {
+					t.Fatalf("entry %d:\n got %+v\nwant %+v", i, g, w)
+				}
+				if g.Commit != beside[i].Commit || g.Actor == nil || *g.Actor != *beside[i].Actor {
+					t.Fatalf("entry %d lost its round's commit or principal: %+v", i, g)
+				}
+				if g.Contributed != c.credits[i] || (c.displayed != nil && (g.Displayed != c.displayed[i] || g.Overflow != c.credits[i]-c.displayed[i])) {
+					t.Fatalf("entry %d credits %d (displayed %d, overflow %d), want %d", i, g.Contributed, g.Displayed, g.Overflow, c.credits[i])
 				}
 			}
-			m := folded.Meters
-			if m.Contributed != 518 || m.CarryDisplayed != 19_000 || m.ContributedReserve != 153 || m.CarryReserve != 21_000 || m.Displayed+m.Overflow != p.Meters.Displayed+518 {
-				t.Fatalf("folded meters %+v", m)
+			if !reflect.DeepEqual(folded.Meters, serial.Meters) || folded.Seq != serial.Seq {
+				t.Fatalf("folded %+v (seq %d), serial %+v (seq %d)", folded.Meters, folded.Seq, serial.Meters, serial.Seq)
 			}
 			sum, err := jackpot.Standard().Fold(p, pend, int64(len(beside)))
-			if err != nil || !reflect.DeepEqual(sum.Meters, folded.Meters) || sum.Seq != folded.Seq || sum.Version != p.Version {
-				t.Fatalf("the sums fold to %+v (seq %d) %v, the rounds %+v (seq %d)", sum.Meters, sum.Seq, err, folded.Meters, folded.Seq)
-			}
-			ledger = append(ledger, got...)
-			if rec := jackpot.Reconcile(folded, ledger); !rec.OK {
-				t.Fatalf("the fold's entries: %v %v", rec.Problems, rec.Differences)
-			}
-			// The next round applied to the pool credits the kept units.
-			at := t0.Add(3 * time.Second)
-			next, es, _, err := jackpot.Apply(folded, jackpottest.RoundOf(rs, "T0", "r3", at, 500, []int{1}), at)
-			if err != nil || len(es) != 1 {
-				t.Fatal(err, es)
-			}
-			if es[0].Contributed != 88 || es[0].ContributedReserve != 27 || next.Meters.Contributed != 606 || next.Meters.CarryDisplayed != 5_500 ||
-				next.Meters.ContributedReserve != 180 || next.Meters.CarryReserve != 9_500 {
-				t.Fatalf("the next round credited %d and %d: meters %+v", es[0].Contributed, es[0].ContributedReserve, next.Meters)
-			}
-			if rec := jackpot.Reconcile(next, append(ledger, es...)); !rec.OK {
-				t.Fatalf("after the next round: %v %v", rec.Problems, rec.Differences)
+			if err != nil || !reflect.DeepEqual(sum.Meters, serial.Meters) || sum.Seq != serial.Seq || sum.Version != p.Version {
+				t.Fatalf("the sums fold to %+v (seq %d) %v, serial %+v (seq %d)", sum.Meters, sum.Seq, err, serial.Meters, serial.Seq)
 			}
 		})
 	}

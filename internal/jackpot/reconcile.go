@@ -182,15 +182,7 @@ func ReconcileFrom(b Base, p Pool, ledger []Entry) Reconciliation {
 			rateSum.Add(rateSum, big.NewInt(e.RateSum))
 			rateSumR.Add(rateSumR, big.NewInt(e.RateSumReserve))
 		}
-		// A round folded beside the pool credits its own whole units and
-		// adds its own fraction to the carry (Rules.FoldRounds): the
-		// carried fractions are kept with the pool, and may reach whole
-		// units, until an entry that takes from the carry credits them
-		// (the next round applied to the pool itself). Such an entry must
-		// leave less than a unit.
-		m := r.Rebuilt
-		if m.Displayed < 0 || m.Reserve < 0 || m.Overflow < 0 || m.CarryDisplayed < 0 || m.CarryReserve < 0 ||
-			(m.CarryDisplayed >= 10000 && e.CarryDisplayed < 0 && e.Contributed > 0) || (m.CarryReserve >= 10000 && e.CarryReserve < 0 && e.ContributedReserve > 0) {
+		if m := r.Rebuilt; m.Displayed < 0 || m.Reserve < 0 || m.Overflow < 0 || m.CarryDisplayed < 0 || m.CarryDisplayed >= 10000 || m.CarryReserve < 0 || m.CarryReserve >= 10000 {
 			problem("entry %d leaves displayed %d reserve %d overflow %d carries %d %d: out of range", e.Seq, m.Displayed, m.Reserve, m.Overflow, m.CarryDisplayed, m.CarryReserve)
 		}
 		if e.New != nil && (e.Kind == KindOpening || e.Kind == KindSettingsEffective) {
