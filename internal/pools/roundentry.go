@@ -13,10 +13,10 @@ import (
 // inclusion proof, GET /v1/pools/{id}/ledger/{seq}/proof) of a round
 // whose answer carried no seq because it was committed beside the pool.
 // Folded is false while the round waits in the contribution shards: the
-// entry is then the one kept with its record (Seq 0), exactly what the
-// fold will write (the answer and the entry agree to the minor unit), and
-// it reaches the ledger within seconds (docs/scale.md). It writes
-// nothing. NotFound when the pool has no such round.
+// entry is then the one kept with its record (Seq 0), what the round
+// answered (its ledger entry may credit one minor unit more, the pool's
+// carried fraction: docs/scale.md), and it reaches the ledger within
+// seconds. It writes nothing. NotFound when the pool has no such round.
 func (s *Service) RoundEntry(ctx context.Context, pool, table, round string) (e jackpot.Entry, folded bool, err error) {
 	if _, err := s.Get(ctx, pool); err != nil {
 		return jackpot.Entry{}, false, err
