@@ -26,5 +26,5 @@ func dynamoStore(endpoint, table string, shards int) (*dynamo.Store, error) {
 	if err := dynamo.CreateTable(ctx, client, table); err != nil {
 		return nil, err
 	}
-	return dynamo.New(client, table).WithShards(shards), nil
+	return dynamo.New(client, table).WithShards(shards).WithFoldAfter(dynamo.FoldAfter), nil
 }

@@ -118,6 +118,7 @@ func serve(args []string) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	go sweepHeld(ctx, svc, time.Second, logger)
+	go foldDue(ctx, svc, time.Second, logger)
 	go publishCheckpoints(ctx, svc, pools.CheckpointEvery, logger)
 	// The scheduled verifier (issue 34 item 6): every pool reconciled from
 	// its latest verified checkpoint; a mismatch is logged naming the seq.
@@ -169,11 +170,24 @@ func writeSpec(args []string) error {
 // sweepHeld pays, every interval until ctx ends, the held RWS hits whose
 // settle window has closed (ruling R7), of every pool the service has seen
 // holding one: a held hit is paid at its window's close even with no page
-// open (docs/floor.md). On AWS the scheduled function functions/sweep makes
-// the same call every minute.
+// open (docs/floor.md), and folds the contribution shards whose epoch has
+// been open long enough (pools.Service.FoldDue, issue 34: reads never
+// fold, so the rounds committed beside a pool reach its ledger here, or
+// by its writers, within seconds). On AWS the scheduled function
+// functions/sweep makes the same calls every minute.
 func sweepHeld(ctx context.Context, svc *pools.Service, interval time.Duration, logger warner) {
 	every(ctx, interval, false, logger, "held hits not released; retrying next tick", func(ctx context.Context) error {
 		_, err := svc.SweepHeld(ctx)
+		return err
+	})
+}
+
+// foldDue folds, every interval until ctx ends, the contribution shards
+// of every pool whose epoch has been open long enough
+// (pools.Service.FoldDue).
+func foldDue(ctx context.Context, svc *pools.Service, interval time.Duration, logger warner) {
+	every(ctx, interval, false, logger, "contribution shards not folded; retrying next tick", func(ctx context.Context) error {
+		_, err := svc.FoldDue(ctx)
 		return err
 	})
 }

@@ -49,8 +49,10 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"golang.org/x/mod/sumdb/tlog"
 
 	"github.com/tablesettle/tablesettle/internal/jackpot"
+	"github.com/tablesettle/tablesettle/internal/ledgerlog"
 	"github.com/tablesettle/tablesettle/internal/pools"
 )
 
@@ -88,6 +90,15 @@ type Store struct {
 	// entries read for a pool's last fold, by record key (roundsOf).
 	folding map[string]chan struct{}
 	rounds  map[string]map[string]jackpot.Entry
+	// inRegistry are the pools known to be in the registry of sharded
+	// pools; lateFold the pools with a background fold under way
+	// (folddue.go).
+	inRegistry map[string]bool
+	lateFold   map[string]bool
+	foldAfter  time.Duration // WithFoldAfter
+	// logCache are stored hashes of the pools' Merkle logs this process
+	// wrote or read, by storage index (loghash.go): they never change.
+	logCache map[string]map[int64]tlog.Hash
 }
 
 var (
@@ -102,8 +113,12 @@ var (
 // committed to the pool item, the serial path).
 func New(api API, table string) *Store {
 	return &Store{api: api, table: table, shards: DefaultShards, now: time.Now, snap: map[string]jackpot.Pool{}, fill: map[string]shardFill{}, groups: map[string]*group{}, moved: map[string]int64{}, reading: map[string]chan struct{}{},
-		folding: map[string]chan struct{}{}, rounds: map[string]map[string]jackpot.Entry{}}
+		folding: map[string]chan struct{}{}, rounds: map[string]map[string]jackpot.Entry{}, inRegistry: map[string]bool{}, lateFold: map[string]bool{},
+		logCache: map[string]map[int64]tlog.Hash{}}
 }
+
+// Table is the DynamoDB table the store is on.
+func (s *Store) Table() string { return s.table }
 
 // MaxItems is the most items one TransactWriteItems may write.
 const MaxItems = 100
@@ -168,10 +183,22 @@ func (s *Store) CreatePool(ctx context.Context, p jackpot.Pool, entries []jackpo
 		return err
 	}
 	tx := []types.TransactWriteItem{notExists(it, s.table), notExists(hitLogItem(p.ID, 0, true), s.table)}
-	for _, e := range entries {
+	var hashes [][]tlog.Hash
+	if len(entries) > 0 {
+		// The pool's first entries: the log's first leaves, read nothing.
+		if hashes, err = ledgerlog.Append(tlog.HashReaderFunc(func([]int64) ([]tlog.Hash, error) {
+			return nil, errors.New("a new pool's log has no earlier hash")
+		}), entries[0].Seq-1, entries); err != nil {
+			return fmt.Errorf("dynamo: create pool %s: %w", p.ID, err)
+		}
+	}
+	for i, e := range entries {
 		eit, err := item(p.ID, skLedger(e.Seq), e, map[string]types.AttributeValue{attrSeq: num(e.Seq)})
 		if err != nil {
 			return err
+		}
+		for k, v := range packHashes(e.Seq, hashes[i:i+1], false) {
+			eit[k] = v
 		}
 		tx = append(tx, notExists(eit, s.table))
 	}
@@ -185,6 +212,7 @@ func (s *Store) CreatePool(ctx context.Context, p jackpot.Pool, entries []jackpo
 	// The shards, at the pool's first epoch: without them its first
 	// rounds would all go to the pool at once.
 	tx = append(tx, s.shardWrites(p.ID, p.Version, nil, false)...)
+	tx = append(tx, s.registryAdd(p.ID)) // the scheduled fold finds it (folddue.go)
 	_, err = s.api.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: tx})
 	if conflict(err) {
 		// Either the pool exists, or this very request landed before and
@@ -194,6 +222,10 @@ func (s *Store) CreatePool(ctx context.Context, p jackpot.Pool, entries []jackpo
 	}
 	if err != nil {
 		return fmt.Errorf("dynamo: create pool %s: %w", p.ID, err)
+	}
+	s.markRegistered(p.ID)
+	if len(entries) > 0 {
+		s.cacheHashes(p.ID, entries[0].Seq, hashes)
 	}
 	return nil
 }
@@ -310,7 +342,11 @@ func (s *Store) commit(ctx context.Context, c jackpot.Commit, sealNext bool) err
 	if err != nil {
 		return err
 	}
+	register := len(shardTx) > 0 && !s.registered(id) // a pool created before the registry (folddue.go)
 	n := 1 + foldItems + len(c.Entries) + len(copies) + len(c.Records) + len(shardTx)
+	if register {
+		n++
+	}
 	if n > MaxItems && foldItems > 0 && len(c.Entries)+len(c.Records) > 0 {
 		if err := s.foldNow(ctx, id, true); err != nil && !errors.Is(err, jackpot.ErrConflict) {
 			return err
@@ -330,6 +366,20 @@ func (s *Store) commit(ctx context.Context, c jackpot.Commit, sealNext bool) err
 		// own entries, in ledger order.
 		c.Pool.Stamps = c.Pool.Stamps.With(fold...).With(c.Entries...)
 	}
+	// The Merkle log: the stored hashes of the fold's entries and the
+	// commit's own, over the earlier entries' (loghash.go), written with
+	// them.
+	logged := append(append([]jackpot.Entry(nil), fold...), c.Entries...)
+	hashes, err := s.appendHashes(ctx, id, logged)
+	if err != nil {
+		return err
+	}
+	hashesOf := func(from, to int, fold bool) map[string]types.AttributeValue {
+		if hashes == nil {
+			return nil // a ledger not yet backfilled (appendHashes)
+		}
+		return packHashes(logged[from].Seq, hashes[from:to], fold)
+	}
 	pit, err := item(id, skPool, c.Pool, poolAttrs(c.Pool))
 	if err != nil {
 		return err
@@ -344,12 +394,18 @@ func (s *Store) commit(ctx context.Context, c jackpot.Commit, sealNext bool) err
 		if err != nil {
 			return err
 		}
+		for k, v := range hashesOf(0, len(fold), true) {
+			fit[k] = v
+		}
 		tx = append(tx, notExists(fit, s.table))
 	}
-	for _, e := range c.Entries {
+	for i, e := range c.Entries {
 		eit, err := item(id, skLedger(e.Seq), e, map[string]types.AttributeValue{attrSeq: num(e.Seq)})
 		if err != nil {
 			return err
+		}
+		for k, v := range hashesOf(len(fold)+i, len(fold)+i+1, false) {
+			eit[k] = v
 		}
 		tx = append(tx, notExists(eit, s.table))
 	}
@@ -368,6 +424,9 @@ func (s *Store) commit(ctx context.Context, c jackpot.Commit, sealNext bool) err
 	}
 	first := len(tx)
 	tx = append(tx, shardTx...)
+	if register {
+		tx = append(tx, s.registryAdd(id))
+	}
 	_, err = s.api.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: tx})
 	if conflict(err) {
 		if !cancelledAt(err, 0) {
@@ -386,6 +445,12 @@ func (s *Store) commit(ctx context.Context, c jackpot.Commit, sealNext bool) err
 	}
 	if err != nil {
 		return fmt.Errorf("dynamo: commit to %s: %w", id, err)
+	}
+	if register {
+		s.markRegistered(id)
+	}
+	if len(hashes) > 0 {
+		s.cacheHashes(id, logged[0].Seq, hashes)
 	}
 	p := c.Pool
 	s.remember(p)

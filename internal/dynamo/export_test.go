@@ -1,5 +1,7 @@
 package dynamo
 
+import "context"
+
 // Queued is how many contributions to pool wait in this process for the
 // transaction in flight (group commit): the tests start a burst, wait
 // until it is queued, and only then let the transaction in flight return.
@@ -17,4 +19,10 @@ func (s *Store) Queued(pool string) int {
 func (s *Store) WithHitLogPage(n int) *Store {
 	s.hitLogPage = n
 	return s
+}
+
+// BackfillLogSteps runs one call of the log's backfill of at most pages
+// pages (loghash.go): done when it reached the end.
+func (s *Store) BackfillLogSteps(ctx context.Context, id string, pages int) (bool, error) {
+	return s.backfillLog(ctx, id, pages)
 }

@@ -140,6 +140,9 @@ func (s *Store) Contribute(ctx context.Context, c pools.Contribution) error {
 	if !leads {
 		select {
 		case err := <-call.out:
+			if err == nil {
+				s.foldLate(ctx, c.Pool, c.Version)
+			}
 			return err
 		case <-call.lead:
 		case <-ctx.Done():
@@ -160,7 +163,11 @@ func (s *Store) Contribute(ctx context.Context, c pools.Contribution) error {
 		}
 	}
 	s.sendBatch(ctx, c.Pool, g)
-	return <-call.out
+	err := <-call.out
+	if err == nil {
+		s.foldLate(ctx, c.Pool, c.Version)
+	}
+	return err
 }
 
 // sendBatch takes a batch from the head of g's queue (the caller's own
@@ -531,23 +538,25 @@ func (s *Store) batchTx(pool string, v int64, live []*groupCall) (tx []types.Tra
 	sort.Ints(shards)
 	cp := s.shardCap()
 	for _, k := range shards {
-		var wagers, amount int64
+		var wagers, amount, carry, carryR int64
 		var keys []types.AttributeValue
 		for _, c := range on[k] {
 			if e := c.c.Entry; e != nil {
 				wagers += e.Wagers
 				amount += int64(e.WagerAmount)
+				carry += e.CarryDisplayed
+				carryR += e.CarryReserve
 				// The round's record key, so that the fold finds its entry.
 				keys = append(keys, str(c.c.Records[0].Key))
 			}
 		}
 		n := int64(len(on[k]))
 		u := &types.Update{TableName: aws.String(s.table), Key: key(pool, skShard(k)),
-			UpdateExpression:         aws.String("ADD #version :one, #n :k, #wagers :w, #amount :a"),
+			UpdateExpression:         aws.String("ADD #version :one, #n :k, #wagers :w, #amount :a, #cd :cd, #cr :cr"),
 			ConditionExpression:      aws.String("#epoch = :epoch AND attribute_not_exists(#sealed) AND #n <= :room"),
-			ExpressionAttributeNames: map[string]string{"#version": attrVersion, "#n": attrRounds, "#wagers": attrWagers, "#amount": attrAmount, "#epoch": attrEpoch, "#sealed": attrSealed},
+			ExpressionAttributeNames: map[string]string{"#version": attrVersion, "#n": attrRounds, "#wagers": attrWagers, "#amount": attrAmount, "#epoch": attrEpoch, "#sealed": attrSealed, "#cd": attrCarry, "#cr": attrCarryR},
 			ExpressionAttributeValues: map[string]types.AttributeValue{":one": num(1), ":k": num(n), ":w": num(wagers), ":a": num(amount),
-				":epoch": num(v), ":room": num(cp - n)},
+				":cd": num(carry), ":cr": num(carryR), ":epoch": num(v), ":room": num(cp - n)},
 			ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld}
 		if len(keys) > 0 {
 			u.UpdateExpression = aws.String("SET #keys = list_append(if_not_exists(#keys, :none), :keys) " + *u.UpdateExpression)

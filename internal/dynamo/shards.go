@@ -67,6 +67,8 @@ const (
 	attrActor  = "aid"  // a record's round beside the pool: its principal's id
 	attrRole   = "arole"
 	attrFirst  = "first"
+	attrCarry  = "cd" // a shard's rounds' own fractions, summed (jackpot.Pending.CarryDisplayed)
+	attrCarryR = "cr" // and the reserve's
 	prefShard  = "SHARD#"
 	prefFold   = "FOLD#"
 )
@@ -123,6 +125,10 @@ type shard struct {
 	sealed  bool
 	pending jackpot.Pending
 	keys    []string // the record keys of its rounds with a wager
+	// carries: the shard sums its rounds' own fractions (cd, cr); a shard
+	// written before issue 34 does not, and its rounds' are read from
+	// their records (carriesOf).
+	carries bool
 }
 
 // shardMark is what Pool folded, carried to Commit in jackpot.Pool.Shards:
@@ -175,8 +181,10 @@ func (s *Store) readShards(ctx context.Context, id string) ([]shard, error) {
 				continue
 			}
 			_, sealed := it[attrSealed]
-			sh := shard{sk: sk.Value, version: intAttr(it, attrVersion), epoch: intAttr(it, attrEpoch), sealed: sealed,
-				pending: jackpot.Pending{Rounds: intAttr(it, attrRounds), Wagers: intAttr(it, attrWagers), WagerAmount: money.Amount(intAttr(it, attrAmount))}}
+			_, carries := it[attrCarry]
+			sh := shard{sk: sk.Value, version: intAttr(it, attrVersion), epoch: intAttr(it, attrEpoch), sealed: sealed, carries: carries,
+				pending: jackpot.Pending{Rounds: intAttr(it, attrRounds), Wagers: intAttr(it, attrWagers), WagerAmount: money.Amount(intAttr(it, attrAmount)),
+					CarryDisplayed: intAttr(it, attrCarry), CarryReserve: intAttr(it, attrCarryR)}}
 			if l, ok := it[attrKeys].(*types.AttributeValueMemberL); ok {
 				for _, v := range l.Value {
 					if k, ok := v.(*types.AttributeValueMemberS); ok {
@@ -190,10 +198,34 @@ func (s *Store) readShards(ctx context.Context, id string) ([]shard, error) {
 			out = append(out, sh)
 		}
 		if len(page.LastEvaluatedKey) == 0 {
-			return out, nil
+			return s.carriesOf(ctx, id, out)
 		}
 		in.ExclusiveStartKey = page.LastEvaluatedKey
 	}
+}
+
+// carriesOf fills in the rounds' own fractions of the shards written
+// before they were summed (issue 34: no cd, cr) from their rounds'
+// records, which keep them: the number of carry entries a fold posts
+// follows from them (jackpot.Rules.Fold). Only an epoch under way when
+// the store was upgraded has such shards; every fold resets them.
+func (s *Store) carriesOf(ctx context.Context, id string, shards []shard) ([]shard, error) {
+	for i := range shards {
+		sh := &shards[i]
+		if sh.carries || len(sh.keys) == 0 {
+			continue
+		}
+		rounds, err := s.roundsOf(ctx, id, sh.keys)
+		if err != nil {
+			return nil, err
+		}
+		for _, e := range rounds {
+			sh.pending.CarryDisplayed += e.CarryDisplayed
+			sh.pending.CarryReserve += e.CarryReserve
+		}
+		sh.carries = true
+	}
+	return shards, nil
 }
 
 // pendingOf sums what the shards of epoch hold.
@@ -620,8 +652,8 @@ func (s *Store) shardWrites(id string, next int64, seen map[string]int64, sealed
 	out := make([]types.TransactWriteItem, 0, len(order))
 	for _, sk := range order {
 		u := &types.Update{TableName: aws.String(s.table), Key: key(id, sk),
-			UpdateExpression:          aws.String("SET #epoch = :next, #n = :zero, #wagers = :zero, #amount = :zero, #pool = :id ADD #version :one REMOVE #sealed, #last, #keys"),
-			ExpressionAttributeNames:  map[string]string{"#epoch": attrEpoch, "#n": attrRounds, "#wagers": attrWagers, "#amount": attrAmount, "#pool": attrPool, "#version": attrVersion, "#sealed": attrSealed, "#last": attrLast, "#keys": attrKeys},
+			UpdateExpression:          aws.String("SET #epoch = :next, #n = :zero, #wagers = :zero, #amount = :zero, #cd = :zero, #cr = :zero, #pool = :id ADD #version :one REMOVE #sealed, #last, #keys"),
+			ExpressionAttributeNames:  map[string]string{"#epoch": attrEpoch, "#n": attrRounds, "#wagers": attrWagers, "#amount": attrAmount, "#pool": attrPool, "#version": attrVersion, "#sealed": attrSealed, "#last": attrLast, "#keys": attrKeys, "#cd": attrCarry, "#cr": attrCarryR},
 			ExpressionAttributeValues: map[string]types.AttributeValue{":next": num(next), ":zero": num(0), ":id": str(id), ":one": num(1)}}
 		if v, ok := seen[sk]; ok {
 			u.ConditionExpression = aws.String("#version = :seen")
@@ -631,7 +663,7 @@ func (s *Store) shardWrites(id string, next int64, seen map[string]int64, sealed
 			u.ExpressionAttributeNames["#pk"] = attrPK
 		}
 		if sealed {
-			u.UpdateExpression = aws.String("SET #epoch = :next, #n = :zero, #wagers = :zero, #amount = :zero, #pool = :id, #sealed = :t ADD #version :one REMOVE #last, #keys")
+			u.UpdateExpression = aws.String("SET #epoch = :next, #n = :zero, #wagers = :zero, #amount = :zero, #cd = :zero, #cr = :zero, #pool = :id, #sealed = :t ADD #version :one REMOVE #last, #keys")
 			u.ExpressionAttributeValues[":t"] = &types.AttributeValueMemberBOOL{Value: true}
 		}
 		out = append(out, types.TransactWriteItem{Update: u})

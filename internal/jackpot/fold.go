@@ -14,19 +14,28 @@ type Pending struct {
 	Rounds      int64        `json:"rounds"`
 	Wagers      int64        `json:"wagers"`
 	WagerAmount money.Amount `json:"wagerAmount"`
+	// CarryDisplayed and CarryReserve are the sums of the rounds' own
+	// fractions (each 0-9999, in 1/10000 of the minor unit: their entries'
+	// carries, Contribute), kept by the shards (issue 34) for a fold that
+	// credits each round exactly its answer; the fold does not use them
+	// yet (docs/scale.md, Limits).
+	CarryDisplayed int64 `json:"carryDisplayed,omitempty"`
+	CarryReserve   int64 `json:"carryReserve,omitempty"`
 }
 
 // Add sums two pendings, overflow-checked.
 func (a Pending) Add(b Pending) (Pending, error) {
-	var err1, err2, err3 error
-	var r, w money.Amount
+	var err1, err2, err3, err4, err5 error
+	var r, w, cd, cr money.Amount
 	r, err1 = money.Add(money.Amount(a.Rounds), money.Amount(b.Rounds))
 	w, err2 = money.Add(money.Amount(a.Wagers), money.Amount(b.Wagers))
 	amt, err3 := money.Add(a.WagerAmount, b.WagerAmount)
-	if err1 != nil || err2 != nil || err3 != nil {
+	cd, err4 = money.Add(money.Amount(a.CarryDisplayed), money.Amount(b.CarryDisplayed))
+	cr, err5 = money.Add(money.Amount(a.CarryReserve), money.Amount(b.CarryReserve))
+	if err1 != nil || err2 != nil || err3 != nil || err4 != nil || err5 != nil {
 		return Pending{}, money.ErrOverflow
 	}
-	return Pending{Rounds: int64(r), Wagers: int64(w), WagerAmount: amt}, nil
+	return Pending{Rounds: int64(r), Wagers: int64(w), WagerAmount: amt, CarryDisplayed: int64(cd), CarryReserve: int64(cr)}, nil
 }
 
 // Fold is the pool as FoldRounds leaves it, from the rounds' sums alone

@@ -20,12 +20,19 @@ type Sweeper interface {
 // lambda.Start: an EventBridge scheduled event in, what it paid out.
 type SweepHandler func(context.Context, events.EventBridgeEvent) (SweepReport, error)
 
+// Folder folds the rounds committed beside the pools whose epoch has been
+// open long enough (pools.Service.FoldDue; issue 34: reads never fold).
+type Folder interface {
+	FoldDue(ctx context.Context) ([]string, error)
+}
+
 // SweepReport is the sweep's answer (the Lambda console and a test see it;
 // EventBridge discards it): how many held hits it paid, from how many
-// pools.
+// pools, and how many pools' contribution shards it folded.
 type SweepReport struct {
-	Pools int `json:"pools"`
-	Paid  int `json:"paid"`
+	Pools  int `json:"pools"`
+	Paid   int `json:"paid"`
+	Folded int `json:"folded,omitempty"`
 }
 
 // Sweep returns the handler of the scheduled sweep: every event releases
@@ -38,8 +45,19 @@ type SweepReport struct {
 // tries again), after every other pool was swept.
 func Sweep(svc Sweeper, logger *slog.Logger) SweepHandler {
 	return func(ctx context.Context, ev events.EventBridgeEvent) (SweepReport, error) {
-		released, err := svc.SweepHeld(ctx)
 		var rep SweepReport
+		var ferr error
+		if f, ok := svc.(Folder); ok {
+			// The rounds committed beside a quiet pool reach its ledger
+			// here (a busy pool's writers fold it themselves).
+			var folded []string
+			folded, ferr = f.FoldDue(ctx)
+			rep.Folded = len(folded)
+			for _, id := range folded {
+				logger.Info("shards folded", "event_id", ev.ID, "pool", id)
+			}
+		}
+		released, err := svc.SweepHeld(ctx)
 		for _, r := range released {
 			rep.Pools++
 			for _, p := range r.Paid {
@@ -47,6 +65,12 @@ func Sweep(svc Sweeper, logger *slog.Logger) SweepHandler {
 				logger.Info("held hit paid", "event_id", ev.ID, "pool", r.Pool, "table", p.Table, "round", p.Round,
 					"seat", p.Seat, "hand", p.Category, "amount", r.Currency.Format(p.Amount), "minor_units", int64(p.Amount),
 					"seq", p.Seq, "rules", p.Rules)
+			}
+		}
+		if ferr != nil {
+			logger.Error("fold incomplete; the next run tries again", "event_id", ev.ID, "err", ferr.Error())
+			if err == nil {
+				return rep, errors.New("sweep: some pools' shards could not be folded (see the log)")
 			}
 		}
 		if err != nil {

@@ -68,3 +68,12 @@ type Contribution struct {
 	Entry   *jackpot.Entry
 	Records []jackpot.RoundRecord
 }
+
+// Folder is a ContributionStore whose folds are scheduled (issue 34: a
+// read never writes): FoldDue folds the rounds committed beside every
+// pool whose epoch has been open long enough, and returns the pools it
+// folded. The local server calls it every second, the sweep on Lambda
+// every minute (Service.FoldDue).
+type Folder interface {
+	FoldDue(ctx context.Context) ([]string, error)
+}

@@ -219,10 +219,7 @@ func (s *Service) Report(ctx context.Context, id string, from, to time.Time) (ja
 	if !to.After(from) {
 		return jackpot.Report{}, invalid("query.to", "to must be after from")
 	}
-	if err := s.Fold(ctx, id); err != nil {
-		return jackpot.Report{}, err
-	}
-	p, err := s.Get(ctx, id)
+	p, err := s.committed(ctx, id) // a read never writes (issue 34): rounds beside the pool count once folded
 	if err != nil {
 		return jackpot.Report{}, err
 	}

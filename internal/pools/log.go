@@ -121,7 +121,7 @@ func (s *Service) hashReader(ctx context.Context, id string) (tlog.HashReader, e
 // TreeHead returns the pool's size and the root of its ledger's Merkle
 // tree. It writes nothing.
 func (s *Service) TreeHead(ctx context.Context, id string) (jackpot.Pool, tlog.Hash, error) {
-	p, err := s.Get(ctx, id)
+	p, err := s.committed(ctx, id) // the log holds the rounds beside the pool once folded
 	if err != nil {
 		return jackpot.Pool{}, tlog.Hash{}, err
 	}
@@ -160,7 +160,7 @@ func encodeHashes(hs []tlog.Hash) []string {
 // InclusionProof proves entry seq in the pool's tree of size (0: its
 // current size), RFC 9162 §2.1.3. It writes nothing.
 func (s *Service) InclusionProof(ctx context.Context, id string, seq, size int64) (Proof, error) {
-	p, err := s.Get(ctx, id)
+	p, err := s.committed(ctx, id)
 	if err != nil {
 		return Proof{}, err
 	}
@@ -185,7 +185,7 @@ func (s *Service) InclusionProof(ctx context.Context, id string, seq, size int64
 // tree of size to (0: its current size), RFC 9162 §2.1.4. It writes
 // nothing.
 func (s *Service) ConsistencyProof(ctx context.Context, id string, from, to int64) (Proof, error) {
-	p, err := s.Get(ctx, id)
+	p, err := s.committed(ctx, id)
 	if err != nil {
 		return Proof{}, err
 	}

@@ -85,9 +85,6 @@ func (s *Service) LedgerPage(ctx context.Context, id string, q LedgerQuery) ([]j
 	if q.Before < 0 {
 		return nil, invalid("query.before", "before is a ledger sequence number, 0 (no bound) or more")
 	}
-	if err := s.Fold(ctx, id); err != nil {
-		return nil, err
-	}
 	if _, err := s.Get(ctx, id); err != nil {
 		return nil, err
 	}

@@ -196,9 +196,6 @@ func (s *Service) Ledger(ctx context.Context, id string, after int64, limit int)
 	if after < 0 {
 		return nil, invalid("query.after", "after is a ledger sequence number, 0 or more")
 	}
-	if err := s.Fold(ctx, id); err != nil {
-		return nil, err
-	}
 	if _, err := s.Get(ctx, id); err != nil {
 		return nil, err
 	}
@@ -239,15 +236,12 @@ func (s *Service) entriesFrom(ctx context.Context, p jackpot.Pool, after int64) 
 // MetersAt returns the pool's meters as they stood at an instant: the sum
 // of every ledger entry committed at or before it.
 //
-// With a ContributionStore the contributions committed beside the pool
-// are folded into it first, so that the ledger holds every round
-// committed before the call; a contribution counts from the time it was
-// folded (the fold entry's).
+// With a ContributionStore it reads the pool as last committed (a read
+// never writes, issue 34): a round committed beside the pool is in the
+// ledger once folded, by a writer or the scheduled fold (FoldDue) within
+// seconds (docs/scale.md), at its own time.
 func (s *Service) MetersAt(ctx context.Context, id string, at time.Time) (jackpot.AsOf, error) {
-	if err := s.Fold(ctx, id); err != nil {
-		return jackpot.AsOf{}, err
-	}
-	p, err := s.Get(ctx, id)
+	p, err := s.committed(ctx, id)
 	if err != nil {
 		return jackpot.AsOf{}, err
 	}
@@ -270,7 +264,8 @@ func (s *Service) MetersAt(ctx context.Context, id string, at time.Time) (jackpo
 // against the entries.
 // With a ContributionStore it reconciles the pool as last committed: the
 // contributions committed beside it since are in no meter and no ledger
-// entry of the pool until its next commit folds them in.
+// entry of the pool until a writer or the scheduled fold folds them in
+// (a read never writes, issue 34).
 func (s *Service) Reconcile(ctx context.Context, id string) (jackpot.Reconciliation, error) {
 	return s.reconcile(ctx, id, false)
 }
@@ -282,20 +277,9 @@ func (s *Service) ReconcileAll(ctx context.Context, id string) (jackpot.Reconcil
 }
 
 func (s *Service) reconcile(ctx context.Context, id string, full bool) (jackpot.Reconciliation, error) {
-	if err := s.Fold(ctx, id); err != nil {
-		return jackpot.Reconciliation{}, err
-	}
-	p, err := s.Get(ctx, id)
+	p, err := s.committed(ctx, id) // a read never writes (issue 34)
 	if err != nil {
 		return jackpot.Reconciliation{}, err
-	}
-	if cs, ok := s.Store.(ContributionStore); ok {
-		switch snap, err := cs.Snapshot(ctx, id, true); {
-		case err == nil:
-			p = snap
-		case !errors.Is(err, ErrSerial):
-			return jackpot.Reconciliation{}, unavailable(err)
-		}
 	}
 	base, entries, problems, err := s.checkLog(ctx, p, full)
 	if err != nil {
@@ -317,6 +301,26 @@ func (s *Service) reconcile(ctx context.Context, id string, full bool) (jackpot.
 		r.OK = false
 	}
 	return r, nil
+}
+
+// committed is the pool as last committed: with a ContributionStore
+// without the contributions committed beside it since (which are in no
+// ledger entry until folded), read now; otherwise the pool. It writes
+// nothing.
+func (s *Service) committed(ctx context.Context, id string) (jackpot.Pool, error) {
+	p, err := s.Get(ctx, id)
+	if err != nil {
+		return jackpot.Pool{}, err
+	}
+	if cs, ok := s.Store.(ContributionStore); ok {
+		switch snap, err := cs.Snapshot(ctx, id, true); {
+		case err == nil:
+			return snap, nil
+		case !errors.Is(err, ErrSerial):
+			return jackpot.Pool{}, unavailable(err)
+		}
+	}
+	return p, nil
 }
 
 // newCommitID returns a fresh id for one commit attempt: 128 bits from
@@ -604,6 +608,23 @@ var errReread = errors.New("pools: read the pool again")
 // shards into every commit), so that the pool's ledger then holds every
 // round committed before the call, each with its own entry; nothing when
 // they hold nothing, or with any other store.
+// FoldDue is the scheduled fold (issue 34): with a store whose folds
+// are scheduled (Folder), it folds the rounds committed beside every pool
+// whose epoch has been open long enough, so that each reaches the ledger
+// within seconds although no read folds; the pools it folded. Other
+// stores fold nothing.
+func (s *Service) FoldDue(ctx context.Context) ([]string, error) {
+	f, ok := s.Store.(Folder)
+	if !ok {
+		return nil, nil
+	}
+	ids, err := f.FoldDue(ctx)
+	if err != nil {
+		return ids, unavailable(err)
+	}
+	return ids, nil
+}
+
 func (s *Service) Fold(ctx context.Context, id string) error {
 	cs, ok := s.Store.(ContributionStore)
 	if !ok {

@@ -40,7 +40,7 @@ func Service(getenv func(string) string) (*pools.Service, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", ShiftsEnv, err)
 	}
-	store := dynamo.New(dynamodb.NewFromConfig(cfg), table)
+	store := dynamo.New(dynamodb.NewFromConfig(cfg), table).WithFoldAfter(dynamo.FoldAfter)
 	svc := pools.NewService(store, time.Now, uint64(time.Now().UnixNano()))
 	svc.Shifts = shifts
 	return svc, nil

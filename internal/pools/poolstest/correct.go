@@ -405,7 +405,7 @@ func testCorrectionByLockState(t *testing.T, st pools.Store) {
 			if left, _ := svc.LockedHits(ctx, id, ""); len(left) != 0 {
 				t.Fatalf("locked after the correction: %+v", left)
 			}
-			asOf, err := svc.MetersAt(ctx, id, clock.Now().Add(-time.Second))
+			asOf, err := foldThen(t, svc, id).MetersAt(ctx, id, clock.Now().Add(-time.Second))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -413,7 +413,7 @@ func testCorrectionByLockState(t *testing.T, st pools.Store) {
 			if asOf.Meters.HouseFunded != beforeCorr.HouseFunded {
 				t.Fatalf("house as of before: %d, want %d", asOf.Meters.HouseFunded, beforeCorr.HouseFunded)
 			}
-			now, err := svc.MetersAt(ctx, id, clock.Now())
+			now, err := foldThen(t, svc, id).MetersAt(ctx, id, clock.Now())
 			if err != nil {
 				t.Fatal(err)
 			}

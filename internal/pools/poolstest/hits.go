@@ -128,13 +128,13 @@ func sameInstants(t *testing.T, st pools.Store, ids ...string) {
 		step := max(len(instants)/30, 1)
 		for i := 0; i < len(instants); i += step {
 			at := instants[i]
-			got, err := svc.MetersAt(ctx, id, at)
+			got, err := foldThen(t, svc, id).MetersAt(ctx, id, at)
 			want, werr := jackpot.MetersAt(id, ledger, at)
 			if err != nil || werr != nil || !reflect.DeepEqual(got, want) {
 				t.Fatalf("%s: meters as of %s: %v %v\n got %+v\nwant %+v", id, at, err, werr, got, want)
 			}
 			for _, to := range []time.Time{at.Add(1), end} {
-				got, err := svc.Report(ctx, id, at, to)
+				got, err := foldThen(t, svc, id).Report(ctx, id, at, to)
 				want, werr := jackpot.ShiftReport(p, ledger, at, to)
 				if err != nil || werr != nil || !reflect.DeepEqual(got, want) {
 					t.Fatalf("%s: report (%s, %s]: %v %v\n got %+v\nwant %+v", id, at, to, err, werr, got, want)

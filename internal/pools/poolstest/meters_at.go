@@ -47,7 +47,7 @@ func testMetersAtSkewedWriters(t *testing.T, st pools.Store) {
 		{jackpottest.T0.Add(7 * time.Second), 10_000_000, 1},
 		{jackpottest.T0.Add(10 * time.Second), 9_000_494, 4},
 	} {
-		got, err := ahead.MetersAt(ctx, "p", c.at)
+		got, err := foldThen(t, ahead, "p").MetersAt(ctx, "p", c.at)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -81,7 +81,7 @@ func testMetersAt(t *testing.T, st pools.Store) {
 		{"after the Royal", jackpottest.T0.Add(3 * time.Second), 10_000_000, 0, 5},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			got, err := svc.MetersAt(ctx, "p", c.at)
+			got, err := foldThen(t, svc, "p").MetersAt(ctx, "p", c.at)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -152,7 +152,7 @@ func testReportFromTheEnd(t *testing.T, st pools.Store) {
 		{2500, 5500, 0, 1, 2},
 		{6500, 7500, 0, 0, 1},
 	} {
-		r, err := svc.Report(ctx, "p", at(c.from), at(c.to))
+		r, err := foldThen(t, svc, "p").Report(ctx, "p", at(c.from), at(c.to))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -164,7 +164,7 @@ func testReportFromTheEnd(t *testing.T, st pools.Store) {
 		if want := int64(10_000_519) * int64(c.pending+c.confirmed); int64(l.Total) != want {
 			t.Fatalf("(T0+%dms, T0+%dms]: liabilities %d, want %d", c.from, c.to, l.Total, want)
 		}
-		held, err := svc.Report(ctx, "rws", at(c.from), at(c.to))
+		held, err := foldThen(t, svc, "rws").Report(ctx, "rws", at(c.from), at(c.to))
 		if err != nil || len(held.Liabilities.Held) != 1 || held.Liabilities.Held[0].Hand != "royal_flush" || held.Liabilities.Total != 0 {
 			t.Fatalf("rws (T0+%dms, T0+%dms]: %v %+v", c.from, c.to, err, held.Liabilities)
 		}
@@ -194,7 +194,7 @@ func testStampsAdopted(t *testing.T, st pools.Store) {
 	if err := st.Commit(ctx, jackpot.Commit{PrevVersion: p.Version, Pool: legacy}); err != nil {
 		t.Fatal(err)
 	}
-	got, err := svc.MetersAt(ctx, "p", jackpottest.T0.Add(1500*time.Millisecond))
+	got, err := foldThen(t, svc, "p").MetersAt(ctx, "p", jackpottest.T0.Add(1500*time.Millisecond))
 	if err != nil || got.Meters.Displayed != 10_000_259 || got.Meters.Reserve != 77 || got.ThroughSeq != 2 {
 		t.Fatalf("as of T0+1.5s: %v %+v", err, got)
 	}

@@ -918,3 +918,14 @@ func testCreateRetriedWhileReadsFail(t *testing.T, st pools.Store) {
 		t.Fatalf("a retried create while reads fail: %v, want unavailable", err)
 	}
 }
+
+// foldThen folds pool id's rounds committed beside it (reads never fold,
+// issue 34: a writer or the scheduled fold does, within seconds) and
+// returns svc, for a read that expects them in the ledger.
+func foldThen(t testing.TB, svc *pools.Service, id string) *pools.Service {
+	t.Helper()
+	if err := svc.Fold(context.Background(), id); err != nil {
+		t.Fatalf("fold %s: %v", id, err)
+	}
+	return svc
+}
