@@ -199,3 +199,95 @@ func Fetch(ctx context.Context, client *http.Client, base, token, pool string) (
 
 // EncodeHash is a hash as the export's files write it: base64.
 func EncodeHash(h Hash) string { return base64.StdEncoding.EncodeToString(h[:]) }
+
+// WriteDir writes x as an export directory (created if missing; files
+// already there are replaced). Each checkpoint line's origin, size and
+// root are read from its note's first three lines, as written (they are
+// what the note claims, verified only by Verify).
+func WriteDir(dir string, x Export) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	write := func(name string, each func(w *bufio.Writer) error) error {
+		f, err := os.Create(filepath.Join(dir, name))
+		if err != nil {
+			return err
+		}
+		w := bufio.NewWriter(f)
+		if err := each(w); err != nil {
+			f.Close()
+			return fmt.Errorf("%s: %w", name, err)
+		}
+		if err := w.Flush(); err != nil {
+			f.Close()
+			return err
+		}
+		return f.Close()
+	}
+	jsonLine := func(w *bufio.Writer, v any) error {
+		b, err := json.Marshal(v)
+		if err != nil {
+			return err
+		}
+		w.Write(b)
+		return w.WriteByte('\n')
+	}
+	if err := write(EntriesFile, func(w *bufio.Writer) error {
+		for _, e := range x.Entries {
+			if bytes.ContainsAny(e, "\n") {
+				return errors.New("an entry's JSON spans lines")
+			}
+			w.Write(e)
+			w.WriteByte('\n')
+		}
+		return nil
+	}); err != nil {
+		return err
+	}
+	if err := write(CheckpointsFile, func(w *bufio.Writer) error {
+		for _, n := range x.Checkpoints {
+			l := strings.SplitN(n, "\n", 4)
+			c := CheckpointLine{Note: n}
+			if len(l) == 4 {
+				c.Origin, c.Root = l[0], l[2]
+				c.Size, _ = strconv.ParseInt(l[1], 10, 64)
+			}
+			if err := jsonLine(w, c); err != nil {
+				return err
+			}
+		}
+		return nil
+	}); err != nil {
+		return err
+	}
+	if err := write(KeysFile, func(w *bufio.Writer) error {
+		return jsonLine(w, struct {
+			Keys []Key `json:"keys"`
+		}{x.Keys})
+	}); err != nil {
+		return err
+	}
+	if len(x.LeafHashes) > 0 {
+		if err := write(LeafHashesFile, func(w *bufio.Writer) error {
+			for _, h := range x.LeafHashes {
+				w.WriteString(EncodeHash(h) + "\n")
+			}
+			return nil
+		}); err != nil {
+			return err
+		}
+	}
+	return write(ProofsFile, func(w *bufio.Writer) error {
+		for _, p := range x.Consistency {
+			if err := jsonLine(w, ProofLine{Kind: "consistency", Proof: p}); err != nil {
+				return err
+			}
+		}
+		for _, p := range x.Inclusion {
+			if err := jsonLine(w, ProofLine{Kind: "inclusion", Proof: p}); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}

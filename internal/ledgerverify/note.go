@@ -40,7 +40,7 @@ const algEd25519 = 0x01
 // base64 of 0x01 || the 32-byte public key. The ID is recomputed and
 // must match.
 func parseKey(k Key) (verifier, error) {
-	f := strings.Split(k.VerifierKey, "+")
+	f := strings.SplitN(k.VerifierKey, "+", 3)
 	if len(f) != 3 || f[0] == "" || strings.ContainsAny(f[0], " \n") || len(f[1]) != 8 {
 		return verifier{}, fmt.Errorf("verifier key %q: not name+hash+key", k.VerifierKey)
 	}

@@ -103,18 +103,19 @@ func Leaf(served []byte) ([]byte, error) {
 		return nil, err
 	}
 	for dec.PeekKind() != '}' {
-		name, err := dec.ReadToken()
+		tok, err := dec.ReadToken()
 		if err != nil {
 			return nil, err
 		}
+		name := tok.String() // copied: the token is valid until the next read only
 		v, err := dec.ReadValue()
 		if err != nil {
 			return nil, err
 		}
-		if n := name.String(); n == "amount" || n == "proposed" {
+		if name == "amount" || name == "proposed" {
 			continue
 		}
-		if err := enc.WriteToken(name); err != nil {
+		if err := enc.WriteToken(jsontext.String(name)); err != nil {
 			return nil, err
 		}
 		if err := enc.WriteValue(v); err != nil {
@@ -311,7 +312,12 @@ func Verify(x Export) (Result, error) {
 	var tree, recorded Tree
 	leaves := make([]Hash, 0, len(x.Entries))
 	m := meters{}
+	// roots are the signed roots by size, of the checkpoints that verify:
+	// the service's proofs are checked against them.
 	roots := map[int64]Hash{0: RootOf(nil)}
+	for _, c := range cps {
+		roots[c.size] = c.root
+	}
 	next, prev := 0, int64(0) // the next checkpoint; the size of the last verified
 	for i, line := range x.Entries {
 		seq := int64(i + 1)
@@ -340,9 +346,7 @@ func Verify(x Export) (Result, error) {
 		}
 		for ; next < len(cps) && cps[next].size == seq; next++ {
 			c := cps[next]
-			root := tree.Root()
-			roots[seq] = root
-			if root != c.root {
+			if tree.Root() != c.root {
 				seq, why := locate(prev, c, leaves, x.LeafHashes, recorded)
 				fail(seq, "%s", why)
 				continue
@@ -351,9 +355,6 @@ func Verify(x Export) (Result, error) {
 				fail(prev+1, "the meters the checkpoint of size %d signs are not the sum of entries 1 to %d (%s); the entries %d to %d are signed as they are, so the writer summed them wrong", c.size, c.size, d, prev+1, c.size)
 			}
 			prev = c.size
-		}
-		if first != nil && first.Seq <= seq {
-			break
 		}
 	}
 	for ; next < len(cps); next++ {
@@ -365,7 +366,8 @@ func Verify(x Export) (Result, error) {
 			fail(int64(len(x.Entries))+1, "entry missing: the checkpoint of size %d signs %d entries, the ledger has %d", c.size, c.size, len(x.Entries))
 		}
 	}
-	// The service's proofs, against the roots computed here.
+	// The service's proofs: each leads from the leaves hashed here to the
+	// signed roots.
 	for _, p := range x.Consistency {
 		r1, ok1 := roots[p.Index]
 		r2, ok2 := roots[p.Size]
@@ -413,7 +415,7 @@ func Verify(x Export) (Result, error) {
 // store's recorded one, when the recorded ones reproduce c's signed root
 // (so they are the ones signed); otherwise the range after prev.
 func locate(prev int64, c signed, leaves, recorded []Hash, rt Tree) (int64, string) {
-	if len(recorded) == len(leaves) && rt.Size() == c.size && rt.Root() == c.root {
+	if rt.Size() == c.size && rt.Root() == c.root {
 		for i := prev; i < c.size; i++ {
 			if leaves[i] != recorded[i] {
 				return i + 1, fmt.Sprintf("the entry is not the one the checkpoint of size %d signed (its leaf hash is %x, the signed tree's is %x): it was changed after it was written", c.size, leaves[i], recorded[i])
