@@ -103,15 +103,17 @@ func TestInclusionRFC6962Vectors(t *testing.T) {
 			t.Errorf("leaf %d size %d: %v", c.Leaf, c.Size, err)
 		}
 		bad := map[string]func() error{
-			"index-1":  func() error { return VerifyInclusion(c.Leaf-2, c.Size, leaf, path, root) },
-			"index+1":  func() error { return VerifyInclusion(c.Leaf, c.Size, leaf, path, root) },
-			"size*2":   func() error { return VerifyInclusion(c.Leaf-1, c.Size*2, leaf, path, root) },
-			"size/2":   func() error { return VerifyInclusion(c.Leaf-1, c.Size/2, leaf, path, root) },
-			"leaf":     func() error { return VerifyInclusion(c.Leaf-1, c.Size, LeafHash([]byte("x")), path, root) },
-			"root":     func() error { return VerifyInclusion(c.Leaf-1, c.Size, leaf, path, RootOf(nil)) },
-			"trailing": func() error { return VerifyInclusion(c.Leaf-1, c.Size, leaf, append(append([]Hash{}, path...), root), root) },
-			"leading":  func() error { return VerifyInclusion(c.Leaf-1, c.Size, leaf, append([]Hash{root}, path...), root) },
-			"short":    func() error { return VerifyInclusion(c.Leaf-1, c.Size, leaf, path[:len(path)-1], root) },
+			"index-1": func() error { return VerifyInclusion(c.Leaf-2, c.Size, leaf, path, root) },
+			"index+1": func() error { return VerifyInclusion(c.Leaf, c.Size, leaf, path, root) },
+			"size*2":  func() error { return VerifyInclusion(c.Leaf-1, c.Size*2, leaf, path, root) },
+			"size/2":  func() error { return VerifyInclusion(c.Leaf-1, c.Size/2, leaf, path, root) },
+			"leaf":    func() error { return VerifyInclusion(c.Leaf-1, c.Size, LeafHash([]byte("x")), path, root) },
+			"root":    func() error { return VerifyInclusion(c.Leaf-1, c.Size, leaf, path, RootOf(nil)) },
+			"trailing": func() error {
+				return VerifyInclusion(c.Leaf-1, c.Size, leaf, append(append([]Hash{}, path...), root), root)
+			},
+			"leading": func() error { return VerifyInclusion(c.Leaf-1, c.Size, leaf, append([]Hash{root}, path...), root) },
+			"short":   func() error { return VerifyInclusion(c.Leaf-1, c.Size, leaf, path[:len(path)-1], root) },
 		}
 		for i := range path {
 			bad["bit of hash "+string(rune('0'+i))] = func() error {
@@ -138,13 +140,15 @@ func TestConsistencyRFC6962Vectors(t *testing.T) {
 			t.Errorf("%d to %d: %v", c.Size1, c.Size2, err)
 		}
 		bad := map[string]func() error{
-			"size1-1":  func() error { return VerifyConsistency(c.Size1-1, c.Size2, r1, r2, path) },
-			"size1+1":  func() error { return VerifyConsistency(c.Size1+1, c.Size2, r1, r2, path) },
-			"size2*2":  func() error { return VerifyConsistency(c.Size1, c.Size2*2, r1, r2, path) },
-			"swapped":  func() error { return VerifyConsistency(c.Size1, c.Size2, r2, r1, path) },
-			"empty":    func() error { return VerifyConsistency(c.Size1, c.Size2, r1, r2, nil) },
-			"trailing": func() error { return VerifyConsistency(c.Size1, c.Size2, r1, r2, append(append([]Hash{}, path...), r1)) },
-			"short":    func() error { return VerifyConsistency(c.Size1, c.Size2, r1, r2, path[:len(path)-1]) },
+			"size1-1": func() error { return VerifyConsistency(c.Size1-1, c.Size2, r1, r2, path) },
+			"size1+1": func() error { return VerifyConsistency(c.Size1+1, c.Size2, r1, r2, path) },
+			"size2*2": func() error { return VerifyConsistency(c.Size1, c.Size2*2, r1, r2, path) },
+			"swapped": func() error { return VerifyConsistency(c.Size1, c.Size2, r2, r1, path) },
+			"empty":   func() error { return VerifyConsistency(c.Size1, c.Size2, r1, r2, nil) },
+			"trailing": func() error {
+				return VerifyConsistency(c.Size1, c.Size2, r1, r2, append(append([]Hash{}, path...), r1))
+			},
+			"short": func() error { return VerifyConsistency(c.Size1, c.Size2, r1, r2, path[:len(path)-1]) },
 		}
 		for i := range path {
 			bad["bit of hash "+string(rune('0'+i))] = func() error {
