@@ -159,9 +159,28 @@ func writeSpec(args []string) error {
 // holding one: a held hit is paid at its window's close even with no page
 // open (docs/floor.md). On AWS the scheduled function functions/sweep makes
 // the same call every minute.
-func sweepHeld(ctx context.Context, svc *pools.Service, interval time.Duration, logger interface {
+func sweepHeld(ctx context.Context, svc *pools.Service, interval time.Duration, logger warner) {
+	every(ctx, interval, false, logger, "held hits not released; retrying next tick", func(ctx context.Context) error {
+		_, err := svc.SweepHeld(ctx)
+		return err
+	})
+}
+
+type warner interface {
 	Warn(msg string, args ...any)
-}) {
+}
+
+// every runs step every interval until ctx ends (first at once when now
+// is set), logging a failure with what.
+func every(ctx context.Context, interval time.Duration, now bool, logger warner, what string, step func(context.Context) error) {
+	run := func() {
+		if err := step(ctx); err != nil && ctx.Err() == nil {
+			logger.Warn(what, "err", err.Error())
+		}
+	}
+	if now {
+		run()
+	}
 	t := time.NewTicker(interval)
 	defer t.Stop()
 	for {
@@ -169,34 +188,16 @@ func sweepHeld(ctx context.Context, svc *pools.Service, interval time.Duration, 
 		case <-ctx.Done():
 			return
 		case <-t.C:
-			if _, err := svc.SweepHeld(ctx); err != nil && ctx.Err() == nil {
-				logger.Warn("held hits not released; retrying next tick", "err", err.Error())
-			}
+			run()
 		}
 	}
 }
 
-// publishCheckpoints signs, every interval until ctx ends, the checkpoint
-// of every pool with entries its latest checkpoint does not cover, and
-// appends it to the witness file beside the database (issue 34 items 2
-// and 5): the latest checkpoint covers every entry committed more than
-// 5 s before a read.
-func publishCheckpoints(ctx context.Context, svc *pools.Service, interval time.Duration, logger interface {
-	Warn(msg string, args ...any)
-}) {
-	if err := svc.PublishCheckpoints(ctx); err != nil && ctx.Err() == nil {
-		logger.Warn("checkpoints not published; retrying next tick", "err", err.Error())
-	}
-	t := time.NewTicker(interval)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-			if err := svc.PublishCheckpoints(ctx); err != nil && ctx.Err() == nil {
-				logger.Warn("checkpoints not published; retrying next tick", "err", err.Error())
-			}
-		}
-	}
+// publishCheckpoints signs, at once and then every interval until ctx
+// ends, the checkpoint of every pool with entries its latest checkpoint
+// does not cover, and appends it to the witness file beside the database
+// (issue 34 items 2 and 5): the latest checkpoint covers every entry
+// committed more than 5 s before a read.
+func publishCheckpoints(ctx context.Context, svc *pools.Service, interval time.Duration, logger warner) {
+	every(ctx, interval, true, logger, "checkpoints not published; retrying next tick", svc.PublishCheckpoints)
 }

@@ -88,6 +88,10 @@ type roundOutput struct {
 	Replayed bool `header:"Idempotent-Replayed" doc:"true when this is the first answer to the same round, returned again."`
 	Body     jackpot.RoundResult
 }
+type reconcileInput struct {
+	ID   string `path:"id" maxLength:"64"`
+	Full bool   `query:"full" doc:"true: replay the whole ledger and check every checkpoint against it, instead of starting from the latest verified checkpoint."`
+}
 type reconcileOutput struct {
 	Body jackpot.Reconciliation
 }
@@ -219,14 +223,19 @@ func registerPools(api huma.API, deps Deps) {
 	})
 	huma.Register(api, huma.Operation{
 		OperationID: "reconcile-pool", Method: http.MethodGet, Path: "/v1/pools/{id}/reconcile",
-		Summary:     "Rebuild a pool's meters from its ledger",
-		Description: "Replays the whole ledger and reports every meter that differs, and every entry that does not add up.",
-		Tags:        tags,
-	}, func(ctx context.Context, in *poolIDInput) (*reconcileOutput, error) {
+		Summary: "Rebuild a pool's meters from its ledger",
+		Description: "Starts from the pool's latest checkpoint whose signature and root verify (from: its size) and re-derives the entries after it: their stored hashes and the meters, so its cost follows the entries since (issue 34; docs/ledger.md). " +
+			"full=true replays the whole ledger and checks every checkpoint against it. Reports every meter that differs, and every entry that does not add up or is not the entry logged, naming its seq.",
+		Tags: tags,
+	}, func(ctx context.Context, in *reconcileInput) (*reconcileOutput, error) {
 		if svc == nil {
 			return nil, poolsUnavailable()
 		}
-		rec, err := svc.Reconcile(ctx, in.ID)
+		reconcile := svc.Reconcile
+		if in.Full {
+			reconcile = svc.ReconcileAll
+		}
+		rec, err := reconcile(ctx, in.ID)
 		if err != nil {
 			return nil, poolError(ctx, err, "path.")
 		}

@@ -39,7 +39,7 @@ import (
 //	resets 0
 //	hit royal_flush 1 10000866 10000866
 //	rateSum 8665000
-//	rateSumReserve 2585000
+//	rateSumReserve 2580000
 //
 // A hit line is the category, its count, paid and paid from the pool,
 // one per category in name order. The rate sums are sum(wager x rate) in

@@ -106,12 +106,7 @@ func TestReadsCommitNothing(t *testing.T) {
 	ctx := context.Background()
 	svc, clock, st, _ := signedPool(t)
 	svc.Signing.Every = time.Hour
-	for i := range 5 {
-		clock.Advance(time.Second)
-		if _, _, err := svc.ApplyRound(ctx, "p", jackpottest.RoundOf("mbs-megalink-ssp-v6", "T1", fmt.Sprint("r", i), clock.Now(), 500, []int{1}), "", ""); err != nil {
-			t.Fatal(err)
-		}
-	}
+	applyRounds(t, svc, clock, 0, 5)
 	before, _ := st.Pool(ctx, "p")
 	cps, _ := st.Checkpoints(ctx, "p", 0, 100)
 	clock.Advance(time.Minute)
@@ -142,12 +137,7 @@ func TestReadsCommitNothing(t *testing.T) {
 func TestProofRefusals(t *testing.T) {
 	ctx := context.Background()
 	svc, clock, _, _ := signedPool(t)
-	for i := range 3 {
-		clock.Advance(time.Second)
-		if _, _, err := svc.ApplyRound(ctx, "p", jackpottest.RoundOf("mbs-megalink-ssp-v6", "T1", fmt.Sprint("r", i), clock.Now(), 500, []int{1}), "", ""); err != nil {
-			t.Fatal(err)
-		}
-	}
+	applyRounds(t, svc, clock, 0, 3)
 	for _, tc := range []struct {
 		name  string
 		call  func() error
@@ -179,10 +169,7 @@ func TestWitnessFile(t *testing.T) {
 	svc, clock, _, dir := signedPool(t)
 	svc.Signing.Every = time.Hour
 	for i := range 3 {
-		clock.Advance(time.Second)
-		if _, _, err := svc.ApplyRound(ctx, "p", jackpottest.RoundOf("mbs-megalink-ssp-v6", "T1", fmt.Sprint("r", i), clock.Now(), 500, []int{1}), "", ""); err != nil {
-			t.Fatal(err)
-		}
+		applyRounds(t, svc, clock, i, 1)
 		if _, err := svc.PublishCheckpoint(ctx, "p"); err != nil {
 			t.Fatal(err)
 		}
@@ -200,4 +187,16 @@ func witnessLines(t *testing.T, path string) []string {
 		t.Fatal(err)
 	}
 	return strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
+}
+
+// applyRounds applies rounds r<from> to r<from+n-1>, one wager each, of
+// table T1 to pool p, a second apart.
+func applyRounds(t *testing.T, svc *pools.Service, clock *jackpottest.Clock, from, n int) {
+	t.Helper()
+	for i := from; i < from+n; i++ {
+		clock.Advance(time.Second)
+		if _, _, err := svc.ApplyRound(context.Background(), "p", jackpottest.RoundOf("mbs-megalink-ssp-v6", "T1", fmt.Sprint("r", i), clock.Now(), 500, []int{1}), "", ""); err != nil {
+			t.Fatal(err)
+		}
+	}
 }
