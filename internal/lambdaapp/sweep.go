@@ -4,11 +4,60 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"time"
 
 	"github.com/aws/aws-lambda-go/events"
 
+	"github.com/tablesettle/tablesettle/internal/jackpot"
 	"github.com/tablesettle/tablesettle/internal/pools"
 )
+
+// Auditor is a Sweeper that also keeps the ledger verifiable (issue 34
+// items 2 and 6): it publishes every pool's checkpoint and reconciles
+// every pool from its latest verified checkpoint.
+type Auditor interface {
+	PublishCheckpoints(ctx context.Context) error
+	AuditPools(ctx context.Context) ([]jackpot.Reconciliation, error)
+}
+
+// MetricNamespace and MetricLedgerMismatches are the CloudWatch metric the
+// sweep emits on every run through embedded metric format log lines: the
+// number of pools whose ledger does not reconcile (0 when all do); the
+// alarm in infra/ fires on any value above 0.
+const (
+	MetricNamespace        = "tablesettle"
+	MetricLedgerMismatches = "LedgerMismatches"
+)
+
+// emf is the embedded metric format's "_aws" member declaring one count
+// metric, without dimensions, at now.
+func emf(now time.Time, metric string) map[string]any {
+	return map[string]any{
+		"Timestamp": now.UnixMilli(),
+		"CloudWatchMetrics": []any{map[string]any{
+			"Namespace":  MetricNamespace,
+			"Dimensions": [][]string{{}},
+			"Metrics":    []any{map[string]any{"Name": metric, "Unit": "Count"}},
+		}},
+	}
+}
+
+// audit publishes the checkpoints and reconciles every pool, logging one
+// EMF line with the number of pools that differ, and one error line a
+// pool naming its problems (each names the seq at fault).
+func audit(ctx context.Context, a Auditor, logger *slog.Logger, ev events.EventBridgeEvent, now time.Time) (int, error) {
+	perr := a.PublishCheckpoints(ctx)
+	rs, aerr := a.AuditPools(ctx)
+	bad := 0
+	for _, r := range rs {
+		if !r.OK {
+			bad++
+			logger.Error("ledger mismatch", "event_id", ev.ID, "pool", r.Pool, "from", r.From, "entries", r.Entries, "problems", r.Problems, "differences", r.Differences)
+		}
+	}
+	logger.Info("ledger audit", "_aws", emf(now, MetricLedgerMismatches), MetricLedgerMismatches, bad, "pools", len(rs), "event_id", ev.ID)
+	return bad, errors.Join(perr, aerr)
+}
 
 // Sweeper pays the held hits that are due (pools.Service.SweepHeld, the
 // call the local server's ticker makes every second).
@@ -26,6 +75,9 @@ type SweepHandler func(context.Context, events.EventBridgeEvent) (SweepReport, e
 type SweepReport struct {
 	Pools int `json:"pools"`
 	Paid  int `json:"paid"`
+	// Mismatches is the number of pools whose ledger did not reconcile
+	// (an Auditor's run; the metric LedgerMismatches).
+	Mismatches int `json:"mismatches"`
 }
 
 // Sweep returns the handler of the scheduled sweep: every event releases
@@ -47,6 +99,14 @@ func Sweep(svc Sweeper, logger *slog.Logger) SweepHandler {
 				logger.Info("held hit paid", "event_id", ev.ID, "pool", r.Pool, "table", p.Table, "round", p.Round,
 					"seat", p.Seat, "hand", p.Category, "amount", r.Currency.Format(p.Amount), "minor_units", int64(p.Amount),
 					"seq", p.Seq, "rules", p.Rules)
+			}
+		}
+		if a, ok := svc.(Auditor); ok {
+			bad, aerr := audit(ctx, a, logger, ev, time.Now())
+			rep.Mismatches = bad
+			if aerr != nil {
+				logger.Error("ledger audit incomplete; the next run tries again", "event_id", ev.ID, "err", aerr.Error())
+				err = errors.Join(err, aerr)
 			}
 		}
 		if err != nil {
