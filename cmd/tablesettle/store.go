@@ -25,8 +25,8 @@ var errDiffers = errors.New("store check: differences found")
 // start (an empty store) with an earlier build's pools.json beside it,
 // imports that file: every pool, reconciled, or nothing. The JSON file is
 // left as it was.
-func openStore(ctx context.Context, data string, out io.Writer) (*sqlite.Store, error) {
-	st, err := sqlite.Open(data)
+func openStore(ctx context.Context, data string, out io.Writer, opts ...sqlite.Option) (*sqlite.Store, error) {
+	st, err := sqlite.Open(data, opts...)
 	if err != nil {
 		return nil, err
 	}

@@ -146,9 +146,20 @@ func TestScheduledEvent(t *testing.T) {
 	if len(hits) != 1 {
 		t.Fatalf("hit entries %+v, want one", hits)
 	}
-	for _, es := range hits {
+	for held, es := range hits {
 		if len(es) != 1 || es[0].Actor == nil || *es[0].Actor != pools.Clock {
 			t.Fatalf("the payment %+v, want one, by the service's clock", es)
+		}
+		// Every entry of the release, not only the payment, is the
+		// service's clock's (issue 33 item 5).
+		all, err := tables.Ledger(ctx, "rws", held, 100)
+		if err != nil || len(all) == 0 {
+			t.Fatalf("the release's entries: %d, %v", len(all), err)
+		}
+		for _, e := range all {
+			if e.Actor == nil || *e.Actor != pools.Clock {
+				t.Errorf("entry %d (%s) of the release by %+v, want the service's clock", e.Seq, e.Kind, e.Actor)
+			}
 		}
 	}
 	if q, err := tables.Get(ctx, "later"); err != nil || len(q.Held) != 1 {

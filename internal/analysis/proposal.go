@@ -243,8 +243,9 @@ func applyProposal(r ruleset.Ruleset, req Proposal, spec *Spec) error {
 // document's, each proposed line's rule "proposed". A proposal that cannot
 // be analysed is refused as fault.Invalid naming its field
 // ("pairPlus[2].hand"; "" for the whole proposal), a stud Bet table whose
-// analysis would not finish inside StudBudget too; a failure to compute is
-// fault.Internal whose detail says what could not be done.
+// analysis ctx ends before it finishes too (the caller bounds it: the HTTP
+// edge gives it StudBudget); a failure to compute is fault.Internal whose
+// detail says what could not be done.
 func Analyze(ctx context.Context, cat ruleset.Catalogue, req Proposal) (Figures, error) {
 	r, ok := cat.Get(ruleset.ID(req.Ruleset))
 	if !ok {
@@ -272,11 +273,9 @@ func Analyze(ctx context.Context, cat ruleset.Catalogue, req Proposal) (Figures,
 	if !proposedStud {
 		spec.StudBet = nil // the document's Bet table: its figures are precomputed
 	}
-	cctx, cancel := context.WithTimeout(ctx, StudBudget)
-	defer cancel()
-	reps, err := Compute(cctx, []Spec{spec})
+	reps, err := Compute(ctx, []Spec{spec})
 	if errors.Is(err, ErrTooSlow) {
-		return Figures{}, invalid("studBet", fmt.Sprintf("the analysis would not finish inside %v, well inside an API Gateway request (29 s); try again when the service is less busy", StudBudget), nil)
+		return Figures{}, invalid("studBet", "the analysis would not finish inside its time budget, well inside an API Gateway request (29 s); try again when the service is less busy", nil)
 	}
 	if err != nil {
 		return Figures{}, fault.Wrap(fault.Internal, err, "the analysis failed")

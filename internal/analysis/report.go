@@ -212,7 +212,9 @@ func anteBonusReturn(e *tcpEngine, t Table3, rule string) WagerReturn {
 	return w
 }
 
-// StudBudget is the most a stud Bet table analysis may take before it is
-// abandoned; POST /v1/paytables/analyze allows a proposed stud table only
-// because the whole pass takes about 1-2 s on two cores.
+// StudBudget is the most a stud Bet table analysis may take in a request
+// before it is abandoned (the HTTP edge imposes it: httpapi
+// Deps.AnalysisBudget); POST /v1/paytables/analyze allows a proposed stud
+// table only because the whole pass takes about 1-2 s on two cores
+// (BenchmarkAnalyzeStudProposal holds it to that).
 const StudBudget = 15 * time.Second

@@ -301,11 +301,19 @@ func jsonKind(t reflect.Type) string {
 // character boundary) and ends in "...".
 const MaxEcho = 96
 
-// Bound cuts s to MaxEcho bytes (see MaxEcho).
+// Bound cuts s to MaxEcho bytes (see MaxEcho) and makes it valid UTF-8.
 func Bound(s string) string { return BoundTo(s, MaxEcho) }
 
 // BoundTo cuts s to n bytes at a character boundary, marked with "...".
+// Every byte of s that is not part of valid UTF-8 becomes U+FFFD first:
+// what an error repeats of a request (a path segment "%C0%AE", a header)
+// must encode as JSON, which holds only UTF-8 (issue 33 item 2: such a
+// value in errors[].value made the answer fail to marshal, and the client
+// got an empty reply or a body cut mid-JSON).
 func BoundTo(s string, n int) string {
+	if !utf8.ValidString(s) {
+		s = strings.ToValidUTF8(s, "\uFFFD")
+	}
 	if len(s) <= n {
 		return s
 	}

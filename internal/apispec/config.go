@@ -17,6 +17,14 @@ import (
 	"github.com/danielgtaylor/huma/v2"
 )
 
+// Version is the contract's semantic version, the spec's info.version
+// (issue 33 item 8): MAJOR when a client generated from the last released
+// spec (openapi/released/) may break, MINOR for additions, PATCH for
+// words. Every breaking change since the release is recorded, with its
+// migration note, in CHANGELOG.md, and make test fails on one that is not
+// (test/contract, oasdiff). How to cut a release: CHANGELOG.md.
+const Version = "2.0.0"
+
 // Servers are where the API is served: the local server of `make run`, and
 // a deployed stage (API Gateway's HTTP API on its $default stage, so no
 // path prefix).

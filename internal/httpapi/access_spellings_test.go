@@ -119,7 +119,7 @@ func TestTableBindingSpellings(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			body := bytes.Replace(round.Body, []byte(`"table":"T12"`), []byte(tc.table), 1)
-			a := send(t, srv, "POST", path, body, http.Header{"Authorization": {"Bearer " + tokens["table"]}, "Idempotency-Key": {"spell-" + tc.name}})
+			a := send(t, srv, "POST", path, body, http.Header{"Authorization": {"Bearer " + tokens["table"]}, "Idempotency-Key": {"spell-" + strings.ReplaceAll(tc.name, ",", "")}})
 			ok := false
 			for _, w := range tc.want {
 				ok = ok || a.Status == w

@@ -52,6 +52,15 @@ func registerAnalysis(api huma.API, deps Deps) {
 			},
 		}),
 	}, func(ctx context.Context, in *analyzeInput) (*analysisOutput, error) {
+		budget := deps.AnalysisBudget
+		if budget == 0 {
+			budget = analysis.StudBudget
+		}
+		if budget > 0 {
+			var cancel context.CancelFunc
+			ctx, cancel = context.WithTimeout(ctx, budget)
+			defer cancel()
+		}
 		figs, err := deps.AnalysisCache.Analyze(ctx, cat, in.Body)
 		if err != nil {
 			return nil, analysisError(ctx, err, "body")

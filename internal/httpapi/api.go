@@ -28,8 +28,8 @@ import (
 	"github.com/tablesettle/tablesettle/internal/web"
 )
 
-// Version is the API's version as published in the spec.
-const Version = "1.0.0"
+// Version is the API's version as published in the spec (apispec.Version).
+const Version = apispec.Version
 
 // MaxBodyBytes is the largest request body any operation accepts; a larger
 // body is refused with 413 before it reaches an operation.
@@ -61,6 +61,12 @@ type Deps struct {
 	// AnalysisCache keeps custom paytable analyses by their proposal's
 	// hash (nil: none).
 	AnalysisCache *analysis.Cache
+	// AnalysisBudget bounds the analysis of a proposed paytable (POST
+	// /v1/paytables/analyze; 422 naming studBet past it): well inside an
+	// API Gateway request. Zero means analysis.StudBudget; negative, no
+	// bound (tests, whose machine may be loaded: the speed bound is
+	// analysis.BenchmarkAnalyzeStudProposal's, issue 33 item 11).
+	AnalysisBudget time.Duration
 	// Catalogue is the rulesets the edge serves: the ruleset id enum of
 	// the spec and every operation's lookup (settle, paytables, rule
 	// documents, irregularities, analysis) come from it. The zero value
@@ -168,12 +174,32 @@ func (o operations) Handle(op *huma.Operation, handler func(huma.Context)) {
 	if o.access != nil {
 		first = append(first, o.access.guard(route))
 	}
+	headers := headerParams(op)
 	first = append(first, func(ctx huma.Context, next func(huma.Context)) {
-		if r, w := humago.Unwrap(ctx); o.limits.admit(w, r) {
+		if r, w := humago.Unwrap(ctx); o.limits.admit(w, r, route, headers) {
 			next(ctx)
 		}
 	})
 	o.mux.Handle(route, operation{op: op, handler: first.Handler(handler)})
+}
+
+// headerParams are the single-valued headers op reads (its header
+// parameters: Idempotency-Key), which admit refuses twice over; the list
+// headers (Accept, If-None-Match: RFC 9110 12.5.1, 13.1.2), where several
+// values are one list, are left out.
+func headerParams(op *huma.Operation) []string {
+	var names []string
+	for _, p := range op.Parameters {
+		if p.In != "header" {
+			continue
+		}
+		switch http.CanonicalHeaderKey(p.Name) {
+		case "Accept", "If-None-Match":
+		default:
+			names = append(names, p.Name)
+		}
+	}
+	return names
 }
 
 // ServeHTTP implements huma.Adapter.

@@ -46,11 +46,9 @@ type Access struct {
 // without credentials), which Middleware keeps for authorize. On a
 // refusal it writes the problem and reports false.
 func (a *Access) authenticate(w http.ResponseWriter, r *http.Request, route string) (*principal.Principal, bool) {
-	if len(r.Header.Values("Authorization")) > 1 {
-		// Which one would count? Neither: a proxy and a client may each
-		// have added one (RFC 9110 11.6.2 allows one credential).
-		return nil, refuse(w, r, http.StatusBadRequest, "the request has more than one Authorization header; send exactly one",
-			[]any{"route", route, "reason", "two Authorization headers"}, &huma.ErrorDetail{Location: "header.Authorization", Message: "given more than once"})
+	if !singleHeaders(w, r, "Authorization") {
+		// RFC 9110 11.6.2 allows one credential.
+		return nil, false
 	}
 	p, err := a.Authenticator.Authenticate(r)
 	if e, _ := fault.As(err); err != nil && (e == nil || e.Kind != fault.Unauthenticated) {

@@ -234,3 +234,38 @@ func TestRefusedBodyClosesTheConnection(t *testing.T) {
 		}
 	}
 }
+
+// Issue 33 item 3: two Idempotency-Key headers (or one holding a comma,
+// which is how API Gateway passes two, see singleHeaders) are refused 400
+// naming the header, as two Authorization headers are, and the adjustment
+// is not proposed; one key is accepted (202); the list header
+// If-None-Match may come twice.
+func TestTwoIdempotencyKeysRefused(t *testing.T) {
+	h, _, token := paramsHost(t)
+	send := func(method, path, body string, header http.Header) *httptest.ResponseRecorder {
+		r := httptest.NewRequest(method, path, strings.NewReader(body))
+		if header != nil {
+			r.Header = header
+		}
+		r.Header.Set("Authorization", "Bearer "+token)
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, r)
+		return w
+	}
+	const adjust = `{"meter":"reserve","amount":100,"reason":"top-up"}`
+	for _, keys := range [][]string{{"ka1", "kb1"}, {"ka1", "ka1"}, {"ka1,kb1"}} {
+		w := send("POST", "/v1/pools/p1/adjustments", adjust, http.Header{"Idempotency-Key": keys})
+		if w.Code != http.StatusBadRequest || !strings.Contains(w.Body.String(), `"location":"header.Idempotency-Key"`) {
+			t.Fatalf("Idempotency-Key %q: %d %s", keys, w.Code, w.Body)
+		}
+	}
+	if w := send("GET", "/v1/pools/p1/proposals", "", nil); w.Code != http.StatusOK || strings.Contains(w.Body.String(), `"kind":"adjustment"`) {
+		t.Fatalf("a refused adjustment was proposed: %d %s", w.Code, w.Body)
+	}
+	if w := send("POST", "/v1/pools/p1/adjustments", adjust, http.Header{"Idempotency-Key": {"ka1"}}); w.Code != http.StatusAccepted {
+		t.Fatalf("one key: %d %s", w.Code, w.Body)
+	}
+	if w := send("GET", "/v1/pools/p1", "", http.Header{"If-None-Match": {`"a"`, `"b"`}}); w.Code != http.StatusOK {
+		t.Fatalf("two If-None-Match: %d %s", w.Code, w.Body)
+	}
+}

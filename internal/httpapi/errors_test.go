@@ -4,10 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"net/http"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/danielgtaylor/huma/v2"
+	jsonv2 "github.com/go-json-experiment/json"
 
 	"github.com/tablesettle/tablesettle/internal/apijson"
 	"github.com/tablesettle/tablesettle/internal/fault"
@@ -70,5 +73,27 @@ func TestNewErrorBoundsValues(t *testing.T) {
 	b, _ := json.Marshal(err)
 	if len(b) > maxMessage+2*apijson.MaxEcho+200 || strings.Contains(string(b), `"a"`) {
 		t.Fatalf("%d bytes: %s", len(b), b)
+	}
+}
+
+// Issue 33 item 2: an error that repeats bytes that are not UTF-8 (a path
+// segment, a header, a message quoting them) still encodes: each such byte
+// is U+FFFD, and the problem is valid JSON.
+func TestProblemEchoesOnlyUTF8(t *testing.T) {
+	for _, err := range []error{
+		problemOf(context.Background(), &fault.Error{Kind: fault.NotFound, Detail: "no pool \xc0\xae", Fields: []fault.Problem{{Field: "id", Message: "no such pool", Value: "\xc0\xae"}}}, "path"),
+		newError(http.StatusUnprocessableEntity, "bad \xff", &huma.ErrorDetail{Location: "path.seq\xff", Message: "invalid integer", Value: "\xff"}),
+	} {
+		b, mErr := jsonv2.Marshal(err, apijson.EncodeOptions)
+		if mErr != nil {
+			t.Fatalf("%v: %v", err, mErr)
+		}
+		if !utf8.Valid(b) || !strings.Contains(string(b), "\uFFFD") {
+			t.Errorf("%s", b)
+		}
+	}
+	b := ProblemJSON(http.StatusNotFound, "no page at /\xff", &huma.ErrorDetail{Location: "path.pool", Value: "\xfe"})
+	if want := `{"type":"about:blank","title":"Not Found","status":404,"detail":"no page at /` + "\uFFFD" + `","errors":[{"location":"path.pool","value":"` + "\uFFFD" + `"}]}`; string(b) != want {
+		t.Errorf("ProblemJSON:\n%s\nwant\n%s", b, want)
 	}
 }

@@ -3,6 +3,8 @@ package httpapi
 import (
 	"context"
 	"fmt"
+	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -12,9 +14,11 @@ import (
 
 	"github.com/danielgtaylor/huma/v2/humatest"
 
+	"github.com/tablesettle/tablesettle/internal/auth"
 	"github.com/tablesettle/tablesettle/internal/jackpot"
 	"github.com/tablesettle/tablesettle/internal/jackpot/jackpottest"
 	"github.com/tablesettle/tablesettle/internal/pools"
+	"github.com/tablesettle/tablesettle/internal/principal"
 	"github.com/tablesettle/tablesettle/internal/sqlite"
 )
 
@@ -547,5 +551,46 @@ func TestFloorETagSeesContributionsBesideThePool(t *testing.T) {
 			t.Fatalf("%s after a contribution beside the pool: %d %q, want 200 and a new tag", path, resp.Code, resp.Header().Get("ETag"))
 		}
 		shards = `{"epoch":2,"versions":{"SHARD#000":1}}`
+	}
+}
+
+// Issue 33 item 7: the sign's principal (role display) asking for the
+// display of a pool that does not exist learns that it does not (404
+// naming path.id, "no pool megalnk"), since its role may read a pool's
+// display; a caller without credentials learns only that credentials are
+// needed (401, the pool unnamed). The pool itself (GET /v1/pools/{id}) is
+// not the display role's to read, existing or not (403): the sign must
+// not fall back to it on a 404 (internal/web display.js), which is how it
+// came to show "403 ... needs role cage or supervisor".
+func TestDisplayOfNoSuchPool(t *testing.T) {
+	entries, display, err := auth.Add(nil, "sign-1", []principal.Role{principal.Display}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := sqlite.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	h, _ := New(Deps{Logger: slog.New(slog.NewJSONHandler(io.Discard, nil)), Pools: pools.NewService(st, time.Now, 1),
+		Access: &Access{Authenticator: BearerTokens{Tokens: auth.NewTokens(entries)}}})
+	get := func(path, token string) *httptest.ResponseRecorder {
+		r := httptest.NewRequest(http.MethodGet, path, nil)
+		if token != "" {
+			r.Header.Set("Authorization", "Bearer "+token)
+		}
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, r)
+		return w
+	}
+	w := get("/v1/pools/megalnk/display", display)
+	if w.Code != http.StatusNotFound || !strings.Contains(w.Body.String(), `"detail":"no pool megalnk"`) || !strings.Contains(w.Body.String(), `"location":"path.id"`) {
+		t.Errorf("display principal: %d %s, want 404 no pool megalnk at path.id", w.Code, w.Body)
+	}
+	if w := get("/v1/pools/megalnk/display", ""); w.Code != http.StatusUnauthorized || strings.Contains(w.Body.String(), "no pool") {
+		t.Errorf("no credentials: %d %s, want 401 that does not say whether the pool exists", w.Code, w.Body)
+	}
+	if w := get("/v1/pools/megalnk", display); w.Code != http.StatusForbidden {
+		t.Errorf("the pool itself, as the display role: %d %s, want 403", w.Code, w.Body)
 	}
 }

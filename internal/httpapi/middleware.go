@@ -190,18 +190,20 @@ func Middleware(deps Deps, mux *http.ServeMux) http.Handler {
 				r = r.WithContext(c) // the acting principal
 			}
 		}
-		if isOp || ok && limits.admit(rec, r) {
+		if isOp || ok && limits.admit(rec, r, route, nil) {
 			mux.ServeHTTP(rec, r)
 		}
 	})
 }
 
-// admit checks r's query string and reads its body whole under the
-// limits, in place (r.Body becomes the bytes read, its Content-Type the
-// one huma knows); when it cannot, it answers (400, 408, 413, 415, 422)
-// and reports false.
-func (l bodyLimits) admit(w http.ResponseWriter, r *http.Request) bool {
-	if !checkQuery(w, r) {
+// admit checks r's path parameters (those of route, its mux pattern),
+// query string and single-valued headers (singleHeaders: Content-Type and
+// the headers the operation reads, named in headers), and reads its body
+// whole under the limits, in place (r.Body becomes the bytes read, its
+// Content-Type the one huma knows); when it cannot, it answers (400, 408,
+// 413, 415, 422) and reports false.
+func (l bodyLimits) admit(w http.ResponseWriter, r *http.Request, route string, headers []string) bool {
+	if !checkPath(w, r, route) || !checkQuery(w, r) || !singleHeaders(w, r, "Content-Type") || !singleHeaders(w, r, headers...) {
 		return false
 	}
 	if r.Body == nil || r.Body == http.NoBody {
@@ -244,9 +246,85 @@ func checkQuery(w http.ResponseWriter, r *http.Request) bool {
 	for name, vs := range q {
 		for _, v := range vs {
 			if !utf8.ValidString(name) || !utf8.ValidString(v) {
-				return refuse(w, r, http.StatusUnprocessableEntity, "a query parameter is not valid UTF-8", nil,
+				return refuse(w, r, http.StatusBadRequest, "a query parameter is not valid UTF-8", nil,
 					&huma.ErrorDetail{Location: "query." + apijson.Bound(strings.ToValidUTF8(name, "\uFFFD")), Message: "not valid UTF-8 once its % escapes are decoded"})
 			}
+		}
+	}
+	return true
+}
+
+// checkPath refuses (400) a request whose path parameter is not valid
+// UTF-8 once its % escapes are decoded (/v1/rulesets/%C0%AE%C0%AE), naming
+// it (path.id), before any operation or page reads it: every id the
+// service keeps or looks up is text, and JSON, which every answer is, holds
+// only UTF-8 (issue 33 item 2). route is the mux pattern the request
+// matched ("GET /v1/pools/{id}/hits/{seq}/slip"); the path is read in its
+// escaped form, segment by segment as the mux matches it, so that a %2F
+// inside a parameter does not shift the segments.
+func checkPath(w http.ResponseWriter, r *http.Request, route string) bool {
+	_, pattern, _ := strings.Cut(route, " ")
+	if i := strings.IndexByte(pattern, '/'); i > 0 {
+		pattern = pattern[i:] // a pattern with a host
+	}
+	if !strings.Contains(pattern, "{") {
+		return true
+	}
+	segs := strings.Split(r.URL.EscapedPath(), "/")
+	for i, p := range strings.Split(pattern, "/") {
+		if i >= len(segs) {
+			break
+		}
+		name, ok := strings.CutPrefix(p, "{")
+		if !ok {
+			continue
+		}
+		name = strings.TrimSuffix(name, "}")
+		value := segs[i]
+		if rest, wild := strings.CutSuffix(name, "..."); wild {
+			name, value = rest, strings.Join(segs[i:], "/")
+		}
+		if name == "$" {
+			continue
+		}
+		if v, err := url.PathUnescape(value); err != nil || !utf8.ValidString(v) {
+			return refuse(w, r, http.StatusBadRequest, "the path parameter "+name+" is not valid UTF-8", nil,
+				&huma.ErrorDetail{Location: "path." + name, Message: "not valid UTF-8 once its % escapes are decoded"})
+		}
+	}
+	return true
+}
+
+// singleHeaders refuses (400) a request that gives one of the named
+// headers more than once, or a value of one that is not valid UTF-8,
+// naming it (header.Idempotency-Key). Every header the API reads takes one
+// value (Authorization, Content-Type, Idempotency-Key; the list headers
+// Accept and If-None-Match excepted, see headerParams): which of two would
+// count? Neither: a proxy and a client may each have added one, and the
+// first winning silently (issue 33 item 3) is a guess.
+//
+// Behind API Gateway two headers arrive as one, joined by a comma, which
+// the Lambda adapter (aws-lambda-go-api-proxy) splits back into two
+// values, for every header but its own list of single-valued ones
+// (Authorization and Content-Type among them). So a header other than
+// those two counts a comma as a second value on every host: one
+// Idempotency-Key "a,b" is refused on the local server as it is on
+// Lambda, where it cannot be told from two.
+func singleHeaders(w http.ResponseWriter, r *http.Request, names ...string) bool {
+	for _, name := range names {
+		vs := r.Header.Values(name)
+		split := http.CanonicalHeaderKey(name) != "Authorization" && http.CanonicalHeaderKey(name) != "Content-Type"
+		if len(vs) > 1 || split && len(vs) == 1 && strings.Contains(vs[0], ",") {
+			msg := "given more than once"
+			if split {
+				msg += " (a comma counts: it is how API Gateway joins two)"
+			}
+			return refuse(w, r, http.StatusBadRequest, "the request has more than one "+name+" header; send exactly one", []any{"header", name, "reason", "header given twice"},
+				&huma.ErrorDetail{Location: "header." + name, Message: msg})
+		}
+		if len(vs) == 1 && !utf8.ValidString(vs[0]) {
+			return refuse(w, r, http.StatusBadRequest, "the "+name+" header is not valid UTF-8", nil,
+				&huma.ErrorDetail{Location: "header." + name, Message: "not valid UTF-8"})
 		}
 	}
 	return true

@@ -390,7 +390,8 @@ func TestUncleanPathRedirectIsAProblem(t *testing.T) {
 
 // Issue 15 section 3 (strict input): a query string with a bad % escape is
 // a 400 problem, not read as if the pair were absent (unit=%zz as no
-// unit). A parameter that decodes to invalid UTF-8 is a 422 naming it.
+// unit). A parameter that decodes to invalid UTF-8 is a 400 naming it
+// (issue 33 item 2: refused as the path's are, before any operation).
 func TestQueryStrict(t *testing.T) {
 	h, _ := New(Deps{})
 	cases := []struct {
@@ -401,7 +402,7 @@ func TestQueryStrict(t *testing.T) {
 		{"unit=100", 200, ""},
 		{"unit=%zz", 400, "query"},
 		{"unit=5%", 400, "query"},
-		{"note=%ff%fe", 422, "query.note"},
+		{"note=%ff%fe", 400, "query.note"},
 	}
 	for _, c := range cases {
 		t.Run(c.query, func(t *testing.T) {

@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"slices"
@@ -28,8 +29,13 @@ func testPrincipals(def func(method, path string) string) func(huma.Context, fun
 			v = def(ctx.Method(), ctx.URL().Path)
 		}
 		if v != "" {
+			// id/roles[/tables]: "tbl:T2/table/T2" is table T2's.
 			id, roles, _ := strings.Cut(v, "/")
+			roles, tables, _ := strings.Cut(roles, "/")
 			p := &principal.Principal{ID: id}
+			if tables != "" {
+				p.Tables = strings.Split(tables, ",")
+			}
 			for _, r := range strings.Split(roles, ",") {
 				p.Roles = append(p.Roles, principal.Role(r))
 			}
@@ -62,16 +68,24 @@ func lockAPI(t *testing.T) humatest.TestAPI {
 	return api
 }
 
-// TestPoolLockHTTP: a Royal under the jackpot lock is answered pending, is
-// listed for its table with its cards, shows on the pool, and is
-// confirmed by a supervisor and paid by the cage, each recorded with its
-// principal; without a principal 401, with the wrong role 403 (issue 13).
-func TestPoolLockHTTP(t *testing.T) {
+// lockedPoolAPI is lockAPI with pool megalink (createMBS) under the
+// jackpot lock for every percentage prize.
+func lockedPoolAPI(t *testing.T) humatest.TestAPI {
+	t.Helper()
 	api := lockAPI(t)
 	create := strings.Replace(createMBS, `"reset":10000000`, `"reset":10000000,"verify":{"percent":true}`, 1)
 	if resp := api.Post("/v1/pools", strings.NewReader(create)); resp.Code != http.StatusCreated {
 		t.Fatalf("create: %d %s", resp.Code, resp.Body)
 	}
+	return api
+}
+
+// TestPoolLockHTTP: a Royal under the jackpot lock is answered pending, is
+// listed for its table with its cards, shows on the pool, and is
+// confirmed by a supervisor and paid by the cage, each recorded with its
+// principal; without a principal 401, with the wrong role 403 (issue 13).
+func TestPoolLockHTTP(t *testing.T) {
+	api := lockedPoolAPI(t)
 	round := `{"ruleset":"mbs-megalink-ssp-v6","table":"T12","roundId":"R1","dealtAt":"2026-03-01T20:00:00Z","dealer":"2d 3d 5h 8c 9s",
 	  "progressiveUnit":500,"positions":[{"seat":1,"cards":"Kc Kh Kd Ac Ah","wagers":{"ante":1000,"bet":2000,"progressive":500}},
 	               {"seat":2,"cards":"2c 7d 9h Jd 4c","wagers":{"ante":1000,"progressive":500}},
@@ -262,5 +276,102 @@ func TestCorrectionAfterTheResetSpentTheOverflowHTTP(t *testing.T) {
 	resp = api.Get("/v1/pools/P/reconcile", "X-Test-Principal: ctl:cy/controller")
 	if resp.Code != http.StatusOK || !strings.Contains(resp.Body.String(), `"ok":true`) {
 		t.Fatalf("reconcile: %d %s", resp.Code, resp.Body)
+	}
+}
+
+// TestVoidOfAVoidedHitHTTP: issue 33 item 10. Proposing the void of a
+// hit already voided is a 409 at path.seq naming the entry that voided
+// it, as docs/edge.md says (it was 404); an unknown hit stays 404.
+func TestVoidOfAVoidedHitHTTP(t *testing.T) {
+	api := lockedPoolAPI(t)
+	round := `{"ruleset":"mbs-megalink-ssp-v6","table":"T12","roundId":"R1","dealtAt":"2026-03-01T20:00:00Z","dealer":"2d 3d 5h 8c 9s",
+	  "progressiveUnit":500,"positions":[{"seat":3,"cards":"Ts Js Qs Ks As","wagers":{"ante":1000,"bet":2000,"progressive":500}}]}`
+	resp := api.Post("/v1/pools/megalink/rounds", strings.NewReader(round))
+	res := decodeBody[jackpot.RoundResult](t, resp.Body.Bytes())
+	if resp.Code != http.StatusOK || len(res.Payouts) != 1 || res.Payouts[0].Status != "pending" {
+		t.Fatalf("round: %d %s", resp.Code, resp.Body)
+	}
+	seq := res.Payouts[0].Seq
+	void := fmt.Sprintf("/v1/pools/megalink/hits/%d/void", seq)
+	resp = api.Post(void, "Idempotency-Key: v1", "X-Test-Principal: sup:ann/supervisor", strings.NewReader(`{"reason":"misread"}`))
+	prop := decodeBody[ProposalAnswer](t, resp.Body.Bytes())
+	if resp.Code != http.StatusAccepted {
+		t.Fatalf("proposed void: %d %s", resp.Code, resp.Body)
+	}
+	if resp := api.Post(fmt.Sprintf("/v1/pools/megalink/proposals/%d/approve", prop.Proposal.ID), "Idempotency-Key: a1", "X-Test-Principal: ctl:cy/controller"); resp.Code != http.StatusOK {
+		t.Fatalf("approve: %d %s", resp.Code, resp.Body)
+	}
+	// The hit entry, its reset, the proposal, then the hit_void.
+	voidSeq := prop.Proposal.ID + 1
+	resp = api.Post(void, "Idempotency-Key: v2", "X-Test-Principal: sup:ben/supervisor", strings.NewReader(`{"reason":"misread"}`))
+	want := fmt.Sprintf("hit %d is voided by entry %d", seq, voidSeq)
+	if resp.Code != http.StatusConflict || !strings.Contains(resp.Body.String(), `"location":"path.seq"`) || !strings.Contains(resp.Body.String(), want) {
+		t.Fatalf("a second void: %d %s, want 409 at path.seq saying %q", resp.Code, resp.Body, want)
+	}
+	if resp := api.Post("/v1/pools/megalink/hits/999/void", "Idempotency-Key: v3", "X-Test-Principal: sup:ben/supervisor", strings.NewReader(`{"reason":"misread"}`)); resp.Code != http.StatusNotFound {
+		t.Fatalf("an unknown hit: %d %s", resp.Code, resp.Body)
+	}
+}
+
+// TestVoidPoolRoundHTTP: issue 33 item 1's reproducer. A pool round with
+// the Ten of spades at seats 1 and 2 and a Royal Flush at seat 3 answers
+// the void and the irregularities byte for byte as settle does, with no
+// contribution; the ledger records it (round_void), the pool names it
+// (lastVoidHand) and the hit queue's history lists the Royal; re-posting
+// the round with the right cards is a 409 naming the correction.
+func TestVoidPoolRoundHTTP(t *testing.T) {
+	st, err := sqlite.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, api := humatest.New(t, Config())
+	api.UseMiddleware(testPrincipal)
+	Register(api, Deps{Pools: pools.NewService(st, jackpottest.NewClock(jackpottest.T0).Now, 1)}, GroupPools, GroupSettle)
+	if resp := api.Post("/v1/pools", strings.NewReader(createMBS)); resp.Code != http.StatusCreated {
+		t.Fatalf("create: %d %s", resp.Code, resp.Body)
+	}
+	body := func(seat2 string, pool bool) string {
+		b := `{"ruleset":"mbs-megalink-ssp-v6","roundId":"R1","dealer":"2d 3d 5h 8c 9s","progressiveUnit":500,"positions":[
+		  {"seat":1,"cards":"Ts 4c 6d 7h Kd","wagers":{"ante":1000,"bet":2000,"progressive":500}},
+		  {"seat":2,"cards":"` + seat2 + `","wagers":{"ante":1000,"bet":2000,"progressive":500}},
+		  {"seat":3,"cards":"Th Jh Qh Kh Ah","wagers":{"ante":1000,"bet":2000,"progressive":500}}]`
+		if pool {
+			b += `,"table":"T12","dealtAt":"2026-03-01T20:00:00Z"`
+		}
+		return b + "}"
+	}
+	settled := api.Post("/v1/rounds/settle", strings.NewReader(body("Ts 2c 5d 8h 9c", false)))
+	resp := api.Post("/v1/pools/megalink/rounds", strings.NewReader(body("Ts 2c 5d 8h 9c", true)))
+	if settled.Code != http.StatusOK || resp.Code != http.StatusOK {
+		t.Fatalf("settle %d, pool round %d: %s", settled.Code, resp.Code, resp.Body)
+	}
+	var s, r map[string]json.RawMessage
+	if err := json.Unmarshal(settled.Body.Bytes(), &s); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(resp.Body.Bytes(), &r); err != nil {
+		t.Fatal(err)
+	}
+	if string(r["void"]) != "true" || string(r["void"]) != string(s["void"]) || string(r["irregularities"]) != string(s["irregularities"]) ||
+		!strings.Contains(string(r["irregularities"]), `"code":"duplicate_card"`) {
+		t.Fatalf("the pool round's void and irregularities differ from settle's:\npool   %s %s\nsettle %s %s", r["void"], r["irregularities"], s["void"], s["irregularities"])
+	}
+	res := decodeBody[jackpot.RoundResult](t, resp.Body.Bytes())
+	if res.Contribution.Wagers != 0 || len(res.Payouts) != 0 || res.Meters.Displayed != 10_000_000 {
+		t.Fatalf("a void round contributes and pays nothing: %s", resp.Body)
+	}
+	pool := decodeBody[pools.View](t, api.Get("/v1/pools/megalink").Body.Bytes())
+	ledger := api.Get(fmt.Sprintf("/v1/pools/megalink/ledger?after=%d", pool.LastVoidHand-1)).Body.String()
+	if pool.LastVoidHand == 0 || !strings.Contains(ledger, `"kind":"round_void"`) || !strings.Contains(ledger, `"reason":"duplicate_card: `) ||
+		!strings.Contains(ledger, `"voidHands":[{"seat":3,"dealt":3,"wager":"player","category":"royal_flush","cards":"Th Jh Qh Kh Ah"`) {
+		t.Fatalf("the ledger (lastVoidHand %d): %s", pool.LastVoidHand, ledger)
+	}
+	queue := api.Get("/v1/pools/megalink/hits?state=all").Body.String()
+	if !strings.Contains(queue, `"state":"round_void"`) || !strings.Contains(queue, `"hand":"royal_flush"`) || !strings.Contains(queue, `"voidReason":"duplicate_card: `) {
+		t.Fatalf("the hit queue: %s", queue)
+	}
+	again := api.Post("/v1/pools/megalink/rounds", strings.NewReader(body("Tc 2c 5d 8h 9c", true)))
+	if again.Code != http.StatusConflict || !strings.Contains(again.Body.String(), "POST /v1/pools/megalink/rounds/T12/R1/correction") {
+		t.Fatalf("the round re-posted with the right cards: %d %s", again.Code, again.Body)
 	}
 }

@@ -139,11 +139,7 @@ func TestDualControlHTTP(t *testing.T) {
 // the controller's approval voids it: the Royal's amount back, the reset
 // reversed, displayed 10,000,259 and reserve 77 as before the hit.
 func TestVoidProposedThenApprovedHTTP(t *testing.T) {
-	api := lockAPI(t)
-	create := strings.Replace(createMBS, `"reset":10000000`, `"reset":10000000,"verify":{"percent":true}`, 1)
-	if resp := api.Post("/v1/pools", strings.NewReader(create)); resp.Code != http.StatusCreated {
-		t.Fatalf("create: %d %s", resp.Code, resp.Body)
-	}
+	api := lockedPoolAPI(t)
 	round := `{"ruleset":"mbs-megalink-ssp-v6","table":"T12","roundId":"R1","dealtAt":"2026-03-01T20:00:00Z","dealer":"2d 3d 5h 8c 9s",
 	  "progressiveUnit":500,"positions":[{"seat":2,"cards":"2c 7d 9h Jd 4c","wagers":{"ante":1000,"progressive":500}},
 	               {"seat":1,"cards":"4h 6h 9c Qc 3s","wagers":{"ante":1000,"progressive":500}},

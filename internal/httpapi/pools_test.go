@@ -107,12 +107,13 @@ func TestPoolLifecycle(t *testing.T) {
 	if resp := api.Post("/v1/pools/megalink/rounds", strings.NewReader(respelled)); resp.Code != http.StatusOK || resp.Body.String() != first {
 		t.Fatalf("respelled round: %d %s", resp.Code, resp.Body)
 	}
-	// R22: a stake other than the pool's unit is refused, naming the field,
-	// even when the table states that amount as its progressiveUnit.
+	// R22: a stake other than the pool's unit is refused, even when the
+	// table states that amount as its progressiveUnit: the unit is what is
+	// wrong, and is named (issue 33 item 4: checked on every round).
 	bad := `{"ruleset":"mbs-megalink-ssp-v6","table":"T12","roundId":"R2","dealtAt":"2026-03-01T20:00:00Z","dealer":"2d 3d 5h 8c 9s",
 	  "progressiveUnit":1000,"positions":[{"seat":1,"cards":"Kc Kh Kd As Ah","wagers":{"ante":1000,"progressive":1000}}]}`
 	resp = api.Post("/v1/pools/megalink/rounds", strings.NewReader(bad))
-	if resp.Code != http.StatusUnprocessableEntity || !strings.Contains(resp.Body.String(), "body.positions[0].wagers.progressive") {
+	if resp.Code != http.StatusUnprocessableEntity || !strings.Contains(resp.Body.String(), `"location":"body.progressiveUnit"`) {
 		t.Fatalf("bad stake: %d %s", resp.Code, resp.Body)
 	}
 	// R12: a repeated card voids the round; it never reaches the pool.
@@ -237,11 +238,63 @@ func TestRWSHeldThenReleased(t *testing.T) {
 		t.Fatalf("paid inside the window: %s", resp.Body)
 	}
 	clock.Advance(5 * time.Second)
-	resp = api.Post("/v1/pools/rws/release")
+	resp = api.Post("/v1/pools/rws/release", "X-Test-Principal: sup:ann/supervisor")
 	out := decodeBody[struct{ Paid []jackpot.Payout }](t, resp.Body.Bytes())
 	if len(out.Paid) != 1 || out.Paid[0].Amount != 10_000_086 {
 		t.Fatalf("release: %s", resp.Body)
 	}
+	// Issue 33 item 5: the Release button names who pressed it; a held
+	// hit of T1 that a round of T2 finds due is paid as the service's
+	// clock, and T2's own contribution names T2.
+	if by := releasedBy(t, api, out.Paid[0].Seq); by != "sup:ann" {
+		t.Fatalf("the button's release recorded as %q, want sup:ann", by)
+	}
+	round = strings.Replace(round, `"roundId":"R1"`, `"roundId":"R2"`, 1)
+	resp = api.Post("/v1/pools/rws/rounds", strings.NewReader(round), "X-Test-Principal: tbl:T1/table/T1")
+	held := decodeBody[jackpot.RoundResult](t, resp.Body.Bytes())
+	if len(held.Payouts) != 1 || held.Payouts[0].Status != "held" {
+		t.Fatalf("held again: %s", resp.Body)
+	}
+	clock.Advance(5 * time.Second)
+	t2 := `{"ruleset":"rws-mlp-csp-v2","table":"T2","roundId":"R1","dealtAt":"2026-03-01T20:00:00Z","dealer":"2d 3d 5h 8c 9s",
+	  "progressiveUnit":500,"positions":[{"seat":1,"cards":"Kc Qh 7d 4c 2h","wagers":{"ante":1000,"bet":2000,"progressive":500}}]}`
+	resp = api.Post("/v1/pools/rws/rounds", strings.NewReader(t2), "X-Test-Principal: tbl:T2/table/T2")
+	res = decodeBody[jackpot.RoundResult](t, resp.Body.Bytes())
+	if resp.Code != http.StatusOK || len(res.Released) != 1 || res.Released[0].Table != "T1" {
+		t.Fatalf("T2's round: %s", resp.Body)
+	}
+	if by := releasedBy(t, api, res.Released[0].Seq); by != "service" {
+		t.Fatalf("the release T2's round found due recorded as %q, want service (the clock)", by)
+	}
+	// Every entry after T1's held one: the release's (the Royal, the
+	// reset) the clock's, then T2's contribution T2's.
+	resp = api.Get(fmt.Sprintf("/v1/pools/rws/ledger?after=%d", held.Payouts[0].Seq))
+	page := decodeBody[struct{ Entries []jackpot.Entry }](t, resp.Body.Bytes())
+	kinds := ""
+	for _, e := range page.Entries {
+		want := "service"
+		if e.Kind == jackpot.KindContribution {
+			want = "tbl:T2"
+		}
+		if e.Actor == nil || e.Actor.ID != want {
+			t.Errorf("entry %d (%s) by %+v, want %s", e.Seq, e.Kind, e.Actor, want)
+		}
+		kinds += string(e.Kind) + " "
+	}
+	if kinds != "hit reset contribution " {
+		t.Fatalf("entries after the held Royal: %s", kinds)
+	}
+}
+
+// releasedBy is the actor's id of ledger entry seq of pool rws.
+func releasedBy(t *testing.T, api humatest.TestAPI, seq int64) string {
+	t.Helper()
+	resp := api.Get(fmt.Sprintf("/v1/pools/rws/ledger?after=%d&limit=1", seq-1))
+	page := decodeBody[struct{ Entries []jackpot.Entry }](t, resp.Body.Bytes())
+	if len(page.Entries) != 1 || page.Entries[0].Seq != seq || page.Entries[0].Actor == nil {
+		t.Fatalf("ledger entry %d: %s", seq, resp.Body)
+	}
+	return page.Entries[0].Actor.ID
 }
 
 // TestPoolsReadmeExample: the pools example of docs/pools.md works as
@@ -293,6 +346,12 @@ func TestRoundFieldsNamed(t *testing.T) {
 		  "progressiveUnit":500,"positions":[{"seat":1,"cards":"Kc Kh Kd As Ah","wagers":{"ante":1000,"bet":2000,"progressive":500}}]}`, `"location":"body.ruleset"`},
 		"bad round id": {`{"ruleset":"mbs-megalink-ssp-v6","table":"T1","roundId":"R/1","dealtAt":"2026-03-01T20:00:00Z","dealer":"2d 3d 5h 8c 9s",
 		  "progressiveUnit":500,"positions":[{"seat":1,"cards":"Kc Kh Kd As Ah","wagers":{"ante":1000,"progressive":500}}]}`, `"location":"body.roundId"`},
+		// Issue 33 item 4 (ruling R22): the unit is the pool's on every
+		// round, with a progressive wager or none.
+		"unit not the pool's, no progressive wager": {`{"ruleset":"mbs-megalink-ssp-v6","table":"T1","roundId":"R1","dealtAt":"2026-03-01T20:00:00Z","dealer":"2d 3d 5h 8c 9s",
+		  "progressiveUnit":501,"positions":[{"seat":1,"cards":"Kc Kh Kd As Ah","wagers":{"ante":1000,"bet":2000}}]}`, `"location":"body.progressiveUnit"`},
+		"unit not the pool's, progressive wager of that unit": {`{"ruleset":"mbs-megalink-ssp-v6","table":"T1","roundId":"R1","dealtAt":"2026-03-01T20:00:00Z","dealer":"2d 3d 5h 8c 9s",
+		  "progressiveUnit":501,"positions":[{"seat":1,"cards":"Kc Kh Kd As Ah","wagers":{"ante":1000,"bet":2000,"progressive":501}}]}`, `"location":"body.progressiveUnit"`},
 	} {
 		t.Run(name, func(t *testing.T) {
 			resp := api.Post("/v1/pools/megalink/rounds", strings.NewReader(c.body))
@@ -300,6 +359,9 @@ func TestRoundFieldsNamed(t *testing.T) {
 				t.Fatalf("%d %s, want 422 at %s", resp.Code, resp.Body, c.loc)
 			}
 		})
+	}
+	if p := decodeBody[struct{ Version int64 }](t, api.Get("/v1/pools/megalink").Body.Bytes()); p.Version != 1 {
+		t.Errorf("a refused round moved the pool to version %d", p.Version)
 	}
 }
 

@@ -102,9 +102,10 @@ func (k Rules) Correct(p Pool, ledger []Entry, original string, corr Correction,
 	}
 	resetDone := map[int64]bool{} // a shared prize's one reset
 	mine := func(e Entry) bool { return e.Table == corr.Table && e.Round == corr.Round }
-	// The original's entries are reversed last first (a reset before its
-	// hit, the hits before the contribution that fed them), so that what
-	// the original took from a meter is back before what it gave is taken.
+	// The original's entries are reversed last first (the hits before the
+	// contribution that fed them), so that what the original took from a
+	// meter is back before what it gave is taken; a hit's reset is
+	// reversed after the hit (below).
 	for i := len(ledger) - 1; i >= 0; i-- {
 		e := ledger[i]
 		switch {
@@ -153,13 +154,25 @@ func (k Rules) Correct(p Pool, ledger []Entry, original string, corr Correction,
 				}
 			}
 		case e.Kind == KindHit && mine(e) && !reversed[e.Seq]:
-			if r := resetAfter(ledger, i); r != nil && !resetDone[r.Seq] {
-				resetDone[r.Seq] = true
-				post(reverseReset(*r, e.Seq))
-				res.Reversed = append(res.Reversed, r.Seq)
-			}
+			// The hit's prize goes back before its reset's funding leaves
+			// the displayed meter, and a shared prize's one reset after
+			// the last of its group: the reset put in the displayed meter
+			// what the prizes took out, so taken back first it could leave
+			// the meter below zero for an entry when a later hit took from
+			// it (issue 33 item 9). Every entry then leaves every meter at
+			// zero or above.
 			res.HouseRecovery += reverseHit(c, &q, e, post)
 			res.Reversed = append(res.Reversed, e.Seq)
+			r := resetAfter(ledger, i)
+			if r == nil || resetDone[r.Seq] {
+				break
+			}
+			if i > 0 && ledger[i-1].Kind == KindHit && mine(ledger[i-1]) && !reversed[ledger[i-1].Seq] && resetAfter(ledger, i-1) == r {
+				break // another hit of the group is reversed next
+			}
+			resetDone[r.Seq] = true
+			post(reverseReset(*r, e.Seq))
+			res.Reversed = append(res.Reversed, r.Seq)
 		}
 	}
 	if c.err != nil {

@@ -19,7 +19,7 @@ type FloorHit struct {
 	// (HeldSeq links the hit entry that paid it to that one).
 	Seq     int64  `json:"seq" doc:"The hit's id: the ledger entry that committed it (a held hit's held entry until it is paid)."`
 	HeldSeq int64  `json:"heldSeq,omitempty" doc:"For a hit that was held (R7): its held entry, the seq it was listed under while held."`
-	State   string `json:"state" enum:"held,pending,confirmed,paid,voided"`
+	State   string `json:"state" enum:"held,pending,confirmed,paid,voided,round_void" doc:"round_void: a hand a void round held that would have hit (issue 33 item 1); nothing was paid or reserved for it, voidReason says why the round is void."`
 	Table   string `json:"table"`
 	Round   string `json:"round"`
 	Ruleset string `json:"ruleset,omitempty"`
@@ -121,8 +121,14 @@ func AllHits(p Pool, ledger []Entry, table string, limit int, now time.Time) []F
 		byseq[h.Seq] = &h
 		order = append(order, h.Seq)
 	}
+	voided := map[int64][]FloorHit{} // a void round's hands that would have hit
 	for _, e := range ledger {
 		switch e.Kind {
+		case KindRoundVoid:
+			if len(e.VoidHands) > 0 {
+				voided[e.Seq] = voidHits(p, e)
+				order = append(order, e.Seq)
+			}
 		case KindHeld:
 			add(FloorHit{Seq: e.Seq, State: StateHeld, Table: e.Table, Round: e.Round, Seat: e.Seat, Dealt: e.Dealt, Hand: e.Category, Category: e.Category,
 				Currency: p.Settings.Currency, CommittedAt: e.At, Rules: append([]string{}, e.Rules...)})
@@ -167,6 +173,14 @@ func AllHits(p Pool, ledger []Entry, table string, limit int, now time.Time) []F
 	}
 	out := []FloorHit{}
 	for _, seq := range order {
+		if vs, ok := voided[seq]; ok {
+			for _, v := range vs {
+				if table == "" || v.Table == table {
+					out = append(out, v)
+				}
+			}
+			continue
+		}
 		h := byseq[seq]
 		if h.State == "" || (table != "" && h.Table != table) {
 			continue

@@ -109,7 +109,7 @@ func (k Rules) FoldRounds(p Pool, rounds []Entry) (Pool, []Entry, error) {
 // the pool's carry, exactly (R1).
 func (k Rules) Contribute(p Pool, r Round, now time.Time) (*Entry, RoundResult, bool, error) {
 	s := p.Settings
-	if len(r.Hits) > 0 || (s.Ceiling > 0 && p.Meters.Displayed < s.Ceiling) {
+	if len(r.Hits) > 0 || r.Void || (s.Ceiling > 0 && p.Meters.Displayed < s.Ceiling) {
 		return nil, RoundResult{}, false, nil
 	}
 	_, es, res, err := k.Apply(p, r, now)

@@ -35,10 +35,35 @@ func heldLess(a, b HeldHit) bool {
 // hit writes up to 3 ledger entries).
 const MaxReleasedPerCommit = 20
 
+// Clock is the actor of a release of held hits that nobody asked for by
+// name: the settle window closed on the service's clock, and a round of
+// any table, a read of the floor or a sweep found it closed (issue 33
+// item 5: a round of another table did not decide to pay the hit, so
+// its principal is not the release's actor). docs/floor.md.
+var Clock = Actor{ID: "service", Role: "clock"}
+
 // releaseDue pays the held hits whose window has passed, and every held
 // hit dealt before one of them (a hand dealt earlier is paid first, R7),
-// in the R7 order, each from the pool as it stands (R21).
+// in the R7 order, each from the pool as it stands (R21). Every entry it
+// writes names c's releaser, the service's clock (Clock) unless set.
 func (c *change) releaseDue() ([]Payout, error) {
+	from := len(c.entries)
+	out, err := c.payDue()
+	by := Clock
+	if c.releaser != nil {
+		by = *c.releaser
+	}
+	for i := from; i < len(c.entries); i++ {
+		if c.entries[i].Actor == nil {
+			a := by
+			c.entries[i].Actor = &a
+		}
+	}
+	return out, err
+}
+
+// payDue is releaseDue, its entries naming no actor.
+func (c *change) payDue() ([]Payout, error) {
 	p := c.pool
 	if len(p.Held) == 0 {
 		return nil, nil
@@ -103,17 +128,23 @@ func DueHeld(p Pool, now time.Time) int {
 	return last + 1
 }
 
-// Release pays the held hits that are due at now (R7) without a round.
-// It reports false when nothing was due (and then there is nothing to
-// commit).
+// Release pays the held hits that are due at now (R7) without a round,
+// recorded as the service's clock (Clock). It reports false when nothing
+// was due (and then there is nothing to commit).
 func Release(p Pool, now time.Time) (Pool, []Entry, []Payout, bool, error) {
 	return Standard().Release(p, now)
 }
 
 // Release is Release for a pool under k's rulesets.
 func (k Rules) Release(p Pool, now time.Time) (Pool, []Entry, []Payout, bool, error) {
+	return k.ReleaseBy(p, now, Clock)
+}
+
+// ReleaseBy is Release recorded as by: the principal who asked for it by
+// name (the floor's Release button), or Clock.
+func (k Rules) ReleaseBy(p Pool, now time.Time, by Actor) (Pool, []Entry, []Payout, bool, error) {
 	q := p.clone()
-	c := &change{pool: &q, now: now, rules: k}
+	c := &change{pool: &q, now: now, rules: k, releaser: &by}
 	out, err := c.releaseDue()
 	if err != nil || len(out) == 0 {
 		return p, nil, nil, false, err

@@ -74,6 +74,18 @@ type Round struct {
 	Currency money.Currency     `json:"currency,omitempty"`
 	Wagers   []ProgressiveWager `json:"wagers"`
 	Hits     []Hit              `json:"hits"`
+	// Void: settlement voided the round (ruling R12); it has no wagers and
+	// no hits. Irregularities are what settlement found (void or not),
+	// VoidHands the hands a void round held that would have hit.
+	Void           bool           `json:"void,omitempty"`
+	Irregularities []Irregularity `json:"irregularities,omitempty"`
+	VoidHands      []VoidHand     `json:"voidHands,omitempty"`
+	// ProgressiveUnit is the pool's unit as the table sent it
+	// (progressiveUnit; zero when it sent none): the pools service refuses
+	// a round whose unit is not the pool's, whether or not it holds a
+	// progressive wager (ruling R22; issue 33 item 4). Not part of the
+	// round's JSON: fingerprints and stored records are as before.
+	ProgressiveUnit money.Amount `json:"-"`
 }
 
 // Payout is one jackpot payout of a round, paid or held.
@@ -143,6 +155,11 @@ type RoundResult struct {
 	// (issue 34 item 3); absent when the round was committed beside the
 	// pool and is not folded into its ledger yet.
 	Seq int64 `json:"seq,omitempty" doc:"The round's ledger entry (its contribution): its inclusion proof is GET /v1/pools/{id}/ledger/{seq}/proof. Absent for a round committed beside the pool (contribution shards) and not yet folded into its ledger."`
+	// Void and Irregularities are the settlement's, as POST
+	// /v1/rounds/settle answers them (issue 33 item 1): a void round
+	// returns every wager and contributes nothing.
+	Void           bool           `json:"void" doc:"The round is void (ruling R12): every wager is returned, nothing reaches the pool, and no hand wins a jackpot prize; irregularities say why, citing the rules, as settle answers."`
+	Irregularities []Irregularity `json:"irregularities" doc:"What settlement found irregular in the round's cards and wagers, each citing its rules, as settle answers them."`
 }
 
 func (p *Pool) view() MeterView {

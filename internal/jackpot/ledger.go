@@ -38,12 +38,13 @@ const (
 
 // AboutHit reports whether an entry of kind k is about a hit: one that
 // makes a hit (hit, held) or tells what became of it (hit_confirmed,
-// hit_paid, hit_void, held_void, house_recovery). These are every entry
+// hit_paid, hit_void, held_void, house_recovery), or records a void round
+// and the hands it held that would have hit (round_void). These are every entry
 // AllHits reads, so a store can keep them apart from the pool's many
 // contributions (pools.HitLedger).
 func (k Kind) AboutHit() bool {
 	switch k {
-	case KindHit, KindHeld, KindHitConfirmed, KindHitPaid, KindHitVoid, KindHeldVoid, KindHouseRecovery:
+	case KindHit, KindHeld, KindHitConfirmed, KindHitPaid, KindHitVoid, KindHeldVoid, KindHouseRecovery, KindRoundVoid:
 		return true
 	}
 	return false
@@ -132,6 +133,10 @@ type Entry struct {
 	New    *Settings `json:"new,omitempty"`
 	Rules  []string  `json:"rules,omitempty"`
 	Note   string    `json:"note,omitempty"`
+	// Irregularities and VoidHands are a round_void entry's: what
+	// settlement found, and the hands that would have hit.
+	Irregularities []Irregularity `json:"irregularities,omitempty"`
+	VoidHands      []VoidHand     `json:"voidHands,omitempty"`
 }
 
 // change collects the ledger entries of one transition and applies each
@@ -144,6 +149,9 @@ type change struct {
 	entries []Entry
 	err     error
 	rules   Rules // the rulesets' descriptions, for the clauses cited
+	// releaser is who a release of held hits is recorded as (releaseDue):
+	// nil for the service's clock (Clock).
+	releaser *Actor
 }
 
 func (c *change) post(e Entry) Entry {

@@ -364,6 +364,10 @@ type Pool struct {
 	// Proposals are the changes waiting for a second principal's
 	// approval (dual control), open or expired, oldest first.
 	Proposals []Proposal `json:"proposals,omitempty"`
+	// LastVoidHand is the last round_void entry that named a hand that
+	// would have hit (issue 33 item 1): the floor's cue to read the hit
+	// queue's history.
+	LastVoidHand int64 `json:"lastVoidHand,omitempty"`
 	// Seq is the number of ledger entries; the next entry is Seq+1.
 	Seq int64 `json:"seq"`
 	// Version increases by one with every committed change (optimistic

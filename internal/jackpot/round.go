@@ -164,9 +164,13 @@ func (k Rules) Apply(p Pool, r Round, now time.Time) (Pool, []Entry, RoundResult
 		}
 	}
 
+	if r.Void && (len(r.Wagers) > 0 || len(r.Hits) > 0) {
+		return Pool{}, nil, RoundResult{}, invalid("void", "a void round has no progressive wager and no hit (ruling R12)")
+	}
 	q := p.clone()
 	c := &change{pool: &q, now: now, rules: k}
-	res := RoundResult{Pool: p.ID, Table: r.Table, Round: r.Round, Ruleset: r.Ruleset, DealtAt: r.DealtAt, AppliedAt: now}
+	res := RoundResult{Pool: p.ID, Table: r.Table, Round: r.Round, Ruleset: r.Ruleset, DealtAt: r.DealtAt, AppliedAt: now,
+		Void: r.Void, Irregularities: append([]Irregularity{}, r.Irregularities...)}
 
 	// Held RWS hits whose window has passed are paid before this round
 	// touches the pool (R7, R21).
@@ -182,6 +186,11 @@ func (k Rules) Apply(p Pool, r Round, now time.Time) (Pool, []Entry, RoundResult
 		return Pool{}, nil, RoundResult{}, err
 	}
 	res.Contribution = contrib
+	if r.Void {
+		// Ruling R12: every wager returned, nothing reaches the pool; the
+		// ledger says why and names the hands that would have hit.
+		c.postVoid(r)
+	}
 
 	// Then the hits: house-paid prizes first (they are the lower-ranking
 	// hits of R5 and the minor jackpots of RWS 4.2), then the pool's.

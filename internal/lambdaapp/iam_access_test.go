@@ -76,9 +76,15 @@ func newReviewStack(t *testing.T, group ...httpapi.Group) reviewStack {
 // route without IAM authorization: the pages).
 func (s reviewStack) send(t *testing.T, method, rawPath string, body []byte, callerARN string) events.APIGatewayV2HTTPResponse {
 	t.Helper()
+	return s.sendKey(t, method, rawPath, body, callerARN, "review-"+method+rawPath)
+}
+
+// sendKey is send with the Idempotency-Key key.
+func (s reviewStack) sendKey(t *testing.T, method, rawPath string, body []byte, callerARN, key string) events.APIGatewayV2HTTPResponse {
+	t.Helper()
 	ev := events.APIGatewayV2HTTPRequest{
 		Version: "2.0", RouteKey: "$default", RawPath: rawPath, Body: string(body),
-		Headers: map[string]string{"idempotency-key": "review-" + method + rawPath},
+		Headers: map[string]string{"idempotency-key": key},
 		RequestContext: events.APIGatewayV2HTTPRequestContext{
 			AccountID: account, RequestID: "review", Stage: "$default",
 			HTTP: events.APIGatewayV2HTTPRequestContextHTTPDescription{Method: method, Path: rawPath, Protocol: "HTTP/1.1", SourceIP: "203.0.113.9"},

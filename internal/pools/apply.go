@@ -3,7 +3,9 @@ package pools
 import (
 	"context"
 	"errors"
+	"fmt"
 	"github.com/tablesettle/tablesettle/internal/jackpot"
+	"net/url"
 	"time"
 )
 
@@ -60,7 +62,15 @@ func (s *Service) applyRound(ctx context.Context, pool string, r jackpot.Round, 
 				if i > 0 {
 					what, field = "this Idempotency-Key", "header.Idempotency-Key"
 				}
-				return jackpot.RoundResult{}, false, false, conflict(field, what+" was already applied with a different body")
+				msg := what + " was already applied with a different body"
+				if i == 0 {
+					// A mis-keyed card is fixed by correcting the round,
+					// never by sending it again (ruling R28; issue 33
+					// item 1).
+					msg += fmt.Sprintf("; to fix a mis-keyed card, a supervisor proposes its correction: POST /v1/pools/%s/rounds/%s/%s/correction (ruling R28)",
+						pool, url.PathEscape(r.Table), url.PathEscape(r.Round))
+				}
+				return jackpot.RoundResult{}, false, false, conflict(field, msg)
 			}
 			// This request's own commit (its answer lost) is not a replay.
 			return rec.Result, true, !contains(mine, rec.Commit), nil
@@ -92,8 +102,9 @@ func (s *Service) applyRound(ctx context.Context, pool string, r jackpot.Round, 
 		if jackpot.DueHeld(p, s.Now()) > jackpot.MaxReleasedPerCommit {
 			// More held hits are due than one commit pays: pay them all,
 			// commit after commit in dealt order, before the round
-			// contributes (issue 13, defect 1; R7, R21).
-			if _, _, err := s.Release(ctx, pool); err != nil {
+			// contributes (issue 13, defect 1; R7, R21), as the service's
+			// clock: this round's table did not ask for it (issue 33 item 5).
+			if _, _, err := s.releaseAs(ctx, pool, Clock); err != nil {
 				return jackpot.RoundResult{}, false, err
 			}
 			continue
@@ -168,9 +179,10 @@ func (s *Service) contribute(ctx context.Context, cs ContributionStore, pool str
 			}
 		}
 		last = p.Version
-		if jackpot.CheckLinked(p, r.Table) != nil {
-			// A table not linked to the pool (issue 24): the serial path
-			// answers its first answer if it has one, else refuses it.
+		if jackpot.CheckLinked(p, r.Table) != nil || checkUnit(p, r, "progressiveUnit") != nil {
+			// A table not linked to the pool (issue 24), or a unit not
+			// the pool's (issue 33 item 4): the serial path answers its
+			// first answer if it has one, else refuses it.
 			return jackpot.RoundResult{}, false, false, nil
 		}
 		e, res, ok, err := s.Rules().Contribute(p, r, s.Now())

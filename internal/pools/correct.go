@@ -128,5 +128,10 @@ func (s *Service) correctTx(ctx context.Context, p jackpot.Pool, corr jackpot.Co
 		// read): read both again.
 		return jackpot.Pool{}, nil, jackpot.CorrectionResult{}, errReread
 	}
+	if corr.Corrected != nil {
+		if err := checkUnit(p, *corr.Corrected, "corrected.progressiveUnit"); err != nil {
+			return jackpot.Pool{}, nil, jackpot.CorrectionResult{}, err
+		}
+	}
 	return s.Rules().Correct(p, ledger, rec.Commit, corr, by, now)
 }

@@ -20,8 +20,9 @@ import (
 // ticker (SweepHeld) releases them with no page open.
 
 // Clock is the actor of the releases the service's clock makes: the
-// reader whose request found the hit due did not decide to pay it.
-var Clock = jackpot.Actor{ID: "service", Role: "clock"}
+// reader, sweep or round of another table whose request found the hit
+// due did not decide to pay it (jackpot.Clock).
+var Clock = jackpot.Clock
 
 // holding is the set of pools a service has seen holding a hit: what
 // SweepHeld visits.
@@ -78,7 +79,7 @@ func (s *Service) fresh(ctx context.Context, id string) (jackpot.Pool, []jackpot
 
 // releaseAs is Release with every entry it writes recorded as by.
 func (s *Service) releaseAs(ctx context.Context, id string, by jackpot.Actor) (jackpot.Pool, []jackpot.Payout, error) {
-	return s.release(ctx, id, &by)
+	return s.release(ctx, id, by)
 }
 
 // HeldIndex is a Store that lists the pools holding a hit whose settle

@@ -10,5 +10,8 @@ func (s *Service) applyLinked(p jackpot.Pool, r jackpot.Round) (jackpot.Pool, []
 	if err := jackpot.CheckLinked(p, r.Table); err != nil {
 		return jackpot.Pool{}, nil, jackpot.RoundResult{}, err
 	}
+	if err := checkUnit(p, r, "progressiveUnit"); err != nil {
+		return jackpot.Pool{}, nil, jackpot.RoundResult{}, err
+	}
 	return s.Rules().Apply(p, r, s.Now())
 }

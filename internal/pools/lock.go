@@ -70,7 +70,13 @@ func (s *Service) voidTx(ctx context.Context, p jackpot.Pool, seq int64, reason 
 			}
 		}
 	}
-	return jackpot.Void(p, seq, reason, by, now, reset)
+	q, es, h, err := jackpot.Void(p, seq, reason, by, now, reset)
+	if fault.KindOf(err) == fault.NotFound {
+		// A hit that left the lock (voided, paid) is a conflict with its
+		// state, whether the void is proposed or approved (issue 33 item 10).
+		err = s.closedHit(ctx, p, seq, err)
+	}
+	return q, es, h, err
 }
 
 func (s *Service) lockOp(ctx context.Context, id, op string, seq int64, reason string, by jackpot.Actor, approvedBy *jackpot.Actor, key string,
@@ -113,24 +119,44 @@ func (s *Service) lockOp(ctx context.Context, id, op string, seq int64, reason s
 }
 
 // closedHit is the answer to a lock operation on hit seq that is no longer
-// under the lock: a Conflict naming its state when its ledger closed it
-// (paid or voided: the hit exists), else notLocked (NotFound).
+// under the lock: a Conflict naming its state and the entry that closed it
+// when its ledger closed it (paid, or voided: by a void, a correction's
+// house recovery or the withdrawal of a held hit; the hit exists), else
+// notLocked (NotFound). The last such entry tells the state: a paid hit a
+// correction took back is voided.
 func (s *Service) closedHit(ctx context.Context, p jackpot.Pool, seq int64, notLocked error) error {
 	es, err := s.entriesFrom(ctx, p, seq)
 	if err != nil {
 		return err
 	}
-	for _, e := range es {
-		state := map[jackpot.Kind]string{jackpot.KindHitPaid: jackpot.StatePaid, jackpot.KindHitVoid: jackpot.StateVoided}[e.Kind]
-		if e.HitSeq != seq || state == "" {
+	var last *jackpot.Entry
+	var state string
+	for i, e := range es {
+		st := closedState(e.Kind)
+		if e.HitSeq != seq || st == "" {
 			continue
 		}
-		msg := fmt.Sprintf("hit %d is %s", seq, state)
-		if e.Actor != nil {
-			msg += fmt.Sprintf(" (by %s at %s)", e.Actor.ID, e.At.Format(time.RFC3339))
-		}
-		return &fault.Error{Kind: fault.Conflict, Detail: msg + ": it can be neither confirmed, paid nor voided again",
-			Fields: []fault.Problem{{Field: jackpot.FieldHit, Message: "hit is " + state, Value: seq}}}
+		last, state = &es[i], st
 	}
-	return notLocked
+	if last == nil {
+		return notLocked
+	}
+	msg := fmt.Sprintf("hit %d is %s by entry %d", seq, state, last.Seq)
+	if last.Actor != nil {
+		msg += fmt.Sprintf(" (%s at %s)", last.Actor.ID, last.At.Format(time.RFC3339))
+	}
+	return &fault.Error{Kind: fault.Conflict, Detail: msg + ": it can be neither confirmed, paid nor voided again",
+		Fields: []fault.Problem{{Field: jackpot.FieldHit, Message: fmt.Sprintf("hit is %s by entry %d", state, last.Seq), Value: seq}}}
+}
+
+// closedState is the state an entry of kind k leaves the hit it is about
+// in: paid, voided, or "" (it does not close it).
+func closedState(k jackpot.Kind) string {
+	switch k {
+	case jackpot.KindHitPaid:
+		return jackpot.StatePaid
+	case jackpot.KindHitVoid, jackpot.KindHouseRecovery, jackpot.KindHeldVoid:
+		return jackpot.StateVoided
+	}
+	return ""
 }

@@ -230,7 +230,10 @@ func (s *Service) LatestCheckpoint(ctx context.Context, id string) (Checkpoint, 
 	}
 	cs, ok := s.Store.(CheckpointStore)
 	if !ok || s.Signing == nil {
-		return Checkpoint{}, unavailable(errors.New("this service signs no checkpoints"))
+		// Not a failure to retry: this deployment has no signer (or its
+		// store keeps no checkpoints).
+		return Checkpoint{}, &fault.Error{Kind: fault.NotFound, Detail: "pool " + id + " has no checkpoint: this deployment signs none",
+			Fields: []fault.Problem{{Field: "id", Message: "no checkpoint", Value: id}}}
 	}
 	got, err := cs.Checkpoints(ctx, id, 0, 1)
 	if err != nil {
@@ -553,3 +556,35 @@ func (s *Service) Entry(ctx context.Context, id string, seq int64) (jackpot.Entr
 	}
 	return es[0], nil
 }
+
+// VerifyPools reconciles every pool from its latest verified checkpoint
+// (Reconcile): the serve loop's scheduled verifier (issue 34 item 6). The
+// error names each pool that does not reconcile and its first problem
+// (the seq at fault) or differing meter.
+func (s *Service) VerifyPools(ctx context.Context) error {
+	pl, ok := s.Store.(PoolLister)
+	if !ok {
+		return nil
+	}
+	ids, err := pl.Pools(ctx)
+	if err != nil {
+		return unavailable(err)
+	}
+	var errs []error
+	for _, id := range ids {
+		r, err := s.Reconcile(ctx, id)
+		switch {
+		case err != nil:
+			errs = append(errs, fmt.Errorf("pool %s: %w", id, err))
+		case len(r.Problems) > 0:
+			errs = append(errs, fmt.Errorf("pool %s does not verify: %s", id, r.Problems[0]))
+		case !r.OK:
+			d := r.Differences[0]
+			errs = append(errs, fmt.Errorf("pool %s does not verify: meter %s is %d, the ledger sums to %d", id, d.Meter, d.Meters, d.Ledger))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// VerifyEvery is how often the serve loop verifies every pool.
+const VerifyEvery = 10 * time.Second

@@ -44,9 +44,13 @@ func roundOf(settler settle.Settler, sr settle.Round, table string, dealtAt time
 		return jackpot.Round{}, nil, fault.InvalidField("roundId", sr.RoundID, "a pool needs the round id: 1-64 letters, digits, '-', '_', '.' or ':'")
 	}
 	r := jackpot.Round{Ruleset: sr.Ruleset, Table: table, Round: sr.RoundID, DealtAt: dealtAt, Currency: st.Currency,
-		Wagers: []jackpot.ProgressiveWager{}, Hits: []jackpot.Hit{}}
+		Wagers: []jackpot.ProgressiveWager{}, Hits: []jackpot.Hit{}, Void: st.Void, Irregularities: irregularitiesOf(st.Irregularities),
+		ProgressiveUnit: sr.ProgressiveUnit}
 	if st.Void {
-		// Ruling R12: every wager returned; nothing reaches the pool.
+		// Ruling R12: every wager returned; nothing reaches the pool. The
+		// pool records why, and the hands that would have hit, for the
+		// floor (issue 33 item 1).
+		r.VoidHands = voidHands(settler, sr)
 		return r, nil, nil
 	}
 	index := map[int]int{}
@@ -126,4 +130,58 @@ func prizeOf(p ruleset.Pay) (jackpot.Prize, error) {
 		return jackpot.Prize{Kind: jackpot.PrizeOddsFor, Odds: p.Odds}, nil
 	}
 	return jackpot.Prize{}, fmt.Errorf("unknown prize kind %q", p.Kind)
+}
+
+// irregularitiesOf are settlement's irregularities as the pool answers
+// and records them: the same code, seat, wager, message and rules.
+func irregularitiesOf(irs []settle.Irregularity) []jackpot.Irregularity {
+	out := make([]jackpot.Irregularity, 0, len(irs))
+	for _, ir := range irs {
+		out = append(out, jackpot.Irregularity{Code: ir.Code, Seat: ir.Seat, Wager: string(ir.Wager), Message: ir.Message,
+			Rules: append([]string{}, ir.Rules...)})
+	}
+	return out
+}
+
+// voidHands are the jackpot hands a void round held (issue 33 item 1):
+// each position with a progressive wager settled alone with the dealer's
+// and the community's cards, as if the round had not been void. A
+// position whose cards are void on their own (the repeated card is its
+// own, or the dealer's count is wrong) names none: nothing says which of
+// its cards were dealt.
+func voidHands(settler settle.Settler, sr settle.Round) []jackpot.VoidHand {
+	var out []jackpot.VoidHand
+	for i, p := range sr.Positions {
+		alone := sr
+		alone.Positions = []settle.Position{p}
+		st, err := settler.Settle(alone)
+		if err != nil || st.Void {
+			continue
+		}
+		for _, h := range st.Hits() {
+			w, ok := progressiveWager(h.Wager)
+			if !ok || h.Kind != "hand" {
+				continue
+			}
+			out = append(out, jackpot.VoidHand{Seat: h.Seat, Dealt: h.Seat, Wager: w, Category: h.Category,
+				Cards: hitCards(sr, map[int]int{p.Seat: i}, h.Seat, w), Rules: append([]string{}, h.Rules...)})
+		}
+	}
+	return out
+}
+
+// checkUnit applies ruling R22 to every round a pool takes: the
+// progressiveUnit a table sends is the pool's unit. It is checked whether
+// or not the round holds a progressive wager (issue 33 item 4: a round
+// with unit 501 and no progressive wager was applied to a pool of unit
+// 500), so a table keyed with the wrong unit is told on its first round,
+// not on the first round someone plays the progressive. A round that sends
+// no unit (it needs one only with a progressive wager: settle) passes.
+func checkUnit(p jackpot.Pool, r jackpot.Round, field string) error {
+	if r.ProgressiveUnit == 0 || r.ProgressiveUnit == p.Settings.Unit {
+		return nil
+	}
+	c := p.Settings.Currency
+	return fault.InvalidField(field, r.ProgressiveUnit, "progressiveUnit %s is not pool %s's unit %s: every round sent to the pool gives its unit, with or without a progressive wager (ruling R22)",
+		c.Format(r.ProgressiveUnit), p.ID, c.Format(p.Settings.Unit)).Cite("ruling R22")
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/tablesettle/tablesettle/internal/fault"
 	"github.com/tablesettle/tablesettle/internal/jackpot"
+	"github.com/tablesettle/tablesettle/internal/principal"
 	"github.com/tablesettle/tablesettle/internal/ruleset"
 )
 
@@ -544,25 +545,25 @@ func (s *Service) Adjust(ctx context.Context, id string, a jackpot.Adjustment, b
 // from the pool as it stands (R21): at most MaxReleasedPerCommit per
 // commit, commit after commit until none is due. A commit whose answer
 // was lost is recognised as its own (landed), and answers what it paid.
+// It is the floor's Release button: the entries name the principal in
+// ctx who pressed it, in the role it acted in (the service's clock when
+// ctx names none).
 func (s *Service) Release(ctx context.Context, id string) (jackpot.Pool, []jackpot.Payout, error) {
-	return s.release(ctx, id, nil)
+	by := Clock
+	if p, ok := principal.FromContext(ctx); ok {
+		by = jackpot.Actor{ID: p.ID, Role: string(p.Acting)}
+	}
+	return s.release(ctx, id, by)
 }
 
-// release is Release; a non-nil by is recorded on every entry it writes
-// that names no actor of its own (the service's clock, for a release on
-// read).
-func (s *Service) release(ctx context.Context, id string, by *jackpot.Actor) (jackpot.Pool, []jackpot.Payout, error) {
+// release is Release with every entry it writes recorded as by (issue 33
+// item 5: not the principal of the request that found the hits due).
+func (s *Service) release(ctx context.Context, id string, by jackpot.Actor) (jackpot.Pool, []jackpot.Payout, error) {
 	var all []jackpot.Payout
 	for {
 		var paid []jackpot.Payout
 		q, _, err := s.update(ctx, id, nil, func(p jackpot.Pool, now time.Time) (jackpot.Pool, []jackpot.Entry, bool, error) {
-			q, es, out, write, err := s.Rules().Release(p, now)
-			for i := range es {
-				if by != nil && es[i].Actor == nil {
-					a := *by
-					es[i].Actor = &a
-				}
-			}
+			q, es, out, write, err := s.Rules().ReleaseBy(p, now, by)
 			paid = out
 			return q, es, write, err
 		})

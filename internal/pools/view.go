@@ -85,17 +85,20 @@ type View struct {
 	LastHits []RecentHit         `json:"lastHits" doc:"The last 25 hits, oldest first, each with its state: pending or confirmed under the jackpot lock, paid, or voided."`
 	Held     []jackpot.HeldHit   `json:"held" doc:"RWS major hits held for the settle window (ruling R7); paid by the next commit after payAfter."`
 	Locked   []jackpot.LockedHit `json:"locked" doc:"Hits under the jackpot lock, pending (committed, the pool already reset, waiting for a supervisor) or confirmed (the cage may pay them), with their table, seat, cards and amount."`
-	Version  int64               `json:"version"`
-	Entries  int64               `json:"ledgerEntries"`
-	Created  time.Time           `json:"createdAt"`
-	Updated  time.Time           `json:"updatedAt"`
+	// LastVoidHand: the last void round that held a hand that would have
+	// hit (its round_void entry); GET .../hits?state=all lists it.
+	LastVoidHand int64     `json:"lastVoidHand,omitempty" doc:"The ledger entry (round_void) of the last void round that held a hand that would have hit (issue 33 item 1); the hit queue (state=all) lists its hands. Absent when there was none."`
+	Version      int64     `json:"version"`
+	Entries      int64     `json:"ledgerEntries"`
+	Created      time.Time `json:"createdAt"`
+	Updated      time.Time `json:"updatedAt"`
 }
 
 // View is p as a client reads it: its casino under the service's rules,
 // its last hits with their states, its hits under the lock.
 func (s *Service) View(p jackpot.Pool) View {
 	v := View{ID: p.ID, Casino: s.Rules().Casino(p.Settings), Settings: SettingsOf(p.Settings), Meters: p.Meters,
-		LastHits: recentHits(p), Held: p.Held, Version: p.Version, Entries: p.Seq, Created: p.CreatedAt, Updated: p.UpdatedAt}
+		LastHits: recentHits(p), Held: p.Held, LastVoidHand: p.LastVoidHand, Version: p.Version, Entries: p.Seq, Created: p.CreatedAt, Updated: p.UpdatedAt}
 	if v.Held == nil {
 		v.Held = []jackpot.HeldHit{}
 	}

@@ -188,10 +188,7 @@ func BenchmarkStoreThroughput(b *testing.B) {
 // ledger entries behind it (issue 23: at most 20 ms), and printing the
 // slip of its first hit. STORE_BENCH_ENTRIES changes the history's size.
 func BenchmarkStoreConsole(b *testing.B) {
-	entries := 1_000_000
-	if v, err := strconv.Atoi(os.Getenv("STORE_BENCH_ENTRIES")); err == nil && v > 0 {
-		entries = v
-	}
+	entries := benchEntries()
 	for range b.N {
 		st, svc, p := newBenchPool(b)
 		// Every 50th round has two entries (a Straight Flush): 50 rounds
@@ -256,10 +253,7 @@ func BenchmarkStoreConsole(b *testing.B) {
 // reads its ledger oldest first only). long/short is the hundredth week
 // against the first: 1 when the cost does not grow with the history.
 func BenchmarkStoreReport(b *testing.B) {
-	entries := 1_000_000
-	if v, err := strconv.Atoi(os.Getenv("STORE_BENCH_ENTRIES")); err == nil && v > 0 {
-		entries = v
-	}
+	entries := benchEntries()
 	const shift = 8 * 60 * 60
 	for range b.N {
 		measure := func(n int) (report, meters time.Duration, st *sqlite.Store, svc *pools.Service, from, to time.Time) {
@@ -367,4 +361,49 @@ func BenchmarkStoreLedgerLog(b *testing.B) {
 		b.ReportMetric(float64(longP)/1e3, "proof-long-us")
 		b.ReportMetric(float64(longP)/float64(shortP), "proof-long/short")
 	}
+}
+
+// BenchmarkStoreOpen: the start of serve on a database with 1,000,000
+// ledger entries (issue 33 item 6): Open vets the file (its mark, and
+// SQLite's PRAGMA quick_check, which reads the whole file) before it
+// serves, so its cost grows with the file. Reported: the open's time,
+// the same without the quick check (serve -quick-check=false) and the
+// file's size. STORE_BENCH_ENTRIES changes the history's size.
+func BenchmarkStoreOpen(b *testing.B) {
+	entries := benchEntries()
+	for range b.N {
+		st, _, p := newBenchPool(b)
+		grow(b, st, p, 0, (entries-1)*50/51)
+		path := st.Path()
+		if err := st.Close(); err != nil {
+			b.Fatal(err)
+		}
+		fi, err := os.Stat(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		open := func(opts ...sqlite.Option) time.Duration {
+			runtime.GC()
+			start := time.Now()
+			st, err := sqlite.OpenFile(path, opts...)
+			took := time.Since(start)
+			if err != nil {
+				b.Fatal(err)
+			}
+			st.Close()
+			return took
+		}
+		b.ReportMetric(ms(open()), "open-ms")
+		b.ReportMetric(ms(open(sqlite.WithoutQuickCheck())), "open-without-quick-check-ms")
+		b.ReportMetric(float64(fi.Size())/(1<<20), "file-MiB")
+	}
+}
+
+// benchEntries is the size of the history the benchmarks of 1,000,000
+// entries build: STORE_BENCH_ENTRIES when set.
+func benchEntries() int {
+	if v, err := strconv.Atoi(os.Getenv("STORE_BENCH_ENTRIES")); err == nil && v > 0 {
+		return v
+	}
+	return 1_000_000
 }

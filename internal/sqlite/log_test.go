@@ -196,6 +196,9 @@ func TestTamperCaught(t *testing.T) {
 			if r, err := svc.Reconcile(ctx, "p"); err != nil || !r.OK {
 				t.Fatalf("before the edit: %+v %v", r, err)
 			}
+			if err := svc.VerifyPools(ctx); err != nil {
+				t.Fatalf("the scheduled verifier before the edit: %v", err)
+			}
 			svc = reopen(t, dir, st, func(db *sql.DB) { tc.edit(t, db) })
 			reconcile := svc.Reconcile
 			if tc.full {
@@ -207,6 +210,11 @@ func TestTamperCaught(t *testing.T) {
 			}
 			if r.OK || !problemNaming(r, tc.seq) {
 				t.Fatalf("after the edit: ok %v, problems %q; want entry %d named", r.OK, r.Problems, tc.seq)
+			}
+			// The serve loop's verifier reports it too (full: it is
+			// before the checkpoint, which the verifier starts from).
+			if err := svc.VerifyPools(ctx); !tc.full && (err == nil || !strings.Contains(err.Error(), "pool p does not verify")) {
+				t.Fatalf("the scheduled verifier: %v", err)
 			}
 			t.Logf("reconcile from %d: %q", r.From, r.Problems)
 		})

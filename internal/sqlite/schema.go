@@ -199,8 +199,29 @@ func migrate(ctx context.Context, db *sql.DB) error {
 			tx.Rollback()
 			return fmt.Errorf("schema version %d is newer than this build's %d: use a newer tablesettle", v, len(migrations))
 		}
+		// The mark of a database this service created (vet), in the
+		// transaction of its first schema; a database of a build before
+		// the mark gets it with its next migration, or alone.
+		var app int64
+		if err := tx.QueryRowContext(ctx, `PRAGMA application_id`).Scan(&app); err != nil {
+			tx.Rollback()
+			return fmt.Errorf("migrate: %w", err)
+		}
+		if app != ApplicationID {
+			if _, err := tx.ExecContext(ctx, fmt.Sprintf(`PRAGMA application_id = %d`, ApplicationID)); err != nil {
+				tx.Rollback()
+				return fmt.Errorf("migrate: mark the database: %w", err)
+			}
+		}
 		if v == len(migrations) {
-			return tx.Rollback()
+			if app != ApplicationID {
+				if err := tx.Commit(); err != nil {
+					return fmt.Errorf("migrate: mark the database: %w", err)
+				}
+			} else if err := tx.Rollback(); err != nil {
+				return err
+			}
+			return nil
 		}
 		if _, err := tx.ExecContext(ctx, migrations[v]); err != nil {
 			tx.Rollback()

@@ -73,14 +73,14 @@ func TestConsoleAlertsOnANewHit(t *testing.T) {
 	waitText(t, ctx, `#pending tbody`, "No pending hit.")
 	time.Sleep(1200 * time.Millisecond) // at least one poll with nothing new
 
-	start := time.Now()
 	playRound(t, s, tok, "live-1", "R1", "3", "Ts Js Qs Ks As")
+	countPolls(t, ctx, "/proposals") // polled once a tick, with the hits
 	waitJS(t, ctx, "the hit alert", `(() => { const a = document.getElementById("hit-alert"); return !!a && a.getAttribute("role") === "alert" && a.offsetParent !== null && a.textContent.includes("100,001.73"); })()`)
-	d := time.Since(start)
-	if d > 1600*time.Millisecond {
-		t.Errorf("the console took %v to show the new hit; one poll of 1 s is the most it may take", d)
+	// The next poll shows it; counted, not timed (issue 33 item 11,
+	// polls_test.go).
+	if n := polls(t, ctx); n > 2 {
+		t.Errorf("the console took %d polls to show the new hit; the next one should show it", n)
 	}
-	t.Logf("the alert showed %v after the round was posted", d.Round(time.Millisecond))
 	alert := text(t, ctx, `#hit-alert`)
 	for _, want := range []string{"table T12", "seat 3", "royal flush", "SGD 100,001.73", "pending"} {
 		if !strings.Contains(alert, want) {
@@ -335,11 +335,12 @@ func TestConsoleLedgerFollowsContributionsQuietly(t *testing.T) {
 	signIn(t, ctx, s.url, tok[principal.Cage], "browser-cage (cage)", "busy-1")
 	waitText(t, ctx, `#ledger-count`, "1 of 1 loaded entries")
 	recordLedgerRequests(t, ctx)
-	start := time.Now()
 	playRound(t, s, tok, "busy-1", "Q1", "2", "3c 5d 9h Js Qh")
+	countPolls(t, ctx, "/v1/pools/busy-1")
 	waitText(t, ctx, `#ledger-count`, "2 of 2 loaded entries")
-	if d := time.Since(start); d > 2*time.Second {
-		t.Errorf("the first round after a quiet spell reached the ledger in %s, want at the next poll", d)
+	// Counted, not timed (issue 33 item 11, polls_test.go).
+	if n := polls(t, ctx); n > 2 {
+		t.Errorf("the first round after a quiet spell reached the ledger after %d polls of the pool, want at the next poll", n)
 	}
 	for i := 2; i <= 12; i++ {
 		playRound(t, s, tok, "busy-1", "Q"+strconv.Itoa(i), "2", "3c 5d 9h Js Qh")
@@ -514,4 +515,31 @@ func recordLedgerRequests(t *testing.T, ctx context.Context) {
 func ledgerRequests(t *testing.T, ctx context.Context) []string {
 	t.Helper()
 	return eval[[]string](t, ctx, `window.ledgerURLs`)
+}
+
+// Issue 33 item 1: a round voided by a duplicate card (the Ten of spades
+// at seats 1 and 2) that held a Royal Flush at seat 3 shows in the
+// supervisor's hit queue, within a poll and with no click, as a
+// round_void row naming the hand and why the round is void.
+func TestConsoleShowsAVoidRoundsRoyal(t *testing.T) {
+	s, tok := startServerWith(t)
+	createLockPool(t, s, tok, "void-1")
+	ctx := browser(t, 1280, 720)
+	signIn(t, ctx, s.url, tok[principal.Supervisor], "browser-supervisor (supervisor)", "void-1")
+	waitText(t, ctx, `#queue tbody`, "No hit yet.")
+	time.Sleep(700 * time.Millisecond)
+	w := `"wagers":{"ante":1000,"bet":2000,"progressive":500}`
+	round := `{"ruleset":"mbs-megalink-ssp-v6","table":"T12","roundId":"V1","progressiveUnit":500,"dealtAt":"2026-03-01T20:00:00Z","dealer":"2d 3d 5h 8c 9s",` +
+		`"positions":[{"seat":1,"cards":"Ts 4c 6d 7h Kd",` + w + `},{"seat":2,"cards":"Ts 2c 5d 8h 9c",` + w + `},{"seat":3,"cards":"Th Jh Qh Kh Ah",` + w + `}]}`
+	if out := api(t, "POST", s.url+"/v1/pools/void-1/rounds", round, "Idempotency-Key", "void-1-v1", "Authorization", "Bearer "+tok[principal.Table]); !strings.Contains(out, `"void":true`) {
+		t.Fatalf("the round: %s", out)
+	}
+	waitText(t, ctx, `#queue tbody`, "round_void")
+	q := text(t, ctx, `#queue tbody`)
+	for _, want := range []string{"T12", "royal flush", "round V1 void, nothing paid", "duplicate_card: Ts appears twice"} {
+		if !strings.Contains(q, want) {
+			t.Errorf("the queue's row lacks %q: %q", want, q)
+		}
+	}
+	shot(t, ctx, "shift-void-round-console")
 }

@@ -269,3 +269,29 @@ func checkShot(t *testing.T, name string, w, h int, start time.Time) {
 		t.Errorf("screenshot %s is %dx%d, want %dx%d", p, c.Width, c.Height, w, h)
 	}
 }
+
+// Issue 33 item 7: a sign opened on a mistyped pool id (/display/megalnk
+// for megalink) says there is no such pool, as the API does ("404 ... no
+// pool megalnk"), not "403 ... needs role cage or supervisor", which
+// would send a technician to fix the token. Without a token the sign
+// learns only that it needs credentials (401), as from the API.
+func TestSignSaysThereIsNoSuchPool(t *testing.T) {
+	s, tok := startServerWith(t)
+	api(t, "POST", s.url+"/v1/pools", `{"id":"megalink","currency":"SGD","rulesets":["mbs-megalink-ssp-v6"],"tables":["T12"],"unit":500,"contributionBp":1733,"reserveBp":517,"reset":10000000}`,
+		"Authorization", "Bearer "+tok[principal.Admin])
+	ctx := browser(t, 1280, 720)
+	do(t, ctx, chromedp.Navigate(s.url+"/display/megalnk#token="+tok[principal.Display]))
+	waitText(t, ctx, `#status`, "no pool megalnk")
+	if got := eval[string](t, ctx, `document.querySelector("#status").textContent`); !strings.Contains(got, "404") || strings.Contains(got, "403") || strings.Contains(got, "role") {
+		t.Errorf("the sign shows %q, want the 404 naming the pool", got)
+	}
+	waitText(t, ctx, `#stale`, "NOT LIVE")
+	shot(t, ctx, "sign-no-such-pool")
+
+	anon := browser(t, 1280, 720)
+	do(t, anon, chromedp.Navigate(s.url+"/display/megalnk"))
+	waitText(t, anon, `#status`, "401")
+	if got := eval[string](t, anon, `document.querySelector("#status").textContent`); strings.Contains(got, "no pool") {
+		t.Errorf("without credentials the sign learns the pool does not exist: %q", got)
+	}
+}

@@ -516,3 +516,71 @@ func testTwoCorrectionsOfOneRound(t *testing.T, st pools.Store) {
 	jackpottest.MustReconcile(t, svc, "p")
 	everyMoveSigned(t, st, "p")
 }
+
+// testCorrectPendingRoyalAfterAStraightFlush: issue 33 item 9, with its
+// figures. A pool resetting to 1,000,000 that locks prizes of at least
+// 1,000,000 (verify atOrAbove, so the Straight Flush is paid at once): T1's
+// Royal is pending (1,000,086: the pool and R1's 86); T2's Straight Flush
+// is paid 100,008 (10% of 1,000,087); displayed 900,079. Correcting R1
+// (a void) writes the hit's prize back before its reset's funding leaves
+// the displayed meter, so no entry leaves any meter below zero (the reset
+// first left it at -99,921 for one entry and reconcile failed), and the
+// pool ends at 900,078, reserve 25, the house 1,000,000.
+func testCorrectPendingRoyalAfterAStraightFlush(t *testing.T, st pools.Store) {
+	ctx := context.Background()
+	svc := service(st, jackpottest.NewClock(jackpottest.T0))
+	s := jackpottest.MBSSettings()
+	s.Reset, s.Verify = 1_000_000, &jackpot.Verify{AtOrAbove: 1_000_000}
+	if _, _, err := svc.Create(ctx, "p", s, jackpottest.Admin); err != nil {
+		t.Fatal(err)
+	}
+	royal := jackpottest.Royal(ssp, 1, 1, 500)
+	royal.Cards = "Ts Js Qs Ks As"
+	a := apply(t, svc, "p", jackpottest.RoundOf(ssp, "T1", "R1", jackpottest.T0, 500, []int{1}, royal))
+	if len(a.Payouts) != 1 || a.Payouts[0].Status != jackpot.StatePending || a.Payouts[0].Amount != 1_000_086 {
+		t.Fatalf("T1's Royal: %+v", a.Payouts)
+	}
+	sf := jackpottest.StraightFlush(ssp, 1, 1, 500)
+	sf.Cards = "9h Th Jh Qh Kh"
+	b := apply(t, svc, "p", jackpottest.RoundOf(ssp, "T2", "R2", jackpottest.T0, 500, []int{1}, sf))
+	if len(b.Payouts) != 1 || b.Payouts[0].Status != jackpot.StatePaid || b.Payouts[0].Amount != 100_008 || b.Meters.Displayed != 900_079 {
+		t.Fatalf("T2's Straight Flush: %+v %+v", b.Payouts, b.Meters)
+	}
+	before, err := allEntries(ctx, st, "p")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := svc.Correct(ctx, "p", jackpot.Correction{Table: "T1", Round: "R1", Reason: "two cards exposed", Rules: []string{ssp + " 5.4"}},
+		jackpottest.Supervisor, jackpottest.Controller, "k"); err != nil {
+		t.Fatal(err)
+	}
+	es, err := allEntries(ctx, st, "p")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var kinds []string
+	var m jackpot.MeterView
+	var house int64
+	for i, e := range es {
+		m.Displayed += e.Displayed
+		m.Reserve += e.Reserve
+		m.Overflow += e.Overflow
+		house += int64(e.HouseFunded)
+		if m.Displayed < 0 || m.Reserve < 0 || m.Overflow < 0 || house < 0 {
+			t.Errorf("entry %d (%s) leaves a meter below zero: %+v, house %d", e.Seq, e.Kind, m, house)
+		}
+		if i >= len(before) {
+			kinds = append(kinds, string(e.Kind))
+		}
+	}
+	if fmt.Sprint(kinds) != "[hit_void reset_void contribution]" {
+		t.Errorf("the correction's entries: %v, want the hit back before its reset", kinds)
+	}
+	p, _ := svc.Get(ctx, "p")
+	if got := p.Meters; got.Displayed != 900_078 || got.Reserve != 25 || got.Overflow != 0 || got.HouseFunded != 1_000_000 {
+		t.Fatalf("after the correction: %+v", got)
+	}
+	if rec := jackpottest.MustReconcile(t, svc, "p"); !rec.OK {
+		t.Fatalf("reconcile: %+v", rec)
+	}
+}

@@ -3,6 +3,7 @@ package poolstest
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -455,5 +456,80 @@ func testLockConfirmerDoesNotPay(t *testing.T, st pools.Store) {
 	if m := p.Meters; m.Displayed != 10_000_000 || m.Hits["royal_flush"].Paid != 10_000_259 || m.Resets != 1 {
 		t.Fatalf("after the paid Royal: %+v", m)
 	}
+	jackpottest.MustReconcile(t, svc, "p")
+}
+
+// testVoidOfAVoidedHit: issue 33 item 10 (docs/edge.md). A hit already
+// voided, whether by an approved void (hit_void) or by a correction that
+// took it back after it was paid (house_recovery), is a conflict with its
+// state on every lock operation and on a proposal or an approval of its
+// void: 409 at path.seq naming the entry that voided it, never a 404
+// (which stays for a hit that never was).
+func testVoidOfAVoidedHit(t *testing.T, st pools.Store) {
+	ctx := context.Background()
+	svc := service(st, jackpottest.NewClock(jackpottest.T0))
+	if _, _, err := svc.Create(ctx, "p", LockedSettings(), jackpottest.Admin); err != nil {
+		t.Fatal(err)
+	}
+	voidedBy := func(seq int64, kind jackpot.Kind) int64 {
+		t.Helper()
+		es, err := allEntries(ctx, st, "p")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range es {
+			if e.Kind == kind && e.HitSeq == seq {
+				return e.Seq
+			}
+		}
+		t.Fatalf("no %s entry for hit %d", kind, seq)
+		return 0
+	}
+	conflict := func(what string, seq, by int64, err error) {
+		t.Helper()
+		fe, ok := fault.As(err)
+		want := fmt.Sprintf("hit %d is voided by entry %d", seq, by)
+		if !ok || fe.Kind != fault.Conflict || fe.Field() != jackpot.FieldHit || fe.Fields[0].Value != seq || !strings.Contains(fe.Detail, want) {
+			t.Fatalf("%s: %v, want a conflict at the hit (path.seq) saying %q", what, err, want)
+		}
+	}
+	// A pending Royal voided under dual control.
+	seq := apply(t, svc, "p", lockRound("T1", "r1", true)).Payouts[0].Seq
+	void := jackpot.Change{Kind: jackpot.ProposeVoid, Void: &jackpot.VoidHit{Seq: seq, Reason: "misread"}}
+	_, pr, _, err := svc.Propose(ctx, "p", void, jackpottest.Supervisor, "v1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A second proposal made before the first is approved.
+	other := jackpot.Actor{ID: "sup:ben", Role: "supervisor"}
+	if _, _, err := svc.Approve(ctx, "p", pr.ID, jackpottest.Controller, "ok1"); err != nil {
+		t.Fatal(err)
+	}
+	by := voidedBy(seq, jackpot.KindHitVoid)
+	_, _, _, err = svc.Propose(ctx, "p", void, other, "v2")
+	conflict("a void proposed again", seq, by, err)
+	_, _, _, err = svc.Void(ctx, "p", seq, "misread", other, jackpottest.Controller, "v3")
+	conflict("a void signed at once", seq, by, err)
+	_, _, _, err = svc.Confirm(ctx, "p", seq, other, "c1")
+	conflict("a confirmation", seq, by, err)
+	if _, _, _, err := svc.Propose(ctx, "p", jackpot.Change{Kind: jackpot.ProposeVoid, Void: &jackpot.VoidHit{Seq: 999, Reason: "misread"}}, other, "v4"); fault.KindOf(err) != fault.NotFound {
+		t.Fatalf("a hit that never was: %v, want not found", err)
+	}
+
+	// A Royal confirmed, paid, then taken back by its round's correction.
+	seq = apply(t, svc, "p", lockRound("T2", "r1", true)).Payouts[0].Seq
+	if _, _, _, err := svc.Confirm(ctx, "p", seq, jackpottest.Supervisor, "c2"); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, _, err := svc.MarkPaid(ctx, "p", seq, jackpottest.Cage, "p2"); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := svc.Correct(ctx, "p", jackpot.Correction{Table: "T2", Round: "r1", Reason: "two cards exposed", Rules: []string{ssp + " 5.4"}},
+		jackpottest.Supervisor, jackpottest.Controller, "k"); err != nil {
+		t.Fatal(err)
+	}
+	by = voidedBy(seq, jackpot.KindHouseRecovery)
+	_, _, _, err = svc.Propose(ctx, "p", jackpot.Change{Kind: jackpot.ProposeVoid, Void: &jackpot.VoidHit{Seq: seq, Reason: "misread"}}, other, "v5")
+	conflict("a void of a hit a correction took back", seq, by, err)
 	jackpottest.MustReconcile(t, svc, "p")
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/tablesettle/tablesettle/internal/jackpot"
 	"github.com/tablesettle/tablesettle/internal/jackpot/jackpottest"
 	"github.com/tablesettle/tablesettle/internal/pools"
+	"github.com/tablesettle/tablesettle/internal/principal"
 )
 
 // testThirtyDue: issue 13 defect 1. Thirty RWS Straight Flushes held at
@@ -43,7 +44,7 @@ func testThirtyDue(t *testing.T, st pools.Store) {
 	}
 	clock.Advance(3 * time.Second)
 	after := jackpottest.RoundOf(rws, "T99", "r1", clock.Now(), 500, []int{1, 2, 3})
-	if _, _, err := svc.ApplyRound(ctx, "rws", after, "", ""); err != nil {
+	if _, _, err := svc.ApplyRound(tablePrincipal("T99"), "rws", after, "", ""); err != nil {
 		t.Fatal(err)
 	}
 	es, err := allEntries(ctx, st, "rws")
@@ -56,6 +57,15 @@ func testThirtyDue(t *testing.T, st pools.Store) {
 	for i, e := range es {
 		if e.Seq <= before.Seq {
 			continue
+		}
+		// The releases, commit after commit, are the service's clock's;
+		// T99's round is T99's (issue 33 item 5).
+		by := pools.Clock
+		if e.Kind == jackpot.KindContribution {
+			by = jackpot.Actor{ID: "tbl:T99", Role: string(principal.Table)}
+		}
+		if e.Actor == nil || *e.Actor != by {
+			t.Errorf("entry %d (%s, table %s) by %+v, want %+v", e.Seq, e.Kind, e.Table, e.Actor, by)
 		}
 		switch e.Kind {
 		case jackpot.KindHit:
@@ -110,4 +120,83 @@ func HeldRoyal(t testing.TB, st pools.Store) (*pools.Service, *jackpottest.Clock
 		t.Fatal(err)
 	}
 	return svc, clock
+}
+
+// testReleaseActors: issue 33 item 5. A held RWS hit of table T1 is paid
+// under the actor docs/floor.md names, whatever finds its window closed:
+// a round of another table (T2, whose own contribution still names T2),
+// a read of the floor by a supervisor, and the sweep are the service's
+// clock (service/clock); the Release button names the supervisor who
+// pressed it. Each release pays a Straight Flush, 10% of the pool as it
+// stands (R3, R7, R21).
+func testReleaseActors(t *testing.T, st pools.Store) {
+	ctx := context.Background()
+	clock := jackpottest.NewClock(jackpottest.T0)
+	svc := service(st, clock)
+	s := jackpottest.RWSSettings()
+	s.Tables = []string{"T1", "T2"}
+	if _, _, err := svc.Create(ctx, "rws", s, jackpottest.Admin); err != nil {
+		t.Fatal(err)
+	}
+	const rws = "rws-mlp-csp-v2"
+	t1, t2 := tablePrincipal("T1"), tablePrincipal("T2")
+	sup := principal.NewContext(ctx, &principal.Principal{ID: "sup:ann", Roles: []principal.Role{principal.Supervisor}, Acting: principal.Supervisor})
+	supervisor := jackpot.Actor{ID: "sup:ann", Role: string(principal.Supervisor)}
+	table2 := jackpot.Actor{ID: "tbl:T2", Role: string(principal.Table)}
+	for i, c := range []struct {
+		trigger string
+		release func(round string) error
+		want    jackpot.Actor
+	}{
+		{"a round of table T2", func(round string) error {
+			_, _, err := svc.ApplyRound(t2, "rws", jackpottest.RoundOf(rws, "T2", round, clock.Now(), 500, []int{1}), "", "")
+			return err
+		}, pools.Clock},
+		{"a supervisor's read", func(string) error { _, err := svc.Fresh(sup, "rws"); return err }, pools.Clock},
+		{"the sweep", func(string) error { _, err := svc.SweepHeld(ctx); return err }, pools.Clock},
+		{"the Release button", func(string) error { _, _, err := svc.Release(sup, "rws"); return err }, supervisor},
+	} {
+		round := fmt.Sprintf("r%d", i+1)
+		held := applyAs(t1, t, svc, "rws", jackpottest.RoundOf(rws, "T1", round, clock.Now(), 500, []int{1}, jackpottest.StraightFlush(rws, 1, 1, 500)))
+		if len(held.Payouts) != 1 || held.Payouts[0].Status != "held" {
+			t.Fatalf("%s: T1's Straight Flush %+v, want held", c.trigger, held.Payouts)
+		}
+		before, err := svc.Get(ctx, "rws")
+		if err != nil {
+			t.Fatal(err)
+		}
+		clock.Advance(3 * time.Second)
+		if err := c.release(round); err != nil {
+			t.Fatalf("%s: %v", c.trigger, err)
+		}
+		es, err := allEntries(ctx, st, "rws")
+		if err != nil {
+			t.Fatal(err)
+		}
+		paid := 0
+		for _, e := range es[before.Seq:] {
+			want := c.want
+			if e.Kind == jackpot.KindContribution {
+				want = table2 // T2's own round, after the release (R4)
+			}
+			if e.Actor == nil || *e.Actor != want {
+				t.Errorf("%s: entry %d (%s, table %s) by %+v, want %+v", c.trigger, e.Seq, e.Kind, e.Table, e.Actor, want)
+			}
+			if e.Kind == jackpot.KindHit {
+				paid++
+				if want := before.Meters.Displayed / 10; e.Paid != want || e.Table != "T1" || e.HeldSeq != held.Payouts[0].Seq {
+					t.Errorf("%s: paid %d to %s for held %d, want %d to T1 for %d", c.trigger, e.Paid, e.Table, e.HeldSeq, want, held.Payouts[0].Seq)
+				}
+			}
+		}
+		if paid != 1 {
+			t.Fatalf("%s: %d payments, want 1", c.trigger, paid)
+		}
+	}
+	jackpottest.MustReconcile(t, svc, "rws")
+}
+
+// tablePrincipal is a request of table id's principal, tbl:<id>.
+func tablePrincipal(id string) context.Context {
+	return principal.NewContext(context.Background(), &principal.Principal{ID: "tbl:" + id, Roles: []principal.Role{principal.Table}, Tables: []string{id}, Acting: principal.Table})
 }

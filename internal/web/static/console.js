@@ -118,15 +118,19 @@
       const [h, pr] = await Promise.all([TS.poll(poolPath("/hits")), TS.poll(poolPath("/proposals"))]);
       if (gen !== state.generation) return;
       const show = (announceAll) => {
-        const bySeq = new Map((state.history || []).map((x) => [x.seq, x]));
-        for (const x of h.data.hits || []) bySeq.set(x.seq, x);
+        // A void round's hands (round_void) share its entry's seq: one row each.
+        const key = (x) => x.state === "round_void" ? "v" + x.seq + "/" + x.seat + "/" + (x.wager || "") : x.seq;
+        const bySeq = new Map((state.history || []).map((x) => [key(x), x]));
+        for (const x of h.data.hits || []) bySeq.set(key(x), x);
         state.hits = [...bySeq.values()].filter((x) => x.state !== "pending" && x.state !== "confirmed" && x.state !== "held" || (h.data.hits || []).some((o) => o.seq === x.seq));
         state.proposals = pr.data.proposals || [];
         renderHits(announceAll);
         renderProposals();
       };
       if (p.changed || h.changed || pr.changed || first) show(first);
-      const sig = JSON.stringify([(h.data.hits || []).map((x) => [x.seq, x.state]), (state.pool.lastHits || []).map((x) => [x.seq, x.state || ""])]);
+      // lastVoidHand: a void round held a hand that would have hit (issue
+      // 33 item 1); the history lists it.
+      const sig = JSON.stringify([(h.data.hits || []).map((x) => [x.seq, x.state]), (state.pool.lastHits || []).map((x) => [x.seq, x.state || ""]), state.pool.lastVoidHand || 0]);
       let hist = false;
       if (first || sig !== state.historySig) {
         const all = await TS.poll(poolPath("/hits?state=all"));
@@ -288,7 +292,8 @@
       TS.el("td", {}, h.windowClosesAt ? clock(h.windowClosesAt) : ""),
       TS.el("td", {}, stamp(h.confirmedAt, h.confirmedBy)),
       TS.el("td", {}, stamp(h.paidAt, h.paidBy)),
-      TS.el("td", {}, h.state === "voided" ? stamp(h.voidedAt, h.voidedBy) + (h.voidReason ? " · " + h.voidReason : "") : ""),
+      TS.el("td", {}, h.state === "voided" ? stamp(h.voidedAt, h.voidedBy) + (h.voidReason ? " · " + h.voidReason : "") :
+        h.state === "round_void" ? "round " + h.round + " void, nothing paid · " + (h.voidReason || "") : ""),
       TS.el("td", {}, h.state === "paid" ? action("Slip", { "data-action": "slip", "aria-label": "jackpot slip of hit " + h.seq }, () => openSlip(h.seq)) : ""))) :
       [TS.el("tr", {}, TS.el("td", { colspan: 12, class: "muted" }, "No hit yet."))]));
     $("release").classList.toggle("hidden", !rows.some((h) => h.state === "held") || !(has("supervisor") || has("cage")));

@@ -146,6 +146,12 @@
     s.classList.toggle("stale", stale);
   }
 
+  // noSuchPool: the problem is a 404 whose errors name the path's pool
+  // id ("no pool megalnk" at path.id).
+  function noSuchPool(e) {
+    return e.status === 404 && ((e.body && e.body.errors) || []).some((x) => x.location === "path.id");
+  }
+
   async function load(l) {
     const base = "/v1/pools/" + encodeURIComponent(l.id);
     if (l.source === null) {
@@ -154,7 +160,13 @@
         l.source = "/display";
         return r;
       } catch (e) {
-        if (!(e instanceof TS.Problem) || (e.status !== 404 && e.status !== 405)) throw e;
+        // Fall back to the pool itself only where the service has no
+        // /display operation (405, or a 404 naming no parameter). A 404
+        // naming the path's pool id says there is no such pool: the sign
+        // says so, instead of asking the pool, which the display role may
+        // not read (issue 33 item 7: "403 needs role cage or supervisor"
+        // for a mistyped pool id).
+        if (!(e instanceof TS.Problem) || (e.status !== 404 && e.status !== 405) || noSuchPool(e)) throw e;
         l.source = "";
       }
     }
