@@ -1,14 +1,12 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"io/fs"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -229,7 +227,7 @@ func exportData(ctx context.Context, data, id string) (ledgerverify.Export, erro
 		}
 	}
 	origin := "/tablesettle/pools/" + id
-	err = eachLine(filepath.Join(data, localledger.WitnessFile), func(b []byte) error {
+	err = ledgerverify.EachLine(filepath.Join(data, localledger.WitnessFile), func(b []byte) error {
 		var c ledgerverify.CheckpointLine
 		if err := json.Unmarshal(b, &c); err != nil {
 			return err
@@ -273,27 +271,4 @@ func exportData(ctx context.Context, data, id string) (ledgerverify.Export, erro
 		}
 	}
 	return x, nil
-}
-
-// eachLine calls f with each non-empty line of path; a missing file has none.
-func eachLine(path string, f func([]byte) error) error {
-	file, err := os.Open(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	defer file.Close()
-	sc := bufio.NewScanner(file)
-	sc.Buffer(make([]byte, 0, 64<<10), 16<<20)
-	for sc.Scan() {
-		if len(sc.Bytes()) == 0 {
-			continue
-		}
-		if err := f(sc.Bytes()); err != nil {
-			return fmt.Errorf("%s: %w", path, err)
-		}
-	}
-	return sc.Err()
 }

@@ -101,6 +101,10 @@ func ReadDir(dir string) (Export, error) {
 	return x, err
 }
 
+// EachLine calls f with each non-empty line of path; a missing file has
+// none (the local witness file before the first checkpoint).
+func EachLine(path string, f func([]byte) error) error { return lines(path, true, f) }
+
 // lines calls f with each non-empty line of path (a missing optional
 // file has none).
 func lines(path string, optional bool, f func([]byte) error) error {
