@@ -16,6 +16,7 @@
 //	                      each route has its own lower limits (Routes)
 //	throttleBurst         stage burst limit, default 1000
 //	alarmEmail            address subscribed to the alarm topic, default none
+//	checkpointRetentionDays  Object Lock (compliance) retention of each ledger checkpoint, default 3653 (10 years)
 package main
 
 import (
@@ -122,6 +123,9 @@ func ConfigFromContext(get func(key string) any) (StageConfig, error) {
 		return cfg, err
 	}
 	if cfg.ThrottleBurst, err = num("throttleBurst", 1000); err != nil {
+		return cfg, err
+	}
+	if cfg.CheckpointRetentionDays, err = num("checkpointRetentionDays", 3653); err != nil {
 		return cfg, err
 	}
 	days, err := num("logRetentionDays", 365)

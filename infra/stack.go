@@ -208,6 +208,10 @@ type StageConfig struct {
 	ThrottleBurst float64
 	// AlarmEmail, when set, subscribes that address to the alarm topic.
 	AlarmEmail string
+	// CheckpointRetentionDays is the Object Lock (compliance mode)
+	// retention of every checkpoint in the checkpoint bucket: no one, the
+	// root user included, can delete or overwrite one before it ends.
+	CheckpointRetentionDays float64
 }
 
 var stageName = regexp.MustCompile(`^[a-z][a-z0-9-]{0,19}$`)
@@ -248,6 +252,9 @@ func (c StageConfig) Validate() error {
 	}
 	if c.ReservedConcurrency < 0 {
 		return fmt.Errorf("context reservedConcurrency=%v: must be >= 0", c.ReservedConcurrency)
+	}
+	if c.CheckpointRetentionDays < 1 || c.CheckpointRetentionDays != float64(int(c.CheckpointRetentionDays)) {
+		return fmt.Errorf("context checkpointRetentionDays=%v: want a whole number of days, at least 1", c.CheckpointRetentionDays)
 	}
 	if c.ThrottleRate <= 0 || c.ThrottleBurst <= 0 {
 		return fmt.Errorf("context throttleRate=%v throttleBurst=%v: both must be > 0", c.ThrottleRate, c.ThrottleBurst)
@@ -325,6 +332,10 @@ func NewTablesettleStack(scope constructs.Construct, cfg StageConfig, props *aws
 	}
 	period := awscdk.Duration_Minutes(jsii.Number(5))
 
+	led := newLedger(stack, cfg)
+	alarm("LedgerMismatch", "tablesettle: the scheduled verifier (sweep) found a pool whose ledger does not reconcile with its signed checkpoints; its log names the pool and the seq",
+		mismatches(period), 1)
+
 	fns := map[string]awslambda.Function{}
 	for _, spec := range Functions {
 		logs := awslogs.NewLogGroup(stack, jsii.String(spec.Name+"Logs"), &awslogs.LogGroupProps{
@@ -400,6 +411,9 @@ func NewTablesettleStack(scope constructs.Construct, cfg StageConfig, props *aws
 					RetryAttempts: jsii.Number(2),
 				})},
 			})
+		}
+		if spec.UsesTable {
+			led.wire(fn, cfg) // writers and the sweep publish checkpoints
 		}
 		fns[spec.Name] = fn
 

@@ -49,7 +49,7 @@ func fakeDist(dir string) error {
 func testConfig(dist string) StageConfig {
 	return StageConfig{
 		Stage: "test", DistDir: dist, ReservedConcurrency: 25, AnalysisConcurrency: 5, Tables: []string{"T7", "T12"},
-		LogRetention: awslogs.RetentionDays_ONE_YEAR, ThrottleRate: 500, ThrottleBurst: 1000,
+		LogRetention: awslogs.RetentionDays_ONE_YEAR, ThrottleRate: 500, ThrottleBurst: 1000, CheckpointRetentionDays: 2557,
 	}
 }
 

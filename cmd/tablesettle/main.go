@@ -5,6 +5,8 @@
 //	tablesettle principals add --id ID --role ROLE [--tables T1,T2] [-file FILE]
 //	tablesettle openapi [-out openapi]
 //	tablesettle store backup FILE | check | import FILE [-data .tablesettle]
+//	tablesettle ledger export -pool ID -out DIR [-data DIR | -url URL -token T]
+//	tablesettle ledger verify [-pool ID] (DIR | -data DIR | -url URL -token T)
 //
 // serve keeps pools in DATA/pools.db (SQLite, internal/sqlite; docs/store.md).
 //
@@ -45,7 +47,7 @@ func main() {
 
 func run(args []string) error {
 	if len(args) == 0 {
-		return errors.New("usage: tablesettle serve|principals|store|openapi [flags]")
+		return errors.New("usage: tablesettle serve|principals|store|ledger|openapi [flags]")
 	}
 	switch args[0] {
 	case "serve":
@@ -56,8 +58,10 @@ func run(args []string) error {
 		return store(args[1:], os.Stdout)
 	case "openapi":
 		return writeSpec(args[1:])
+	case "ledger":
+		return ledger(args[1:], os.Stdout)
 	}
-	return fmt.Errorf("unknown command %q (want serve, principals, store or openapi)", args[0])
+	return fmt.Errorf("unknown command %q (want serve, principals, store, ledger or openapi)", args[0])
 }
 
 func serve(args []string) error {
