@@ -134,8 +134,10 @@ func TestPrincipalRolesInvokeExactlyTheirRoutes(t *testing.T) {
 				}
 			}
 			if role == "display" {
-				// The sign's kiosk reads displays and nothing else (issue 24).
-				if !slices.Equal(got, []string{"GET/v1/pools/*/display"}) {
+				// The sign's kiosk reads displays and nothing else (issue 24)
+				// but the ledger's verifier keys, which are public (issue 34
+				// item 2: the keys need no credentials).
+				if !slices.Equal(got, []string{"GET/v1/ledger/keys", "GET/v1/pools/*/display"}) {
 					t.Errorf("display role: %v", got)
 				}
 			} else if !has("POST/v1/rounds/settle") {

@@ -164,12 +164,16 @@ var Routes = []Route{
 // PageRoutes are the floor's pages and their assets (internal/web): they
 // hold no data, so they take no IAM authorization (a browser loads them
 // unsigned); every API call they make is signed and checked like any
-// client's. The paytables function serves them.
+// client's. The paytables function serves them. The ledger's verifier
+// keys are public too (issue 34 item 2: anyone checks a checkpoint's
+// signature without credentials); the pools function, which signs the
+// checkpoints, lists them.
 var PageRoutes = []Route{
 	{awsapigatewayv2.HttpMethod_GET, "/", "paytables", 20, 40},
 	{awsapigatewayv2.HttpMethod_GET, "/display/{pool}", "paytables", 20, 40},
 	{awsapigatewayv2.HttpMethod_GET, "/playground", "paytables", 20, 40},
 	{awsapigatewayv2.HttpMethod_GET, "/assets/{file}", "paytables", 50, 100},
+	{awsapigatewayv2.HttpMethod_GET, "/v1/ledger/keys", "pools", 20, 40},
 }
 
 // AccessLogFormat is the API's access log record: JSON, one per request.

@@ -452,7 +452,8 @@ func TestSweepIsScheduledEveryMinute(t *testing.T) {
 func TestRoutesAreSignedAndGoToTheirFunctions(t *testing.T) {
 	tpl, raw := template(t)
 	tpl.ResourceCountIs(jsii.String("AWS::ApiGatewayV2::Route"), jsii.Number(float64(len(Routes)+len(PageRoutes))))
-	pages := map[string]bool{"GET /": true, "GET /display/{pool}": true, "GET /playground": true, "GET /assets/{file}": true}
+	pages := map[string]bool{"GET /": true, "GET /display/{pool}": true, "GET /playground": true, "GET /assets/{file}": true,
+		"GET /v1/ledger/keys": true} // public: the ledger's verifier keys (issue 34 item 2)
 	ids := functionIDs(t, raw)
 	integrations := resources(raw, "AWS::ApiGatewayV2::Integration")
 	got := map[string]string{} // route key -> function name
@@ -494,6 +495,7 @@ func TestRoutesAreSignedAndGoToTheirFunctions(t *testing.T) {
 		"POST /v1/rounds/settle":               "settle",
 		"ANY /v1/pools":                        "pools",
 		"ANY /v1/pools/{proxy+}":               "pools",
+		"GET /v1/ledger/keys":                  "pools",
 		"GET /v1/rulesets/{id}/irregularities": "irregularities",
 		"POST /v1/irregularities":              "irregularities",
 		// What answers cite (rules/: the rulings and the documents' clauses).
