@@ -20,7 +20,7 @@ run:
 ## expires while a worker is busy ("context deadline exceeded", no failing
 ## input: golang/go#75804, fixed in Go 1.27), and make test must not flake.
 test: fmt-check vet test-infra test-load lint-spec test-contract
-	test/dynamodb-local.sh $(GO) test -count=1 ./...
+	test/dynamodb-local.sh $(GO) test -count=1 -timeout 30m ./...
 	$(GO) test -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime 150000x ./internal/apijson
 	$(GO) test -run '^$$' -fuzz '^FuzzParams$$' -fuzztime 5000x ./internal/httpapi
 	$(MAKE) test-clients
@@ -34,7 +34,7 @@ test: fmt-check vet test-infra test-load lint-spec test-contract
 ## from disk into each page.
 test-browser: chromium
 	cd test/browser && npm ci --no-audit --no-fund --loglevel=error && \
-	  BROWSER_REQUIRED=1 $(GO) test -count=1 ./...
+	  BROWSER_REQUIRED=1 $(GO) test -count=1 -timeout 45m ./...
 
 ## chromium: Debian's chromium package (apt), installed when missing
 chromium:

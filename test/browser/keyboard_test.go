@@ -205,9 +205,16 @@ func pressOK(t *testing.T, ctx context.Context, wants ...string) {
 // the console puts it when the focused row went away).
 func headingFocused(t *testing.T, ctx context.Context, sel string) {
 	t.Helper()
-	if f := focus(t, ctx, sel); !f.Matches || !f.Visible {
-		t.Errorf("the focus is on %s (outline %s), want a visible focus on %s", f.Desc, f.Outline, sel)
+	// The page moves the focus once the action's answer is drawn (the
+	// dialog closed, the lists redrawn): looked at for up to 2 s.
+	var f focused
+	for i := 0; i < 20; i++ {
+		if f = focus(t, ctx, sel); f.Matches && f.Visible {
+			return
+		}
+		time.Sleep(100 * time.Millisecond)
 	}
+	t.Errorf("the focus is on %s (outline %s), want a visible focus on %s", f.Desc, f.Outline, sel)
 }
 
 // Issue 24 must-hold "keyboard-only paths for every action": a controller

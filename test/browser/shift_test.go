@@ -543,7 +543,7 @@ func TestConsoleShowsAVoidRoundsRoyal(t *testing.T) {
 	}
 	waitText(t, ctx, `#queue tbody`, "round_void")
 	q := text(t, ctx, `#queue tbody`)
-	for _, want := range []string{"T12", "royal flush", "round V1 void, nothing paid", "duplicate_card: Ts appears twice"} {
+	for _, want := range []string{"T12", "Royal Flush", "round V1 void, nothing paid", "duplicate_card: Ts appears twice"} {
 		if !strings.Contains(q, want) {
 			t.Errorf("the queue's row lacks %q: %q", want, q)
 		}

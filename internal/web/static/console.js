@@ -280,8 +280,16 @@
     if (out === undefined) return;
     clearTimeout(state.timer);
     await tick(state.generation, false);
-    const a = document.activeElement;
-    if (heading && (!a || a === document.body || !a.isConnected)) $(heading).focus();
+    // The focus is lost (its row went) now or once the dialog that asked
+    // has closed and the alert has redrawn: either way it goes to the
+    // card's heading, never left on the page's body.
+    const settle = () => {
+      const a = document.activeElement;
+      if (heading && (!a || a === document.body || !a.isConnected)) $(heading).focus();
+    };
+    settle();
+    requestAnimationFrame(settle);
+    setTimeout(settle, 250);
   }
 
   // A button bound to the pool it was drawn for: after another pool is
